@@ -1,0 +1,57 @@
+# unixbench: plain targets, each doing all of its own set-up on a fresh machine.
+#
+#   make              build ./unixbench, static, for x86_64-unknown-linux-musl
+#   make run          build and run the standard benchmark (the index, 1 and N copies)
+#   make test         build and run every test (what .ci/run calls)
+#   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
+#   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
+#   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
+
+CARGO   ?= cargo
+TARGET  := x86_64-unknown-linux-musl
+ARM     := aarch64-unknown-linux-musl
+PREFIX  ?= /usr/local
+LINKS   ?= 0
+
+.PHONY: all run test aarch64 install bench clean FORCE
+
+all: unixbench
+
+# Adds a rustup target when it is missing (a fresh machine has only the host's).
+define need_target
+	@rustup target list --installed 2>/dev/null | grep -qx '$(1)' || rustup target add '$(1)'
+endef
+
+unixbench: FORCE
+	$(call need_target,$(TARGET))
+	$(CARGO) build --release --locked --target $(TARGET)
+	cp target/$(TARGET)/release/unixbench $@
+
+unixbench-aarch64: FORCE
+	$(call need_target,$(ARM))
+	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
+		$(CARGO) build --release --locked --target $(ARM)
+	cp target/$(ARM)/release/unixbench $@
+
+aarch64: unixbench-aarch64
+
+run: unixbench
+	./unixbench
+
+test: unixbench
+	$(CARGO) fmt --check
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+	UNIXBENCH_BIN=$(CURDIR)/unixbench $(CARGO) test --locked
+
+install: unixbench
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 unixbench $(DESTDIR)$(PREFIX)/bin/unixbench
+	if [ "$(LINKS)" = 1 ]; then $(DESTDIR)$(PREFIX)/bin/unixbench --install -s $(DESTDIR)$(PREFIX)/bin; fi
+
+bench: unixbench
+	@[ -n "$(C)" ] || { echo "make bench: set C=DIR, the UnixBench directory whose pgms/ holds the C programs" >&2; exit 2; }
+	sh bench/fidelity.sh ./unixbench "$(C)"
+
+clean:
+	$(CARGO) clean
+	rm -f unixbench unixbench-aarch64 unixbench-graphics

@@ -1,0 +1,46 @@
+//! Where our own image is, for kernels and the driver that re-execute this binary.
+//!
+//! BusyBox's order: `/proc/self/exe`; where /proc is missing (a chroot, a rescue shell), an
+//! absolute or relative argv[0] that names an existing file; else a PATH search for argv[0].
+//! UB_BINDIR is never consulted.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+static ARGV0: OnceLock<OsString> = OnceLock::new();
+
+/// Records argv[0] at start-up (called once by `main`).
+pub fn set_argv0(a: OsString) {
+    let _ = ARGV0.set(a);
+}
+
+/// The path of the running binary, or an error naming everything that was tried.
+pub fn path() -> Result<PathBuf, String> {
+    if let Ok(p) = std::fs::read_link("/proc/self/exe") {
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    let argv0 = ARGV0.get().cloned().unwrap_or_default();
+    let a = Path::new(&argv0);
+    if argv0.as_encoded_bytes().contains(&b'/') {
+        if a.is_file() {
+            return std::path::absolute(a).map_err(|e| e.to_string());
+        }
+    } else if !argv0.is_empty() {
+        if let Some(path) = std::env::var_os("PATH") {
+            for dir in std::env::split_paths(&path) {
+                let c = dir.join(a);
+                if c.is_file() {
+                    return std::path::absolute(&c).map_err(|e| e.to_string());
+                }
+            }
+        }
+    }
+    Err(format!(
+        "cannot find this program's own file: /proc/self/exe is unreadable (is /proc mounted?), \
+         and argv[0] '{}' is neither a path to it nor found in PATH",
+        argv0.to_string_lossy()
+    ))
+}

@@ -1,0 +1,197 @@
+//! File descriptors: pipes, reads and writes, files, directories.
+
+use super::{cvt, cvt_r};
+use std::ffi::{CStr, CString, OsStr};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::io::RawFd;
+
+/// An owned descriptor, closed on drop.
+#[derive(Debug)]
+pub struct Fd(RawFd);
+
+impl Fd {
+    /// Takes ownership of a raw descriptor.
+    pub fn from_raw(fd: RawFd) -> Fd {
+        Fd(fd)
+    }
+    /// The raw number, still owned by `self`.
+    #[inline]
+    pub fn raw(&self) -> RawFd {
+        self.0
+    }
+    /// Gives up ownership without closing.
+    pub fn into_raw(self) -> RawFd {
+        let fd = self.0;
+        std::mem::forget(self);
+        fd
+    }
+}
+
+impl Drop for Fd {
+    fn drop(&mut self) {
+        // SAFETY: we own the descriptor; a failed close leaves nothing to do.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+/// `pipe(2)`: returns (read end, write end). Not close-on-exec: the C programs' pipes are not.
+pub fn pipe() -> io::Result<(Fd, Fd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: fds has room for the two descriptors pipe writes.
+    cvt(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
+    Ok((Fd(fds[0]), Fd(fds[1])))
+}
+
+/// `pipe2(O_CLOEXEC)`: a pipe whose ends do not leak into exec'd programs.
+pub fn pipe_cloexec() -> io::Result<(Fd, Fd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: as for pipe().
+    cvt(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+    Ok((Fd(fds[0]), Fd(fds[1])))
+}
+
+/// One `read(2)`, not retried: the kernels count what a single call returned, as the C code does.
+#[inline]
+pub fn read(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for buf.len() bytes of writes.
+    cvt(unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }).map(|n| n as usize)
+}
+
+/// One `write(2)`, not retried.
+#[inline]
+pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for buf.len() bytes of reads.
+    cvt(unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }).map(|n| n as usize)
+}
+
+/// Raw `read(2)` result (-1 on error, errno set), for loops that must see the C return value.
+#[inline]
+pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> isize {
+    // SAFETY: buf is valid for buf.len() bytes of writes.
+    unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }
+}
+
+/// Raw `write(2)` result (-1 on error, errno set).
+#[inline]
+pub fn write_raw(fd: RawFd, buf: &[u8]) -> isize {
+    // SAFETY: buf is valid for buf.len() bytes of reads.
+    unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }
+}
+
+/// Writes all of `buf`, retrying on EINTR and short writes. Async-signal-safe (no allocation),
+/// so signal handlers use it to print their COUNT line.
+pub fn write_all(fd: RawFd, mut buf: &[u8]) -> io::Result<()> {
+    while !buf.is_empty() {
+        let n = cvt_r(|| write_raw(fd, buf))?;
+        if n == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        buf = &buf[n as usize..];
+    }
+    Ok(())
+}
+
+/// `close(2)`.
+#[inline]
+pub fn close(fd: RawFd) -> io::Result<()> {
+    // SAFETY: closing an fd number has no memory-safety preconditions.
+    cvt(unsafe { libc::close(fd) }).map(drop)
+}
+
+/// `dup(2)`, returning the raw new descriptor.
+#[inline]
+pub fn dup(fd: RawFd) -> io::Result<RawFd> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::dup(fd) })
+}
+
+/// `dup2(2)`.
+pub fn dup2(fd: RawFd, to: RawFd) -> io::Result<()> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::dup2(fd, to) }).map(drop)
+}
+
+/// `lseek(fd, off, SEEK_SET)`.
+#[inline]
+pub fn seek_set(fd: RawFd, off: i64) -> io::Result<i64> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::lseek(fd, off as libc::off_t, libc::SEEK_SET) }).map(|o| o as i64)
+}
+
+pub(crate) fn cstr(s: &OsStr) -> io::Result<CString> {
+    CString::new(s.as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))
+}
+
+/// `open(2)` with flags and mode; O_CLOEXEC is added.
+pub fn open(path: &OsStr, flags: i32, mode: u32) -> io::Result<Fd> {
+    let p = cstr(path)?;
+    // SAFETY: p is a valid NUL-terminated string.
+    cvt_r(|| unsafe { libc::open(p.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
+}
+
+/// `creat(2)` semantics (write-only, create, truncate) with the given mode, then closed.
+pub fn create_file(path: &OsStr, mode: u32) -> io::Result<()> {
+    open(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, mode).map(drop)
+}
+
+/// `unlink(2)`.
+pub fn unlink(path: &OsStr) -> io::Result<()> {
+    let p = cstr(path)?;
+    // SAFETY: p is a valid NUL-terminated string.
+    cvt(unsafe { libc::unlink(p.as_ptr()) }).map(drop)
+}
+
+/// `unlink(2)` on a C string, async-signal-safe (for cleanup in signal handlers).
+pub fn unlink_c(path: &CStr) -> bool {
+    // SAFETY: path is a valid NUL-terminated string.
+    unsafe { libc::unlink(path.as_ptr()) == 0 }
+}
+
+/// `chdir(2)`.
+pub fn chdir(path: &OsStr) -> io::Result<()> {
+    let p = cstr(path)?;
+    // SAFETY: p is a valid NUL-terminated string.
+    cvt(unsafe { libc::chdir(p.as_ptr()) }).map(drop)
+}
+
+/// `sync(2)`: the C fstime and Run both settle the page cache between phases with it.
+pub fn sync() {
+    // SAFETY: sync takes no arguments and cannot fail.
+    unsafe { libc::sync() }
+}
+
+/// `mkdtemp(3)`: makes a private directory from `template` (which must end in `XXXXXX`).
+pub fn mkdtemp(template: &OsStr) -> io::Result<std::path::PathBuf> {
+    let mut buf = cstr(template)?.into_bytes_with_nul();
+    // SAFETY: buf is a writable NUL-terminated string that mkdtemp rewrites in place.
+    let p = unsafe { libc::mkdtemp(buf.as_mut_ptr().cast()) };
+    if p.is_null() {
+        return Err(io::Error::last_os_error());
+    }
+    buf.pop();
+    Ok(std::path::PathBuf::from(<std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(buf)))
+}
+
+/// `isatty(3)`.
+pub fn isatty(fd: RawFd) -> bool {
+    // SAFETY: no pointers involved.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
+/// `access(path, W_OK)`: whether this process may write into `path`.
+pub fn writable(path: &OsStr) -> bool {
+    match cstr(path) {
+        // SAFETY: p is a valid NUL-terminated string.
+        Ok(p) => unsafe { libc::access(p.as_ptr(), libc::W_OK) == 0 },
+        Err(_) => false,
+    }
+}
+
+/// `umask(2)`: sets the mask, returns the old one.
+#[inline]
+pub fn umask(mask: u32) -> u32 {
+    // SAFETY: no pointers involved.
+    unsafe { libc::umask(mask as libc::mode_t) as u32 }
+}

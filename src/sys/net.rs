@@ -1,0 +1,1 @@
+//! Sockets on loopback, for the lmbench latency and bandwidth kernels.

@@ -1,0 +1,165 @@
+//! Processes: fork, exec, wait, exit, process groups, resource limits.
+
+use super::{cvt, cvt_r, fd::cstr};
+use std::ffi::{CString, OsStr};
+use std::io;
+
+/// The result of `fork(2)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fork {
+    /// In the child. It must exec or call [`exit_now`], never return into the parent's logic.
+    Child,
+    /// In the parent, with the child's pid.
+    Parent(i32),
+}
+
+/// `fork(2)`. The crate is single-threaded wherever it forks, so the child may do anything the
+/// parent could until it execs or exits.
+#[inline]
+pub fn fork() -> io::Result<Fork> {
+    // SAFETY: fork has no memory-safety preconditions in a single-threaded process.
+    let pid = cvt(unsafe { libc::fork() })?;
+    Ok(if pid == 0 { Fork::Child } else { Fork::Parent(pid) })
+}
+
+/// `_exit(2)`: ends the process at once, without running atexit handlers or flushing stdio
+/// buffers inherited from the parent. The only way a forked child may end.
+#[inline]
+pub fn exit_now(code: i32) -> ! {
+    // SAFETY: _exit never returns and touches no Rust state.
+    unsafe { libc::_exit(code) }
+}
+
+/// `waitpid(pid, &status, 0)`, retried on EINTR. Returns (pid, raw wait status).
+#[inline]
+pub fn waitpid(pid: i32) -> io::Result<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: status is a valid out-pointer.
+    let p = cvt_r(|| unsafe { libc::waitpid(pid, &mut status, 0) })?;
+    Ok((p, status))
+}
+
+/// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
+#[inline]
+pub fn wait_any() -> io::Result<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: status is a valid out-pointer.
+    let p = cvt(unsafe { libc::wait(&mut status) })?;
+    Ok((p, status))
+}
+
+/// `waitpid(pid, WNOHANG)`: Some((pid, status)) if a child has ended, None if none has yet.
+pub fn try_wait(pid: i32) -> io::Result<Option<(i32, i32)>> {
+    let mut status = 0;
+    // SAFETY: status is a valid out-pointer.
+    let p = cvt_r(|| unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) })?;
+    Ok(if p == 0 { None } else { Some((p, status)) })
+}
+
+/// Wait status decoding, as the W* macros do.
+pub fn exited(status: i32) -> Option<i32> {
+    if libc::WIFEXITED(status) {
+        Some(libc::WEXITSTATUS(status))
+    } else {
+        None
+    }
+}
+/// The signal that killed a process, from its wait status.
+pub fn signalled(status: i32) -> Option<i32> {
+    if libc::WIFSIGNALED(status) {
+        Some(libc::WTERMSIG(status))
+    } else {
+        None
+    }
+}
+
+/// Arguments ready for `execv`: owned C strings plus the NULL-terminated pointer array. Build it
+/// before fork so the child does not allocate.
+pub struct Argv {
+    _strings: Vec<CString>,
+    ptrs: Vec<*const libc::c_char>,
+}
+
+impl Argv {
+    pub fn new<I, S>(args: I) -> io::Result<Argv>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let strings = args.into_iter().map(|a| cstr(a.as_ref())).collect::<io::Result<Vec<_>>>()?;
+        let mut ptrs: Vec<*const libc::c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        ptrs.push(std::ptr::null());
+        Ok(Argv { _strings: strings, ptrs })
+    }
+}
+
+/// `execv(2)`: replaces the process image with `path`. Returns only on failure. Restores SIGPIPE
+/// to default and clears the signal mask first, as std's Command does, so that shell pipelines
+/// and tools in the new image behave as they would under a shell.
+pub fn execv(path: &CString, argv: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    // SAFETY: path and every argv pointer are valid NUL-terminated strings kept alive by argv;
+    // the array is NULL-terminated.
+    unsafe { libc::execv(path.as_ptr(), argv.ptrs.as_ptr()) };
+    io::Error::last_os_error()
+}
+
+/// `execvp(3)`: as [`execv`] but searches PATH for `file` when it holds no '/'.
+pub fn execvp(file: &CString, argv: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    // SAFETY: as for execv.
+    unsafe { libc::execvp(file.as_ptr(), argv.ptrs.as_ptr()) };
+    io::Error::last_os_error()
+}
+
+/// `getpid(2)` through libc (musl does not cache it).
+#[inline]
+pub fn getpid() -> i32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getpid() }
+}
+
+/// The raw `getpid` system call, `syscall(SYS_getpid)`, as UnixBench 6.0's syscall test uses.
+#[inline]
+pub fn getpid_raw() -> i64 {
+    // SAFETY: SYS_getpid takes no arguments.
+    unsafe { libc::syscall(libc::SYS_getpid) }
+}
+
+/// `getuid(2)`.
+#[inline]
+pub fn getuid() -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getuid() }
+}
+
+/// `kill(2)`. A negative pid names a process group.
+pub fn kill(pid: i32, sig: i32) -> io::Result<()> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::kill(pid, sig) }).map(drop)
+}
+
+/// `setpgid(pid, pgid)`.
+pub fn setpgid(pid: i32, pgid: i32) -> io::Result<()> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::setpgid(pid, pgid) }).map(drop)
+}
+
+/// `getpgrp(2)`.
+pub fn getpgrp() -> i32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getpgrp() }
+}
+
+/// `setrlimit(2)` on one resource, soft and hard limit alike.
+pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
+    let lim = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
+    // SAFETY: lim is a valid rlimit. The resource type differs between libcs; cast to its type.
+    cvt(unsafe { libc::setrlimit(resource as _, &lim) }).map(drop)
+}
+
+/// `sched_yield(2)`.
+pub fn yield_now() {
+    // SAFETY: no preconditions.
+    unsafe { libc::sched_yield() };
+}

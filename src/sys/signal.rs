@@ -1,0 +1,90 @@
+//! Signals: the alarm that times every UnixBench kernel, handlers, masks.
+//!
+//! UnixBench's `wake_me()` installs a handler with glibc's BSD-semantics `signal()`: the handler
+//! stays installed and interrupted system calls restart. [`on_signal`] does the same with
+//! `sigaction(SA_RESTART)`; [`on_signal_interrupting`] leaves SA_RESTART off, for loops (fstime)
+//! that must see EINTR.
+
+use super::cvt;
+use std::io;
+
+/// A signal handler: a plain function taking the signal number. It may only do async-signal-safe
+/// work: atomics, `write`, `unlink`, `_exit`.
+pub type Handler = extern "C" fn(libc::c_int);
+
+fn install(sig: i32, action: libc::sighandler_t, flags: i32) -> io::Result<()> {
+    // SAFETY: sa is fully initialised (zeroed, then set); the handler is a valid extern "C" fn
+    // or SIG_DFL/SIG_IGN.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = action;
+        sa.sa_flags = flags;
+        libc::sigemptyset(&mut sa.sa_mask);
+        cvt(libc::sigaction(sig, &sa, std::ptr::null_mut())).map(drop)
+    }
+}
+
+/// Installs `handler` for `sig` with restartable system calls (glibc `signal()` semantics).
+pub fn on_signal(sig: i32, handler: Handler) -> io::Result<()> {
+    install(sig, handler as usize as libc::sighandler_t, libc::SA_RESTART)
+}
+
+/// Installs `handler` for `sig` without SA_RESTART: blocking calls fail with EINTR.
+pub fn on_signal_interrupting(sig: i32, handler: Handler) -> io::Result<()> {
+    install(sig, handler as usize as libc::sighandler_t, 0)
+}
+
+/// Restores the default action of `sig`.
+pub fn default(sig: i32) -> io::Result<()> {
+    install(sig, libc::SIG_DFL, 0)
+}
+
+/// Ignores `sig`.
+pub fn ignore(sig: i32) -> io::Result<()> {
+    install(sig, libc::SIG_IGN, 0)
+}
+
+/// `alarm(2)`: SIGALRM after `secs` seconds (0 cancels). Returns the seconds left of a previous
+/// alarm. Not inherited across fork, which context1's end-of-test logic depends on.
+pub fn alarm(secs: u32) -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::alarm(secs) }
+}
+
+/// Before exec: SIGPIPE back to default (Rust's runtime ignores it) and an empty signal mask, so
+/// the new image starts as it would from a shell. Async-signal-safe, callable after fork.
+pub fn reset_for_exec() {
+    // SAFETY: set is initialised by sigemptyset before use; the calls take valid pointers.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+    }
+}
+
+/// Blocks (`block == true`) or unblocks the given signals for this thread.
+pub fn mask(signals: &[i32], block: bool) -> io::Result<()> {
+    // SAFETY: set is initialised by sigemptyset before signals are added.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for &s in signals {
+            libc::sigaddset(&mut set, s);
+        }
+        let how = if block { libc::SIG_BLOCK } else { libc::SIG_UNBLOCK };
+        cvt(libc::sigprocmask(how, &set, std::ptr::null_mut())).map(drop)
+    }
+}
+
+/// `raise(3)`.
+pub fn raise(sig: i32) {
+    // SAFETY: no preconditions.
+    unsafe { libc::raise(sig) };
+}
+
+/// `pause(2)`: sleeps until a signal arrives.
+pub fn pause() {
+    // SAFETY: no preconditions.
+    unsafe { libc::pause() };
+}

@@ -1,0 +1,1 @@
+//! Xlib and GLX, hand-declared, for the graphics kernels (feature `graphics`).

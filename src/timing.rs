@@ -1,0 +1,62 @@
+//! The alarm deadline shared by the counting kernels, as UnixBench's `timeit.c` has it.
+//!
+//! `wake_me(seconds, report)` in C: SIGALRM after `seconds`; the handler prints the global loop
+//! counter as a `COUNT|...` line and exits. Here [`report_on_alarm`] arms the same, and the timed
+//! loop advances [`ITERATIONS`] with [`tick`]: a relaxed load and store, which compile to plain
+//! memory accesses (no lock prefix), the cost of the C program's global `unsigned long` counter.
+
+use crate::protocol;
+use crate::sys;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+/// The loop counter the alarm handler reports.
+pub static ITERATIONS: AtomicU64 = AtomicU64::new(0);
+
+static TIMEBASE: AtomicU32 = AtomicU32::new(1);
+static LABEL: AtomicUsize = AtomicUsize::new(0);
+const LABELS: [&str; 3] = ["lps", "lpm", "fps"];
+
+/// The unit a counting kernel reports.
+#[derive(Debug, Clone, Copy)]
+pub enum Unit {
+    /// Loops per second: `COUNT|n|1|lps`.
+    Lps,
+    /// Loops per minute: `COUNT|n|60|lpm` (looper).
+    Lpm,
+}
+
+/// Adds one to [`ITERATIONS`].
+#[inline(always)]
+pub fn tick() {
+    ITERATIONS.store(ITERATIONS.load(Relaxed).wrapping_add(1), Relaxed);
+}
+
+/// The current count.
+#[inline(always)]
+pub fn count() -> u64 {
+    ITERATIONS.load(Relaxed)
+}
+
+/// Sets the count (Dhrystone starts its Run_Index at 1).
+pub fn set_count(n: u64) {
+    ITERATIONS.store(n, Relaxed);
+}
+
+extern "C" fn report(_sig: libc::c_int) {
+    let label = LABELS[LABEL.load(Relaxed)];
+    protocol::emit(&protocol::count(ITERATIONS.load(Relaxed), TIMEBASE.load(Relaxed), label));
+    sys::proc::exit_now(0);
+}
+
+/// Arms SIGALRM in `seconds`; when it fires, the current count is printed as a COUNT line on
+/// stderr and the process exits 0, exactly as the C `report()` handlers do.
+pub fn report_on_alarm(seconds: u32, unit: Unit) {
+    let (tb, label) = match unit {
+        Unit::Lps => (1, 0),
+        Unit::Lpm => (60, 1),
+    };
+    TIMEBASE.store(tb, Relaxed);
+    LABEL.store(label, Relaxed);
+    sys::signal::on_signal(libc::SIGALRM, report).expect("sigaction(SIGALRM)");
+    sys::signal::alarm(seconds);
+}
