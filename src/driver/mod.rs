@@ -1,5 +1,7 @@
 //! The driver: what UnixBench's Perl `Run` does (being built).
 
+pub mod model;
+
 use crate::error::{Error, Result};
 use std::ffi::OsString;
 
