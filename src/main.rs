@@ -16,6 +16,7 @@ mod protocol;
 mod selfexe;
 mod sys;
 mod timing;
+mod workdir;
 
 use error::Error;
 use std::ffi::{OsStr, OsString};
