@@ -7,7 +7,7 @@
 
 use crate::protocol;
 use crate::sys;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// The loop counter the alarm handler reports.
 pub static ITERATIONS: AtomicU64 = AtomicU64::new(0);
@@ -59,4 +59,40 @@ pub fn report_on_alarm(seconds: u32, unit: Unit) {
     LABEL.store(label, Relaxed);
     sys::signal::on_signal(libc::SIGALRM, report).expect("sigaction(SIGALRM)");
     sys::signal::alarm(seconds);
+}
+
+/// Prints the current count as the SIGALRM handler would and exits 0. context1 ends this way
+/// when its partner is gone (EOF or EPIPE), after cancelling its alarm, as the C code calls
+/// `report()` directly.
+pub fn report_and_exit() -> ! {
+    report(libc::SIGALRM);
+    unreachable!("report exits")
+}
+
+/// The stop flag of the phase-timed kernels (fstime's `sigalarm`): set by SIGALRM or by the
+/// kernel itself when a call is interrupted.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn stop_count(_sig: libc::c_int) {
+    STOP.store(true, Relaxed);
+}
+
+/// Clears the stop flag and arms SIGALRM in `seconds` to set it, with restartable system calls,
+/// as fstime's `signal(SIGALRM, stop_count); alarm(t)` does.
+pub fn flag_on_alarm(seconds: u32) {
+    STOP.store(false, Relaxed);
+    sys::signal::on_signal(libc::SIGALRM, stop_count).expect("sigaction(SIGALRM)");
+    sys::signal::alarm(seconds);
+}
+
+/// Whether the phase's time is up (a plain load: the C flag is a plain `int`).
+#[inline(always)]
+pub fn stopped() -> bool {
+    STOP.load(Relaxed)
+}
+
+/// Sets the stop flag, as fstime's loops call `stop_count()` after an interrupted call.
+#[inline]
+pub fn stop() {
+    STOP.store(true, Relaxed);
 }
