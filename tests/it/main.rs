@@ -6,4 +6,5 @@
 mod common;
 mod dispatch;
 mod os_kernels;
+mod shell_tests;
 mod tidy;
