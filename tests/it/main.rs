@@ -5,5 +5,6 @@
 
 mod common;
 mod dispatch;
+mod os_kernels;
 mod shell_tests;
 mod tidy;
