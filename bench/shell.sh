@@ -9,7 +9,8 @@
 # Each round runs, one after another (the order alternates between rounds, so background load
 # hits all alike):
 #   ours   our looper, our scripts, our data, in a directory written by `unixbench workdir`
-#   C      the C looper, scripts and data, cwd CDIR/testdir, UB_BINDIR=CDIR/pgms (as Run does)
+#   C      the C looper, scripts and data, UB_BINDIR=CDIR/pgms, cwd a copy of CDIR/testdir
+#          (Run uses testdir itself; the copy leaves CDIR untouched)
 #   C+in   the C looper and scripts on our data (cwd = our directory): the input's own effect
 # A score is Run's: iterations per minute of wall time until EOF on the test's stderr (which
 # includes looper's in-flight iteration). With GNU time at /usr/bin/time, each run's CPU time
@@ -28,9 +29,11 @@ tests=${*:-shell1 shell8}
 [ -x "$cdir/pgms/looper" ] && [ -f "$cdir/testdir/sort.src" ] || { echo "shell.sh: $cdir is not a built UnixBench" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ub-shellbench-XXXXXX")
-trap 'rm -rf "$work" "$work.out" "$work.time"' EXIT
+trap 'rm -rf "$work" "$work.c" "$work.out" "$work.time"' EXIT
 trap 'exit 130' INT TERM
 "$ub" workdir "$work"
+ctest=$work.c
+cp -R "$cdir/testdir" "$ctest"
 export LANG=en_US.utf8 UB_BINDIR="$cdir/pgms"
 
 # Command of a test for one side: ours, c, cin. Prints the argv (the driver's, for ours).
@@ -53,7 +56,7 @@ measure() {
 	side=$1 t=$2
 	case $side in
 	ours) dir=$work run="$ub" ;;
-	c) dir=$cdir/testdir run= ;;
+	c) dir=$ctest run= ;;
 	cin) dir=$work run= ;;
 	esac
 	c=$(cmd "$side" "$t")
