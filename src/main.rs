@@ -14,6 +14,7 @@ mod error;
 mod kernels;
 mod protocol;
 mod selfexe;
+mod suite;
 mod sys;
 mod timing;
 mod workdir;
