@@ -49,6 +49,8 @@ pub struct CopyOutcome {
     pub status: i32,
     /// Error text: ERROR lines, stray stderr lines, a non-zero status, a signal. None if clean.
     pub error: Option<String>,
+    /// The process id of the copy (the log's `# pid:` line); 0 when unknown.
+    pub pid: i32,
 }
 
 /// One pass of a test: N copies started together, combined as `runOnePass` does.

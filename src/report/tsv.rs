@@ -1,0 +1,1 @@
+//! tsv (being written)
