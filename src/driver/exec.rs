@@ -155,9 +155,6 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
             let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
             if overdue {
                 let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
-                o.fields.retain(|(k, _)| k != "ERROR");
-                o.fields.push(("ERROR".into(), msg.clone()));
-                o.fields.sort();
                 o.error = Some(msg);
             }
             o
@@ -214,14 +211,19 @@ fn kill_all(copies: &[Copy], sig: i32) {
     }
 }
 
-/// Waits for every copy, then kills whatever is left in its process group (a looper's in-flight
-/// child, a background job of a shell script). Returns the raw wait statuses.
+/// Waits for every copy, kills whatever is left in its process group (a looper's in-flight
+/// child, a background job of a shell script), then reaps it. The copy stays a zombie until the
+/// group is killed, so the group's id cannot have been reused by then. Returns the raw wait
+/// statuses.
 fn reap(copies: &mut [Copy]) -> Vec<i32> {
-    let statuses = copies.iter().map(|c| sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)).collect();
-    for c in copies.iter() {
-        let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
-    }
-    statuses
+    copies
+        .iter()
+        .map(|c| {
+            let _ = sys::proc::wait_exited_keep(c.pid);
+            let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
+            sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)
+        })
+        .collect()
 }
 
 /// fstime removes its files on SIGTERM, but not after SIGKILL.

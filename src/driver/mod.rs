@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::suite::{self, Arg, Kind, Test};
 use crate::sys;
 use crate::workdir::WorkDir;
-use model::{Category, CopyRun, Run, Settings, SystemInfo, TestResult};
+use model::{Category, CopyRun, Run, Settings, TestResult};
 use options::{Options, Parsed};
 use output::{Console, Files};
 use std::ffi::OsString;
@@ -60,7 +60,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
 
-    let system = system_info();
+    let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let copies = if opts.copies.is_empty() {
         // Run's default: 1, then the CPUs (here: those this process may run on), uncapped.
         let mut c = vec![1];
@@ -72,7 +72,7 @@ pub fn main(args: Vec<OsString>) -> Result {
         opts.copies.clone()
     };
     let mut run = Run {
-        version: format!("6.0.0-compatible; unixbench {}", env!("CARGO_PKG_VERSION")),
+        version: crate::report::version(),
         system,
         settings: Settings {
             tests: opts.tests.iter().map(|t| t.to_string()).collect(),
@@ -234,27 +234,6 @@ fn today() -> String {
     format!("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
 }
 
-/// The system block. Stand-in until the report's gathering lands: the host name and CPUs.
-fn system_info() -> SystemInfo {
-    let u = sys::info::uname().unwrap_or_default();
-    let or_unknown = |s: String| if s.is_empty() { "unknown".to_string() } else { s };
-    SystemInfo {
-        hostname: or_unknown(u.nodename),
-        os: "GNU/Linux".into(),
-        os_release: or_unknown(u.release),
-        os_version: or_unknown(u.version),
-        machine: or_unknown(u.machine),
-        platform: "unknown".into(),
-        system: "GNU/Linux".into(),
-        language: "en_US.utf8".into(),
-        cpus: Vec::new(),
-        cpu_count: sys::info::cpus_online(),
-        graphics: None,
-        uptime: String::new(),
-        runlevel: String::new(),
-    }
-}
-
 /// Seconds of the whole plan: passes x (settle + nominal duration), for the time-left hint.
 fn planned_secs(o: &Options, copies: &[usize]) -> f64 {
     let mut total = 0.0;
@@ -365,10 +344,11 @@ impl Runner<'_> {
             Ok(c) => c,
             Err(reason) => {
                 self.console.skipped(copies, t.message, &reason);
-                let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-                self.log(&format!("\n{}\n{} -- {what}\n==> skipped: {reason}\n", "#".repeat(56), t.message));
                 self.left -= npasses as f64 * per_pass;
                 r.skipped = Some(reason);
+                let s = output::fmt::log_test_header(t.message, copies, "(not run)")
+                    + &output::fmt::log_summary(&r);
+                self.log(&s);
                 return Some(r);
             }
         };
@@ -398,10 +378,11 @@ impl Runner<'_> {
                 }
                 Ok(exec::Outcome::Interrupted) => return self.interrupted(),
                 Ok(exec::Outcome::Done(outcomes)) => {
-                    self.log(&output::fmt::log_pass(&outcomes));
                     let failed =
                         outcomes.iter().enumerate().find_map(|(k, o)| o.error.clone().map(|e| (k, e)));
-                    r.passes.push(score::combine_copies(outcomes));
+                    let pass = score::combine_copies(outcomes);
+                    self.log(&output::fmt::log_pass(&pass));
+                    r.passes.push(pass);
                     if let Some((k, e)) = failed {
                         r.error =
                             Some(if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e });
@@ -415,12 +396,11 @@ impl Runner<'_> {
         if let Some(e) = &r.error {
             self.left -= (npasses - r.passes.len()) as f64 * per_pass;
             self.console.failed(t.message, e);
-            self.log(&format!("\n>>>> failed: {e}\n\n"));
+            self.log(&output::fmt::log_summary(&r));
             return Some(r);
         }
         if let Some(c) = score::combine_passes(&r.passes) {
             r.kept = c.kept;
-            r.dumped = c.dumped;
             r.score = c.score;
             r.time = c.time;
             r.unit = c.unit;

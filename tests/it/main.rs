@@ -6,3 +6,4 @@
 mod common;
 mod dispatch;
 mod driver;
+mod tidy;
