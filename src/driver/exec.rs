@@ -216,14 +216,23 @@ fn kill_all(copies: &[Copy], sig: i32) {
 /// group is killed, so the group's id cannot have been reused by then. Returns the raw wait
 /// statuses.
 fn reap(copies: &mut [Copy]) -> Vec<i32> {
-    copies
+    let statuses = copies
         .iter()
         .map(|c| {
             let _ = sys::proc::wait_exited_keep(c.pid);
             let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
             sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)
         })
-        .collect()
+        .collect();
+    // SIGKILL is delivered asynchronously: wait until the groups are empty (signal 0 finds no
+    // one), so that no straggler writes into the work directory after the pass returns.
+    let end = sys::clock::monotonic() + 5.0;
+    for c in copies.iter() {
+        while sys::proc::kill(-c.pid, 0).is_ok() && sys::clock::monotonic() < end {
+            let _ = sys::fd::poll(&mut [], 5);
+        }
+    }
+    statuses
 }
 
 /// fstime removes its files on SIGTERM, but not after SIGKILL.
