@@ -150,7 +150,7 @@ fn verbose_shows_tests_and_commands() {
 #[test]
 fn environment_names_the_files() {
     let s = Scratch::new("drv-env");
-    let o = run(&mut driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"])
+    let o = run(driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"])
         .env("UB_OUTPUT_FILE_NAME", "mine")
         .env("UB_OUTPUT_CSV", "true"));
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
