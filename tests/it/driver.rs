@@ -353,3 +353,50 @@ fn test_names_reach_the_driver_and_applet_names_win() {
     let o = run(&mut ub(["index", "--help"]));
     assert!(stdout(&o).contains("--tmpdir"), "{}", stdout(&o));
 }
+
+#[test]
+fn a_full_disk_fails_the_file_test_and_the_run_goes_on() {
+    // A file size limit of 64 KiB: fstime's 2 MB file cannot be written (EFBIG), the report
+    // files and the log stay far below it.
+    let s = Scratch::new("drv-fsize");
+    let mut c = Command::new("/bin/sh");
+    c.arg("-c").arg("ulimit -f 128 && exec \"$0\" \"$@\"").arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "fstime-w", "syscall"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME");
+    let o = run(&mut c);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains("Run: \"File Write 1024 bufsize 2000 maxblocks\": "), "{err}");
+    assert!(err.contains("; aborting\n"), "{err}");
+    let report = read(&result_file(&s, ""));
+    assert!(report.contains("** fstime-w: failed: "), "{report}");
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn sigint_during_the_shell_test_leaves_no_script_running() {
+    let s = Scratch::new("drv-int-shell");
+    let tag = format!("UB_IT_TAG=shell-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "5", "-c", "2", "shell8"])
+        .env(k, v)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the looper copies", 30, || children_named(me, "looper").len() == 2);
+    // Let the scripts get going: background tst.sh jobs, sort, od, grep.
+    std::thread::sleep(Duration::from_millis(1500));
+    kill(me, "-INT");
+    let o = finish(child);
+    let out = stdout(&o);
+    if out.contains("skipped: ") {
+        return; // this host lacks /bin/sh or a tool the scripts run
+    }
+    assert_eq!(o.status.code(), Some(130), "stderr: {}", stderr(&o));
+    assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+    assert_tmp_clean(&s);
+}
