@@ -177,6 +177,8 @@ fn spawn(
         Fork::Child => {
             // Only async-signal-safe calls from here to exec.
             let _ = sys::proc::setpgid(0, 0);
+            // The driver ignores SIGXFSZ; an ignored signal stays ignored across exec.
+            let _ = sys::signal::default(libc::SIGXFSZ);
             let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()
                 && sys::fd::dup2(stdin, 0).is_ok()
                 && sys::fd::dup2(stdout, 1).is_ok();

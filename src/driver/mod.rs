@@ -47,6 +47,8 @@ pub fn main(args: Vec<OsString>) -> Result {
     };
     // A closed stdout (`unixbench | head`) must not kill the run and strand its copies.
     let _ = sys::signal::ignore(libc::SIGPIPE);
+    // Nor a file size limit: writing the log or a report then fails with EFBIG, and says so.
+    let _ = sys::signal::ignore(libc::SIGXFSZ);
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     let dirs = Dirs::prepare(&opts)?;
     // As Run: the tools of the shell tests see this locale, and the directories are exported.

@@ -356,21 +356,22 @@ fn test_names_reach_the_driver_and_applet_names_win() {
 
 #[test]
 fn a_full_disk_fails_the_file_test_and_the_run_goes_on() {
-    // A file size limit of 64 KiB: fstime's 2 MB file cannot be written (EFBIG), the report
-    // files and the log stay far below it.
+    // A file size limit of 1.2 MB (2.4 MB where sh counts KiB): fsdisk-w's 32 MB file cannot
+    // be written (EFBIG), while the work directory's data (0.7 MB), the log and the reports
+    // stay below it.
     let s = Scratch::new("drv-fsize");
     let mut c = Command::new("/bin/sh");
-    c.arg("-c").arg("ulimit -f 128 && exec \"$0\" \"$@\"").arg(bin());
-    c.args(["-i", "1", "-t", "1", "-c", "1", "fstime-w", "syscall"]);
+    c.arg("-c").arg("ulimit -f 2400 && exec \"$0\" \"$@\"").arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "fsdisk-w", "syscall"]);
     c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
     c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME");
     let o = run(&mut c);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "stderr: {err}");
-    assert!(err.contains("Run: \"File Write 1024 bufsize 2000 maxblocks\": "), "{err}");
+    assert!(err.contains("Run: \"File Write 4096 bufsize 8000 maxblocks\": "), "{err}");
     assert!(err.contains("; aborting\n"), "{err}");
     let report = read(&result_file(&s, ""));
-    assert!(report.contains("** fstime-w: failed: "), "{report}");
+    assert!(report.contains("** fsdisk-w: failed: "), "{report}");
     assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
     assert_tmp_clean(&s);
 }
