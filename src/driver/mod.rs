@@ -57,10 +57,10 @@ pub fn main(args: Vec<OsString>) -> Result {
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
-    let workdir = WorkDir::create(&dirs.tmp)
-        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let workdir = WorkDir::create(&dirs.tmp)
+        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
 
     let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let copies = if opts.copies.is_empty() {
