@@ -180,6 +180,12 @@ impl Console {
         self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
     }
 
+    /// A test found it cannot run after it started (a graphics test with no display): ends its
+    /// progress line with the reason.
+    pub fn skipped_now(&mut self, reason: &str) {
+        self.progress(&format!("  skipped: {reason}\n"));
+    }
+
     /// A failed test: Run's abort lines on stderr (the word `aborting` kept: wrappers grep it),
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
