@@ -73,6 +73,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     } else {
         opts.copies.clone()
     };
+    room_for_copies(copies.iter().copied().max().unwrap_or(1));
     let mut run = Run {
         version: crate::report::version(),
         system,
@@ -173,6 +174,17 @@ pub fn main(args: Vec<OsString>) -> Result {
         )));
     }
     Ok(())
+}
+
+/// The driver holds one descriptor per running copy (its stderr pipe): with more copies than
+/// the soft limit on open files allows, raise it toward the hard limit.
+fn room_for_copies(copies: usize) {
+    let want = copies as u64 + 64;
+    if let Ok((soft, hard)) = sys::proc::get_rlimit(libc::RLIMIT_NOFILE as i32) {
+        if soft < want {
+            let _ = sys::proc::set_rlimit(libc::RLIMIT_NOFILE as i32, want.min(hard), hard);
+        }
+    }
 }
 
 /// A category's copy limit (Run's maxCopies): the graphics tests run single-copy only.

@@ -171,6 +171,14 @@ pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
     cvt(unsafe { libc::setrlimit(resource as _, &lim) }).map(drop)
 }
 
+/// `getrlimit(2)`: (soft, hard) limits of one resource.
+pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: lim is a valid out-pointer. The resource type differs between libcs.
+    cvt(unsafe { libc::getrlimit(resource as _, &mut lim) })?;
+    Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
+}
+
 /// `sched_yield(2)`.
 pub fn yield_now() {
     // SAFETY: no preconditions.
