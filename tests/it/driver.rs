@@ -307,6 +307,8 @@ fn sigint_stops_cleanly_and_keeps_finished_results() {
     assert!(stdout(&o).contains("System Call Overhead"), "the final report is printed");
     let log = read(&result_file(&s, ".log"));
     assert!(log.contains("interrupted by SIGINT"), "{log}");
+    let json = read(&result_file(&s, ".json"));
+    assert!(json.contains("\"interrupted\": true"), "{json}");
     assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
     assert_tmp_clean(&s);
 }
