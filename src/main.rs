@@ -15,6 +15,7 @@ mod kernels;
 mod protocol;
 mod report;
 mod selfexe;
+mod suite;
 mod sys;
 mod timing;
 mod workdir;

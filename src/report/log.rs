@@ -28,16 +28,29 @@ pub fn pass_header(i: usize) -> String {
 /// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, TIME, elapsed, pid, status) and an
 /// empty line.
 pub fn pass_footer(pass: &Pass) -> String {
+    copies_footer(&pass.copies)
+}
+
+/// [`pass_footer`] from the copies alone.
+pub fn copies_footer(copies: &[CopyOutcome]) -> String {
     let mut s = String::from("\n");
-    for c in &pass.copies {
+    for c in copies {
         s += &copy_fields(c);
         s.push('\n');
     }
     s
 }
 
+/// A copy's `# key: value` lines: its fields as the program printed them when the driver kept
+/// them (`CopyOutcome::fields`), else rebuilt from the parsed values.
 fn copy_fields(c: &CopyOutcome) -> String {
     let mut s = String::new();
+    if !c.fields.is_empty() {
+        for (k, v) in &c.fields {
+            let _ = writeln!(s, "# {k}: {v}");
+        }
+        return s;
+    }
     if let Some(v) = c.count {
         let _ = writeln!(s, "# COUNT0: {}", perl_num(v));
     }
@@ -141,6 +154,7 @@ mod tests {
                     status: 0,
                     error: None,
                     pid: pids[i],
+                    fields: Vec::new(),
                 }],
                 count: counts[i],
                 time: elapsed[i],
@@ -158,6 +172,7 @@ mod tests {
             copies: 1,
             passes,
             kept: vec![0, 1, 2, 4, 5, 6, 7],
+            dumped: vec![3, 9, 8],
             score: 78540503.4328753,
             unit: "lps".into(),
             time: 10.0464941428571,
@@ -222,6 +237,9 @@ Count score:  804441019.0
             summary(execl),
             "*Dump score:          0.0\n*Dump score:          1.0\n*Dump score:          2.0\n\n>>>> Results of 1 copy\n>>>> error: command returned status 256 / execl: <cannot exec> & \"quoted\"\n\n"
         );
+        // The program's own spelling wins when the driver kept it.
+        pass.copies[0].fields = vec![("COUNT0".into(), "0".into()), ("TIME".into(), "2.500".into())];
+        assert_eq!(copies_footer(&pass.copies), "\n# COUNT0: 0\n# TIME: 2.500\n\n");
         let cc = &run.runs[0].results[4];
         assert_eq!(
             summary(cc),
