@@ -72,7 +72,7 @@ pub fn main(args: Vec<OsString>) -> Result {
         opts.copies.clone()
     };
     let mut run = Run {
-        version: format!("6.0.0-compatible; unixbench {}", env!("CARGO_PKG_VERSION")),
+        version: crate::report::version(),
         system,
         settings: Settings {
             tests: opts.tests.iter().map(|t| t.to_string()).collect(),

@@ -175,7 +175,7 @@ impl Console {
     }
 
     pub fn test_end(&mut self) {
-        self.progress("\n");
+        self.progress(crate::report::text::PROGRESS_END);
     }
 
     pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {

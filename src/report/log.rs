@@ -4,7 +4,7 @@
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.
 
 use super::fmt::{self, perl_num};
-use crate::driver::model::{CopyOutcome, Pass, TestResult};
+use crate::driver::model::{CopyOutcome, TestResult};
 use std::fmt::Write;
 
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
@@ -27,11 +27,6 @@ pub fn pass_header(i: usize) -> String {
 /// Written after a pass: an empty line, then per copy its fields as `# <key>: <value>` in
 /// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, TIME, elapsed, pid, status) and an
 /// empty line.
-pub fn pass_footer(pass: &Pass) -> String {
-    copies_footer(&pass.copies)
-}
-
-/// [`pass_footer`] from the copies alone.
 pub fn copies_footer(copies: &[CopyOutcome]) -> String {
     let mut s = String::from("\n");
     for c in copies {
@@ -107,11 +102,12 @@ pub fn summary(r: &TestResult) -> String {
 
 /// A whole test's section of the log, without the programs' stdout (which the driver appends
 /// as the passes run): what a driver that logs after the fact writes.
+#[cfg(test)]
 pub fn test_section(r: &TestResult) -> String {
     let mut s = test_header(&r.message, r.copies, &r.command);
     for (i, p) in r.passes.iter().enumerate() {
         s += &pass_header(i + 1);
-        s += &pass_footer(p);
+        s += &copies_footer(&p.copies);
     }
     s += &summary(r);
     s
@@ -120,7 +116,7 @@ pub fn test_section(r: &TestResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::model::CopyOutcome;
+    use crate::driver::model::{CopyOutcome, Pass};
     use crate::report::fixture;
 
     /// The first test of the reference log, from its figures.
@@ -230,7 +226,7 @@ Count score:  804441019.0
         pass.copies[0].time = Some(2.5);
         pass.copies[0].pid = 0;
         assert_eq!(
-            pass_footer(&pass),
+            copies_footer(&pass.copies),
             "\n# COUNT0: 0\n# COUNT1: 1\n# COUNT2: lps\n# ERROR: command returned status 256\n# TIME: 2.5\n# elapsed: 2.000125\n# status: 256\n\n"
         );
         assert_eq!(

@@ -138,11 +138,6 @@ pub fn footer(run: &Run) -> String {
     }
 }
 
-/// One `Benchmark Run:` block (SPEC.md 6.3, 6.4): written when a copy count finishes.
-pub fn block(sys: &SystemInfo, cr: &CopyRun) -> String {
-    block_in(sys, cr, fmt::local)
-}
-
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
     let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
@@ -157,7 +152,7 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     v
 }
 
-/// [`block`] with dates in the given zone.
+/// One `Benchmark Run:` block (SPEC.md 6.3, 6.4), dates in the given zone.
 pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     let (start, end): (Tm, Tm) = (zone(cr.start), zone(cr.end));
     let mut s = format!("{}\n", "-".repeat(72));
