@@ -174,7 +174,8 @@ pub struct SystemInfo {
     /// CPUs in the system, for the `N CPUs in system` line; None prints `unknown CPUs`.
     pub cpu_count: Option<usize>,
     pub graphics: Option<String>,
-    /// The uptime line (` 12:00:00 up 3 days, ...,  load average: ...`).
+    /// The uptime line, trimmed as Run stored it (`12:00:00 up 3 days,  1:05,  2 users,  load
+    /// average: ...`), or `unknown`.
     pub uptime: String,
     pub runlevel: String,
 }
