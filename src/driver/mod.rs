@@ -47,6 +47,8 @@ pub fn main(args: Vec<OsString>) -> Result {
     };
     // A closed stdout (`unixbench | head`) must not kill the run and strand its copies.
     let _ = sys::signal::ignore(libc::SIGPIPE);
+    // Nor a file size limit: writing the log or a report then fails with EFBIG, and says so.
+    let _ = sys::signal::ignore(libc::SIGXFSZ);
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     let dirs = Dirs::prepare(&opts)?;
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
@@ -344,10 +346,11 @@ impl Runner<'_> {
             Ok(c) => c,
             Err(reason) => {
                 self.console.skipped(copies, t.message, &reason);
-                let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-                self.log(&format!("\n{}\n{} -- {what}\n==> skipped: {reason}\n", "#".repeat(56), t.message));
                 self.left -= npasses as f64 * per_pass;
                 r.skipped = Some(reason);
+                let s = output::fmt::log_test_header(t.message, copies, "(not run)")
+                    + &output::fmt::log_summary(&r);
+                self.log(&s);
                 return Some(r);
             }
         };
@@ -377,10 +380,11 @@ impl Runner<'_> {
                 }
                 Ok(exec::Outcome::Interrupted) => return self.interrupted(),
                 Ok(exec::Outcome::Done(outcomes)) => {
-                    self.log(&output::fmt::log_pass(&outcomes));
                     let failed =
                         outcomes.iter().enumerate().find_map(|(k, o)| o.error.clone().map(|e| (k, e)));
-                    r.passes.push(score::combine_copies(outcomes));
+                    let pass = score::combine_copies(outcomes);
+                    self.log(&output::fmt::log_pass(&pass));
+                    r.passes.push(pass);
                     if let Some((k, e)) = failed {
                         r.error =
                             Some(if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e });
@@ -394,12 +398,11 @@ impl Runner<'_> {
         if let Some(e) = &r.error {
             self.left -= (npasses - r.passes.len()) as f64 * per_pass;
             self.console.failed(t.message, e);
-            self.log(&format!("\n>>>> failed: {e}\n\n"));
+            self.log(&output::fmt::log_summary(&r));
             return Some(r);
         }
         if let Some(c) = score::combine_passes(&r.passes) {
             r.kept = c.kept;
-            r.dumped = c.dumped;
             r.score = c.score;
             r.time = c.time;
             r.unit = c.unit;

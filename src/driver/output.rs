@@ -5,7 +5,7 @@
 //! calls to them are all in [`fmt`], so that hooking in a new exporter is a change of one line
 //! there. Measuring code never formats.
 
-use super::model::{Run, TestResult};
+use super::model::Run;
 use super::options::{Format, Verbosity};
 use crate::sys;
 use std::fs::{File, OpenOptions};
@@ -14,36 +14,34 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 
-/// The exporters' entry points, as the driver calls them.
+/// The exporters' entry points, as the driver calls them: every report and log string.
 pub mod fmt {
-    use crate::driver::model::{CopyOutcome, Run, TestResult};
+    use crate::driver::model::{Pass, Run, TestResult};
     use crate::report;
 
-    /// The logo printed before the tests.
-    pub fn banner(_run: &Run) -> String {
+    /// The logo and the banner printed before the tests.
+    pub fn banner() -> String {
         report::text::logo(env!("CARGO_PKG_VERSION"))
     }
     /// The "Use directories for:" block.
     pub fn directories(run: &Run) -> String {
         report::text::directories(&run.settings.tmpdir, &run.settings.resultdir)
     }
+    pub fn progress_test(copies: usize, message: &str) -> String {
+        report::text::progress_test(copies, message)
+    }
+    pub fn progress_pass(number: usize) -> String {
+        report::text::progress_pass(number)
+    }
+    pub const PROGRESS_END: &str = report::text::PROGRESS_END;
+    /// What the console prints before the final report.
+    pub fn console_rule() -> String {
+        report::text::console_rule()
+    }
     /// The text report (the results file without extension, and the console's final print).
     pub fn text(run: &Run) -> String {
         report::text::report(run)
     }
-    /// The rule printed on the console before the report.
-    pub fn console_rule() -> String {
-        report::text::console_rule()
-    }
-    /// `\n<copies> x <message> ` when a test starts.
-    pub fn progress_test(copies: usize, message: &str) -> String {
-        report::text::progress_test(copies, message)
-    }
-    /// ` <n>` before each pass.
-    pub fn progress_pass(number: usize) -> String {
-        report::text::progress_pass(number)
-    }
-    /// The HTML report, dated now.
     pub fn html(run: &Run) -> String {
         report::html::render(run, crate::sys::clock::time(), report::fmt::local)
     }
@@ -65,10 +63,10 @@ pub mod fmt {
         report::log::pass_header(number)
     }
     /// After a pass: every copy's fields.
-    pub fn log_pass(pass: &[CopyOutcome]) -> String {
-        report::log::copies_footer(pass)
+    pub fn log_pass(pass: &Pass) -> String {
+        report::log::pass_footer(pass)
     }
-    /// After the last pass: the dropped and kept counts and the result.
+    /// After the last pass (or the failed one): the dropped and kept counts and the result.
     pub fn log_summary(r: &TestResult) -> String {
         report::log::summary(r)
     }
@@ -133,7 +131,7 @@ impl Console {
 
     /// The banner, the directories block and (verbose) the test list.
     pub fn start(&mut self, run: &Run) {
-        self.progress(&fmt::banner(run));
+        self.progress(&fmt::banner());
         self.progress(&fmt::directories(run));
         if self.verbosity == Verbosity::Verbose {
             self.progress(&format!("\nTests to run: {}\n", run.settings.tests.join(", ")));
@@ -175,7 +173,7 @@ impl Console {
     }
 
     pub fn test_end(&mut self) {
-        self.progress(crate::report::text::PROGRESS_END);
+        self.progress(fmt::PROGRESS_END);
     }
 
     pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {
@@ -195,7 +193,7 @@ impl Console {
         self.clear_hint();
         let doc = match format {
             Format::Text if self.quiet() => fmt::text(run),
-            Format::Text => format!("{}{}", fmt::console_rule(), fmt::text(run)),
+            Format::Text => fmt::console_rule() + &fmt::text(run),
             Format::Json => fmt::json(run),
             Format::Csv => fmt::csv(run),
             Format::Tsv => fmt::tsv(run),
@@ -303,6 +301,3 @@ pub fn log(files: &mut Option<Files>, s: &str) {
         f.log(s);
     }
 }
-
-#[allow(dead_code)]
-fn _uses(_: &TestResult) {}

@@ -82,7 +82,6 @@ pub fn result(
                         status: 0,
                         error: None,
                         pid: 1000 + (i * copies + c) as i32,
-                        fields: Vec::new(),
                     })
                     .collect(),
                 count,
@@ -100,7 +99,6 @@ pub fn result(
         command: format!("\"/opt/ub/pgms/{name}\" 10 2>&1 >> \"/opt/ub/results/host.log\""),
         copies,
         kept: (ndump..npasses).collect(),
-        dumped: (0..ndump).collect(),
         passes,
         score,
         unit: unit.to_string(),
@@ -204,12 +202,10 @@ pub fn troubled() -> Run {
     let mut execl = result("execl", "Execl Throughput", 1, 0.0, "lps", 2.0, 2);
     execl.error = Some("command returned status 256\nexecl: <cannot exec> & \"quoted\"".to_string());
     execl.kept.clear();
-    execl.dumped = (0..3).collect();
     let mut cc = result("C", "C Compiler Throughput", 1, 0.0, "lpm", 2.0, 2);
     cc.skipped = Some("no C compiler (cc or gcc) on this host".to_string());
     cc.passes.clear();
     cc.kept.clear();
-    cc.dumped.clear();
     let system_block = IndexBlock {
         category: Category::System,
         rows: vec![IndexRow {

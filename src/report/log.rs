@@ -4,7 +4,7 @@
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.
 
 use super::fmt::{self, perl_num};
-use crate::driver::model::{CopyOutcome, TestResult};
+use crate::driver::model::{CopyOutcome, Pass, TestResult};
 use std::fmt::Write;
 
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
@@ -27,6 +27,11 @@ pub fn pass_header(i: usize) -> String {
 /// Written after a pass: an empty line, then per copy its fields as `# <key>: <value>` in
 /// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, TIME, elapsed, pid, status) and an
 /// empty line.
+pub fn pass_footer(pass: &Pass) -> String {
+    copies_footer(&pass.copies)
+}
+
+/// [`pass_footer`] from the copies alone.
 pub fn copies_footer(copies: &[CopyOutcome]) -> String {
     let mut s = String::from("\n");
     for c in copies {
@@ -36,16 +41,10 @@ pub fn copies_footer(copies: &[CopyOutcome]) -> String {
     s
 }
 
-/// A copy's `# key: value` lines: its fields as the program printed them when the driver kept
-/// them (`CopyOutcome::fields`), else rebuilt from the parsed values.
+/// A copy's `# key: value` lines, from its parsed values (numbers in Perl's `%.15g`, which gives
+/// back the programs' integer counts digit for digit).
 fn copy_fields(c: &CopyOutcome) -> String {
     let mut s = String::new();
-    if !c.fields.is_empty() {
-        for (k, v) in &c.fields {
-            let _ = writeln!(s, "# {k}: {v}");
-        }
-        return s;
-    }
     if let Some(v) = c.count {
         let _ = writeln!(s, "# COUNT0: {}", perl_num(v));
     }
@@ -107,7 +106,7 @@ pub fn test_section(r: &TestResult) -> String {
     let mut s = test_header(&r.message, r.copies, &r.command);
     for (i, p) in r.passes.iter().enumerate() {
         s += &pass_header(i + 1);
-        s += &copies_footer(&p.copies);
+        s += &pass_footer(p);
     }
     s += &summary(r);
     s
@@ -116,7 +115,7 @@ pub fn test_section(r: &TestResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::model::{CopyOutcome, Pass};
+    use crate::driver::model::CopyOutcome;
     use crate::report::fixture;
 
     /// The first test of the reference log, from its figures.
@@ -150,7 +149,6 @@ mod tests {
                     status: 0,
                     error: None,
                     pid: pids[i],
-                    fields: Vec::new(),
                 }],
                 count: counts[i],
                 time: elapsed[i],
@@ -168,7 +166,6 @@ mod tests {
             copies: 1,
             passes,
             kept: vec![0, 1, 2, 4, 5, 6, 7],
-            dumped: vec![3, 9, 8],
             score: 78540503.4328753,
             unit: "lps".into(),
             time: 10.0464941428571,
@@ -226,16 +223,13 @@ Count score:  804441019.0
         pass.copies[0].time = Some(2.5);
         pass.copies[0].pid = 0;
         assert_eq!(
-            copies_footer(&pass.copies),
+            pass_footer(&pass),
             "\n# COUNT0: 0\n# COUNT1: 1\n# COUNT2: lps\n# ERROR: command returned status 256\n# TIME: 2.5\n# elapsed: 2.000125\n# status: 256\n\n"
         );
         assert_eq!(
             summary(execl),
             "*Dump score:          0.0\n*Dump score:          1.0\n*Dump score:          2.0\n\n>>>> Results of 1 copy\n>>>> error: command returned status 256 / execl: <cannot exec> & \"quoted\"\n\n"
         );
-        // The program's own spelling wins when the driver kept it.
-        pass.copies[0].fields = vec![("COUNT0".into(), "0".into()), ("TIME".into(), "2.500".into())];
-        assert_eq!(copies_footer(&pass.copies), "\n# COUNT0: 0\n# TIME: 2.500\n\n");
         let cc = &run.runs[0].results[4];
         assert_eq!(
             summary(cc),

@@ -39,6 +39,19 @@ pub fn waitpid(pid: i32) -> io::Result<(i32, i32)> {
     Ok((p, status))
 }
 
+/// Waits until child `pid` has ended but leaves it unreaped (`waitid(WEXITED | WNOWAIT)`), so
+/// its pid, and the process group named after it, cannot be reused while the caller still
+/// signals that group. Retried on EINTR.
+pub fn wait_exited_keep(pid: i32) -> io::Result<()> {
+    // SAFETY: info is plain data, zero is a valid value; waitid writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: info is a valid out-pointer.
+    cvt_r(|| unsafe {
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+    })
+    .map(drop)
+}
+
 /// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
 #[inline]
 pub fn wait_any() -> io::Result<(i32, i32)> {

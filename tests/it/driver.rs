@@ -150,7 +150,7 @@ fn verbose_shows_tests_and_commands() {
 #[test]
 fn environment_names_the_files() {
     let s = Scratch::new("drv-env");
-    let o = run(&mut driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"])
+    let o = run(driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"])
         .env("UB_OUTPUT_FILE_NAME", "mine")
         .env("UB_OUTPUT_CSV", "true"));
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
@@ -352,4 +352,52 @@ fn test_names_reach_the_driver_and_applet_names_win() {
     assert!(stdout(&o).contains("--tmpdir"), "{}", stdout(&o));
     let o = run(&mut ub(["index", "--help"]));
     assert!(stdout(&o).contains("--tmpdir"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_full_disk_fails_the_file_test_and_the_run_goes_on() {
+    // A file size limit of 1.2 MB (2.4 MB where sh counts KiB): fsdisk-w's 32 MB file cannot
+    // be written (EFBIG), while the work directory's data (0.7 MB), the log and the reports
+    // stay below it.
+    let s = Scratch::new("drv-fsize");
+    let mut c = Command::new("/bin/sh");
+    c.arg("-c").arg("ulimit -f 2400 && exec \"$0\" \"$@\"").arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "fsdisk-w", "syscall"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME");
+    let o = run(&mut c);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains("Run: \"File Write 4096 bufsize 8000 maxblocks\": "), "{err}");
+    assert!(err.contains("; aborting\n"), "{err}");
+    let report = read(&result_file(&s, ""));
+    assert!(report.contains("** fsdisk-w: failed: "), "{report}");
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn sigint_during_the_shell_test_leaves_no_script_running() {
+    let s = Scratch::new("drv-int-shell");
+    let tag = format!("UB_IT_TAG=shell-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "5", "-c", "2", "shell8"])
+        .env(k, v)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the looper copies", 30, || children_named(me, "looper").len() == 2);
+    // Let the scripts get going: background tst.sh jobs, sort, od, grep.
+    std::thread::sleep(Duration::from_millis(1500));
+    kill(me, "-INT");
+    let o = finish(child);
+    let out = stdout(&o);
+    if out.contains("skipped: ") {
+        return; // this host lacks /bin/sh or a tool the scripts run
+    }
+    assert_eq!(o.status.code(), Some(130), "stderr: {}", stderr(&o));
+    assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+    assert_tmp_clean(&s);
 }
