@@ -6,4 +6,5 @@
 mod common;
 mod dispatch;
 mod driver;
+mod report;
 mod tidy;
