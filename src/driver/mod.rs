@@ -57,10 +57,10 @@ pub fn main(args: Vec<OsString>) -> Result {
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
-    let workdir = WorkDir::create(&dirs.tmp)
-        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let workdir = WorkDir::create(&dirs.tmp)
+        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
 
     let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let copies = if opts.copies.is_empty() {
@@ -320,10 +320,8 @@ impl Runner<'_> {
         };
         match t.kind {
             Kind::Kernel { prog, args } => Ok((words(prog, args), None)),
-            Kind::Graphics { prog, args } => match crate::applets::find(prog) {
-                Some(_) => Ok((words(prog, args), None)),
-                None => Err("this binary was built without graphics".into()),
-            },
+            Kind::Graphics { prog, args } if cfg!(feature = "graphics") => Ok((words(prog, args), None)),
+            Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
             Kind::Host { secs } => {
                 let h = host::command(t.name, self.workdir, self.opts.duration.unwrap_or(secs))?;
                 Ok((h.argv, h.stdin))
@@ -380,6 +378,13 @@ impl Runner<'_> {
                 }
                 Ok(exec::Outcome::Interrupted) => return self.interrupted(),
                 Ok(exec::Outcome::Done(outcomes)) => {
+                    if let Some(reason) = no_display(t, &outcomes) {
+                        self.console.skipped_now(&reason);
+                        self.left -= (npasses - i + 1) as f64 * per_pass;
+                        r.skipped = Some(reason);
+                        self.log(&output::fmt::log_summary(&r));
+                        return Some(r);
+                    }
                     let failed =
                         outcomes.iter().enumerate().find_map(|(k, o)| o.error.clone().map(|e| (k, e)));
                     let pass = score::combine_copies(outcomes);
@@ -419,6 +424,20 @@ impl Runner<'_> {
     }
 }
 
+/// A graphics applet that found no X display exits 3 with `<applet>: skipped: <why>` on stderr:
+/// the test is skipped, not failed. Returns the reason.
+fn no_display(t: &Test, outcomes: &[model::CopyOutcome]) -> Option<String> {
+    if !matches!(t.kind, Kind::Graphics { .. }) {
+        return None;
+    }
+    outcomes.iter().find_map(|o| {
+        let e = o.error.as_deref()?;
+        let at = e.find("skipped: ")?;
+        (sys::proc::exited(o.status) == Some(3))
+            .then(|| e[at + "skipped: ".len()..].lines().next().unwrap_or("").to_string())
+    })
+}
+
 /// A command as the log's `==>` line and `-v` show it.
 fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
     let quote = |s: &str| {
@@ -445,6 +464,17 @@ mod tests {
         assert_eq!(display(&argv, Some(Path::new("/t/dc.dat"))), "looper 30 dc < /t/dc.dat");
         let argv: Vec<OsString> = ["fstime", "-d", "/a b"].iter().map(OsString::from).collect();
         assert_eq!(display(&argv, None), "fstime -d \"/a b\"");
+    }
+
+    #[test]
+    fn a_graphics_test_without_display_is_skipped() {
+        let gfx = suite::test("2d-rects").unwrap();
+        let err = "2d-rects: skipped: no X display (DISPLAY is unset)\n";
+        let o = vec![score::parse_copy(err, 0.01, 3 << 8, 7)];
+        assert_eq!(no_display(gfx, &o).as_deref(), Some("no X display (DISPLAY is unset)"));
+        // Another exit status, or a kernel that is not a graphics test: a failure as any other.
+        assert_eq!(no_display(gfx, &[score::parse_copy(err, 0.01, 1 << 8, 7)]), None);
+        assert_eq!(no_display(suite::test("pipe").unwrap(), &o), None);
     }
 
     #[test]

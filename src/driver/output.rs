@@ -83,8 +83,8 @@ pub struct Console {
     progress_on_stderr: bool,
     /// Show the time-left hint on stderr (stderr is a terminal).
     hint: bool,
-    /// Whether stdout and stderr are the same terminal (the hint then sits at the end of the
-    /// progress line; else it has a line of its own on stderr).
+    /// Whether the progress line is on the terminal too (the hint then sits at its end; else the
+    /// hint has a line of its own on stderr).
     hint_inline: bool,
     hint_shown: bool,
 }
@@ -98,7 +98,8 @@ impl Console {
             verbosity,
             progress_on_stderr,
             hint: tty_err && verbosity != Verbosity::Quiet,
-            hint_inline: tty_out && tty_err && !progress_on_stderr,
+            // Inline when the progress line is on the same terminal, whichever stream it uses.
+            hint_inline: tty_err && (progress_on_stderr || tty_out),
             hint_shown: false,
         }
     }
@@ -178,6 +179,12 @@ impl Console {
 
     pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {
         self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
+    }
+
+    /// A test found it cannot run after it started (a graphics test with no display): ends its
+    /// progress line with the reason.
+    pub fn skipped_now(&mut self, reason: &str) {
+        self.progress(&format!("  skipped: {reason}\n"));
     }
 
     /// A failed test: Run's abort lines on stderr (the word `aborting` kept: wrappers grep it),
