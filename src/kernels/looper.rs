@@ -143,9 +143,12 @@ fn open_input(path: &OsString) -> Result<Fd> {
     let shown = path.to_string_lossy();
     let f = fd::open(path, libc::O_RDONLY, 0)
         .map_err(|e| Error::usage(format!("cannot open input file '{shown}': {}", reason(&e))))?;
-    fd::seek_set(f.raw(), 0).map_err(|_| {
-        Error::usage(format!("input file '{shown}' is not a regular file (it cannot be rewound)"))
-    })?;
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !regular || fd::seek_set(f.raw(), 0).is_err() {
+        return Err(Error::usage(format!(
+            "input file '{shown}' is not a regular file (it cannot be rewound)"
+        )));
+    }
     Ok(f)
 }
 

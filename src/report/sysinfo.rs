@@ -11,11 +11,19 @@
 use super::fmt::{self, Tm};
 use crate::driver::model::{Cpu, SystemInfo};
 use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
 
 const UNKNOWN: &str = "unknown";
 
 /// Gathers the system block. `brief` (`-b`) skips the CPU details, as `Run` does.
 pub fn gather(brief: bool) -> SystemInfo {
+    gather_under(Path::new("/"), brief)
+}
+
+/// [`gather`] with every file read under `root` (tests point it at a bare directory to see
+/// what a chroot without /proc gets). uname(2) and the environment are the process's own.
+pub fn gather_under(root: &Path, brief: bool) -> SystemInfo {
+    let at = |p: &str| root.join(p.trim_start_matches('/'));
     let u = crate::sys::info::uname().ok();
     let field = |f: fn(&crate::sys::info::Uname) -> &String| {
         u.as_ref().map(f).filter(|s| !s.is_empty()).cloned().unwrap_or_else(|| UNKNOWN.to_string())
@@ -26,19 +34,19 @@ pub fn gather(brief: bool) -> SystemInfo {
     let machine = field(|u| &u.machine);
     let system = ["/etc/os-release", "/usr/lib/os-release"]
         .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
+        .find_map(|p| std::fs::read_to_string(at(p)).ok())
         .and_then(|t| os_release_name(&t))
         .unwrap_or_else(|| os.clone());
     let cpus = if brief {
         Vec::new()
     } else {
-        std::fs::read_to_string("/proc/cpuinfo").map(|t| parse_cpuinfo(&t, &machine)).unwrap_or_default()
+        std::fs::read_to_string(at("/proc/cpuinfo")).map(|t| parse_cpuinfo(&t, &machine)).unwrap_or_default()
     };
     let cpu_count = crate::sys::info::cpus_online().or((!cpus.is_empty()).then_some(cpus.len()));
     let utmp =
-        ["/var/run/utmp", "/run/utmp"].iter().find_map(|p| std::fs::read(p).ok()).map(|b| parse_utmp(&b));
+        ["/var/run/utmp", "/run/utmp"].iter().find_map(|p| std::fs::read(at(p)).ok()).map(|b| parse_utmp(&b));
     let users = utmp.as_ref().map_or(0, |u| u.users);
-    let uptime = match (read_uptime(), read_loadavg()) {
+    let uptime = match (read_uptime(&at("/proc/uptime")), read_loadavg(&at("/proc/loadavg"))) {
         (Some(up), Some(load)) => uptime_line(&fmt::local(crate::sys::clock::time()), up, load, users),
         _ => UNKNOWN.to_string(),
     };
@@ -51,7 +59,7 @@ pub fn gather(brief: bool) -> SystemInfo {
         machine,
         platform: UNKNOWN.to_string(),
         system,
-        language: language(&|k| std::env::var(k).ok(), &locale_installed),
+        language: language(&|k| std::env::var(k).ok(), &|n| locale_installed(&at("/usr/lib/locale"), n)),
         cpus,
         cpu_count,
         graphics: None,
@@ -166,16 +174,16 @@ pub fn charmap(name: Option<&str>, installed: &dyn Fn(&str) -> bool) -> String {
     }
 }
 
-/// Whether glibc has locale `name`: a directory under /usr/lib/locale, or an entry of its
-/// locale-archive.
-pub fn locale_installed(name: &str) -> bool {
+/// Whether glibc has locale `name`: a directory in `dir` (/usr/lib/locale), or an entry of
+/// its locale-archive.
+pub fn locale_installed(dir: &Path, name: &str) -> bool {
     if name.contains('/') {
         return false;
     }
-    if std::path::Path::new("/usr/lib/locale").join(name).join("LC_CTYPE").exists() {
+    if dir.join(name).join("LC_CTYPE").exists() {
         return true;
     }
-    std::fs::File::open("/usr/lib/locale/locale-archive")
+    std::fs::File::open(dir.join("locale-archive"))
         .ok()
         .and_then(|mut f| archive_names(&mut f))
         .is_some_and(|names| names.iter().any(|n| n == name))
@@ -475,13 +483,13 @@ fn perl_float(s: &str) -> f64 {
 
 // ---- Uptime, load, users, runlevel -----------------------------------------------------------
 
-fn read_uptime() -> Option<f64> {
-    let t = std::fs::read_to_string("/proc/uptime").ok()?;
+fn read_uptime(p: &Path) -> Option<f64> {
+    let t = std::fs::read_to_string(p).ok()?;
     t.split_whitespace().next()?.parse().ok()
 }
 
-fn read_loadavg() -> Option<[f64; 3]> {
-    let t = std::fs::read_to_string("/proc/loadavg").ok()?;
+fn read_loadavg(p: &Path) -> Option<[f64; 3]> {
+    let t = std::fs::read_to_string(p).ok()?;
     let mut it = t.split_whitespace().map(|w| w.parse::<f64>().ok());
     Some([it.next()??, it.next()??, it.next()??])
 }
@@ -743,6 +751,43 @@ CPU part\t: 0x123
         b[0] ^= 0xff;
         assert_eq!(archive_names(&mut Cursor::new(&b)), None);
         assert_eq!(archive_names(&mut Cursor::new(&b[..10])), None);
+    }
+
+    /// A root with none of the files (a chroot without /proc, a container without utmp):
+    /// `unknown` everywhere a file was needed, and nothing printed.
+    #[test]
+    fn missing_sources_give_unknown() {
+        let dir = std::env::temp_dir().join(format!("ub-sysinfo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let s = gather_under(&dir, false);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(s.cpus.is_empty());
+        assert_eq!((s.uptime.as_str(), s.runlevel.as_str()), ("unknown", "unknown"));
+        assert_eq!(s.system, s.os);
+        // No locale directory: every locale but the built-in ones is missing.
+        assert_eq!(s.language, language(&|k| std::env::var(k).ok(), &|_| false));
+        // A fake root with files: they are read from there.
+        let dir = std::env::temp_dir().join(format!("ub-sysinfo-full-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("proc")).unwrap();
+        std::fs::create_dir_all(dir.join("etc")).unwrap();
+        std::fs::create_dir_all(dir.join("run")).unwrap();
+        std::fs::write(dir.join("proc/cpuinfo"), X86).unwrap();
+        std::fs::write(dir.join("proc/uptime"), "90061.5 100.0\n").unwrap();
+        std::fs::write(dir.join("proc/loadavg"), "0.50 0.25 0.10 1/100 42\n").unwrap();
+        std::fs::write(dir.join("etc/os-release"), "PRETTY_NAME=\"Test OS 1\"\n").unwrap();
+        let mut utmp = record(RUN_LVL, i32::from(b'3'), "runlevel");
+        utmp.extend(record(USER_PROCESS, 9, "root"));
+        std::fs::write(dir.join("run/utmp"), utmp).unwrap();
+        let s = gather_under(&dir, false);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(s.cpus.len(), 2);
+        assert_eq!(s.system, "Test OS 1");
+        assert_eq!(s.runlevel, "3");
+        assert!(
+            s.uptime.ends_with(" up 1 day,  1:01,  1 user,  load average: 0.50, 0.25, 0.10"),
+            "{}",
+            s.uptime
+        );
     }
 
     #[test]

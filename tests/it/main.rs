@@ -6,4 +6,7 @@
 mod common;
 mod dispatch;
 mod driver;
+mod os_kernels;
+mod report;
+mod shell_tests;
 mod tidy;
