@@ -172,11 +172,15 @@ fn spawn(
     failed_exec: &[u8],
 ) -> io::Result<Copy> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
+    let driver = sys::proc::getpid();
     let start = sys::clock::monotonic();
     match sys::proc::fork()? {
         Fork::Child => {
             // Only async-signal-safe calls from here to exec.
             let _ = sys::proc::setpgid(0, 0);
+            if !sys::proc::die_with_parent(driver) {
+                sys::proc::exit_now(127);
+            }
             // The driver ignores SIGXFSZ; an ignored signal stays ignored across exec.
             let _ = sys::signal::default(libc::SIGXFSZ);
             let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()

@@ -425,3 +425,22 @@ fn sigterm_stops_with_143_and_brief_mode_drops_the_cpu_lines() {
     assert!(!report.lines().any(|l| l.starts_with("   CPU")), "{report}");
     assert_tmp_clean(&s);
 }
+
+#[test]
+fn copies_do_not_outlive_a_killed_driver() {
+    let s = Scratch::new("drv-kill9");
+    let tag = format!("UB_IT_TAG=kill9-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "60", "-c", "2", "pipe"])
+        .env(k, v)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the pipe copies", 30, || children_named(me, "pipe").len() == 2);
+    kill(me, "-KILL");
+    let _ = finish(child);
+    // The kernel kills each copy when its parent dies (and pipe's own child follows).
+    wait_for("the copies to die with the driver", 3, || tagged(&tag).is_empty());
+}
