@@ -108,6 +108,18 @@ pub fn main(args: Vec<OsString>) -> Result {
         write_error: None,
     };
     runner.console.start(&run);
+    let file_tests = opts.tests.iter().any(|t| t.starts_with("fs"));
+    if file_tests
+        && opts.verbosity != options::Verbosity::Quiet
+        && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
+    {
+        // ./Run writes beside itself, usually on a disk: say why File Copy may be far higher.
+        eprintln!(
+            "unixbench: note: {} is in memory (tmpfs); the file tests will not measure a disk \
+             (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
+            dirs.tmp.display()
+        );
+    }
     let mut stopped_by = None;
     'copies: for &c in &copies {
         runner.console.run_with(c);

@@ -229,3 +229,18 @@ pub fn executable(path: &OsStr) -> bool {
         Err(_) => false,
     }
 }
+
+/// Whether `path` lies on a file system held in memory (tmpfs or ramfs, per `statfs(2)`).
+pub fn in_memory_fs(path: &OsStr) -> bool {
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    let Ok(p) = cstr(path) else { return false };
+    // SAFETY: st is plain data, zero is a valid value; p is a valid NUL-terminated string.
+    unsafe {
+        let mut st: libc::statfs = std::mem::zeroed();
+        if libc::statfs(p.as_ptr(), &mut st) != 0 {
+            return false;
+        }
+        matches!(st.f_type as i64, TMPFS_MAGIC | RAMFS_MAGIC)
+    }
+}
