@@ -156,6 +156,12 @@ pub fn chdir(path: &OsStr) -> io::Result<()> {
     cvt(unsafe { libc::chdir(p.as_ptr()) }).map(drop)
 }
 
+/// `chdir(2)` on a C string: no allocation, so a forked child of a threaded process may call it.
+pub fn chdir_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::chdir(path.as_ptr()) }).map(drop)
+}
+
 /// `sync(2)`: the C fstime and Run both settle the page cache between phases with it.
 pub fn sync() {
     // SAFETY: sync takes no arguments and cannot fail.
