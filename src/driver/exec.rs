@@ -50,22 +50,43 @@ struct Copy {
     output: Vec<u8>,
 }
 
+/// Stdin for copies that read nothing: /dev/null, or, where a bare chroot has no /dev, the read
+/// end of an empty pipe whose write end is closed (reads see EOF at once, as from /dev/null).
+fn null_input() -> io::Result<Fd> {
+    match sys::fd::open(OsStr::new("/dev/null"), libc::O_RDONLY, 0) {
+        Ok(fd) => Ok(fd),
+        Err(_) => sys::fd::pipe_cloexec().map(|(r, _w)| r),
+    }
+}
+
+/// Stdout for copies whose output is not kept: /dev/null, or, without /dev, an already
+/// unlinked file in `scratch` (a pipe would need a reader, and a closed one raises SIGPIPE).
+fn null_output(scratch: &Path) -> io::Result<Fd> {
+    if let Ok(fd) = sys::fd::open(OsStr::new("/dev/null"), libc::O_WRONLY, 0) {
+        return Ok(fd);
+    }
+    let path = scratch.join(format!(".unixbench-discard-{}", sys::proc::getpid()));
+    let fd = sys::fd::open(path.as_os_str(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600)?;
+    let _ = std::fs::remove_file(&path);
+    Ok(fd)
+}
+
 /// Runs one pass of `copies` copies of `cmd`. `scratch` is where fstime leaves
 /// `dummy0-<pid>`/`dummy1-<pid>`: they are removed after a copy had to be killed.
 pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> io::Result<Outcome> {
     let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
     let argv = sys::proc::Argv::new(cmd.argv)?;
-    let dev_null = OsStr::new("/dev/null");
-    let stdin_path = cmd.stdin.map(Path::as_os_str).unwrap_or(dev_null);
-    let stdin = sys::fd::open(stdin_path, libc::O_RDONLY, 0).map_err(|e| {
-        io::Error::new(e.kind(), format!("cannot open {}: {e}", Path::new(stdin_path).display()))
-    })?;
+    let stdin = match cmd.stdin {
+        Some(p) => sys::fd::open(p.as_os_str(), libc::O_RDONLY, 0)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", p.display())))?,
+        None => null_input()?,
+    };
     let null_out;
     let stdout = match cmd.stdout {
         Some(fd) => fd,
         None => {
-            null_out = sys::fd::open(dev_null, libc::O_WRONLY, 0)?;
+            null_out = null_output(scratch)?;
             null_out.raw()
         }
     };

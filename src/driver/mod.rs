@@ -54,6 +54,9 @@ pub fn main(args: Vec<OsString>) -> Result {
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
     std::env::set_var("UB_TMPDIR", &dirs.tmp);
+    // Kernels run with argv[0] = their name; where /proc is missing this tells them (execl) where
+    // their own file is.
+    std::env::set_var(crate::selfexe::HINT_VAR, &exe);
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
