@@ -4,4 +4,5 @@
 //! release build, the one users copy) and cargo's debug build otherwise.
 
 mod common;
+mod cpu_kernels;
 mod dispatch;
