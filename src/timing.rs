@@ -67,20 +67,47 @@ pub fn report_on_alarm(seconds: u32, unit: Unit) {
     sys::signal::alarm(seconds);
 }
 
-/// Set by the SIGALRM handler that [`stop_on_alarm`] installs.
+/// Prints the current count as the SIGALRM handler would and exits 0. context1 ends this way
+/// when its partner is gone (EOF or EPIPE), after cancelling its alarm, as the C code calls
+/// `report()` directly.
+pub fn report_and_exit() -> ! {
+    report(libc::SIGALRM);
+    unreachable!("report exits")
+}
+
+/// The stop flag of the phase-timed kernels (fstime's `sigalarm`): set by SIGALRM or by the
+/// kernel itself when a call is interrupted.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn stop(_sig: libc::c_int) {
+extern "C" fn stop_count(_sig: libc::c_int) {
     STOP.store(true, Relaxed);
 }
 
-/// Arms SIGALRM in `seconds`; when it fires, [`Alarm::expired`] turns true. For kernels that
-/// check their own result before printing: the handler only raises a flag, the loop sees it at
-/// the end of the iteration in progress, and the kernel verifies and prints the count itself.
-pub fn stop_on_alarm(seconds: u32) {
+/// Clears the stop flag and arms SIGALRM in `seconds` to set it, with restartable system calls,
+/// as fstime's `signal(SIGALRM, stop_count); alarm(t)` does.
+pub fn flag_on_alarm(seconds: u32) {
     STOP.store(false, Relaxed);
-    sys::signal::on_signal(libc::SIGALRM, stop).expect("sigaction(SIGALRM)");
+    sys::signal::on_signal(libc::SIGALRM, stop_count).expect("sigaction(SIGALRM)");
     sys::signal::alarm(seconds);
+}
+
+/// Whether the phase's time is up (a plain load: the C flag is a plain `int`).
+#[inline(always)]
+pub fn stopped() -> bool {
+    STOP.load(Relaxed)
+}
+
+/// Sets the stop flag, as fstime's loops call `stop_count()` after an interrupted call.
+#[inline]
+pub fn stop() {
+    STOP.store(true, Relaxed);
+}
+
+/// The same alarm for kernels that check their own result before printing (Dhrystone, arith,
+/// Hanoi): the handler only raises the flag, the loop sees it at the end of the iteration in
+/// progress, and the kernel verifies and prints the count itself.
+pub fn stop_on_alarm(seconds: u32) {
+    flag_on_alarm(seconds);
 }
 
 /// How a timed loop counts its iterations and learns that its time is up. Kernels are generic

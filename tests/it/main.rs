@@ -6,3 +6,8 @@
 mod common;
 mod cpu_kernels;
 mod dispatch;
+mod driver;
+mod os_kernels;
+mod report;
+mod shell_tests;
+mod tidy;
