@@ -66,6 +66,7 @@ fn field(line: &str, from: usize, width: usize) -> f64 {
 }
 
 #[test]
+#[allow(clippy::excessive_precision)] // the values as the C program prints them
 fn whetstone_prints_the_c_layout_and_protocol() {
     let o = run(&mut ub(["whetstone-double"]));
     let (out, err) = (stdout(&o), stderr(&o));
