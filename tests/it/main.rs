@@ -9,5 +9,6 @@ mod dispatch;
 mod driver;
 mod os_kernels;
 mod report;
+mod rigs;
 mod shell_tests;
 mod tidy;
