@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod common;
+mod cpu_kernels;
 mod dispatch;
 mod driver;
 mod os_kernels;
