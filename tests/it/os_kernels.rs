@@ -254,6 +254,10 @@ fn fstime_over_the_file_size_limit_fails_cleanly() {
 #[test]
 fn fork_failure_names_the_iteration() {
     let b = bin();
+    if Command::new("prlimit").arg("--version").stdout(Stdio::null()).status().is_err() {
+        println!("skipped: no prlimit to lower RLIMIT_NPROC with");
+        return;
+    }
     for (args, needle) in [
         (&["spawn", "3"][..], "Fork failed at iteration 0"),
         (&["syscall", "3", "exec"], "fork failed at iteration 0"),
@@ -271,7 +275,8 @@ fn fork_failure_names_the_iteration() {
     }
 }
 
-/// The static binary users copy around has no PT_INTERP: it needs no dynamic loader.
+/// The static binary users copy around has no PT_INTERP (it needs no dynamic loader) and fits
+/// in 1 MiB.
 #[test]
 fn release_binary_is_static() {
     let Some(path) = std::env::var_os("UNIXBENCH_BIN") else {
@@ -279,6 +284,7 @@ fn release_binary_is_static() {
         return;
     };
     let elf = std::fs::read(Path::new(&path)).unwrap();
+    assert!(elf.len() <= 1 << 20, "the binary is {} bytes, more than 1 MiB", elf.len());
     assert_eq!(&elf[..4], b"\x7fELF");
     assert_eq!(elf[4], 2, "64-bit ELF");
     let le = elf[5] == 1;
