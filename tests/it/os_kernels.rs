@@ -53,6 +53,22 @@ fn execl_counts_images_executed() {
     assert!(c[0] > 1, "the program re-executed itself: {c:?}");
 }
 
+/// Without /proc (a chroot, a rescue shell), execl finds its file from argv[0] or PATH.
+#[test]
+fn execl_works_without_proc() {
+    let script = "umount -l /proc || exit 77; exec \"$0\" execl 2";
+    let o = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", script])
+        .arg(bin())
+        .output();
+    match o {
+        Ok(o) if o.status.code() != Some(77) && !stderr(&o).starts_with("unshare:") => {
+            assert!(assert_lps(&o, 1)[0] > 1);
+        }
+        _ => println!("skipped: cannot hide /proc here (needs root and unshare)"),
+    }
+}
+
 #[test]
 fn symlink_and_subcommand_forms_agree() {
     let dir = Scratch::new("oslink");
