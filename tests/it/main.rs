@@ -3,7 +3,13 @@
 //! The binary under test is `$UNIXBENCH_BIN` when set (`make test` points it at the static
 //! release build, the one users copy) and cargo's debug build otherwise.
 
+mod bad_input;
 mod common;
+mod cpu_kernels;
 mod dispatch;
+mod driver;
 mod os_kernels;
+mod report;
+mod rigs;
+mod shell_tests;
 mod tidy;
