@@ -4,5 +4,6 @@
 //! release build, the one users copy) and cargo's debug build otherwise.
 
 mod common;
+mod compare;
 mod dispatch;
 mod tidy;
