@@ -20,6 +20,7 @@ mod quick;
 mod selfexe;
 #[allow(dead_code)] // Until the exporters call it.
 mod stats;
+mod suite;
 mod sys;
 mod timing;
 mod workdir;

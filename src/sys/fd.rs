@@ -195,3 +195,27 @@ pub fn umask(mask: u32) -> u32 {
     // SAFETY: no pointers involved.
     unsafe { libc::umask(mask as libc::mode_t) as u32 }
 }
+
+/// One entry of a [`poll`] set: a descriptor and the events wanted (`libc::POLLIN`, ...).
+pub type PollFd = libc::pollfd;
+
+/// A poll entry waiting for input on `fd`.
+pub fn poll_in(fd: RawFd) -> PollFd {
+    libc::pollfd { fd, events: libc::POLLIN, revents: 0 }
+}
+
+/// `poll(2)`: waits until an entry is ready or `timeout_ms` passes (-1: no limit). Returns the
+/// number of ready entries. Not retried on EINTR: a caught signal is what callers wait for.
+pub fn poll(fds: &mut [PollFd], timeout_ms: i32) -> io::Result<usize> {
+    // SAFETY: fds is a valid, writable array of fds.len() pollfd structs.
+    cvt(unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) }).map(|n| n as usize)
+}
+
+/// Sets O_NONBLOCK on a descriptor.
+pub fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: F_GETFL/F_SETFL take no pointers.
+    unsafe {
+        let flags = cvt(libc::fcntl(fd, libc::F_GETFL))?;
+        cvt(libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK)).map(drop)
+    }
+}

@@ -1,0 +1,235 @@
+//! One pass: N copies of a kernel started together, each a fork + exec of this binary with
+//! argv[0] = the applet name (never an in-process call: the exec boundary is what keeps the
+//! applets and the old Perl driver interchangeable). Each copy runs in its own process group
+//! with cwd = the work directory, stdin from /dev/null (or the test's input file), stdout
+//! appended to the .log and stderr into a pipe that the driver reads. A copy's elapsed time runs
+//! from just before its fork until its stderr reaches EOF, as Run's helper measures it.
+//!
+//! Waiting is one poll loop over every copy's stderr plus the signal self-pipe, with a deadline:
+//! a signal or an overdue copy gets every copy's process group SIGTERM, then SIGKILL, and every
+//! copy is reaped before this returns. No copy or grandchild outlives the pass.
+
+use super::model::CopyOutcome;
+use super::score;
+use super::signals::Watch;
+use crate::sys::{self, fd::Fd, proc::Fork};
+use std::ffi::{CString, OsStr, OsString};
+use std::io;
+use std::os::unix::io::RawFd;
+use std::path::{Path, PathBuf};
+
+/// What to start for each copy.
+pub struct Command<'a> {
+    /// This binary.
+    pub exe: &'a Path,
+    /// argv, argv[0] being the applet name.
+    pub argv: &'a [OsString],
+    /// The working directory.
+    pub cwd: &'a Path,
+    /// A file to read stdin from; /dev/null when None.
+    pub stdin: Option<&'a Path>,
+    /// Where stdout goes (the .log, opened for append), or /dev/null when None.
+    pub stdout: Option<RawFd>,
+    /// Longest a pass may take before its copies are killed, in seconds.
+    pub deadline: f64,
+}
+
+/// How a pass ended.
+pub enum Outcome {
+    /// Every copy ran to the end (each may still carry an error).
+    Done(Vec<CopyOutcome>),
+    /// A signal arrived; the copies were killed. Holds the signal.
+    Interrupted,
+}
+
+struct Copy {
+    pid: i32,
+    stderr: Option<Fd>,
+    start: f64,
+    elapsed: Option<f64>,
+    output: Vec<u8>,
+}
+
+/// Runs one pass of `copies` copies of `cmd`. `scratch` is where fstime leaves
+/// `dummy0-<pid>`/`dummy1-<pid>`: they are removed after a copy had to be killed.
+pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> io::Result<Outcome> {
+    let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
+    let argv = sys::proc::Argv::new(cmd.argv)?;
+    let dev_null = OsStr::new("/dev/null");
+    let stdin_path = cmd.stdin.map(Path::as_os_str).unwrap_or(dev_null);
+    let stdin = sys::fd::open(stdin_path, libc::O_RDONLY, 0).map_err(|e| {
+        io::Error::new(e.kind(), format!("cannot open {}: {e}", Path::new(stdin_path).display()))
+    })?;
+    let null_out;
+    let stdout = match cmd.stdout {
+        Some(fd) => fd,
+        None => {
+            null_out = sys::fd::open(dev_null, libc::O_WRONLY, 0)?;
+            null_out.raw()
+        }
+    };
+    let failed_exec = format!("unixbench: cannot execute {}: ", cmd.exe.display()).into_bytes();
+
+    let mut running: Vec<Copy> = Vec::with_capacity(copies);
+    for _ in 0..copies {
+        match spawn(&exe, &argv, cmd.cwd, stdin.raw(), stdout, &failed_exec) {
+            Ok(c) => running.push(c),
+            Err(e) => {
+                kill_all(&running, libc::SIGKILL);
+                reap(&mut running);
+                return Err(io::Error::new(e.kind(), format!("cannot start a copy: {e}")));
+            }
+        }
+    }
+    drop(stdin);
+
+    let started = sys::clock::monotonic();
+    let mut killed_at: Option<f64> = None;
+    let mut interrupted = None;
+    let mut overdue = false;
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let open: Vec<usize> = (0..running.len()).filter(|&i| running[i].stderr.is_some()).collect();
+        if open.is_empty() {
+            break;
+        }
+        let now = sys::clock::monotonic();
+        if interrupted.is_none() {
+            interrupted = watch.caught();
+            if interrupted.is_some() {
+                kill_all(&running, libc::SIGTERM);
+                killed_at = Some(now);
+            }
+        }
+        if killed_at.is_none() && now - started > cmd.deadline {
+            overdue = true;
+            kill_all(&running, libc::SIGTERM);
+            killed_at = Some(now);
+        }
+        // Copies that ignore SIGTERM (or whose grandchildren keep stderr open) get SIGKILL.
+        let timeout = match killed_at {
+            Some(t) if now - t >= 3.0 => {
+                kill_all(&running, libc::SIGKILL);
+                500
+            }
+            Some(t) => ((3.0 - (now - t)) * 1000.0).ceil() as i32,
+            None => ((cmd.deadline - (now - started)) * 1000.0).ceil().clamp(1.0, 60_000.0) as i32,
+        };
+        let mut fds: Vec<sys::fd::PollFd> =
+            open.iter().map(|&i| sys::fd::poll_in(running[i].stderr.as_ref().unwrap().raw())).collect();
+        fds.push(sys::fd::poll_in(watch.fd()));
+        match sys::fd::poll(&mut fds, timeout) {
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        for (k, &i) in open.iter().enumerate() {
+            if fds[k].revents == 0 {
+                continue;
+            }
+            let c = &mut running[i];
+            let fd = c.stderr.as_ref().unwrap().raw();
+            match sys::fd::read(fd, &mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(0) | Err(_) => {
+                    c.elapsed = Some(sys::clock::monotonic() - c.start);
+                    c.stderr = None;
+                }
+                Ok(n) => c.output.extend_from_slice(&buf[..n]),
+            }
+        }
+    }
+    let statuses = reap(&mut running);
+    if killed_at.is_some() {
+        remove_scratch(&running, scratch);
+    }
+    if interrupted.is_some() {
+        return Ok(Outcome::Interrupted);
+    }
+    let outcomes = running
+        .iter()
+        .zip(statuses)
+        .map(|(c, status)| {
+            let text = String::from_utf8_lossy(&c.output);
+            let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
+            if overdue {
+                let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
+                o.fields.retain(|(k, _)| k != "ERROR");
+                o.fields.push(("ERROR".into(), msg.clone()));
+                o.fields.sort();
+                o.error = Some(msg);
+            }
+            o
+        })
+        .collect();
+    Ok(Outcome::Done(outcomes))
+}
+
+fn spawn(
+    exe: &CString,
+    argv: &sys::proc::Argv,
+    cwd: &Path,
+    stdin: RawFd,
+    stdout: RawFd,
+    failed_exec: &[u8],
+) -> io::Result<Copy> {
+    let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
+    let start = sys::clock::monotonic();
+    match sys::proc::fork()? {
+        Fork::Child => {
+            // Only async-signal-safe calls from here to exec.
+            let _ = sys::proc::setpgid(0, 0);
+            let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()
+                && sys::fd::dup2(stdin, 0).is_ok()
+                && sys::fd::dup2(stdout, 1).is_ok();
+            if ok {
+                if let Err(e) = sys::fd::chdir(cwd.as_os_str()) {
+                    report_child_error(b"unixbench: cannot enter the work directory: ", e);
+                    sys::proc::exit_now(127);
+                }
+                let e = sys::proc::execv(exe, argv);
+                report_child_error(failed_exec, e);
+            }
+            sys::proc::exit_now(127)
+        }
+        Fork::Parent(pid) => {
+            // Also from the parent, so the group exists before any kill(-pid) (either may win).
+            let _ = sys::proc::setpgid(pid, pid);
+            drop(err_wr);
+            Ok(Copy { pid, stderr: Some(err_rd), start, elapsed: None, output: Vec::new() })
+        }
+    }
+}
+
+fn report_child_error(prefix: &[u8], e: io::Error) {
+    let _ = sys::fd::write_all(2, prefix);
+    let _ = sys::fd::write_all(2, e.to_string().as_bytes());
+    let _ = sys::fd::write_all(2, b"\n");
+}
+
+fn kill_all(copies: &[Copy], sig: i32) {
+    for c in copies {
+        let _ = sys::proc::kill(-c.pid, sig);
+    }
+}
+
+/// Waits for every copy, then kills whatever is left in its process group (a looper's in-flight
+/// child, a background job of a shell script). Returns the raw wait statuses.
+fn reap(copies: &mut [Copy]) -> Vec<i32> {
+    let statuses = copies.iter().map(|c| sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)).collect();
+    for c in copies.iter() {
+        let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
+    }
+    statuses
+}
+
+/// fstime removes its files on SIGTERM, but not after SIGKILL.
+fn remove_scratch(copies: &[Copy], dir: &Path) {
+    for c in copies {
+        for f in [format!("dummy0-{}", c.pid), format!("dummy1-{}", c.pid)] {
+            let p: PathBuf = dir.join(f);
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
