@@ -17,6 +17,7 @@ mod kernels;
 mod protocol;
 #[allow(dead_code)] // Until the driver's pass loop calls it for --quick.
 mod quick;
+mod report;
 mod selfexe;
 #[allow(dead_code)] // Until the exporters call it.
 mod stats;

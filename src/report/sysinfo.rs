@@ -1,0 +1,1 @@
+//! sysinfo (being written)
