@@ -15,7 +15,6 @@ mod error;
 mod json;
 mod kernels;
 mod protocol;
-#[allow(dead_code)] // Until the driver's pass loop calls it for --quick.
 mod quick;
 mod report;
 mod selfexe;

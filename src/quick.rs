@@ -17,6 +17,9 @@ pub const TARGET: f64 = 0.01;
 /// interval at all. (The budget alone may stop a test earlier.)
 pub const MIN_PASSES: usize = 3;
 
+/// The most passes a quick test runs, whatever its budget.
+pub const MAX_PASSES: usize = 100;
+
 /// A quick run's default total budget, as a fraction of the standard run's estimated time.
 pub const DEFAULT_FRACTION: f64 = 0.1;
 
@@ -78,11 +81,16 @@ pub fn settle_seconds(writes_files: bool) -> f64 {
     }
 }
 
-/// Splits a total budget between tests in proportion to their standard run times (`weights`),
-/// so each test gets the same fraction of its standard time. Zero weights share nothing.
-pub fn split_budget(total: f64, weights: &[f64]) -> Vec<f64> {
-    let sum: f64 = weights.iter().filter(|w| **w > 0.0).sum();
-    weights.iter().map(|&w| if sum > 0.0 && w > 0.0 { total * w / sum } else { 0.0 }).collect()
+/// A test's share of what is left of the budget: `left` × its standard time (`weight`) over the
+/// standard time of the tests not yet run, itself included (`weight_left`). Each test so gets the
+/// same fraction of its standard time, and a test that overran (a pass that cannot be shortened)
+/// is paid for by the tests after it, so the run keeps to its total.
+pub fn share(left: f64, weight: f64, weight_left: f64) -> f64 {
+    if weight_left > 0.0 && weight > 0.0 && left > 0.0 {
+        left * (weight / weight_left).min(1.0)
+    } else {
+        0.0
+    }
 }
 
 /// A standard test's estimated wall time: `passes` × (Run's 3 s settle + `seconds` per pass).
@@ -192,8 +200,12 @@ mod tests {
         assert_eq!(pass_seconds(0), 1);
         assert_eq!(settle_seconds(false), 0.0);
         assert_eq!(settle_seconds(true), 0.5);
-        assert_eq!(split_budget(60.0, &[10.0, 20.0, 0.0, 30.0]), vec![10.0, 20.0, 0.0, 30.0]);
-        assert_eq!(split_budget(60.0, &[0.0]), vec![0.0]);
+        // 60 s left for tests of standard times 10, 20, 30: the first gets 10 s; if it took
+        // 16 s, the second gets 44 x 20/50 = 17.6 s; the last takes what is left.
+        assert_eq!(share(60.0, 10.0, 60.0), 10.0);
+        assert_eq!(share(44.0, 20.0, 50.0), 17.6);
+        assert_eq!(share(26.4, 30.0, 30.0), 26.4);
+        assert_eq!((share(-3.0, 1.0, 1.0), share(5.0, 0.0, 1.0), share(5.0, 1.0, 0.0)), (0.0, 0.0, 0.0));
         // The index at 1 copy (SPEC.md 14): 130 + 10·15 + ... ≈ 28 min; a tenth is ≈ 168 s.
         assert_eq!(standard_cost(10, 10.0), 130.0);
         assert_eq!(standard_cost(3, 60.0), 189.0);

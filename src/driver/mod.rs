@@ -17,11 +17,12 @@ pub mod score;
 pub mod signals;
 
 use crate::error::{Error, Result};
+use crate::quick;
 use crate::suite::{self, Arg, Kind, Test};
 use crate::sys;
 use crate::workdir::WorkDir;
 use model::{Category, CopyRun, Run, Settings, SystemInfo, TestResult};
-use options::{Options, Parsed};
+use options::{Options, Parsed, Quick};
 use output::{Console, Files};
 use std::ffi::OsString;
 use std::os::unix::fs::DirBuilderExt;
@@ -71,6 +72,12 @@ pub fn main(args: Vec<OsString>) -> Result {
     } else {
         opts.copies.clone()
     };
+    // --quick: the budget of the whole run, shared out test by test as the run goes.
+    let standard = planned_secs(&opts, &copies);
+    let quick_total = opts.quick.map(|q| match q {
+        Quick::Tenth => quick::DEFAULT_FRACTION * standard,
+        Quick::Seconds(s) => f64::from(s),
+    });
     let mut run = Run {
         version: format!("6.0.0-compatible; unixbench {}", env!("CARGO_PKG_VERSION")),
         system,
@@ -79,6 +86,7 @@ pub fn main(args: Vec<OsString>) -> Result {
             copies: copies.clone(),
             iterations: opts.iterations,
             duration: opts.duration,
+            quick: quick_total,
             verbosity: opts.verbosity as u8,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -101,8 +109,9 @@ pub fn main(args: Vec<OsString>) -> Result {
         watch: &watch,
         console: Console::new(opts.verbosity, opts.format),
         files,
-        left: planned_secs(&opts, &copies),
+        left: quick_total.unwrap_or(standard),
         write_error: None,
+        quick: quick_total.map(|total| QuickBudget { left: total, weight_left: standard }),
     };
     runner.console.start(&run);
     let mut stopped_by = None;
@@ -284,6 +293,23 @@ fn settle_secs(o: &Options) -> f64 {
     }
 }
 
+/// What is left of a quick run's budget (seconds), and of the standard time of the tests not yet
+/// run: each test gets its `quick::share` of it.
+struct QuickBudget {
+    left: f64,
+    weight_left: f64,
+}
+
+/// Whether a test writes files, so that a quick run keeps a settle before its passes.
+fn writes_files(t: &Test) -> bool {
+    matches!(t.kind, Kind::Host { .. } | Kind::Kernel { prog: "fstime", .. })
+}
+
+/// A standard test's estimated time: its passes x (settle + nominal duration).
+fn standard_secs(t: &Test) -> f64 {
+    quick::standard_cost(score::passes_for(t.repeat, None) as u32, t.nominal_secs(None) as f64)
+}
+
 /// Runs the tests of a plan, holding what every pass needs.
 struct Runner<'a> {
     opts: &'a Options,
@@ -295,6 +321,8 @@ struct Runner<'a> {
     /// Planned seconds left, for the hint.
     left: f64,
     write_error: Option<String>,
+    /// Set by --quick.
+    quick: Option<QuickBudget>,
 }
 
 impl Runner<'_> {
@@ -312,7 +340,17 @@ impl Runner<'_> {
     }
 
     /// The settle between passes; false if a signal came.
-    fn settle(&self) -> bool {
+    fn settle(&self, t: &Test) -> bool {
+        if self.quick.is_some() {
+            // Only tests that write files get a settle, a short one (src/quick.rs).
+            if writes_files(t) {
+                sys::fd::sync();
+                if !self.watch.sleep(quick::settle_seconds(true)) {
+                    return false;
+                }
+            }
+            return self.watch.caught().is_none();
+        }
         sys::fd::sync();
         if self.opts.duration.is_none() {
             if !self.watch.sleep(1.0) {
@@ -328,11 +366,13 @@ impl Runner<'_> {
 
     /// The argv and stdin of a test, or why it is skipped.
     fn command(&self, t: &Test) -> std::result::Result<(Vec<OsString>, Option<PathBuf>), String> {
+        let quick = self.quick.is_some();
+        let secs = |s: u32| if quick { quick::pass_seconds(s) } else { self.opts.duration.unwrap_or(s) };
         let words = |prog: &str, args: &[Arg]| -> Vec<OsString> {
             std::iter::once(OsString::from(prog))
                 .chain(args.iter().map(|a| match a {
                     Arg::Lit(s) => OsString::from(s),
-                    Arg::Secs(s) => OsString::from(self.opts.duration.unwrap_or(*s).to_string()),
+                    Arg::Secs(s) => OsString::from(secs(*s).to_string()),
                     Arg::TmpDir => self.workdir.path().as_os_str().to_owned(),
                 }))
                 .collect()
@@ -343,8 +383,8 @@ impl Runner<'_> {
                 Some(_) => Ok((words(prog, args), None)),
                 None => Err("this binary was built without graphics".into()),
             },
-            Kind::Host { secs } => {
-                let h = host::command(t.name, self.workdir, self.opts.duration.unwrap_or(secs))?;
+            Kind::Host { secs: s } => {
+                let h = host::command(t.name, self.workdir, secs(s))?;
                 Ok((h.argv, h.stdin))
             }
         }
@@ -359,7 +399,20 @@ impl Runner<'_> {
             copies,
             ..Default::default()
         };
-        let npasses = score::passes_for(t.repeat, self.opts.iterations);
+        let weight = standard_secs(t);
+        // A quick test runs until its interval is tight or its share of the budget is spent.
+        let budget =
+            self.quick
+                .as_ref()
+                .map(|q| if q.weight_left > 0.0 { q.left * weight / q.weight_left } else { 0.0 });
+        if let Some(q) = self.quick.as_mut() {
+            q.weight_left -= weight;
+        }
+        let npasses = if budget.is_some() {
+            quick::MAX_PASSES
+        } else {
+            score::passes_for(t.repeat, self.opts.iterations)
+        };
         let per_pass = pass_secs(self.opts, t);
         let (argv, stdin) = match self.command(t) {
             Ok(c) => c,
@@ -367,7 +420,9 @@ impl Runner<'_> {
                 self.console.skipped(copies, t.message, &reason);
                 let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
                 self.log(&format!("\n{}\n{} -- {what}\n==> skipped: {reason}\n", "#".repeat(56), t.message));
-                self.left -= npasses as f64 * per_pass;
+                if budget.is_none() {
+                    self.left -= npasses as f64 * per_pass;
+                }
                 r.skipped = Some(reason);
                 return Some(r);
             }
@@ -384,9 +439,10 @@ impl Runner<'_> {
             stdout: self.files.as_ref().map(|f| f.log_fd()),
             deadline: 3.0 * t.nominal_secs(self.opts.duration) as f64 + 120.0,
         };
+        let began = sys::clock::monotonic();
         for i in 1..=npasses {
             self.log(&output::fmt::log_pass_header(i));
-            if !self.settle() {
+            if !self.settle(t) {
                 return self.interrupted();
             }
             self.console.pass(i, self.left);
@@ -409,11 +465,25 @@ impl Runner<'_> {
                     }
                 }
             }
-            self.left -= per_pass;
+            if let (Some(budget), Some(q)) = (budget, self.quick.as_ref()) {
+                let spent = sys::clock::monotonic() - began;
+                self.left = q.left - spent;
+                let rates: Vec<f64> = r.passes.iter().map(crate::stats::pass_rate).collect();
+                if quick::should_stop(&rates, spent, budget) {
+                    break;
+                }
+            } else {
+                self.left -= per_pass;
+            }
+        }
+        if let Some(q) = self.quick.as_mut() {
+            q.left -= sys::clock::monotonic() - began;
         }
         self.console.test_end();
         if let Some(e) = &r.error {
-            self.left -= (npasses - r.passes.len()) as f64 * per_pass;
+            if budget.is_none() {
+                self.left -= (npasses - r.passes.len()) as f64 * per_pass;
+            }
             self.console.failed(t.message, e);
             self.log(&format!("\n>>>> failed: {e}\n\n"));
             return Some(r);
