@@ -11,7 +11,7 @@
 //! logs is the sum of their variances over k². Pure math only: exporters and `compare` call it,
 //! the driver's `--quick` stopping rule (src/quick.rs) builds on it.
 
-use crate::driver::model::{Pass, TestResult};
+use crate::driver::model::{IndexBlock, Pass, TestResult};
 
 /// The summary of one test's kept samples (the `"stats"` object of the results JSON).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -196,6 +196,27 @@ pub fn propagate(parts: &[(f64, Option<f64>)]) -> Option<Interval> {
     Some(Interval::around(centre, var.sqrt() / k))
 }
 
+/// The propagated interval of an index block: its rows with an index, each with the interval of
+/// the test of that message in `results`. None when a row's test has no interval.
+pub fn index_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interval> {
+    let parts: Vec<(f64, Option<f64>)> = b
+        .rows
+        .iter()
+        .filter_map(|row| row.index.map(|ix| (ix, row)))
+        .map(|(ix, row)| {
+            let half = results
+                .iter()
+                .find(|r| r.message == row.message)
+                .and_then(of_result)
+                .and_then(|s| s.ci95)
+                .map(|c| c.log_half);
+            (ix, half)
+        })
+        .collect();
+    // Centred on the block's own score (the same geometric mean, as Run rounds nothing here).
+    propagate(&parts).map(|i| Interval::around(b.score, i.log_half))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +308,36 @@ mod tests {
         assert_close(i.high, 205.06302410489);
         assert!(propagate(&[(100.0, Some(0.03)), (400.0, None)]).is_none());
         assert!(propagate(&[]).is_none());
+    }
+
+    #[test]
+    fn index_interval_of_a_block() {
+        use crate::driver::model::{Category, IndexRow};
+        let pass = |count: f64| Pass { count, time: 1.0, timebase: 1.0, ..Pass::default() };
+        let result = |message: &str, counts: &[f64]| TestResult {
+            message: message.into(),
+            passes: counts.iter().map(|&c| pass(c)).collect(),
+            kept: (0..counts.len()).collect(),
+            ..TestResult::default()
+        };
+        // Test a: rates 100 and 121; test b: 400 twice (zero width); test c: one sample.
+        let results = vec![result("a", &[100.0, 121.0]), result("b", &[400.0, 400.0]), result("c", &[5.0])];
+        let row =
+            |m: &str, index: Option<f64>| IndexRow { message: m.into(), baseline: None, score: 0.0, index };
+        let block = IndexBlock {
+            category: Category::System,
+            rows: vec![row("a", Some(10.0)), row("b", Some(40.0)), row("c", None)],
+            score: 20.0,
+            partial: false,
+        };
+        // a: ln values differ by ln 1.21 = 2 ln 1.1, so s = √2·ln 1.1 and half = t(1)·s/√2
+        // = 12.7062047362 · ln 1.1 = 1.21103...; b: 0. Index half = √(1.211² + 0)/2.
+        let i = index_interval(&block, &results).unwrap();
+        assert_close(i.log_half, 12.7062047362 * 1.1f64.ln() / 2.0);
+        assert_close(i.low, 20.0 * (-i.log_half).exp());
+        // A test with one sample has no interval, and neither has the index then.
+        let block = IndexBlock { rows: vec![row("a", Some(10.0)), row("c", Some(40.0))], ..block };
+        assert!(index_interval(&block, &results).is_none());
     }
 
     #[test]

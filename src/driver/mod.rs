@@ -496,6 +496,7 @@ impl Runner<'_> {
             r.unit = c.unit;
         }
         self.log(&output::fmt::log_summary(&r));
+        self.console.stats(&r);
         Some(r)
     }
 
