@@ -401,10 +401,7 @@ impl Runner<'_> {
         };
         let weight = standard_secs(t);
         // A quick test runs until its interval is tight or its share of the budget is spent.
-        let budget =
-            self.quick
-                .as_ref()
-                .map(|q| if q.weight_left > 0.0 { q.left * weight / q.weight_left } else { 0.0 });
+        let budget = self.quick.as_ref().map(|q| quick::share(q.left, weight, q.weight_left));
         if let Some(q) = self.quick.as_mut() {
             q.weight_left -= weight;
         }
