@@ -229,7 +229,8 @@ fn from_text(file: &str, text: &str) -> Result<Source, String> {
         let end = starts.get(k + 1).copied().unwrap_or(lines.len());
         runs.push(text_block(&lines, start, end)?);
     }
-    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick: false, runs })
+    let quick = lines.iter().any(|l| l.starts_with("** Quick run"));
+    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, runs })
 }
 
 fn at(line: usize, msg: impl std::fmt::Display) -> String {
@@ -294,7 +295,9 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     let mut in_index = false;
     for (j, l) in lines.iter().enumerate().take(end).skip(i + 1) {
         let t = l.trim();
-        if t.is_empty() || t.chars().all(|c| c == '-') {
+        // `** ` lines are our notes (failed or skipped tests, a quick run's intervals), which no
+        // classic line resembles.
+        if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") {
             continue;
         }
         if t.ends_with(" INDEX") && t.contains(" BASELINE ") {

@@ -130,6 +130,51 @@ Intervals unknown for [1], [2]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;
 
+const QUICK_TXT_JSON: &str = r#"Runs compared:
+  [1] quick.txt: text report, version 6.0.0-compatible; unixbench 0.1.0, quick run
+  [2] quick.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
+
+1 parallel copy                                   [1]          [2]   vs [1]
+Dhrystone 2 using register variables       21618447.9   21618447.9   100.0%?
+Double-Precision Whetstone                     2366.8       2366.8   100.0%?
+System Call Overhead                         313255.1     313255.1   100.0%?
+
+System Benchmarks Index Score                   550.1        550.1   100.0%?
+
+2 parallel copies                                 [1]          [2]   vs [1]
+Dhrystone 2 using register variables       24344325.6   24344325.6   100.0%?
+Double-Precision Whetstone                     2470.5       2470.5   100.0%?
+System Call Overhead                         325406.5     325406.5   100.0%?
+
+System Benchmarks Index Score                   588.0        588.0   100.0%?
+
+Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
+
+vs [1]: the score as a percentage of [1]'s score.
+*: the two 95% confidence intervals do not overlap.
+?: an interval is unknown (a text report has none; a single sample gives none).
+Intervals unknown for [1]: text reports carry none.
+Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
+"#;
+
+#[test]
+fn our_quick_run_as_text_and_as_json() {
+    // Our own report of a quick run: its `** ` lines (intervals, notes) are skipped, and both
+    // files say it was a quick run; the text has no intervals, so every mark is `?`.
+    assert_prints(&["quick.txt", "quick.json"], QUICK_TXT_JSON);
+    // The JSON's intervals come from its "stats" objects: the same figures as the text's notes
+    // (`** dhry2reg: 20137569.7 - 23208227.1`).
+    let o = compare(&["--format", "tsv", "quick.json", "a.json"]);
+    let out = stdout(&o);
+    let dhry = out.lines().find(|l| l.starts_with("1\tDhrystone 2 using register variables\t1\t")).unwrap();
+    let f: Vec<&str> = dhry.split('\t').collect();
+    let (lo, hi): (f64, f64) = (f[5].parse().unwrap(), f[6].parse().unwrap());
+    assert_eq!(
+        (format!("{lo:.1}"), format!("{hi:.1}")),
+        ("20137569.7".to_string(), "23208227.1".to_string())
+    );
+}
+
 #[test]
 fn scaling_table_of_a_c_unixbench_report() {
     // The README's table (test, single, multi, gain) from the measured 1- and 2-copy report.
