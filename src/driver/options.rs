@@ -28,8 +28,8 @@ Our options:
                        not comparable with standard runs; the report says so)
   --quick[=SECONDS]    a quick run: the same tests and copies, each pass shorter, each test
                        stopped when its score's 95% interval is within +-1% or its share of
-                       the time budget is spent; the budget is a tenth of the standard run's
-                       time, or SECONDS for the whole run. The report gives every interval
+                       the time budget is spent; the budget is just under a tenth of the
+                       standard run's time, or SECONDS for the whole run. The report gives every interval
   --results DIR        results directory (default: $UB_RESULTDIR, else ./results)
   --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
                        /tmp); the run works in a private subdirectory and removes it
@@ -73,7 +73,7 @@ pub enum Format {
 /// `--quick`'s time budget for the whole run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Quick {
-    /// A tenth of the standard run's estimated time.
+    /// Just under a tenth of the standard run's estimated time (`quick::DEFAULT_FRACTION`).
     Tenth,
     /// `--quick=SECONDS`.
     Seconds(u32),
