@@ -12,6 +12,7 @@ mod baselines;
 mod compare;
 mod driver;
 mod error;
+mod hosttools;
 mod json;
 mod kernels;
 mod protocol;

@@ -155,9 +155,6 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
             let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
             if overdue {
                 let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
-                o.fields.retain(|(k, _)| k != "ERROR");
-                o.fields.push(("ERROR".into(), msg.clone()));
-                o.fields.sort();
                 o.error = Some(msg);
             }
             o
@@ -180,6 +177,8 @@ fn spawn(
         Fork::Child => {
             // Only async-signal-safe calls from here to exec.
             let _ = sys::proc::setpgid(0, 0);
+            // The driver ignores SIGXFSZ; an ignored signal stays ignored across exec.
+            let _ = sys::signal::default(libc::SIGXFSZ);
             let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()
                 && sys::fd::dup2(stdin, 0).is_ok()
                 && sys::fd::dup2(stdout, 1).is_ok();
@@ -214,12 +213,26 @@ fn kill_all(copies: &[Copy], sig: i32) {
     }
 }
 
-/// Waits for every copy, then kills whatever is left in its process group (a looper's in-flight
-/// child, a background job of a shell script). Returns the raw wait statuses.
+/// Waits for every copy, kills whatever is left in its process group (a looper's in-flight
+/// child, a background job of a shell script), then reaps it. The copy stays a zombie until the
+/// group is killed, so the group's id cannot have been reused by then. Returns the raw wait
+/// statuses.
 fn reap(copies: &mut [Copy]) -> Vec<i32> {
-    let statuses = copies.iter().map(|c| sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)).collect();
+    let statuses = copies
+        .iter()
+        .map(|c| {
+            let _ = sys::proc::wait_exited_keep(c.pid);
+            let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
+            sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)
+        })
+        .collect();
+    // SIGKILL is delivered asynchronously: wait until the groups are empty (signal 0 finds no
+    // one), so that no straggler writes into the work directory after the pass returns.
+    let end = sys::clock::monotonic() + 5.0;
     for c in copies.iter() {
-        let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
+        while sys::proc::kill(-c.pid, 0).is_ok() && sys::clock::monotonic() < end {
+            let _ = sys::fd::poll(&mut [], 5);
+        }
     }
     statuses
 }

@@ -1,15 +1,12 @@
-//! The tests that run host tools under `looper` (shell1/8/16, C, dc, grep): their command lines
-//! and input files come from the work directory, which writes the scripts and data. A missing
-//! tool (no `cc`, no `dc`, no /bin/sh) skips the test with a one-line reason.
-//!
-//! Integration point: [`command`] is the one call site; the shell-test work provides the
-//! real lookup in `crate::workdir`.
+//! The tests that run host programs (shell1/8/16, C, dc, grep, sysexec): their command lines
+//! come from `crate::hosttools`, their scripts and data from the work directory. A missing
+//! program (no `cc`, no `dc`, no /bin/sh) skips the test with a one-line reason.
 
 use crate::workdir::WorkDir;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// How to run one host test: argv (argv[0] = an applet of this binary, normally `looper`) and
+/// How to run one host test: argv (argv[0] = an applet of this binary: `looper`, `syscall`) and
 /// the file its stdin reads, if any.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostCommand {
@@ -17,7 +14,12 @@ pub struct HostCommand {
     pub stdin: Option<PathBuf>,
 }
 
-/// The command of host test `name` running for `secs` seconds, or why it is skipped.
-pub fn command(name: &str, _wd: &WorkDir, _secs: u32) -> Result<HostCommand, String> {
-    Err(format!("the '{name}' test's scripts and data are not part of this build yet"))
+/// The command of host test `name` running for `secs` seconds, or why it is skipped (without
+/// the word "skipped", which the console and the report add).
+pub fn command(name: &str, wd: &WorkDir, secs: u32) -> Result<HostCommand, String> {
+    match crate::hosttools::host_test(name, wd, secs) {
+        // dc reads its input through looper's -i, so no test needs a stdin of its own.
+        Ok(argv) => Ok(HostCommand { argv, stdin: None }),
+        Err(skip) => Err(skip.0.strip_prefix("skipped: ").unwrap_or(&skip.0).to_string()),
+    }
 }

@@ -21,7 +21,7 @@ use crate::quick;
 use crate::suite::{self, Arg, Kind, Test};
 use crate::sys;
 use crate::workdir::WorkDir;
-use model::{Category, CopyRun, Run, Settings, SystemInfo, TestResult};
+use model::{Category, CopyRun, Run, Settings, TestResult};
 use options::{Options, Parsed, Quick};
 use output::{Console, Files};
 use std::ffi::OsString;
@@ -48,6 +48,8 @@ pub fn main(args: Vec<OsString>) -> Result {
     };
     // A closed stdout (`unixbench | head`) must not kill the run and strand its copies.
     let _ = sys::signal::ignore(libc::SIGPIPE);
+    // Nor a file size limit: writing the log or a report then fails with EFBIG, and says so.
+    let _ = sys::signal::ignore(libc::SIGXFSZ);
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     let dirs = Dirs::prepare(&opts)?;
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
@@ -56,12 +58,12 @@ pub fn main(args: Vec<OsString>) -> Result {
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
-    let workdir = WorkDir::create(&dirs.tmp)
-        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let workdir = WorkDir::create(&dirs.tmp)
+        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
 
-    let system = system_info();
+    let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let copies = if opts.copies.is_empty() {
         // Run's default: 1, then the CPUs (here: those this process may run on), uncapped.
         let mut c = vec![1];
@@ -72,6 +74,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     } else {
         opts.copies.clone()
     };
+    room_for_copies(copies.iter().copied().max().unwrap_or(1));
     // --quick: the budget of the whole run, shared out test by test as the run goes.
     let standard = planned_secs(&opts, &copies);
     let quick_total = opts.quick.map(|q| match q {
@@ -79,7 +82,7 @@ pub fn main(args: Vec<OsString>) -> Result {
         Quick::Seconds(s) => f64::from(s),
     });
     let mut run = Run {
-        version: format!("6.0.0-compatible; unixbench {}", env!("CARGO_PKG_VERSION")),
+        version: crate::report::version(),
         system,
         settings: Settings {
             tests: opts.tests.iter().map(|t| t.to_string()).collect(),
@@ -182,6 +185,17 @@ pub fn main(args: Vec<OsString>) -> Result {
     Ok(())
 }
 
+/// The driver holds one descriptor per running copy (its stderr pipe): with more copies than
+/// the soft limit on open files allows, raise it toward the hard limit.
+fn room_for_copies(copies: usize) {
+    let want = copies as u64 + 64;
+    if let Ok((soft, hard)) = sys::proc::get_rlimit(libc::RLIMIT_NOFILE as i32) {
+        if soft < want {
+            let _ = sys::proc::set_rlimit(libc::RLIMIT_NOFILE as i32, want.min(hard), hard);
+        }
+    }
+}
+
 /// A category's copy limit (Run's maxCopies): the graphics tests run single-copy only.
 fn max_copies(c: Category) -> Option<usize> {
     match c {
@@ -241,27 +255,6 @@ fn usable_dir(dir: &Path, what: &str) -> Result<PathBuf> {
 fn today() -> String {
     let (_, tm) = sys::clock::local_now();
     format!("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
-}
-
-/// The system block. Stand-in until the report's gathering lands: the host name and CPUs.
-fn system_info() -> SystemInfo {
-    let u = sys::info::uname().unwrap_or_default();
-    let or_unknown = |s: String| if s.is_empty() { "unknown".to_string() } else { s };
-    SystemInfo {
-        hostname: or_unknown(u.nodename),
-        os: "GNU/Linux".into(),
-        os_release: or_unknown(u.release),
-        os_version: or_unknown(u.version),
-        machine: or_unknown(u.machine),
-        platform: "unknown".into(),
-        system: "GNU/Linux".into(),
-        language: "en_US.utf8".into(),
-        cpus: Vec::new(),
-        cpu_count: sys::info::cpus_online(),
-        graphics: None,
-        uptime: String::new(),
-        runlevel: String::new(),
-    }
 }
 
 /// Seconds of the whole plan: passes x (settle + nominal duration), for the time-left hint.
@@ -379,10 +372,8 @@ impl Runner<'_> {
         };
         match t.kind {
             Kind::Kernel { prog, args } => Ok((words(prog, args), None)),
-            Kind::Graphics { prog, args } => match crate::applets::find(prog) {
-                Some(_) => Ok((words(prog, args), None)),
-                None => Err("this binary was built without graphics".into()),
-            },
+            Kind::Graphics { prog, args } if cfg!(feature = "graphics") => Ok((words(prog, args), None)),
+            Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
             Kind::Host { secs: s } => {
                 let h = host::command(t.name, self.workdir, secs(s))?;
                 Ok((h.argv, h.stdin))
@@ -415,12 +406,13 @@ impl Runner<'_> {
             Ok(c) => c,
             Err(reason) => {
                 self.console.skipped(copies, t.message, &reason);
-                let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-                self.log(&format!("\n{}\n{} -- {what}\n==> skipped: {reason}\n", "#".repeat(56), t.message));
                 if budget.is_none() {
                     self.left -= npasses as f64 * per_pass;
                 }
                 r.skipped = Some(reason);
+                let s = output::fmt::log_test_header(t.message, copies, "(not run)")
+                    + &output::fmt::log_summary(&r);
+                self.log(&s);
                 return Some(r);
             }
         };
@@ -451,10 +443,21 @@ impl Runner<'_> {
                 }
                 Ok(exec::Outcome::Interrupted) => return self.interrupted(),
                 Ok(exec::Outcome::Done(outcomes)) => {
-                    self.log(&output::fmt::log_pass(&outcomes));
+                    if let Some(reason) = no_display(t, &outcomes) {
+                        self.console.skipped_now(&reason);
+                        match self.quick.as_mut() {
+                            Some(q) => q.left -= sys::clock::monotonic() - began,
+                            None => self.left -= (npasses - i + 1) as f64 * per_pass,
+                        }
+                        r.skipped = Some(reason);
+                        self.log(&output::fmt::log_summary(&r));
+                        return Some(r);
+                    }
                     let failed =
                         outcomes.iter().enumerate().find_map(|(k, o)| o.error.clone().map(|e| (k, e)));
-                    r.passes.push(score::combine_copies(outcomes));
+                    let pass = score::combine_copies(outcomes);
+                    self.log(&output::fmt::log_pass(&pass));
+                    r.passes.push(pass);
                     if let Some((k, e)) = failed {
                         r.error =
                             Some(if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e });
@@ -482,12 +485,11 @@ impl Runner<'_> {
                 self.left -= (npasses - r.passes.len()) as f64 * per_pass;
             }
             self.console.failed(t.message, e);
-            self.log(&format!("\n>>>> failed: {e}\n\n"));
+            self.log(&output::fmt::log_summary(&r));
             return Some(r);
         }
         if let Some(c) = score::combine_passes(&r.passes) {
             r.kept = c.kept;
-            r.dumped = c.dumped;
             r.score = c.score;
             r.time = c.time;
             r.unit = c.unit;
@@ -503,6 +505,20 @@ impl Runner<'_> {
         self.log(&output::fmt::log_interrupted(signals::name(sig)));
         None
     }
+}
+
+/// A graphics applet that found no X display exits 3 with `<applet>: skipped: <why>` on stderr:
+/// the test is skipped, not failed. Returns the reason.
+fn no_display(t: &Test, outcomes: &[model::CopyOutcome]) -> Option<String> {
+    if !matches!(t.kind, Kind::Graphics { .. }) {
+        return None;
+    }
+    outcomes.iter().find_map(|o| {
+        let e = o.error.as_deref()?;
+        let at = e.find("skipped: ")?;
+        (sys::proc::exited(o.status) == Some(3))
+            .then(|| e[at + "skipped: ".len()..].lines().next().unwrap_or("").to_string())
+    })
 }
 
 /// A command as the log's `==>` line and `-v` show it.
@@ -531,6 +547,17 @@ mod tests {
         assert_eq!(display(&argv, Some(Path::new("/t/dc.dat"))), "looper 30 dc < /t/dc.dat");
         let argv: Vec<OsString> = ["fstime", "-d", "/a b"].iter().map(OsString::from).collect();
         assert_eq!(display(&argv, None), "fstime -d \"/a b\"");
+    }
+
+    #[test]
+    fn a_graphics_test_without_display_is_skipped() {
+        let gfx = suite::test("2d-rects").unwrap();
+        let err = "2d-rects: skipped: no X display (DISPLAY is unset)\n";
+        let o = vec![score::parse_copy(err, 0.01, 3 << 8, 7)];
+        assert_eq!(no_display(gfx, &o).as_deref(), Some("no X display (DISPLAY is unset)"));
+        // Another exit status, or a kernel that is not a graphics test: a failure as any other.
+        assert_eq!(no_display(gfx, &[score::parse_copy(err, 0.01, 1 << 8, 7)]), None);
+        assert_eq!(no_display(suite::test("pipe").unwrap(), &o), None);
     }
 
     #[test]

@@ -49,12 +49,8 @@ pub struct CopyOutcome {
     pub status: i32,
     /// Error text: ERROR lines, stray stderr lines, a non-zero status, a signal. None if clean.
     pub error: Option<String>,
-    /// The copy's process id (the log's `# pid:` line).
+    /// The process id of the copy (the log's `# pid:` line); 0 when unknown.
     pub pid: i32,
-    /// Every field as Run's helper stores it, sorted by key, values as the program printed them
-    /// (`COUNT0`, `COUNT1`, `COUNT2`, `TIME`, `elapsed`, `pid`, `status`, `ERROR`, ...): the
-    /// `# key: value` lines of the .log.
-    pub fields: Vec<(String, String)>,
 }
 
 /// One pass of a test: N copies started together, combined as `runOnePass` does.
@@ -89,8 +85,6 @@ pub struct TestResult {
     /// Indices into `passes` of the kept passes (the lowest floor(P/3) counts dropped), in
     /// ascending order of count, as Run's log lists them.
     pub kept: Vec<usize>,
-    /// Indices into `passes` of the dropped passes, lowest count first (the log's `*Dump score`).
-    pub dumped: Vec<usize>,
     /// Geometric mean of the kept per-pass rates.
     pub score: f64,
     /// The unit label (`lps`, `KBps`, ...).

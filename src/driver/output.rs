@@ -14,269 +14,65 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 
-/// The exporters' entry points, as the driver calls them.
+/// The exporters' entry points, as the driver calls them: every report and log string.
 pub mod fmt {
     use crate::driver::model::{Pass, Run, TestResult};
+    use crate::report;
 
     /// The logo and the banner printed before the tests.
-    pub fn banner(run: &Run) -> String {
-        format!("\n   BYTE UNIX Benchmarks (Version {})\n\n", run.version)
+    pub fn banner() -> String {
+        report::text::logo(env!("CARGO_PKG_VERSION"))
     }
     /// The "Use directories for:" block.
     pub fn directories(run: &Run) -> String {
-        let rule = "-".repeat(78);
-        format!(
-            "{rule}\n   Use directories for:\n      * File I/O tests (named fs***) = {}\n      * Results                      = {}\n{rule}\n\n",
-            run.settings.tmpdir, run.settings.resultdir
-        )
+        report::text::directories(&run.settings.tmpdir, &run.settings.resultdir)
+    }
+    pub fn progress_test(copies: usize, message: &str) -> String {
+        report::text::progress_test(copies, message)
+    }
+    pub fn progress_pass(number: usize) -> String {
+        report::text::progress_pass(number)
+    }
+    pub const PROGRESS_END: &str = report::text::PROGRESS_END;
+    /// What the console prints before the final report.
+    pub fn console_rule() -> String {
+        report::text::console_rule()
     }
     /// The text report (the results file without extension, and the console's final print).
     pub fn text(run: &Run) -> String {
-        fallback::text(run)
+        report::text::report(run)
     }
     pub fn html(run: &Run) -> String {
-        format!("<html><body><pre>\n{}</pre></body></html>\n", fallback::text(run))
+        report::html::render(run, crate::sys::clock::time(), report::fmt::local)
     }
     pub fn json(run: &Run) -> String {
-        fallback::json(run)
+        report::json::render(run)
     }
     pub fn csv(run: &Run) -> String {
-        fallback::csv(run)
+        report::csv::render(run)
     }
     pub fn tsv(run: &Run) -> String {
-        fallback::tsv(run)
+        report::tsv::render(run)
     }
     /// The log's lines before a test's first pass.
     pub fn log_test_header(message: &str, copies: usize, command: &str) -> String {
-        let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-        format!("\n{}\n{message} -- {what}\n==> {command}\n\n", "#".repeat(56))
+        report::log::test_header(message, copies, command)
     }
     /// Before a pass (its programs' stdout follows).
     pub fn log_pass_header(number: usize) -> String {
-        format!("#### Pass {number}\n\n")
+        report::log::pass_header(number)
     }
     /// After a pass: every copy's fields.
-    pub fn log_pass(pass: &[crate::driver::model::CopyOutcome]) -> String {
-        let mut s = String::from("\n");
-        for c in pass {
-            for (k, v) in &c.fields {
-                s.push_str(&format!("# {k}: {v}\n"));
-            }
-            s.push('\n');
-        }
-        s
+    pub fn log_pass(pass: &Pass) -> String {
+        report::log::pass_footer(pass)
     }
-    /// After the last pass: the dropped and kept counts and the result.
+    /// After the last pass (or the failed one): the dropped and kept counts and the result.
     pub fn log_summary(r: &TestResult) -> String {
-        fallback::log_summary(r)
+        report::log::summary(r)
     }
     /// When a run is stopped by a signal in the middle of a test.
     pub fn log_interrupted(signal: &str) -> String {
         format!("\n>>>> interrupted by {signal}\n\n")
-    }
-
-    #[allow(dead_code)]
-    fn _uses(_: &Pass) {}
-
-    /// Stand-ins until the report exporters land: Run's layouts, enough to read a run.
-    mod fallback {
-        use crate::driver::model::{Run, TestResult};
-        use std::fmt::Write;
-
-        fn sorted(results: &[TestResult]) -> Vec<&TestResult> {
-            let mut v: Vec<&TestResult> = results.iter().filter(|r| r.ok()).collect();
-            v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
-            v
-        }
-
-        pub fn text(run: &Run) -> String {
-            let mut s = format!("   BYTE UNIX Benchmarks (Version {})\n\n", run.version);
-            let _ = writeln!(s, "   System: {}: {}\n", run.system.hostname, run.system.system);
-            for cr in &run.runs {
-                let _ = writeln!(s, "{}", "-".repeat(72));
-                let cpus = match run.system.cpu_count {
-                    Some(1) => "1 CPU".to_string(),
-                    Some(n) => format!("{n} CPUs"),
-                    None => "unknown CPUs".to_string(),
-                };
-                let copies = if cr.copies == 1 {
-                    "1 parallel copy".to_string()
-                } else {
-                    format!("{} parallel copies", cr.copies)
-                };
-                let _ = writeln!(s, "Benchmark Run: {} - {}", cr.start, cr.end);
-                let _ = writeln!(s, "{cpus} in system; running {copies} of tests\n");
-                for r in sorted(&cr.results) {
-                    let _ = writeln!(
-                        s,
-                        "{:<40} {:>12.1} {:<5} ({:.1} s, {} samples)",
-                        r.message,
-                        r.score,
-                        r.unit,
-                        r.time,
-                        r.kept.len()
-                    );
-                }
-                for r in cr.results.iter().filter(|r| !r.ok()) {
-                    if let Some(e) = &r.error {
-                        let _ = writeln!(s, "{:<40} FAILED: {}", r.message, e.replace('\n', "; "));
-                    } else if let Some(k) = &r.skipped {
-                        let _ = writeln!(s, "{:<40} skipped: {k}", r.message);
-                    }
-                }
-                let _ = writeln!(s);
-                for b in &cr.index {
-                    let head = format!(
-                        "{} {}",
-                        b.category.display(),
-                        if b.partial { "Partial Index" } else { "Index Values" }
-                    );
-                    let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", head, "BASELINE", "RESULT", "INDEX");
-                    for row in &b.rows {
-                        match (row.baseline, row.index) {
-                            (Some(base), Some(i)) => {
-                                let _ = writeln!(
-                                    s,
-                                    "{:<40} {:>12.1} {:>12.1} {:>8.1}",
-                                    row.message, base, row.score, i
-                                );
-                            }
-                            _ => {
-                                let _ = writeln!(
-                                    s,
-                                    "{:<40} {:>12} {:>12.1} {:>8}",
-                                    row.message, "---", row.score, "---"
-                                );
-                            }
-                        }
-                    }
-                    let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
-                    let title = format!(
-                        "{} Index Score{}",
-                        b.category.display(),
-                        if b.partial { " (Partial Only)" } else { "" }
-                    );
-                    let _ = writeln!(s, "{:<66} {:>8.1}\n", title, b.score);
-                }
-            }
-            if run.interrupted {
-                let _ = writeln!(s, "The run was interrupted: only the tests that finished are reported.");
-            }
-            s
-        }
-
-        pub fn json(run: &Run) -> String {
-            let q = |t: &str| {
-                format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n"))
-            };
-            let mut runs = Vec::new();
-            for cr in &run.runs {
-                let mut tests = Vec::new();
-                for r in &cr.results {
-                    let status = if r.ok() {
-                        "ok"
-                    } else if r.error.is_some() {
-                        "failed"
-                    } else {
-                        "skipped"
-                    };
-                    tests.push(format!(
-                        "{{\"name\":{},\"message\":{},\"status\":\"{status}\",\"score\":{},\"unit\":{},\"samples\":{},\"error\":{}}}",
-                        q(&r.name),
-                        q(&r.message),
-                        if r.ok() { format!("{}", r.score) } else { "null".into() },
-                        q(&r.unit),
-                        r.kept.len(),
-                        r.error.as_deref().map(q).unwrap_or_else(|| "null".into())
-                    ));
-                }
-                let idx: Vec<String> = cr
-                    .index
-                    .iter()
-                    .map(|b| {
-                        format!(
-                            "{{\"category\":\"{}\",\"score\":{},\"partial\":{}}}",
-                            b.category.key(),
-                            b.score,
-                            b.partial
-                        )
-                    })
-                    .collect();
-                runs.push(format!(
-                    "{{\"copies\":{},\"tests\":[{}],\"index\":[{}]}}",
-                    cr.copies,
-                    tests.join(","),
-                    idx.join(",")
-                ));
-            }
-            format!("{{\"interrupted\":{},\"runs\":[{}]}}\n", run.interrupted, runs.join(","))
-        }
-
-        pub fn csv(run: &Run) -> String {
-            let Some(first) = run.runs.first() else { return String::new() };
-            let list = sorted(&first.results);
-            let mut s = String::from("Concurrency");
-            for r in &list {
-                let _ = write!(s, ",{}", r.message);
-            }
-            s.push('\n');
-            for cr in &run.runs {
-                let _ = write!(s, "{}", cr.copies);
-                for r in sorted(&cr.results) {
-                    let _ = write!(s, ",{:.1}", r.score);
-                }
-                s.push('\n');
-            }
-            s
-        }
-
-        pub fn tsv(run: &Run) -> String {
-            let mut s = String::from("copies\ttest\tmessage\tscore\tunit\ttime\tsamples\tbaseline\tindex\n");
-            for cr in &run.runs {
-                for r in sorted(&cr.results) {
-                    let base = crate::baselines::lookup(&r.name).map(|b| b.score);
-                    let _ = writeln!(
-                        s,
-                        "{}\t{}\t{}\t{:.1}\t{}\t{:.1}\t{}\t{}\t{}",
-                        cr.copies,
-                        r.name,
-                        r.message,
-                        r.score,
-                        r.unit,
-                        r.time,
-                        r.kept.len(),
-                        base.map(|b| format!("{b:.1}")).unwrap_or_else(|| "-".into()),
-                        base.map(|b| format!("{:.1}", 10.0 * r.score / b)).unwrap_or_else(|| "-".into())
-                    );
-                }
-            }
-            s
-        }
-
-        pub fn log_summary(r: &TestResult) -> String {
-            let mut s = String::new();
-            let mut order: Vec<usize> = r.dumped.iter().chain(r.kept.iter()).copied().collect();
-            if order.is_empty() {
-                order = (0..r.passes.len()).collect();
-            }
-            for (n, &i) in order.iter().enumerate() {
-                let tag = if n < r.dumped.len() { "*Dump score:" } else { "Count score:" };
-                let _ = writeln!(s, "{tag} {:>12.1}", r.passes[i].count);
-            }
-            if r.copies == 1 {
-                s.push_str("\n>>>> Results of 1 copy\n");
-            } else {
-                let _ = write!(s, "\n>>>> Sum of {} copies\n", r.copies);
-            }
-            let _ = write!(
-                s,
-                ">>>> score: {}\n>>>> time: {}\n>>>> iterations: {}\n\n",
-                r.score,
-                r.time,
-                r.kept.len()
-            );
-            s
-        }
     }
 }
 
@@ -287,8 +83,8 @@ pub struct Console {
     progress_on_stderr: bool,
     /// Show the time-left hint on stderr (stderr is a terminal).
     hint: bool,
-    /// Whether stdout and stderr are the same terminal (the hint then sits at the end of the
-    /// progress line; else it has a line of its own on stderr).
+    /// Whether the progress line is on the terminal too (the hint then sits at its end; else the
+    /// hint has a line of its own on stderr).
     hint_inline: bool,
     hint_shown: bool,
 }
@@ -302,7 +98,8 @@ impl Console {
             verbosity,
             progress_on_stderr,
             hint: tty_err && verbosity != Verbosity::Quiet,
-            hint_inline: tty_out && tty_err && !progress_on_stderr,
+            // Inline when the progress line is on the same terminal, whichever stream it uses.
+            hint_inline: tty_err && (progress_on_stderr || tty_out),
             hint_shown: false,
         }
     }
@@ -335,7 +132,7 @@ impl Console {
 
     /// The banner, the directories block and (verbose) the test list.
     pub fn start(&mut self, run: &Run) {
-        self.progress(&fmt::banner(run));
+        self.progress(&fmt::banner());
         self.progress(&fmt::directories(run));
         if self.verbosity == Verbosity::Verbose {
             self.progress(&format!("\nTests to run: {}\n", run.settings.tests.join(", ")));
@@ -351,12 +148,12 @@ impl Console {
     }
 
     pub fn test(&mut self, copies: usize, message: &str) {
-        self.progress(&format!("\n{copies} x {message} "));
+        self.progress(&fmt::progress_test(copies, message));
     }
 
     /// A pass is about to start; `left` is the estimated time left of the whole run.
     pub fn pass(&mut self, number: usize, left: f64) {
-        self.progress(&format!(" {number}"));
+        self.progress(&fmt::progress_pass(number));
         if self.hint && !self.quiet() {
             let text = format!("  (about {} left)", human(left));
             let s = if self.hint_inline {
@@ -377,7 +174,7 @@ impl Console {
     }
 
     pub fn test_end(&mut self) {
-        self.progress("\n");
+        self.progress(fmt::PROGRESS_END);
     }
 
     /// Verbose: the statistics of a scored test's kept samples, after its passes.
@@ -393,6 +190,12 @@ impl Console {
         self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
     }
 
+    /// A test found it cannot run after it started (a graphics test with no display): ends its
+    /// progress line with the reason.
+    pub fn skipped_now(&mut self, reason: &str) {
+        self.progress(&format!("  skipped: {reason}\n"));
+    }
+
     /// A failed test: Run's abort lines on stderr (the word `aborting` kept: wrappers grep it),
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
@@ -406,7 +209,7 @@ impl Console {
         self.clear_hint();
         let doc = match format {
             Format::Text if self.quiet() => fmt::text(run),
-            Format::Text => format!("\n{}\n{}", "=".repeat(72), fmt::text(run)),
+            Format::Text => fmt::console_rule() + &fmt::text(run),
             Format::Json => fmt::json(run),
             Format::Csv => fmt::csv(run),
             Format::Tsv => fmt::tsv(run),
@@ -530,9 +333,6 @@ pub fn log(files: &mut Option<Files>, s: &str) {
         f.log(s);
     }
 }
-
-#[allow(dead_code)]
-fn _uses(_: &TestResult) {}
 
 #[cfg(test)]
 mod tests {

@@ -96,9 +96,6 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
             }
         }
     }
-    fields.insert("elapsed".into(), format!("{elapsed:.6}"));
-    fields.insert("pid".into(), pid.to_string());
-    fields.insert("status".into(), status.to_string());
     let num = |f: &BTreeMap<String, String>, k: &str| f.get(k).and_then(|v| v.trim().parse::<f64>().ok());
     let count = num(&fields, "COUNT0");
     if error.is_none() && status != 0 {
@@ -106,9 +103,6 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
     }
     if error.is_none() && count.is_none() {
         error = Some("the program printed no result (no COUNT line on its stderr)".into());
-    }
-    if let Some(e) = &error {
-        fields.insert("ERROR".into(), e.clone());
     }
     CopyOutcome {
         count,
@@ -119,7 +113,6 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
         status,
         error,
         pid,
-        fields: fields.into_iter().collect(),
     }
 }
 
@@ -354,10 +347,7 @@ mod tests {
         assert_eq!(c1.count, Some(1100080.0));
         assert_eq!(c1.time, Some(30.0));
         assert_eq!(c1.error, None);
-        let keys: Vec<&str> = c1.fields.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["COUNT0", "COUNT1", "COUNT2", "TIME", "elapsed", "pid", "status"]);
-        assert_eq!(c1.fields[3].1, "30.0");
-        assert_eq!(c1.fields[4].1, "45.011613");
+        assert_eq!((c1.timebase, c1.label.as_deref(), c1.pid), (Some(0.0), Some("KBps"), 22747));
         let p = vec![
             combine_copies(vec![c1]),
             combine_copies(vec![copy(1134465.0, 0.0, Some(30.0), 45.013148)]),

@@ -82,7 +82,6 @@ pub fn result(
                         status: 0,
                         error: None,
                         pid: 1000 + (i * copies + c) as i32,
-                        fields: Vec::new(),
                     })
                     .collect(),
                 count,
@@ -100,7 +99,6 @@ pub fn result(
         command: format!("\"/opt/ub/pgms/{name}\" 10 2>&1 >> \"/opt/ub/results/host.log\""),
         copies,
         kept: (ndump..npasses).collect(),
-        dumped: (0..ndump).collect(),
         passes,
         score,
         unit: unit.to_string(),

@@ -36,6 +36,7 @@ pub fn local(t: i64) -> Tm {
 }
 
 /// UTC, computed without libc (days-from-civil inverted).
+#[cfg(test)]
 pub fn utc(t: i64) -> Tm {
     let days = t.div_euclid(86_400);
     let secs = t.rem_euclid(86_400);
@@ -76,6 +77,7 @@ pub fn hms(tm: &Tm) -> String {
 }
 
 /// `strftime("%Y-%m-%d")`, the date in result file names.
+#[cfg(test)]
 pub fn ymd(tm: &Tm) -> String {
     format!("{:04}-{:02}-{:02}", tm.year, tm.mon + 1, tm.mday)
 }

@@ -9,8 +9,6 @@
 //! against literal expected text. `sysinfo` is the one part that looks at the host, to fill
 //! `SystemInfo`, from uname(2), /proc, /etc/os-release and utmp: never an external command.
 
-#![allow(dead_code)] // The driver calls these as it is wired; tests call all of them.
-
 pub mod csv;
 pub mod fmt;
 pub mod html;

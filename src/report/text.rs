@@ -148,11 +148,6 @@ pub fn footer(run: &Run) -> String {
     }
 }
 
-/// One `Benchmark Run:` block (SPEC.md 6.3, 6.4): written when a copy count finishes.
-pub fn block(sys: &SystemInfo, cr: &CopyRun) -> String {
-    block_in(sys, cr, fmt::local)
-}
-
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
     let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
@@ -167,7 +162,7 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     v
 }
 
-/// [`block`] with dates in the given zone.
+/// One `Benchmark Run:` block (SPEC.md 6.3, 6.4), dates in the given zone.
 pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     let (start, end): (Tm, Tm) = (zone(cr.start), zone(cr.end));
     let mut s = format!("{}\n", "-".repeat(72));
@@ -410,6 +405,46 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
 
 ";
         assert_eq!(report_in(&run, fmt::utc), want);
+    }
+
+    /// What a classic parser keys on: a result line (`... (x s, n samples)`), an index row or
+    /// header, a score line. Every line of a troubled report is either one of Run's shapes or a
+    /// `** ` note, and no note has a classic line's markers.
+    #[test]
+    fn notes_never_look_like_classic_lines() {
+        let report = report_in(&fixture::troubled(), fmt::utc);
+        let notes: Vec<&str> = report.lines().filter(|l| l.starts_with("** ")).collect();
+        assert_eq!(notes.len(), 4, "{report}");
+        for n in notes {
+            for marker in [
+                " samples)",
+                "Index Score",
+                "Index Values",
+                "Partial Index",
+                "BASELINE",
+                "========",
+                "Benchmark Run:",
+            ] {
+                assert!(!n.contains(marker), "{n:?} contains {marker:?}");
+            }
+            // A note never starts with a test's message, so `grep '^Execl Throughput'` misses it.
+            assert!(!n.starts_with("** Execl") && !n.starts_with("** C Compiler"));
+        }
+        let classic = |l: &str| {
+            l.is_empty()
+                || l.starts_with("   ")
+                || l.starts_with("Benchmark Run: ")
+                || l.ends_with(" of tests")
+                || l.ends_with(" samples)")
+                || l.chars().all(|c| c == '-')
+                || l.contains("BASELINE")
+                || l.trim_start().starts_with("========")
+                || l.contains("Index Score")
+                || l.split_whitespace().count() >= 3
+        };
+        for l in report.lines().filter(|l| !l.starts_with("** ")) {
+            assert!(classic(l), "unexpected line {l:?}");
+        }
     }
 
     #[test]

@@ -219,3 +219,13 @@ pub fn set_nonblocking(fd: RawFd) -> io::Result<()> {
         cvt(libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK)).map(drop)
     }
 }
+
+/// `access(path, X_OK)`: whether this process may execute `path`. On Linux this is false on a
+/// file system mounted `noexec`, which is how a script's directory is tested before exec.
+pub fn executable(path: &OsStr) -> bool {
+    match cstr(path) {
+        // SAFETY: p is a valid NUL-terminated string.
+        Ok(p) => unsafe { libc::access(p.as_ptr(), libc::X_OK) == 0 },
+        Err(_) => false,
+    }
+}

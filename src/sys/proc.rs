@@ -39,6 +39,19 @@ pub fn waitpid(pid: i32) -> io::Result<(i32, i32)> {
     Ok((p, status))
 }
 
+/// Waits until child `pid` has ended but leaves it unreaped (`waitid(WEXITED | WNOWAIT)`), so
+/// its pid, and the process group named after it, cannot be reused while the caller still
+/// signals that group. Retried on EINTR.
+pub fn wait_exited_keep(pid: i32) -> io::Result<()> {
+    // SAFETY: info is plain data, zero is a valid value; waitid writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: info is a valid out-pointer.
+    cvt_r(|| unsafe {
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+    })
+    .map(drop)
+}
+
 /// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
 #[inline]
 pub fn wait_any() -> io::Result<(i32, i32)> {
@@ -156,6 +169,14 @@ pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
     let lim = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
     // SAFETY: lim is a valid rlimit. The resource type differs between libcs; cast to its type.
     cvt(unsafe { libc::setrlimit(resource as _, &lim) }).map(drop)
+}
+
+/// `getrlimit(2)`: (soft, hard) limits of one resource.
+pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: lim is a valid out-pointer. The resource type differs between libcs.
+    cvt(unsafe { libc::getrlimit(resource as _, &mut lim) })?;
+    Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
 }
 
 /// `sched_yield(2)`.

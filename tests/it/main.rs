@@ -6,4 +6,8 @@
 mod common;
 mod compare;
 mod dispatch;
+mod driver;
+mod os_kernels;
+mod report;
+mod shell_tests;
 mod tidy;
