@@ -147,7 +147,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
             Long("quick") => {
                 o.quick = Some(match p.optional_value() {
                     None => Quick::Tenth,
-                    Some(v) => Quick::Seconds(parse_uint("--quick (seconds for the whole run)", &v, 10, crate::args::MAX_DURATION)? as u32),
+                    Some(v) => Quick::Seconds(parse_uint("--quick (seconds for the whole run)", &v, 1, crate::args::MAX_DURATION)? as u32),
                 })
             }
             Long("results") => o.results = Some(need(&mut p, "--results")?.into()),
@@ -257,7 +257,7 @@ mod tests {
         // A separate word is a test name, not the budget.
         assert!(run(&["--quick", "300"]).unwrap_err().to_string().contains("unknown test or group '300'"));
         for (args, needle) in [
-            (&["--quick=5"][..], "--quick (seconds for the whole run)"),
+            (&["--quick=0"][..], "--quick (seconds for the whole run)"),
             (&["--quick=x"], "--quick (seconds for the whole run)"),
             (&["--quick", "-t", "2"], "--quick and -t exclude each other"),
             (&["-i", "3", "--quick"], "--quick and -i exclude each other"),

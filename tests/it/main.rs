@@ -8,6 +8,7 @@ mod compare;
 mod dispatch;
 mod driver;
 mod os_kernels;
+mod quick;
 mod report;
 mod shell_tests;
 mod tidy;
