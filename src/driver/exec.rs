@@ -50,30 +50,53 @@ struct Copy {
     output: Vec<u8>,
 }
 
+/// Stdin for copies that read nothing: /dev/null, or, where a bare chroot has no /dev, the read
+/// end of an empty pipe whose write end is closed (reads see EOF at once, as from /dev/null).
+fn null_input() -> io::Result<Fd> {
+    match sys::fd::open(OsStr::new("/dev/null"), libc::O_RDONLY, 0) {
+        Ok(fd) => Ok(fd),
+        Err(_) => sys::fd::pipe_cloexec().map(|(r, _w)| r),
+    }
+}
+
+/// Stdout for copies whose output is not kept: /dev/null, or, without /dev, an already
+/// unlinked file in `scratch` (a pipe would need a reader, and a closed one raises SIGPIPE).
+fn null_output(scratch: &Path) -> io::Result<Fd> {
+    if let Ok(fd) = sys::fd::open(OsStr::new("/dev/null"), libc::O_WRONLY, 0) {
+        return Ok(fd);
+    }
+    let path = scratch.join(format!(".unixbench-discard-{}", sys::proc::getpid()));
+    let fd = sys::fd::open(path.as_os_str(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600)?;
+    let _ = std::fs::remove_file(&path);
+    Ok(fd)
+}
+
 /// Runs one pass of `copies` copies of `cmd`. `scratch` is where fstime leaves
 /// `dummy0-<pid>`/`dummy1-<pid>`: they are removed after a copy had to be killed.
 pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> io::Result<Outcome> {
     let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
     let argv = sys::proc::Argv::new(cmd.argv)?;
-    let dev_null = OsStr::new("/dev/null");
-    let stdin_path = cmd.stdin.map(Path::as_os_str).unwrap_or(dev_null);
-    let stdin = sys::fd::open(stdin_path, libc::O_RDONLY, 0).map_err(|e| {
-        io::Error::new(e.kind(), format!("cannot open {}: {e}", Path::new(stdin_path).display()))
-    })?;
+    let stdin = match cmd.stdin {
+        Some(p) => sys::fd::open(p.as_os_str(), libc::O_RDONLY, 0)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", p.display())))?,
+        None => null_input()?,
+    };
     let null_out;
     let stdout = match cmd.stdout {
         Some(fd) => fd,
         None => {
-            null_out = sys::fd::open(dev_null, libc::O_WRONLY, 0)?;
+            null_out = null_output(scratch)?;
             null_out.raw()
         }
     };
-    let failed_exec = format!("unixbench: cannot execute {}: ", cmd.exe.display()).into_bytes();
+    let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
+    let cwd = CString::new(cmd.cwd.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte"))?;
 
     let mut running: Vec<Copy> = Vec::with_capacity(copies);
     for _ in 0..copies {
-        match spawn(&exe, &argv, cmd.cwd, stdin.raw(), stdout, &failed_exec) {
+        match spawn(&exe, &argv, &cwd, stdin.raw(), stdout, &failed_exec) {
             Ok(c) => running.push(c),
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);
@@ -151,7 +174,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
         .iter()
         .zip(statuses)
         .map(|(c, status)| {
-            let text = String::from_utf8_lossy(&c.output);
+            let text = explain_errno(&String::from_utf8_lossy(&c.output));
             let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
             if overdue {
                 let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
@@ -166,25 +189,30 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
 fn spawn(
     exe: &CString,
     argv: &sys::proc::Argv,
-    cwd: &Path,
+    cwd: &CString,
     stdin: RawFd,
     stdout: RawFd,
     failed_exec: &[u8],
 ) -> io::Result<Copy> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
+    let driver = sys::proc::getpid();
     let start = sys::clock::monotonic();
     match sys::proc::fork()? {
         Fork::Child => {
-            // Only async-signal-safe calls from here to exec.
+            // Only async-signal-safe calls from here to exec: no allocation (the unit tests
+            // fork from a threaded process).
             let _ = sys::proc::setpgid(0, 0);
+            if !sys::proc::die_with_parent(driver) {
+                sys::proc::exit_now(127);
+            }
             // The driver ignores SIGXFSZ; an ignored signal stays ignored across exec.
             let _ = sys::signal::default(libc::SIGXFSZ);
             let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()
                 && sys::fd::dup2(stdin, 0).is_ok()
                 && sys::fd::dup2(stdout, 1).is_ok();
             if ok {
-                if let Err(e) = sys::fd::chdir(cwd.as_os_str()) {
-                    report_child_error(b"unixbench: cannot enter the work directory: ", e);
+                if let Err(e) = sys::fd::chdir_c(cwd) {
+                    report_child_error(b"unixbench: cannot enter the work directory: errno ", e);
                     sys::proc::exit_now(127);
                 }
                 let e = sys::proc::execv(exe, argv);
@@ -201,10 +229,35 @@ fn spawn(
     }
 }
 
+/// The child writes `errno N` (it may not allocate); the parent spells it out.
+fn explain_errno(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.strip_prefix("unixbench: ").and_then(|_| l.rsplit_once(": errno ")) {
+            Some((head, n)) => match n.parse::<i32>() {
+                Ok(n) => format!("{head}: {}\n", io::Error::from_raw_os_error(n)),
+                Err(_) => format!("{l}\n"),
+            },
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
+/// `<prefix><errno>\n` on stderr, formatted without allocating.
 fn report_child_error(prefix: &[u8], e: io::Error) {
+    let mut digits = [0u8; 12];
+    let mut n = e.raw_os_error().unwrap_or(0).unsigned_abs();
+    let mut at = digits.len() - 1;
+    digits[at] = b'\n';
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
     let _ = sys::fd::write_all(2, prefix);
-    let _ = sys::fd::write_all(2, e.to_string().as_bytes());
-    let _ = sys::fd::write_all(2, b"\n");
+    let _ = sys::fd::write_all(2, &digits[at..]);
 }
 
 fn kill_all(copies: &[Copy], sig: i32) {
@@ -244,5 +297,80 @@ fn remove_scratch(copies: &[Copy], dir: &Path) {
             let p: PathBuf = dir.join(f);
             let _ = std::fs::remove_file(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<OsString> {
+        ["sh", "-c", script].iter().map(OsString::from).collect()
+    }
+
+    fn run(argv: &[OsString], copies: usize, deadline: f64) -> Vec<CopyOutcome> {
+        let watch = Watch::install().unwrap();
+        let cmd = Command {
+            exe: Path::new("/bin/sh"),
+            argv,
+            cwd: Path::new("/"),
+            stdin: None,
+            stdout: None,
+            deadline,
+        };
+        match run_pass(&cmd, copies, &watch, Path::new("/nonexistent")).unwrap() {
+            Outcome::Done(o) => o,
+            Outcome::Interrupted => panic!("interrupted"),
+        }
+    }
+
+    #[test]
+    fn copies_run_together_and_report_on_stderr() {
+        let t0 = sys::clock::monotonic();
+        let o = run(&sh("sleep 1; echo 'COUNT|5|1|lps' >&2; echo 'TIME|0.5' >&2"), 3, 60.0);
+        assert!(sys::clock::monotonic() - t0 < 2.5, "the copies ran one after another");
+        assert_eq!(o.len(), 3);
+        for c in &o {
+            assert_eq!((c.count, c.time, c.error.as_deref()), (Some(5.0), Some(0.5), None));
+            assert!(c.elapsed >= 1.0 && c.elapsed < 2.5, "{}", c.elapsed);
+            assert!(c.pid > 0);
+        }
+    }
+
+    #[test]
+    fn a_failed_exec_is_spelled_out() {
+        let watch = Watch::install().unwrap();
+        let argv = sh("true");
+        let cmd = Command {
+            exe: Path::new("/nonexistent/unixbench"),
+            argv: &argv,
+            cwd: Path::new("/"),
+            stdin: None,
+            stdout: None,
+            deadline: 60.0,
+        };
+        let Outcome::Done(o) = run_pass(&cmd, 1, &watch, Path::new("/nonexistent")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            o[0].error.as_deref(),
+            Some("unixbench: cannot execute /nonexistent/unixbench: No such file or directory (os error 2)")
+        );
+    }
+
+    #[test]
+    fn stray_stderr_and_exit_status_are_errors() {
+        let o = run(&sh("echo 'COUNT|5|1|lps' >&2; echo oops >&2; exit 3"), 1, 60.0);
+        assert_eq!(o[0].error.as_deref(), Some("oops"));
+        assert_eq!(sys::proc::exited(o[0].status), Some(3));
+    }
+
+    #[test]
+    fn an_overdue_pass_is_killed_with_its_grandchildren() {
+        // The background sleep holds the stderr pipe too: it must be killed, not waited for.
+        let t0 = sys::clock::monotonic();
+        let o = run(&sh("sleep 30 & sleep 30"), 1, 0.5);
+        assert!(sys::clock::monotonic() - t0 < 10.0);
+        assert!(o[0].error.as_deref().unwrap().contains("did not finish within"), "{:?}", o[0].error);
     }
 }

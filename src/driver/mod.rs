@@ -55,6 +55,9 @@ pub fn main(args: Vec<OsString>) -> Result {
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
     std::env::set_var("UB_TMPDIR", &dirs.tmp);
+    // Kernels run with argv[0] = their name; where /proc is missing this tells them (execl) where
+    // their own file is.
+    std::env::set_var(crate::selfexe::HINT_VAR, &exe);
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
@@ -117,6 +120,18 @@ pub fn main(args: Vec<OsString>) -> Result {
         quick: quick_total.map(|total| QuickBudget { left: total, weight_left: standard }),
     };
     runner.console.start(&run);
+    let file_tests = opts.tests.iter().any(|t| t.starts_with("fs"));
+    if file_tests
+        && opts.verbosity != options::Verbosity::Quiet
+        && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
+    {
+        // ./Run writes beside itself, usually on a disk: say why File Copy may be far higher.
+        eprintln!(
+            "unixbench: note: {} is in memory (tmpfs); the file tests will not measure a disk \
+             (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
+            dirs.tmp.display()
+        );
+    }
     let mut stopped_by = None;
     'copies: for &c in &copies {
         runner.console.run_with(c);
@@ -436,8 +451,13 @@ impl Runner<'_> {
             }
             self.console.pass(i, self.left);
             self.console.command(&r.command, copies);
-            match exec::run_pass(&cmd, copies, self.watch, self.workdir.path()) {
+            let outcome = exec::run_pass(&cmd, copies, self.watch, self.workdir.path());
+            // This pass is spent; a test that stops here gives back the passes it will not run.
+            self.left -= per_pass;
+            let unrun = (npasses - i) as f64 * per_pass;
+            match outcome {
                 Err(e) => {
+                    self.left -= unrun;
                     r.error = Some(e.to_string());
                     break;
                 }
@@ -445,9 +465,10 @@ impl Runner<'_> {
                 Ok(exec::Outcome::Done(outcomes)) => {
                     if let Some(reason) = no_display(t, &outcomes) {
                         self.console.skipped_now(&reason);
-                        match self.quick.as_mut() {
-                            Some(q) => q.left -= sys::clock::monotonic() - began,
-                            None => self.left -= (npasses - i + 1) as f64 * per_pass,
+                        self.left -= unrun;
+                        if let Some(q) = self.quick.as_mut() {
+                            q.left -= sys::clock::monotonic() - began;
+                            self.left = q.left;
                         }
                         r.skipped = Some(reason);
                         self.log(&output::fmt::log_summary(&r));
@@ -459,6 +480,7 @@ impl Runner<'_> {
                     self.log(&output::fmt::log_pass(&pass));
                     r.passes.push(pass);
                     if let Some((k, e)) = failed {
+                        self.left -= unrun;
                         r.error =
                             Some(if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e });
                         break;
@@ -472,18 +494,15 @@ impl Runner<'_> {
                 if quick::should_stop(&rates, spent, budget) {
                     break;
                 }
-            } else {
-                self.left -= per_pass;
             }
         }
+        // A quick test pays what it took out of the budget; the hint shows what is left.
         if let Some(q) = self.quick.as_mut() {
             q.left -= sys::clock::monotonic() - began;
+            self.left = q.left;
         }
         self.console.test_end();
         if let Some(e) = &r.error {
-            if budget.is_none() {
-                self.left -= (npasses - r.passes.len()) as f64 * per_pass;
-            }
             self.console.failed(t.message, e);
             self.log(&output::fmt::log_summary(&r));
             return Some(r);

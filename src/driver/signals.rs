@@ -1,6 +1,6 @@
-//! Ctrl-C, SIGTERM and SIGHUP during a run: the handler only records the signal and writes a
-//! byte into a self-pipe. Everything that waits (the settle between passes, reading the copies'
-//! stderr) polls that pipe too, so a signal wakes it at once with no race between "check the
+//! Ctrl-C, Ctrl-\, SIGTERM and SIGHUP during a run: the handler only records the signal and
+//! writes a byte into a self-pipe. Everything that waits (the settle between passes, reading the
+//! copies' stderr) polls that pipe too, so a signal wakes it at once with no race between "check the
 //! flag" and "block". The driver then kills the copies' process groups, removes temp files,
 //! writes the report of the finished tests and exits 128 + the signal number.
 
@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 static CAUGHT: AtomicI32 = AtomicI32::new(0);
 static WAKE_WR: AtomicI32 = AtomicI32::new(-1);
 
-const SIGNALS: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+const SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 extern "C" fn on_signal(sig: libc::c_int) {
     // The first signal decides the exit status.
@@ -93,6 +93,7 @@ pub fn name(sig: i32) -> &'static str {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",
         libc::SIGHUP => "SIGHUP",
+        libc::SIGQUIT => "SIGQUIT",
         _ => "a signal",
     }
 }

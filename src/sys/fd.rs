@@ -156,6 +156,12 @@ pub fn chdir(path: &OsStr) -> io::Result<()> {
     cvt(unsafe { libc::chdir(p.as_ptr()) }).map(drop)
 }
 
+/// `chdir(2)` on a C string: no allocation, so a forked child of a threaded process may call it.
+pub fn chdir_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::chdir(path.as_ptr()) }).map(drop)
+}
+
 /// `sync(2)`: the C fstime and Run both settle the page cache between phases with it.
 pub fn sync() {
     // SAFETY: sync takes no arguments and cannot fail.
@@ -227,5 +233,20 @@ pub fn executable(path: &OsStr) -> bool {
         // SAFETY: p is a valid NUL-terminated string.
         Ok(p) => unsafe { libc::access(p.as_ptr(), libc::X_OK) == 0 },
         Err(_) => false,
+    }
+}
+
+/// Whether `path` lies on a file system held in memory (tmpfs or ramfs, per `statfs(2)`).
+pub fn in_memory_fs(path: &OsStr) -> bool {
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    let Ok(p) = cstr(path) else { return false };
+    // SAFETY: st is plain data, zero is a valid value; p is a valid NUL-terminated string.
+    unsafe {
+        let mut st: libc::statfs = std::mem::zeroed();
+        if libc::statfs(p.as_ptr(), &mut st) != 0 {
+            return false;
+        }
+        matches!(st.f_type as i64, TMPFS_MAGIC | RAMFS_MAGIC)
     }
 }

@@ -171,6 +171,17 @@ pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
     cvt(unsafe { libc::setrlimit(resource as _, &lim) }).map(drop)
 }
 
+/// Asks the kernel to SIGKILL the calling process when its parent dies
+/// (`prctl(PR_SET_PDEATHSIG)`); returns false if the parent `parent` is already gone. Called
+/// in a forked child before exec, so no copy outlives a driver that was itself SIGKILLed.
+pub fn die_with_parent(parent: i32) -> bool {
+    // SAFETY: PR_SET_PDEATHSIG takes an integer signal number; getppid has no preconditions.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+        libc::getppid() == parent
+    }
+}
+
 /// `getrlimit(2)`: (soft, hard) limits of one resource.
 pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
     let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };

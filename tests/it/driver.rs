@@ -403,3 +403,44 @@ fn sigint_during_the_shell_test_leaves_no_script_running() {
     assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
     assert_tmp_clean(&s);
 }
+
+#[test]
+fn sigterm_stops_with_143_and_brief_mode_drops_the_cpu_lines() {
+    let s = Scratch::new("drv-term");
+    let child = driver(&s, &["-b", "-i", "1", "-t", "1", "-c", "1", "syscall", "pipe"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the pipe copy", 30, || children_named(me, "pipe").len() == 1);
+    kill(me, "-TERM");
+    let o = finish(child);
+    assert_eq!(o.status.code(), Some(143), "stderr: {}", stderr(&o));
+    assert!(stderr(&o).contains("stopped by SIGTERM"), "{}", stderr(&o));
+    let report = read(&result_file(&s, ""));
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    // -b: Run's brief mode prints no CPU lines, not even "no details available".
+    assert!(report.contains("   Language: "), "{report}");
+    assert!(!report.lines().any(|l| l.starts_with("   CPU")), "{report}");
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn copies_do_not_outlive_a_killed_driver() {
+    let s = Scratch::new("drv-kill9");
+    let tag = format!("UB_IT_TAG=kill9-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "60", "-c", "2", "pipe"])
+        .env(k, v)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the pipe copies", 30, || children_named(me, "pipe").len() == 2);
+    kill(me, "-KILL");
+    let _ = finish(child);
+    // The kernel kills each copy when its parent dies (and pipe's own child follows).
+    wait_for("the copies to die with the driver", 3, || tagged(&tag).is_empty());
+}

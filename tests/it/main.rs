@@ -10,5 +10,6 @@ mod driver;
 mod os_kernels;
 mod quick;
 mod report;
+mod rigs;
 mod shell_tests;
 mod tidy;
