@@ -150,6 +150,7 @@ impl Deadline for Alarm {
 
 /// A deadline that expires when the counter reaches `until`: for tests that run a kernel a fixed
 /// number of times.
+#[cfg(test)]
 pub struct Loops {
     /// The loop counter.
     pub n: u64,
@@ -157,6 +158,7 @@ pub struct Loops {
     pub until: u64,
 }
 
+#[cfg(test)]
 impl Deadline for Loops {
     fn tick(&mut self) {
         self.n = self.n.wrapping_add(1);

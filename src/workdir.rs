@@ -4,7 +4,7 @@
 //! Removed when dropped, and by the driver's signal cleanup.
 //!
 //! API contract (used by the driver): `WorkDir::create(tmpdir)`, `path()`, `file(name)`,
-//! `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`, `sort_input()`; the
+//! `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`, `file(name)`; the
 //! command lines of the tests that use it come from `crate::hosttools::host_test`.
 //!
 //! Every file is our own (DECISIONS.md): the two scripts do the steps of UnixBench's `multi.sh`
@@ -104,10 +104,6 @@ impl WorkDir {
     /// The N-way launcher of the shell tests (run by /bin/sh).
     pub fn multi_sh(&self) -> PathBuf {
         self.file("multi.sh")
-    }
-    /// The sort input of the shell tests.
-    pub fn sort_input(&self) -> PathBuf {
-        self.file("sort.src")
     }
     /// The grep test's large text.
     pub fn grep_input(&self) -> PathBuf {
@@ -249,7 +245,7 @@ mod tests {
         let mode = std::fs::metadata(wd.multi_sh()).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o755);
         assert_eq!(std::fs::metadata(wd.grep_input()).unwrap().len(), grepdata::BYTES as u64);
-        assert_eq!(std::fs::read_to_string(wd.sort_input()).unwrap(), SORT_SRC);
+        assert_eq!(std::fs::read_to_string(wd.file("sort.src")).unwrap(), SORT_SRC);
         drop(wd);
         assert!(!dir.exists());
     }

@@ -11,7 +11,8 @@
 //! (one relaxed load per 2^disks - 1 moves), then the tower counts are checked against the
 //! count of loops and the figure is printed, or an error if they are wrong. The C handler
 //! prints at the alarm instant, when the interrupted loop is not counted yet; here it
-//! completes and is counted: one loop more in millions.
+//! completes and is counted: one loop more in millions. With many disks a loop is long (30
+//! disks: about 2^30 moves, seconds), and the run overruns the duration by up to one loop.
 
 use crate::args;
 use crate::error::{Error, Result};

@@ -11,20 +11,10 @@ use std::os::unix::io::RawFd;
 pub struct Fd(RawFd);
 
 impl Fd {
-    /// Takes ownership of a raw descriptor.
-    pub fn from_raw(fd: RawFd) -> Fd {
-        Fd(fd)
-    }
     /// The raw number, still owned by `self`.
     #[inline]
     pub fn raw(&self) -> RawFd {
         self.0
-    }
-    /// Gives up ownership without closing.
-    pub fn into_raw(self) -> RawFd {
-        let fd = self.0;
-        std::mem::forget(self);
-        fd
     }
 }
 
@@ -114,6 +104,7 @@ pub fn dup2(fd: RawFd, to: RawFd) -> io::Result<()> {
 
 /// `lseek(fd, off, SEEK_SET)`.
 #[inline]
+#[allow(clippy::unnecessary_cast)] // off_t is not i64 on every target libc supports.
 pub fn seek_set(fd: RawFd, off: i64) -> io::Result<i64> {
     // SAFETY: no pointers involved.
     cvt(unsafe { libc::lseek(fd, off as libc::off_t, libc::SEEK_SET) }).map(|o| o as i64)
@@ -134,13 +125,6 @@ pub fn open(path: &OsStr, flags: i32, mode: u32) -> io::Result<Fd> {
 /// `creat(2)` semantics (write-only, create, truncate) with the given mode, then closed.
 pub fn create_file(path: &OsStr, mode: u32) -> io::Result<()> {
     open(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, mode).map(drop)
-}
-
-/// `unlink(2)`.
-pub fn unlink(path: &OsStr) -> io::Result<()> {
-    let p = cstr(path)?;
-    // SAFETY: p is a valid NUL-terminated string.
-    cvt(unsafe { libc::unlink(p.as_ptr()) }).map(drop)
 }
 
 /// `unlink(2)` on a C string, async-signal-safe (for cleanup in signal handlers).

@@ -61,14 +61,6 @@ pub fn wait_any() -> io::Result<(i32, i32)> {
     Ok((p, status))
 }
 
-/// `waitpid(pid, WNOHANG)`: Some((pid, status)) if a child has ended, None if none has yet.
-pub fn try_wait(pid: i32) -> io::Result<Option<(i32, i32)>> {
-    let mut status = 0;
-    // SAFETY: status is a valid out-pointer.
-    let p = cvt_r(|| unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) })?;
-    Ok(if p == 0 { None } else { Some((p, status)) })
-}
-
 /// Wait status decoding, as the W* macros do.
 pub fn exited(status: i32) -> Option<i32> {
     if libc::WIFEXITED(status) {
@@ -77,15 +69,6 @@ pub fn exited(status: i32) -> Option<i32> {
         None
     }
 }
-/// The signal that killed a process, from its wait status.
-pub fn signalled(status: i32) -> Option<i32> {
-    if libc::WIFSIGNALED(status) {
-        Some(libc::WTERMSIG(status))
-    } else {
-        None
-    }
-}
-
 /// Arguments ready for `execv`: owned C strings plus the NULL-terminated pointer array. Build it
 /// before fork so the child does not allocate.
 pub struct Argv {
@@ -158,12 +141,6 @@ pub fn setpgid(pid: i32, pgid: i32) -> io::Result<()> {
     cvt(unsafe { libc::setpgid(pid, pgid) }).map(drop)
 }
 
-/// `getpgrp(2)`.
-pub fn getpgrp() -> i32 {
-    // SAFETY: no preconditions.
-    unsafe { libc::getpgrp() }
-}
-
 /// `setrlimit(2)` on one resource, soft and hard limit alike.
 pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
     let lim = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
@@ -183,15 +160,10 @@ pub fn die_with_parent(parent: i32) -> bool {
 }
 
 /// `getrlimit(2)`: (soft, hard) limits of one resource.
+#[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target libc supports.
 pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
     let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: lim is a valid out-pointer. The resource type differs between libcs.
     cvt(unsafe { libc::getrlimit(resource as _, &mut lim) })?;
     Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
-}
-
-/// `sched_yield(2)`.
-pub fn yield_now() {
-    // SAFETY: no preconditions.
-    unsafe { libc::sched_yield() };
 }

@@ -29,8 +29,8 @@ const CASES: &[(&[&str], &str)] = &[
     (&["hanoi", "1", "many"], "disk"),
     (&["hanoi", "nan"], "duration"),
     // syscall
-    (&["syscall", "1", "fork"], "mode"),
-    (&["syscall", "1", ""], "mode"),
+    (&["syscall", "1", "fork"], "expected mix"),
+    (&["syscall", "1", ""], "expected mix"),
     (&["syscall", "0", "mix"], "duration"),
     // fstime
     (&["fstime", "-x"], "-x"),
@@ -75,5 +75,11 @@ fn every_malformed_command_line_is_one_line_and_exit_2() {
         }
     }
     assert!(dir.entries().is_empty(), "bad input wrote files: {:?}", dir.entries());
-    assert!(failures.is_empty(), "{} of {} cases wrong:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
 }
