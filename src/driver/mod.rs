@@ -17,11 +17,12 @@ pub mod score;
 pub mod signals;
 
 use crate::error::{Error, Result};
+use crate::quick;
 use crate::suite::{self, Arg, Kind, Test};
 use crate::sys;
 use crate::workdir::WorkDir;
 use model::{Category, CopyRun, Run, Settings, TestResult};
-use options::{Options, Parsed};
+use options::{Options, Parsed, Quick};
 use output::{Console, Files};
 use std::ffi::OsString;
 use std::os::unix::fs::DirBuilderExt;
@@ -77,6 +78,12 @@ pub fn main(args: Vec<OsString>) -> Result {
         opts.copies.clone()
     };
     room_for_copies(copies.iter().copied().max().unwrap_or(1));
+    // --quick: the budget of the whole run, shared out test by test as the run goes.
+    let standard = planned_secs(&opts, &copies);
+    let quick_total = opts.quick.map(|q| match q {
+        Quick::Tenth => quick::DEFAULT_FRACTION * standard,
+        Quick::Seconds(s) => f64::from(s),
+    });
     let mut run = Run {
         version: crate::report::version(),
         system,
@@ -85,6 +92,7 @@ pub fn main(args: Vec<OsString>) -> Result {
             copies: copies.clone(),
             iterations: opts.iterations,
             duration: opts.duration,
+            quick: quick_total,
             verbosity: opts.verbosity as u8,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -107,8 +115,9 @@ pub fn main(args: Vec<OsString>) -> Result {
         watch: &watch,
         console: Console::new(opts.verbosity, opts.format),
         files,
-        left: planned_secs(&opts, &copies),
+        left: quick_total.unwrap_or(standard),
         write_error: None,
+        quick: quick_total.map(|total| QuickBudget { left: total, weight_left: standard }),
     };
     runner.console.start(&run);
     let file_tests = opts.tests.iter().any(|t| t.starts_with("fs"));
@@ -292,6 +301,23 @@ fn settle_secs(o: &Options) -> f64 {
     }
 }
 
+/// What is left of a quick run's budget (seconds), and of the standard time of the tests not yet
+/// run: each test gets its `quick::share` of it.
+struct QuickBudget {
+    left: f64,
+    weight_left: f64,
+}
+
+/// Whether a test writes files, so that a quick run keeps a settle before its passes.
+fn writes_files(t: &Test) -> bool {
+    matches!(t.kind, Kind::Host { .. } | Kind::Kernel { prog: "fstime", .. })
+}
+
+/// A standard test's estimated time: its passes x (settle + nominal duration).
+fn standard_secs(t: &Test) -> f64 {
+    quick::standard_cost(score::passes_for(t.repeat, None) as u32, t.nominal_secs(None) as f64)
+}
+
 /// Runs the tests of a plan, holding what every pass needs.
 struct Runner<'a> {
     opts: &'a Options,
@@ -303,6 +329,8 @@ struct Runner<'a> {
     /// Planned seconds left, for the hint.
     left: f64,
     write_error: Option<String>,
+    /// Set by --quick.
+    quick: Option<QuickBudget>,
 }
 
 impl Runner<'_> {
@@ -320,7 +348,17 @@ impl Runner<'_> {
     }
 
     /// The settle between passes; false if a signal came.
-    fn settle(&self) -> bool {
+    fn settle(&self, t: &Test) -> bool {
+        if self.quick.is_some() {
+            // Only tests that write files get a settle, a short one (src/quick.rs).
+            if writes_files(t) {
+                sys::fd::sync();
+                if !self.watch.sleep(quick::settle_seconds(true)) {
+                    return false;
+                }
+            }
+            return self.watch.caught().is_none();
+        }
         sys::fd::sync();
         if self.opts.duration.is_none() {
             if !self.watch.sleep(1.0) {
@@ -336,11 +374,13 @@ impl Runner<'_> {
 
     /// The argv and stdin of a test, or why it is skipped.
     fn command(&self, t: &Test) -> std::result::Result<(Vec<OsString>, Option<PathBuf>), String> {
+        let quick = self.quick.is_some();
+        let secs = |s: u32| if quick { quick::pass_seconds(s) } else { self.opts.duration.unwrap_or(s) };
         let words = |prog: &str, args: &[Arg]| -> Vec<OsString> {
             std::iter::once(OsString::from(prog))
                 .chain(args.iter().map(|a| match a {
                     Arg::Lit(s) => OsString::from(s),
-                    Arg::Secs(s) => OsString::from(self.opts.duration.unwrap_or(*s).to_string()),
+                    Arg::Secs(s) => OsString::from(secs(*s).to_string()),
                     Arg::TmpDir => self.workdir.path().as_os_str().to_owned(),
                 }))
                 .collect()
@@ -349,8 +389,8 @@ impl Runner<'_> {
             Kind::Kernel { prog, args } => Ok((words(prog, args), None)),
             Kind::Graphics { prog, args } if cfg!(feature = "graphics") => Ok((words(prog, args), None)),
             Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
-            Kind::Host { secs } => {
-                let h = host::command(t.name, self.workdir, self.opts.duration.unwrap_or(secs))?;
+            Kind::Host { secs: s } => {
+                let h = host::command(t.name, self.workdir, secs(s))?;
                 Ok((h.argv, h.stdin))
             }
         }
@@ -365,13 +405,25 @@ impl Runner<'_> {
             copies,
             ..Default::default()
         };
-        let npasses = score::passes_for(t.repeat, self.opts.iterations);
+        let weight = standard_secs(t);
+        // A quick test runs until its interval is tight or its share of the budget is spent.
+        let budget = self.quick.as_ref().map(|q| quick::share(q.left, weight, q.weight_left));
+        if let Some(q) = self.quick.as_mut() {
+            q.weight_left -= weight;
+        }
+        let npasses = if budget.is_some() {
+            quick::MAX_PASSES
+        } else {
+            score::passes_for(t.repeat, self.opts.iterations)
+        };
         let per_pass = pass_secs(self.opts, t);
         let (argv, stdin) = match self.command(t) {
             Ok(c) => c,
             Err(reason) => {
                 self.console.skipped(copies, t.message, &reason);
-                self.left -= npasses as f64 * per_pass;
+                if budget.is_none() {
+                    self.left -= npasses as f64 * per_pass;
+                }
                 r.skipped = Some(reason);
                 let s = output::fmt::log_test_header(t.message, copies, "(not run)")
                     + &output::fmt::log_summary(&r);
@@ -391,9 +443,10 @@ impl Runner<'_> {
             stdout: self.files.as_ref().map(|f| f.log_fd()),
             deadline: 3.0 * t.nominal_secs(self.opts.duration) as f64 + 120.0,
         };
+        let began = sys::clock::monotonic();
         for i in 1..=npasses {
             self.log(&output::fmt::log_pass_header(i));
-            if !self.settle() {
+            if !self.settle(t) {
                 return self.interrupted();
             }
             self.console.pass(i, self.left);
@@ -413,6 +466,10 @@ impl Runner<'_> {
                     if let Some(reason) = no_display(t, &outcomes) {
                         self.console.skipped_now(&reason);
                         self.left -= unrun;
+                        if let Some(q) = self.quick.as_mut() {
+                            q.left -= sys::clock::monotonic() - began;
+                            self.left = q.left;
+                        }
                         r.skipped = Some(reason);
                         self.log(&output::fmt::log_summary(&r));
                         return Some(r);
@@ -430,6 +487,19 @@ impl Runner<'_> {
                     }
                 }
             }
+            if let (Some(budget), Some(q)) = (budget, self.quick.as_ref()) {
+                let spent = sys::clock::monotonic() - began;
+                self.left = q.left - spent;
+                let rates: Vec<f64> = r.passes.iter().map(crate::stats::pass_rate).collect();
+                if quick::should_stop(&rates, spent, budget) {
+                    break;
+                }
+            }
+        }
+        // A quick test pays what it took out of the budget; the hint shows what is left.
+        if let Some(q) = self.quick.as_mut() {
+            q.left -= sys::clock::monotonic() - began;
+            self.left = q.left;
         }
         self.console.test_end();
         if let Some(e) = &r.error {
@@ -444,6 +514,7 @@ impl Runner<'_> {
             r.unit = c.unit;
         }
         self.log(&output::fmt::log_summary(&r));
+        self.console.stats(&r);
         Some(r)
     }
 

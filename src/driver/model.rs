@@ -184,6 +184,9 @@ pub struct Settings {
     pub iterations: Option<u32>,
     /// `-t`, if given: every test's duration in seconds (the run is then not standard).
     pub duration: Option<u32>,
+    /// `--quick`: the whole run's time budget in seconds (passes shortened, their number decided
+    /// as the run goes); None for a standard run.
+    pub quick: Option<f64>,
     /// 0 quiet, 1 normal, 2 verbose, 3 brief.
     pub verbosity: u8,
     pub tmpdir: String,

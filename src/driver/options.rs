@@ -26,6 +26,10 @@ Our options:
   -t, --time SECONDS   every test runs SECONDS instead of its standard duration, and the settle
                        between passes is a sync without the 3 s sleep (the figures are then
                        not comparable with standard runs; the report says so)
+  --quick[=SECONDS]    a quick run: the same tests and copies, each pass shorter, each test
+                       stopped when its score's 95% interval is within +-1% or its share of
+                       the time budget is spent; the budget is just under a tenth of the
+                       standard run's time, or SECONDS for the whole run. The report gives every interval
   --results DIR        results directory (default: $UB_RESULTDIR, else ./results)
   --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
                        /tmp); the run works in a private subdirectory and removes it
@@ -66,6 +70,15 @@ pub enum Format {
     Tsv,
 }
 
+/// `--quick`'s time budget for the whole run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quick {
+    /// Just under a tenth of the standard run's estimated time (`quick::DEFAULT_FRACTION`).
+    Tenth,
+    /// `--quick=SECONDS`.
+    Seconds(u32),
+}
+
 /// A parsed command line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -76,6 +89,7 @@ pub struct Options {
     /// The expanded test list (never empty).
     pub tests: Vec<&'static str>,
     pub duration: Option<u32>,
+    pub quick: Option<Quick>,
     pub results: Option<PathBuf>,
     pub tmpdir: Option<PathBuf>,
     pub format: Format,
@@ -104,6 +118,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
         copies: Vec::new(),
         tests: Vec::new(),
         duration: None,
+        quick: None,
         results: None,
         tmpdir: None,
         format: Format::Text,
@@ -128,6 +143,12 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
             Short('t') | Long("time") => {
                 let v = need(&mut p, "--time")?;
                 o.duration = Some(parse_uint("--time (seconds per test)", &v, 1, crate::args::MAX_DURATION)? as u32);
+            }
+            Long("quick") => {
+                o.quick = Some(match p.optional_value() {
+                    None => Quick::Tenth,
+                    Some(v) => Quick::Seconds(parse_uint("--quick (seconds for the whole run)", &v, 1, crate::args::MAX_DURATION)? as u32),
+                })
             }
             Long("results") => o.results = Some(need(&mut p, "--results")?.into()),
             Long("tmpdir") => o.tmpdir = Some(need(&mut p, "--tmpdir")?.into()),
@@ -168,10 +189,16 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
             }
             Long(l) => {
                 return Err(Error::usage(format!(
-                    "unknown option '--{l}' (allowed: --time --results --tmpdir --format --no-save --help --version)"
+                    "unknown option '--{l}' (allowed: --time --quick --results --tmpdir --format --no-save --help --version)"
                 )))
             }
         }
+    }
+    if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
+        return Err(Error::usage(format!(
+            "--quick and {} exclude each other: a quick run chooses its own pass durations and counts",
+            if o.duration.is_some() { "-t" } else { "-i" }
+        )));
     }
     if o.tests.is_empty() {
         o.tests = suite::expand("index").unwrap();
@@ -220,6 +247,25 @@ mod tests {
         assert_eq!(o.results, Some(PathBuf::from("r")));
         assert_eq!(parse(vec!["--help".into()]).unwrap(), Parsed::Help);
         assert_eq!(parse(vec!["-V".into()]).unwrap(), Parsed::Version);
+    }
+
+    #[test]
+    fn quick_takes_an_optional_budget() {
+        assert_eq!(run(&[]).unwrap().quick, None);
+        assert_eq!(run(&["--quick"]).unwrap().quick, Some(Quick::Tenth));
+        assert_eq!(run(&["--quick=300", "pipe"]).unwrap().quick, Some(Quick::Seconds(300)));
+        // A separate word is a test name, not the budget.
+        assert!(run(&["--quick", "300"]).unwrap_err().to_string().contains("unknown test or group '300'"));
+        for (args, needle) in [
+            (&["--quick=0"][..], "--quick (seconds for the whole run)"),
+            (&["--quick=x"], "--quick (seconds for the whole run)"),
+            (&["--quick", "-t", "2"], "--quick and -t exclude each other"),
+            (&["-i", "3", "--quick"], "--quick and -i exclude each other"),
+        ] {
+            let e = run(args).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains(needle), "{args:?}: {e}");
+        }
     }
 
     #[test]

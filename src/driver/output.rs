@@ -5,7 +5,7 @@
 //! calls to them are all in [`fmt`], so that hooking in a new exporter is a change of one line
 //! there. Measuring code never formats.
 
-use super::model::Run;
+use super::model::{Run, TestResult};
 use super::options::{Format, Verbosity};
 use crate::sys;
 use std::fs::{File, OpenOptions};
@@ -177,6 +177,15 @@ impl Console {
         self.progress(fmt::PROGRESS_END);
     }
 
+    /// Verbose: the statistics of a scored test's kept samples, after its passes.
+    pub fn stats(&mut self, r: &TestResult) {
+        if self.verbosity == Verbosity::Verbose {
+            if let Some(line) = stats_line(r) {
+                self.progress(&line);
+            }
+        }
+    }
+
     pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {
         self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
     }
@@ -209,6 +218,22 @@ impl Console {
         let _ = out.write_all(doc.as_bytes());
         let _ = out.flush();
     }
+}
+
+/// `  n 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi (-a% / +b%)`.
+fn stats_line(r: &TestResult) -> Option<String> {
+    let st = crate::stats::of_result(r)?;
+    let f1 = crate::report::fmt::f1;
+    let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
+    Some(format!(
+        "  n {}, min {}, median {}, max {}, geomean {}, cv {cv}, 95% interval {}\n",
+        st.n,
+        f1(st.min),
+        f1(st.median),
+        f1(st.max),
+        f1(st.geomean),
+        crate::report::text::interval(st.ci95, st.geomean)
+    ))
 }
 
 /// `27 min`, `45 s`, `2 h 05 min`.
@@ -306,5 +331,27 @@ pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
 pub fn log(files: &mut Option<Files>, s: &str) {
     if let Some(f) = files {
         f.log(s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::model::Pass;
+
+    #[test]
+    fn verbose_stats_line() {
+        // Rates 100, 110, 121: geomean 110, cv 0.0952, interval 110·e^∓0.23676 (src/stats.rs).
+        let pass = |count: f64| Pass { count, time: 1.0, timebase: 1.0, ..Pass::default() };
+        let r = TestResult {
+            passes: vec![pass(100.0), pass(110.0), pass(121.0), pass(50.0)],
+            kept: vec![0, 1, 2],
+            ..TestResult::default()
+        };
+        assert_eq!(
+            stats_line(&r).unwrap(),
+            "  n 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
+        );
+        assert!(stats_line(&TestResult::default()).is_none());
     }
 }

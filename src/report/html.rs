@@ -5,7 +5,7 @@
 //! `<p class="note">` paragraph.
 
 use super::fmt::{self, Zone};
-use super::text::{score_title, scored, unscored_reason};
+use super::text::{interval, score_title, scored, unscored_reason};
 use crate::driver::model::{Category, CopyRun, Run, SystemInfo};
 use std::fmt::Write;
 
@@ -50,6 +50,7 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = header(run, now, zone);
     for cr in &run.runs {
         s += &block(&run.system, cr, zone);
+        s += &stats_table(cr);
     }
     s += &footer(run);
     s
@@ -193,6 +194,40 @@ fn category_table(cr: &CopyRun, cat: Category) -> String {
     s
 }
 
+/// The statistics of each scored test's kept samples, and each index's propagated interval:
+/// after each copy count's block.
+pub fn stats_table(cr: &CopyRun) -> String {
+    let results = scored(cr);
+    if results.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("<h4>Statistics of the kept samples</h4>\n<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>n</th>\n   <th align=right>Min</th>\n   <th align=right>Median</th>\n   <th align=right>Max</th>\n   <th align=right>Geometric mean</th>\n   <th align=right>CV</th>\n   <th align=right>95% interval</th>\n</tr>\n");
+    for r in results {
+        let Some(st) = crate::stats::of_result(r) else { continue };
+        s += "<tr>\n";
+        let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
+        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", st.n);
+        for v in [st.min, st.median, st.max, st.geomean] {
+            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(v));
+        }
+        let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
+        let _ = writeln!(s, "   <td align=right><tt>{cv}</tt></td>");
+        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", interval(st.ci95, st.geomean));
+        s += "</tr>\n";
+    }
+    for b in super::text::ordered_index(cr) {
+        let ci = crate::stats::index_interval(b, &cr.results);
+        let _ = write!(
+            s,
+            "<tr>\n   <td colspan=7><b>{}:</b></td>\n   <td align=right><tt>{}</tt></td>\n</tr>\n",
+            score_title(b),
+            interval(ci, b.score)
+        );
+    }
+    s += "</table></p>\n<p class=\"note\">Intervals: 95%, of the geometric mean, on the log scale with Student's t; none with one sample. An index's interval is propagated from its tests' intervals, assuming the tests are independent.</p>\n\n";
+    s
+}
+
 /// The end of the document: a note when the run was interrupted, the disclaimer, the closing
 /// tags.
 pub fn footer(run: &Run) -> String {
@@ -327,6 +362,28 @@ mod tests {
         assert!(b.ends_with(want_block_end), "{b}");
         assert_eq!(b.matches("<tr>\n   <td><b>").count(), 12);
         assert!(render(&run, fixture::START1, fmt::utc).ends_with("</div>\n</body>\n</html>\n"));
+    }
+
+    #[test]
+    fn statistics_table() {
+        let run = fixture::reference();
+        let t = stats_table(&run.runs[0]);
+        assert!(t.starts_with("<h4>Statistics of the kept samples</h4>\n"), "{t}");
+        assert_eq!(t.matches("<tr>\n   <td><b>").count(), 12);
+        // The fixture's seven kept Dhrystone passes.
+        let dhry = run.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
+        let st = crate::stats::of_result(dhry).unwrap();
+        let row = format!(
+            "<tr>\n   <td><b>Dhrystone 2 using register variables</b></td>\n   <td align=right><tt>7</tt></td>\n   <td align=right><tt>{}</tt></td>",
+            fmt::f1(st.min)
+        );
+        assert!(t.contains(&row), "{t}");
+        assert!(t.contains("<td colspan=7><b>System Benchmarks Index Score:</b></td>"));
+        assert!(render(&run, fixture::START1, fmt::utc).contains(&t));
+        // `low - high (-a% / +b%)`.
+        let ci = crate::stats::Interval::around(100.0, 0.01f64.ln_1p());
+        assert_eq!(interval(Some(ci), 100.0), "99.0 - 101.0 (-1.0% / +1.0%)");
+        assert_eq!(interval(None, 100.0), "---");
     }
 
     #[test]

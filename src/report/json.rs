@@ -194,6 +194,7 @@ pub fn render(run: &Run) -> String {
     j.end_array();
     j.key("iterations").opt_int(st.iterations.map(i64::from));
     j.key("duration").opt_int(st.duration.map(i64::from));
+    j.key("quick").opt_number(st.quick);
     j.key("verbosity").int(i64::from(st.verbosity));
     j.key("tmpdir").string(&st.tmpdir);
     j.key("resultdir").string(&st.resultdir);
@@ -245,7 +246,7 @@ fn copy_run(j: &mut Json, cr: &CopyRun) {
     j.end_array();
     j.key("index").begin_array();
     for b in super::text::ordered_index(cr) {
-        index_block(j, b);
+        index_block(j, b, cr);
     }
     j.end_array();
     j.end_object();
@@ -273,6 +274,26 @@ fn result(j: &mut Json, cr: &CopyRun, r: &TestResult) {
         pass(j, p, r.kept.contains(&i));
     }
     j.end_array();
+    j.key("stats");
+    stats(j, r);
+    j.end_object();
+}
+
+/// The statistics of the kept per-pass rates (src/stats.rs), or null for a test without score.
+fn stats(j: &mut Json, r: &TestResult) {
+    let Some(s) = crate::stats::of_result(r) else {
+        j.null();
+        return;
+    };
+    j.begin_object();
+    j.key("n").int(s.n as i64);
+    j.key("min").number(s.min);
+    j.key("median").number(s.median);
+    j.key("max").number(s.max);
+    j.key("geomean").number(s.geomean);
+    j.key("cv").opt_number(s.cv);
+    j.key("ci95_low").opt_number(s.ci95.map(|c| c.low));
+    j.key("ci95_high").opt_number(s.ci95.map(|c| c.high));
     j.end_object();
 }
 
@@ -304,12 +325,16 @@ fn copy(j: &mut Json, c: &CopyOutcome) {
     j.end_object();
 }
 
-fn index_block(j: &mut Json, b: &IndexBlock) {
+fn index_block(j: &mut Json, b: &IndexBlock, cr: &CopyRun) {
+    // The index's interval, propagated from its tests' (independence assumed).
+    let ci = crate::stats::index_interval(b, &cr.results);
     j.begin_object();
     j.key("category").string(b.category.key());
     j.key("title").string(&score_title(b));
     j.key("score").number(b.score);
     j.key("partial").bool(b.partial);
+    j.key("ci95_low").opt_number(ci.map(|c| c.low));
+    j.key("ci95_high").opt_number(ci.map(|c| c.high));
     j.key("rows").begin_array();
     for row in &b.rows {
         j.begin_object();
@@ -428,6 +453,7 @@ mod tests {
     ],
     "iterations": 3,
     "duration": 2,
+    "quick": null,
     "verbosity": 1,
     "tmpdir": "/t",
     "resultdir": "/r"
@@ -452,7 +478,8 @@ mod tests {
           "index": null,
           "error": "command returned status 256\nexecl: <cannot exec> & \"quoted\"",
           "skipped": null,
-          "passes": []
+          "passes": [],
+          "stats": null
         },
         {
           "name": "dhry2reg",
@@ -488,7 +515,8 @@ mod tests {
                 }
               ]
             }
-          ]
+          ],
+          "stats": null
         },
         {
           "name": "C",
@@ -504,7 +532,8 @@ mod tests {
           "index": null,
           "error": null,
           "skipped": "no C compiler (cc or gcc) on this host",
-          "passes": []
+          "passes": [],
+          "stats": null
         }
       ],
       "index": [
@@ -513,6 +542,8 @@ mod tests {
           "title": "System Benchmarks Index Score (Partial Only)",
           "score": 1057898706.1,
           "partial": true,
+          "ci95_low": null,
+          "ci95_high": null,
           "rows": [
             {
               "message": "Dhrystone 2 using register variables",
@@ -528,6 +559,28 @@ mod tests {
 }
 "##;
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn stats_objects_read_back() {
+        // Every scored result carries the statistics of its kept passes, and the index block
+        // the interval propagated from them; our JSON reader reads them back.
+        let run = fixture::reference();
+        let doc = crate::json::parse(&render(&run)).unwrap();
+        let r0 = &doc.get("runs").unwrap().as_array().unwrap()[0];
+        let results = r0.get("results").unwrap().as_array().unwrap();
+        let dhry =
+            results.iter().find(|r| r.get("name").and_then(|n| n.as_str()) == Some("dhry2reg")).unwrap();
+        let st = dhry.get("stats").unwrap();
+        let model = run.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
+        let want = crate::stats::of_result(model).unwrap();
+        assert_eq!(st.get("n").and_then(|v| v.as_f64()), Some(want.n as f64));
+        assert_eq!(st.get("geomean").and_then(|v| v.as_f64()), Some(want.geomean));
+        assert_eq!(st.get("ci95_low").and_then(|v| v.as_f64()), want.ci95.map(|c| c.low));
+        let block = &r0.get("index").unwrap().as_array().unwrap()[0];
+        let ci = crate::stats::index_interval(&run.runs[0].index[0], &run.runs[0].results).unwrap();
+        assert_eq!(block.get("ci95_high").and_then(|v| v.as_f64()), Some(ci.high));
+        assert!(ci.low < block.get("score").unwrap().as_f64().unwrap());
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
     let mut s = header(run);
     for cr in &run.runs {
         s += &block_in(&run.system, cr, zone);
+        if run.settings.quick.is_some() {
+            s += &quick_notes(cr);
+        }
     }
     s += &footer(run);
     s
@@ -119,6 +122,13 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
 }
 
 fn settings_note(settings: &Settings) -> String {
+    if let Some(budget) = settings.quick {
+        return format!(
+            "** Quick run (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
+             interval of its score was within +-1% or its share of the budget was spent; the \
+             intervals follow each block.\n\n"
+        );
+    }
     match settings.duration {
         Some(d) => format!(
             "** Durations set with -t {d}: each test ran {d} s instead of its standard 10, 30 or 60 s; \
@@ -172,6 +182,20 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     }
     s += &unscored_notes(cr);
     s
+}
+
+/// `low - high (-a% / +b%)`, or `---` when there is no interval.
+pub fn interval(ci: Option<crate::stats::Interval>, centre: f64) -> String {
+    match ci {
+        Some(c) if centre > 0.0 => format!(
+            "{} - {} (-{:.1}% / +{:.1}%)",
+            fmt::f1(c.low),
+            fmt::f1(c.high),
+            100.0 * (1.0 - c.low / centre),
+            100.0 * (c.high / centre - 1.0)
+        ),
+        _ => "---".to_string(),
+    }
 }
 
 /// `%-40s %12.1f %-5s (%.1f s, %d samples)`.
@@ -236,6 +260,31 @@ pub fn unscored_reason(r: &TestResult) -> Option<String> {
     }
 }
 
+/// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and
+/// each index's interval propagated from them. Tests are named by test name, as the other notes.
+pub fn quick_notes(cr: &CopyRun) -> String {
+    let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
+    for r in scored(cr) {
+        let Some(st) = crate::stats::of_result(r) else { continue };
+        let passes = r.passes.len();
+        let what = match st.ci95 {
+            Some(_) => interval(st.ci95, st.geomean),
+            None => "no interval".to_string(),
+        };
+        let _ = writeln!(s, "** {}: {what}, {passes} pass{}", r.name, if passes == 1 { "" } else { "es" });
+    }
+    for b in ordered_index(cr) {
+        let ci = crate::stats::index_interval(b, &cr.results);
+        let what = match ci {
+            Some(_) => format!("{}, propagated from the tests' (assumed independent)", interval(ci, b.score)),
+            None => "no interval (a test has none)".to_string(),
+        };
+        let _ = writeln!(s, "** index {}: {what}", b.category.key());
+    }
+    s.push('\n');
+    s
+}
+
 /// `** <test>: failed: <why>` / `** <test>: skipped: <why>` lines, in run order, then an empty
 /// line; nothing when every test has a score. Tests are named by the name that runs them again
 /// (`unixbench run execl`), not by message, so that a `grep "<message>"` finds no stray line.
@@ -256,6 +305,33 @@ fn unscored_notes(cr: &CopyRun) -> String {
 mod tests {
     use super::*;
     use crate::report::fixture;
+
+    #[test]
+    fn quick_run_adds_only_star_lines() {
+        // A quick run's report: the classic lines of the standard report, unchanged, plus `** `
+        // lines (a header note, each block's intervals) that no classic parser matches.
+        let standard = super::super::fixture::reference();
+        let mut quick = standard.clone();
+        quick.settings.quick = Some(336.0);
+        let (a, b) = (report_in(&standard, fmt::utc), report_in(&quick, fmt::utc));
+        let classic: Vec<&str> = b.lines().filter(|l| !l.starts_with("** ") && !l.is_empty()).collect();
+        let plain: Vec<&str> = a.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(classic, plain);
+        assert!(b.contains("** Quick run (--quick, 336 s budget): shorter passes"), "{b}");
+        let notes = quick_notes(&quick.runs[0]);
+        assert!(
+            notes.starts_with("** 95% intervals (geometric mean, log scale, Student's t):\n** dhry2reg: "),
+            "{notes}"
+        );
+        assert_eq!(notes.lines().count(), 1 + 12 + 1 + 1, "heading, 12 tests, the index, a blank");
+        let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
+        let st = crate::stats::of_result(dhry).unwrap();
+        let line = format!("** dhry2reg: {}, 10 passes\n", interval(st.ci95, st.geomean));
+        assert!(notes.contains(&line), "{notes}");
+        assert!(notes.contains("** index system: "), "{notes}");
+        assert!(notes.contains(", propagated from the tests' (assumed independent)\n"), "{notes}");
+        assert!(notes.ends_with("\n\n"));
+    }
 
     #[test]
     fn reference_blocks_byte_for_byte() {

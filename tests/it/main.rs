@@ -5,10 +5,12 @@
 
 mod bad_input;
 mod common;
+mod compare;
 mod cpu_kernels;
 mod dispatch;
 mod driver;
 mod os_kernels;
+mod quick;
 mod report;
 mod rigs;
 mod shell_tests;
