@@ -48,13 +48,6 @@ pub fn read(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     cvt(unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }).map(|n| n as usize)
 }
 
-/// One `write(2)`, not retried.
-#[inline]
-pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
-    // SAFETY: buf is valid for buf.len() bytes of reads.
-    cvt(unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }).map(|n| n as usize)
-}
-
 /// Raw `read(2)` result (-1 on error, errno set), for loops that must see the C return value.
 #[inline]
 pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> isize {

@@ -220,7 +220,10 @@ fn fstime_reports_a_read_only_directory() {
         println!("skipped: running as root without setpriv, so no unprivileged user to test with");
         return;
     };
-    let o = run(&mut c);
+    let o = {
+        let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
+        run(&mut c)
+    };
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("cannot create") && stderr(&o).contains("Permission denied"),
@@ -284,7 +287,10 @@ fn fork_failure_names_the_iteration() {
             println!("skipped: running as root without setpriv; root ignores RLIMIT_NPROC");
             return;
         };
-        let o = run(&mut c);
+        let o = {
+            let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
+            run(&mut c)
+        };
         assert!(!o.status.success());
         assert!(stderr(&o).contains(needle), "{}", stderr(&o));
         assert!(stderr(&o).contains("Resource temporarily unavailable"), "{}", stderr(&o));

@@ -227,9 +227,6 @@ fn as_nobody(dir: &Path, limits: &[&str], args: &[&str]) -> Output {
         .env("HOME", dir))
 }
 
-/// RLIMIT_NPROC counts every process of the user, so the rigs that run as nobody take turns.
-static NOBODY: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// A scratch directory owned by nobody.
 fn nobody_dir(tag: &str) -> Scratch {
     let d = Scratch::new(tag);
