@@ -9,11 +9,15 @@
 # Each round runs, one after another (the order alternates between rounds, so background load
 # hits all alike):
 #   ours   our looper, our scripts, our data, in a directory written by `unixbench workdir`
-#   C      the C looper, scripts and data, cwd CDIR/testdir, UB_BINDIR=CDIR/pgms (as Run does)
+#   C      the C looper, scripts and data, UB_BINDIR=CDIR/pgms, cwd a copy of CDIR/testdir
+#          (Run uses testdir itself; the copy leaves CDIR untouched)
 #   C+in   the C looper and scripts on our data (cwd = our directory): the input's own effect
 # A score is Run's: iterations per minute of wall time until EOF on the test's stderr (which
-# includes looper's in-flight iteration). Prints each round, then per test the ratios
-# ours/C and (C+in)/C as the mean over rounds and the range.
+# includes looper's in-flight iteration). With GNU time at /usr/bin/time, each run's CPU time
+# per iteration (user + system of looper and the iterations it waited for) is measured too:
+# a figure that other load on the machine disturbs far less than wall time. Prints each
+# round, then per test the ratios ours/C and (C+in)/C of both (for CPU, as scores: the
+# inverse ratio of the CPU times), as the mean over rounds and the range.
 set -eu
 [ $# -ge 2 ] || { echo "usage: sh bench/shell.sh UNIXBENCH CDIR [SECONDS] [ROUNDS] [TEST...]" >&2; exit 2; }
 ub=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -25,9 +29,11 @@ tests=${*:-shell1 shell8}
 [ -x "$cdir/pgms/looper" ] && [ -f "$cdir/testdir/sort.src" ] || { echo "shell.sh: $cdir is not a built UnixBench" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ub-shellbench-XXXXXX")
-trap 'rm -rf "$work" "$work.out"' EXIT
+trap 'rm -rf "$work" "$work.c" "$work.out" "$work.time"' EXIT
 trap 'exit 130' INT TERM
 "$ub" workdir "$work"
+ctest=$work.c
+cp -R "$cdir/testdir" "$ctest"
 export LANG=en_US.utf8 UB_BINDIR="$cdir/pgms"
 
 # Command of a test for one side: ours, c, cin. Prints the argv (the driver's, for ours).
@@ -50,7 +56,7 @@ measure() {
 	side=$1 t=$2
 	case $side in
 	ours) dir=$work run="$ub" ;;
-	c) dir=$cdir/testdir run= ;;
+	c) dir=$ctest run= ;;
 	cin) dir=$work run= ;;
 	esac
 	c=$(cmd "$side" "$t")
@@ -58,13 +64,19 @@ measure() {
 	# shellcheck disable=SC2086 # word splitting of the command is intended
 	# stdout to a file, as Run sends it to a pipe: GNU grep stops at its first match when its
 	# output is /dev/null, which would change what the grep test measures.
-	err=$(cd "$dir" && $run $c 2>&1 >"$work.out")
+	if [ -x /usr/bin/time ]; then
+		err=$(cd "$dir" && /usr/bin/time -o "$work.time" -f '%U %S' $run $c 2>&1 >"$work.out")
+	else
+		err=$(cd "$dir" && $run $c 2>&1 >"$work.out")
+		echo "0 0" > "$work.time"
+	fi
 	end=$(date +%s.%N)
 	# The C test removes these after each pass; so do we.
 	rm -f "$dir/a.out" "$dir/cctest.o"
 	count=$(printf '%s\n' "$err" | sed -n 's/^COUNT|\([0-9]*\)|60|lpm$/\1/p')
 	[ -n "$count" ] || { echo "shell.sh: $side $t failed: $err" >&2; exit 1; }
-	echo "$count $start $end" | awk '{ printf "%.1f\n", $1 * 60 / ($3 - $2) }'
+	echo "$count $start $end $(cat "$work.time")" |
+		awk '{ printf "%.1f %.3f\n", $1 * 60 / ($3 - $2), ($4 + $5) * 1000 / $1 }'
 }
 
 results=$work/results
@@ -75,24 +87,25 @@ while [ "$r" -le "$rounds" ]; do
 		if [ $((r % 2)) -eq 1 ]; then order="ours c cin"; else order="cin c ours"; fi
 		for side in $order; do
 			v=$(measure "$side" "$t")
-			echo "round $r  $t  $side  $v lpm"
+			echo "round $r  $t  $side  ${v% *} lpm  ${v#* } ms CPU/iteration"
 			echo "$t $r $side $v" >> "$results"
 		done
 	done
 	r=$((r + 1))
 done
 echo
-echo "test      ours/C mean (min-max)       (C+in)/C mean (min-max)"
+echo "test      ours/C wall (min-max)   (C+in)/C wall (min-max)   ours/C CPU (min-max)    (C+in)/C CPU (min-max)"
 for t in $tests; do
 	awk -v t="$t" '
-		$1 == t { v[$2, $3] = $4; if ($2 > n) n = $2 }
+		function acc(k, x) { s[k] += x; if (!(k in lo) || x < lo[k]) lo[k] = x; if (!(k in hi) || x > hi[k]) hi[k] = x }
+		$1 == t { w[$2, $3] = $4; c[$2, $3] = $5; if ($2 > n) n = $2 }
 		END {
 			for (i = 1; i <= n; i++) {
-				a = v[i, "ours"] / v[i, "c"]; b = v[i, "cin"] / v[i, "c"]
-				sa += a; sb += b
-				if (i == 1 || a < mina) mina = a; if (i == 1 || a > maxa) maxa = a
-				if (i == 1 || b < minb) minb = b; if (i == 1 || b > maxb) maxb = b
+				acc(1, w[i, "ours"] / w[i, "c"]); acc(2, w[i, "cin"] / w[i, "c"])
+				if (c[i, "ours"] > 0 && c[i, "cin"] > 0) { acc(3, c[i, "c"] / c[i, "ours"]); acc(4, c[i, "c"] / c[i, "cin"]) }
 			}
-			printf "%-8s  %.3f (%.3f-%.3f)        %.3f (%.3f-%.3f)\n", t, sa / n, mina, maxa, sb / n, minb, maxb
+			printf "%-8s", t
+			for (k = 1; k <= 4; k++) if (k in s) printf "  %.3f (%.3f-%.3f)   ", s[k] / n, lo[k], hi[k]
+			printf "\n"
 		}' "$results"
 done

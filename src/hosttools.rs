@@ -147,3 +147,44 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
         .map(|dir| dir.join(program))
         .find(|p| runnable(p))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn strings(v: &[OsString]) -> Vec<String> {
+        v.iter().map(|s| s.to_string_lossy().into_owned()).collect()
+    }
+
+    #[test]
+    fn shell_tests_exec_the_launcher_or_run_it_through_bin_sh() {
+        if SHELL_TOOLS.iter().any(|t| find_program(t).is_none()) || find_program("/bin/sh").is_none() {
+            return; // a host without the shell test's programs: the skip is tested end to end
+        }
+        let wd = WorkDir::create(&std::env::temp_dir()).unwrap();
+        let multi = wd.multi_sh().to_string_lossy().into_owned();
+        let argv = strings(&host_test("shell8", &wd, 60).unwrap());
+        assert_eq!(argv, ["looper", "60", multi.as_str(), "8"]);
+        // Not executable, as on a noexec mount: the same single exec of /bin/sh, done by looper.
+        std::fs::set_permissions(wd.multi_sh(), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let argv = strings(&host_test("shell16", &wd, 5).unwrap());
+        assert_eq!(argv, ["looper", "5", "/bin/sh", multi.as_str(), "16"]);
+    }
+
+    #[test]
+    fn durations_are_the_c_suites() {
+        let d: Vec<_> = HOST_TESTS.iter().map(|t| default_secs(t).unwrap()).collect();
+        assert_eq!(d, [60, 60, 60, 60, 30, 30, 10]);
+        assert_eq!(default_secs("pipe"), None);
+    }
+
+    #[test]
+    fn skip_lines_name_the_missing_program() {
+        assert_eq!(Skip::missing("dc").to_string(), "skipped: no 'dc' program found in PATH");
+        assert_eq!(Skip::missing("/bin/sh").to_string(), "skipped: no '/bin/sh' program found");
+        let wd = WorkDir::create(&std::env::temp_dir()).unwrap();
+        assert_eq!(host_test("pipe", &wd, 1).unwrap_err().0, "skipped: 'pipe' is not a host-tool test");
+        assert_eq!(find_program("ub-no-such-program-x"), None);
+    }
+}

@@ -61,13 +61,13 @@ struct Options {
     max_blocks: u64,
     /// Duration of the measured phase, 1..=3600 s.
     seconds: u32,
-    /// Directory for the two files; the current one if None.
-    dir: Option<OsString>,
+    /// Directories to enter, in order, before making the two files (C chdirs at each `-d`).
+    dirs: Vec<OsString>,
 }
 
 fn parse(args: &[OsString]) -> Result<Options> {
     use lexopt::Arg::{Long, Short, Value};
-    let mut o = Options { test: Test::Copy, bufsize: 1024, max_blocks: 2000, seconds: 10, dir: None };
+    let mut o = Options { test: Test::Copy, bufsize: 1024, max_blocks: 2000, seconds: 10, dirs: Vec::new() };
     let mut p = lexopt::Parser::from_args(args.iter().skip(1).cloned());
     while let Some(arg) = p.next()? {
         match arg {
@@ -77,7 +77,7 @@ fn parse(args: &[OsString]) -> Result<Options> {
             Short('b') => o.bufsize = args::parse_uint("buffer size (-b)", &p.value()?, 256, 8192)? as usize,
             Short('m') => o.max_blocks = args::parse_uint("max blocks (-m)", &p.value()?, 1, 1 << 20)?,
             Short('t') => o.seconds = args::parse_uint("seconds (-t)", &p.value()?, 1, 3600)? as u32,
-            Short('d') => o.dir = Some(p.value()?),
+            Short('d') => o.dirs.push(p.value()?),
             Short(c) => return Err(Error::usage(format!("unknown option '-{c}': {USAGE}"))),
             Long(l) => return Err(Error::usage(format!("unknown option '--{l}': {USAGE}"))),
             Value(v) => {
@@ -117,7 +117,7 @@ extern "C" fn on_fatal(sig: libc::c_int) {
 
 pub fn main(args: Vec<OsString>) -> Result {
     let o = parse(&args)?;
-    if let Some(d) = &o.dir {
+    for d in &o.dirs {
         fd::chdir(d).map_err(|e| {
             Error::failed(format!("cannot use directory '{}': {}", d.to_string_lossy(), reason(&e)))
         })?;
@@ -328,7 +328,10 @@ mod tests {
     #[test]
     fn defaults_are_cs() {
         let o = parse(&os(&[])).unwrap();
-        assert_eq!(o, Options { test: Test::Copy, bufsize: 1024, max_blocks: 2000, seconds: 10, dir: None });
+        assert_eq!(
+            o,
+            Options { test: Test::Copy, bufsize: 1024, max_blocks: 2000, seconds: 10, dirs: vec![] }
+        );
     }
 
     #[test]
@@ -336,7 +339,8 @@ mod tests {
         let o = parse(&os(&["-r", "-t", "30", "-d", "/x y", "-b", "4096", "-m", "8000"])).unwrap();
         assert_eq!(o.test, Test::Read);
         assert_eq!((o.bufsize, o.max_blocks, o.seconds), (4096, 8000, 30));
-        assert_eq!(o.dir, Some(OsString::from("/x y")));
+        assert_eq!(o.dirs, [OsString::from("/x y")]);
+        assert_eq!(parse(&os(&["-d", "a", "-d", "b"])).unwrap().dirs, ["a", "b"]);
         assert_eq!(parse(&os(&["-w", "-b256"])).unwrap().bufsize, 256);
         assert_eq!(parse(&os(&["-w", "-c"])).unwrap().test, Test::Copy);
         assert_eq!(parse(&os(&["-m", "1048576", "-t", "3600"])).unwrap().max_blocks, 1 << 20);

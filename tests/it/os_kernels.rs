@@ -53,6 +53,22 @@ fn execl_counts_images_executed() {
     assert!(c[0] > 1, "the program re-executed itself: {c:?}");
 }
 
+/// Without /proc (a chroot, a rescue shell), execl finds its file from argv[0] or PATH.
+#[test]
+fn execl_works_without_proc() {
+    let script = "umount -l /proc || exit 77; exec \"$0\" execl 2";
+    let o = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-c", script])
+        .arg(bin())
+        .output();
+    match o {
+        Ok(o) if o.status.code() != Some(77) && !stderr(&o).starts_with("unshare:") => {
+            assert!(assert_lps(&o, 1)[0] > 1);
+        }
+        _ => println!("skipped: cannot hide /proc here (needs root and unshare)"),
+    }
+}
+
 #[test]
 fn symlink_and_subcommand_forms_agree() {
     let dir = Scratch::new("oslink");
@@ -254,6 +270,10 @@ fn fstime_over_the_file_size_limit_fails_cleanly() {
 #[test]
 fn fork_failure_names_the_iteration() {
     let b = bin();
+    if Command::new("prlimit").arg("--version").stdout(Stdio::null()).status().is_err() {
+        println!("skipped: no prlimit to lower RLIMIT_NPROC with");
+        return;
+    }
     for (args, needle) in [
         (&["spawn", "3"][..], "Fork failed at iteration 0"),
         (&["syscall", "3", "exec"], "fork failed at iteration 0"),
@@ -271,7 +291,8 @@ fn fork_failure_names_the_iteration() {
     }
 }
 
-/// The static binary users copy around has no PT_INTERP: it needs no dynamic loader.
+/// The static binary users copy around has no PT_INTERP (it needs no dynamic loader) and fits
+/// in 1 MiB.
 #[test]
 fn release_binary_is_static() {
     let Some(path) = std::env::var_os("UNIXBENCH_BIN") else {
@@ -279,6 +300,7 @@ fn release_binary_is_static() {
         return;
     };
     let elf = std::fs::read(Path::new(&path)).unwrap();
+    assert!(elf.len() <= 1 << 20, "the binary is {} bytes, more than 1 MiB", elf.len());
     assert_eq!(&elf[..4], b"\x7fELF");
     assert_eq!(elf[4], 2, "64-bit ELF");
     let le = elf[5] == 1;
