@@ -29,7 +29,8 @@ Our options:
   --quick[=SECONDS]    a quick run: the same tests and copies, each pass shorter, each test
                        stopped when its score's 95% interval is within +-1% or its share of
                        the time budget is spent; the budget is just under a tenth of the
-                       standard run's time, or SECONDS for the whole run. The report gives every interval
+                       standard run's time, or SECONDS for the whole run; the report gives
+                       every test's interval and the index's
   --results DIR        results directory (default: $UB_RESULTDIR, else ./results)
   --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
                        /tmp); the run works in a private subdirectory and removes it
