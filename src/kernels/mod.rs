@@ -7,9 +7,13 @@ pub mod context;
 pub mod dhry;
 pub mod execl;
 pub mod fstime;
+#[cfg(feature = "graphics")]
+pub mod gfx;
 pub mod hanoi;
 pub mod looper;
 pub mod pipe;
 pub mod spawn;
 pub mod syscall;
+#[cfg(feature = "graphics")]
+pub mod ubgears;
 pub mod whets;

@@ -6,10 +6,13 @@
 //! program's does: one call into libc, no allocation, no locking.
 //!
 //! Submodules by area: `fd` (descriptors and files), `proc` (fork, exec, wait, limits),
-//! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths).
+//! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths); with the `graphics` feature, `x11`
+//! (Xlib, Render) and `gl` (GLX, OpenGL 1.x).
 
 pub mod clock;
 pub mod fd;
+#[cfg(feature = "graphics")]
+pub mod gl;
 pub mod info;
 pub mod net;
 pub mod proc;
