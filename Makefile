@@ -6,6 +6,9 @@
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
+#   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
+#   make test-graphics    the graphics tests under Xvfb with Mesa's software GL
+#   make bench-graphics [UBGEARS=PATH]  each 2D workload against x11perf, ubgears against C's
 
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
@@ -13,7 +16,10 @@ ARM     := aarch64-unknown-linux-musl
 PREFIX  ?= /usr/local
 LINKS   ?= 0
 
-.PHONY: all run test aarch64 install bench clean FORCE
+GTARGET := x86_64-unknown-linux-gnu
+UBGEARS ?= -
+
+.PHONY: all run test aarch64 install bench clean graphics test-graphics bench-graphics FORCE
 
 all: unixbench
 
@@ -26,6 +32,31 @@ unixbench: FORCE
 	$(call need_target,$(TARGET))
 	$(CARGO) build --release --locked --target $(TARGET)
 	cp target/$(TARGET)/release/unixbench $@
+
+# Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
+define need_debs
+	@missing=; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+endef
+
+unixbench-graphics: FORCE
+	$(call need_debs,libx11-dev libxrender-dev libgl-dev)
+	$(call need_target,$(GTARGET))
+	$(CARGO) build --release --locked --features graphics --target $(GTARGET)
+	cp target/$(GTARGET)/release/unixbench $@
+
+graphics: unixbench-graphics
+
+# xvfb-run -a picks a free display and stops the server afterwards.
+test-graphics: unixbench-graphics
+	$(call need_debs,xvfb xauth libgl1-mesa-dri)
+	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
+		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
+		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
+
+bench-graphics: unixbench-graphics
+	$(call need_debs,xvfb libgl1-mesa-dri x11-apps)
+	sh bench/graphics.sh ./unixbench-graphics "$(UBGEARS)" 3 2 1
 
 unixbench-aarch64: FORCE
 	$(call need_target,$(ARM))
@@ -42,6 +73,7 @@ test: unixbench
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench $(CARGO) test --locked
+	$(MAKE) test-graphics
 
 install: unixbench
 	install -d $(DESTDIR)$(PREFIX)/bin
