@@ -2,7 +2,7 @@
 //! (SPEC.md 4.2): the objects per request, sizes and fill styles are `do_tests.c`'s.
 
 use super::harness::{Kind, Parms, Spec, POLY};
-use super::{blt, rects, windows};
+use super::{arcs, blt, lines, rects, windows};
 use crate::sys::x11::{FILL_OPAQUE_STIPPLED, FILL_TILED};
 
 /// A gfx-x11 group: its name (`2d-<name>` is the applet) and its four x11perf tests.
@@ -73,9 +73,33 @@ pub static SPECS: &[Spec] = &[
         Some(rects::Rects::filled),
     ),
     // lines
-    s("seg100c3", "100-pixel line segment (3 kids)", 421_000.0, Rop, 3, Parms::new(POLY, 100), None),
-    s("wvseg100", "100x10 wide vertical line segment", 584_000.0, Rop, 0, Parms::new(100, 100), None),
-    s("ddline100", "100-pixel double-dashed line", 453_000.0, Rop, 0, Parms::new(POLY, 100), None),
+    s(
+        "seg100c3",
+        "100-pixel line segment (3 kids)",
+        421_000.0,
+        Rop,
+        3,
+        Parms::new(POLY, 100),
+        Some(lines::Segments::plain),
+    ),
+    s(
+        "wvseg100",
+        "100x10 wide vertical line segment",
+        584_000.0,
+        Rop,
+        0,
+        Parms::new(100, 100),
+        Some(lines::Segments::wide_vertical),
+    ),
+    s(
+        "ddline100",
+        "100-pixel double-dashed line",
+        453_000.0,
+        Rop,
+        0,
+        Parms::new(POLY, 100),
+        Some(lines::DoubleDashedLines::make),
+    ),
     s(
         "worect500",
         "500x500 wide rectangle outline",
@@ -86,15 +110,71 @@ pub static SPECS: &[Spec] = &[
         Some(rects::Rects::outlined),
     ),
     // circle
-    s("circle500", "500-pixel circle", 28_900.0, Rop, 0, Parms::new(50, 500), None),
-    s("wddcircle100", "100-pixel wide double-dashed circle", 8_300.0, Rop, 0, Parms::new(100, 100), None),
-    s("wpcircle100", "100-pixel wide partial circle", 39_000.0, Rop, 0, Parms::new(198, 100), None),
-    s("fspcircle100", "100-pixel fill slice partial circle", 187_000.0, Rop, 0, Parms::new(108, 100), None),
+    s("circle500", "500-pixel circle", 28_900.0, Rop, 0, Parms::new(50, 500), Some(arcs::circle500)),
+    s(
+        "wddcircle100",
+        "100-pixel wide double-dashed circle",
+        8_300.0,
+        Rop,
+        0,
+        Parms::new(100, 100),
+        Some(arcs::wddcircle100),
+    ),
+    s(
+        "wpcircle100",
+        "100-pixel wide partial circle",
+        39_000.0,
+        Rop,
+        0,
+        Parms::new(198, 100),
+        Some(arcs::wpcircle100),
+    ),
+    s(
+        "fspcircle100",
+        "100-pixel fill slice partial circle",
+        187_000.0,
+        Rop,
+        0,
+        Parms::new(108, 100),
+        Some(arcs::fspcircle100),
+    ),
     // ellipse
-    s("ddellipse100", "100-pixel double-dashed ellipse", 88_900.0, Rop, 0, Parms::new(25, 100), None),
-    s("wddellipse100", "100-pixel wide double-dashed ellipse", 6_680.0, Rop, 0, Parms::new(25, 100), None),
-    s("pellipse10", "10-pixel partial ellipse", 1_350_000.0, Rop, 0, Parms::new(540, 10), None),
-    s("fspellipse100", "100-pixel fill slice partial ellipse", 269_000.0, Rop, 0, Parms::new(36, 100), None),
+    s(
+        "ddellipse100",
+        "100-pixel double-dashed ellipse",
+        88_900.0,
+        Rop,
+        0,
+        Parms::new(25, 100),
+        Some(arcs::ddellipse100),
+    ),
+    s(
+        "wddellipse100",
+        "100-pixel wide double-dashed ellipse",
+        6_680.0,
+        Rop,
+        0,
+        Parms::new(25, 100),
+        Some(arcs::wddellipse100),
+    ),
+    s(
+        "pellipse10",
+        "10-pixel partial ellipse",
+        1_350_000.0,
+        Rop,
+        0,
+        Parms::new(540, 10),
+        Some(arcs::pellipse10),
+    ),
+    s(
+        "fspellipse100",
+        "100-pixel fill slice partial ellipse",
+        269_000.0,
+        Rop,
+        0,
+        Parms::new(36, 100),
+        Some(arcs::fspellipse100),
+    ),
     // shapes
     s("triangle10", "Fill 10x10 equivalent triangle", 969_000.0, Rop, 0, Parms::new(POLY, 10), None),
     s("trap300", "Fill 300x300 trapezoid", 11_600.0, Rop, 0, Parms::new(2, 300), None),

@@ -25,9 +25,11 @@
 //! `--verify` reads the window back after one fresh rep of each workload and fails (exit 1)
 //! when nothing was drawn.
 
+mod arcs;
 mod blt;
 pub mod groups;
 mod harness;
+mod lines;
 mod rects;
 mod windows;
 
