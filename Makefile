@@ -40,7 +40,7 @@ define need_debs
 endef
 
 unixbench-graphics: FORCE
-	$(call need_debs,libx11-dev libxrender-dev libgl-dev)
+	$(call need_debs,libx11-dev libxrender-dev libxft-dev libgl-dev)
 	$(call need_target,$(GTARGET))
 	$(CARGO) build --release --locked --features graphics --target $(GTARGET)
 	cp target/$(GTARGET)/release/unixbench $@
@@ -49,13 +49,13 @@ graphics: unixbench-graphics
 
 # xvfb-run -a picks a free display and stops the server afterwards.
 test-graphics: unixbench-graphics
-	$(call need_debs,xvfb xauth libgl1-mesa-dri)
+	$(call need_debs,xvfb xauth libgl1-mesa-dri xfonts-base fonts-dejavu-core)
 	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
 		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
 		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
 
 bench-graphics: unixbench-graphics
-	$(call need_debs,xvfb libgl1-mesa-dri x11-apps)
+	$(call need_debs,xvfb libgl1-mesa-dri xfonts-base fonts-dejavu-core x11-apps)
 	sh bench/graphics.sh ./unixbench-graphics "$(UBGEARS)" 3 2 1
 
 unixbench-aarch64: FORCE

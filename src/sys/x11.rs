@@ -590,6 +590,10 @@ impl PictFormat {
     pub fn none() -> PictFormat {
         PictFormat(ptr::null_mut())
     }
+    /// Whether this is no format (the server has none of the kind asked for).
+    pub fn is_none(&self) -> bool {
+        self.0.is_null()
+    }
 }
 
 /// A client-side image from `XGetImage`, freed on drop.
@@ -647,6 +651,28 @@ impl Font {
             let f = &*self.raw;
             (f.min_byte1, f.max_byte1, f.min_char_or_byte2, f.max_char_or_byte2)
         }
+    }
+    /// x11perf's `GetRealChar` test: whether the character at `index` of the font's
+    /// byte1 x byte2 matrix has any metrics (a font without per-char metrics has them all).
+    pub fn has_char(&self, index: usize) -> bool {
+        let (b1lo, b1hi, b2lo, b2hi) = self.char_range();
+        let total = (b1hi - b1lo + 1) as usize * (b2hi - b2lo + 1) as usize;
+        assert!(index < total, "character index {index} outside the font's {total}");
+        // SAFETY: raw is live; per_char, when set, holds one XCharStruct per character of the
+        // byte1 x byte2 matrix, and index is inside it (asserted).
+        unsafe {
+            let pc = (*self.raw).per_char as *const XCharStruct;
+            if pc.is_null() {
+                return true;
+            }
+            let c = &*pc.add(index);
+            (c.lbearing | c.rbearing | c.width | c.ascent | c.descent | c.attributes as i16) != 0
+        }
+    }
+    /// Maximum ascent plus descent over the characters, as x11perf computes line heights.
+    pub fn max_bounds_height(&self) -> i32 {
+        // SAFETY: raw is live.
+        unsafe { ((*self.raw).max_bounds.ascent + (*self.raw).max_bounds.descent) as i32 }
     }
     /// The widest character's advance.
     pub fn max_width(&self) -> i32 {
@@ -1076,11 +1102,22 @@ impl Display {
         // SAFETY: gc is live; s is valid for its length.
         unsafe { XDrawString(self.raw, d, gc.0, x, y, s.as_ptr() as *const c_char, s.len() as c_int) };
     }
-    /// `XDrawText16` of a prepared item list.
+    /// `XDrawText16` of up to 8 items.
     #[inline]
-    pub fn draw_text16(&self, d: Drawable, gc: Gc, x: i32, y: i32, items: &TextItems16<'_>) {
-        // SAFETY: gc is live; every item points into a slice borrowed by `items`.
-        unsafe { XDrawText16(self.raw, d, gc.0, x, y, items.items.as_ptr(), items.items.len() as c_int) };
+    pub fn draw_text16(&self, d: Drawable, gc: Gc, x: i32, y: i32, items: &[TextItem<'_>]) {
+        const MAX: usize = 8;
+        assert!(items.len() <= MAX);
+        let mut raw = [TextItem16 { chars: ptr::null(), nchars: 0, delta: 0, font: 0 }; MAX];
+        for (r, i) in raw.iter_mut().zip(items) {
+            *r = TextItem16 {
+                chars: i.chars.as_ptr(),
+                nchars: i.chars.len() as c_int,
+                delta: i.delta,
+                font: i.font,
+            };
+        }
+        // SAFETY: gc is live; each raw item points into a slice borrowed for this call.
+        unsafe { XDrawText16(self.raw, d, gc.0, x, y, raw.as_ptr(), items.len() as c_int) };
     }
     /// `XLoadQueryFont`; None when the server has no such font.
     pub fn load_query_font(&self, name: &str) -> Option<Font> {
@@ -1217,30 +1254,137 @@ impl Display {
     }
 }
 
-/// `XTextItem16`s borrowing their characters, so they cannot outlive them.
-pub struct TextItems16<'a> {
-    items: Vec<TextItem16>,
-    _chars: std::marker::PhantomData<&'a [Char2b]>,
-}
-
-impl<'a> TextItems16<'a> {
-    /// Items from (characters, delta, font; 0 keeps the GC's font).
-    pub fn new(parts: &[(&'a [Char2b], i32, Xid)]) -> TextItems16<'a> {
-        let items = parts
-            .iter()
-            .map(|(c, delta, font)| TextItem16 {
-                chars: c.as_ptr(),
-                nchars: c.len() as c_int,
-                delta: *delta,
-                font: *font,
-            })
-            .collect();
-        TextItems16 { items, _chars: std::marker::PhantomData }
-    }
+/// One run of a polytext request: characters, the advance before them, and a font to switch
+/// to first (0 keeps the GC's).
+#[derive(Clone, Copy, Debug)]
+pub struct TextItem<'a> {
+    pub chars: &'a [Char2b],
+    pub delta: i32,
+    pub font: Xid,
 }
 
 /// Frees memory Xlib or GLX returned (`XFree`).
 pub(crate) fn xfree(p: *mut c_void) {
     // SAFETY: callers pass only pointers Xlib/GLX allocated, once.
     unsafe { XFree(p) };
+}
+
+/// `XftColor`: a pixel and its Render colour.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XftColor {
+    pub pixel: c_ulong,
+    pub color: RenderColor,
+}
+
+#[repr(C)]
+struct XftFontRaw {
+    ascent: c_int,
+    descent: c_int,
+    height: c_int,
+    max_advance_width: c_int,
+}
+
+#[link(name = "Xft")]
+extern "C" {
+    fn XftDrawCreate(d: *mut c_void, dr: Drawable, visual: *mut c_void, cmap: Xid) -> *mut c_void;
+    fn XftDrawDestroy(draw: *mut c_void);
+    fn XftDrawPicture(draw: *mut c_void) -> Picture;
+    fn XftDrawSrcPicture(draw: *mut c_void, color: *const XftColor) -> Picture;
+    fn XftColorAllocValue(
+        d: *mut c_void,
+        v: *mut c_void,
+        cmap: Xid,
+        c: *const RenderColor,
+        out: *mut XftColor,
+    ) -> c_int;
+    fn XftColorFree(d: *mut c_void, v: *mut c_void, cmap: Xid, c: *mut XftColor);
+    fn XftFontOpenName(d: *mut c_void, screen: c_int, name: *const c_char) -> *mut XftFontRaw;
+    fn XftFontClose(d: *mut c_void, f: *mut XftFontRaw);
+    fn XftDrawString8(
+        draw: *mut c_void,
+        c: *const XftColor,
+        f: *mut XftFontRaw,
+        x: c_int,
+        y: c_int,
+        s: *const u8,
+        n: c_int,
+    );
+}
+
+/// An `XftDraw` on a drawable of the default visual. Valid until [`Display::xft_draw_destroy`].
+#[derive(Clone, Copy, Debug)]
+pub struct XftDraw(*mut c_void);
+
+/// An open Xft font. Valid until [`Display::xft_font_close`].
+#[derive(Clone, Copy, Debug)]
+pub struct XftFont(*mut XftFontRaw);
+
+impl XftFont {
+    /// The font's line height (`aafont->height`).
+    pub fn height(&self) -> i32 {
+        // SAFETY: self.0 is a live XftFont (see the type's contract).
+        unsafe { (*self.0).height }
+    }
+}
+
+impl Display {
+    /// `XftDrawCreate` on `d` with the default visual and colormap.
+    pub fn xft_draw_create(&self, d: Drawable) -> XftDraw {
+        // SAFETY: live connection, default visual and colormap of this screen.
+        XftDraw(unsafe {
+            XftDrawCreate(self.raw, d, XDefaultVisual(self.raw, self.screen), self.default_colormap())
+        })
+    }
+    pub fn xft_draw_destroy(&self, draw: XftDraw) {
+        // SAFETY: draw came from xft_draw_create and is destroyed once.
+        unsafe { XftDrawDestroy(draw.0) };
+    }
+    /// The Render picture of the draw's drawable.
+    pub fn xft_draw_picture(&self, draw: XftDraw) -> Picture {
+        // SAFETY: draw is live.
+        unsafe { XftDrawPicture(draw.0) }
+    }
+    /// Xft's cached solid source picture of `c`.
+    pub fn xft_draw_src_picture(&self, draw: XftDraw, c: &XftColor) -> Picture {
+        // SAFETY: draw is live; c is a valid colour.
+        unsafe { XftDrawSrcPicture(draw.0, c) }
+    }
+    /// `XftColorAllocValue` in the default visual and colormap.
+    pub fn xft_color_alloc(&self, c: RenderColor) -> Option<XftColor> {
+        let mut out = XftColor::default();
+        // SAFETY: live connection; c and out are valid for the call.
+        let ok = unsafe {
+            XftColorAllocValue(
+                self.raw,
+                XDefaultVisual(self.raw, self.screen),
+                self.default_colormap(),
+                &c,
+                &mut out,
+            )
+        };
+        (ok != 0).then_some(out)
+    }
+    pub fn xft_color_free(&self, mut c: XftColor) {
+        // SAFETY: c came from xft_color_alloc on this display.
+        unsafe {
+            XftColorFree(self.raw, XDefaultVisual(self.raw, self.screen), self.default_colormap(), &mut c)
+        };
+    }
+    /// `XftFontOpenName`; None when fontconfig finds nothing.
+    pub fn xft_font_open(&self, name: &str) -> Option<XftFont> {
+        let c = CString::new(name).ok()?;
+        // SAFETY: live connection, NUL-terminated pattern; the result is checked.
+        let f = unsafe { XftFontOpenName(self.raw, self.screen, c.as_ptr()) };
+        (!f.is_null()).then_some(XftFont(f))
+    }
+    pub fn xft_font_close(&self, f: XftFont) {
+        // SAFETY: f came from xft_font_open and is closed once.
+        unsafe { XftFontClose(self.raw, f.0) };
+    }
+    #[inline]
+    pub fn xft_draw_string8(&self, draw: XftDraw, c: &XftColor, f: XftFont, x: i32, y: i32, s: &[u8]) {
+        // SAFETY: draw and f are live; s is valid for its length.
+        unsafe { XftDrawString8(draw.0, c, f.0, x, y, s.as_ptr(), s.len() as c_int) };
+    }
 }

@@ -138,7 +138,7 @@ impl Arcs {
 }
 
 impl Workload for Arcs {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         let dd = matches!(self.line, Line::DoubleDash | Line::WideDoubleDash);
         self.pen = if dd { Pen::DdFg } else { Pen::Fg };
         self.arcs =

@@ -74,7 +74,7 @@ impl Scroll {
 }
 
 impl Workload for Scroll {
-    fn init(&mut self, xp: &mut Xp, _p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, _p: &mut Parms, reps: i64) -> i64 {
         self.points = blt_lines();
         xp.d.draw_lines(xp.w, xp.fggc, &self.points);
         reps
@@ -145,7 +145,7 @@ impl Copy {
 }
 
 impl Workload for Copy {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         let points = blt_lines();
         let d = &xp.d;
         match self.source {

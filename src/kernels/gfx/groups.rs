@@ -2,7 +2,7 @@
 //! (SPEC.md 4.2): the objects per request, sizes and fill styles are `do_tests.c`'s.
 
 use super::harness::{Kind, Parms, Spec, POLY};
-use super::{arcs, blt, lines, rects, windows};
+use super::{aatraps, arcs, blt, lines, polys, rects, text, windows};
 use crate::sys::x11::{FILL_OPAQUE_STIPPLED, FILL_TILED};
 
 /// A gfx-x11 group: its name (`2d-<name>` is the applet) and its four x11perf tests.
@@ -34,8 +34,6 @@ pub fn spec(name: &str) -> Option<&'static Spec> {
     SPECS.iter().find(|s| s.name == name)
 }
 
-const NOT_YET: &str = "not ported yet; scored 0 as gfx-x11 scores a test x11perf cannot run";
-
 const fn s(
     name: &'static str,
     label: &'static str,
@@ -43,17 +41,17 @@ const fn s(
     kind: Kind,
     clips: usize,
     parms: Parms,
-    make: Option<fn() -> Box<dyn super::harness::Workload>>,
+    make: fn() -> Box<dyn super::harness::Workload>,
 ) -> Spec {
-    Spec { name, label, reference, kind, clips, parms, make, note: NOT_YET }
+    Spec { name, label, reference, kind, clips, parms, make }
 }
 
 use Kind::{NonRop, Rop, Window};
 
 pub static SPECS: &[Spec] = &[
     // rects
-    s("rect10", "10x10 rectangle", 7_180_000.0, Rop, 0, Parms::new(POLY, 10), Some(rects::Rects::filled)),
-    s("rect100", "100x100 rectangle", 110_000.0, Rop, 0, Parms::new(36, 100), Some(rects::Rects::filled)),
+    s("rect10", "10x10 rectangle", 7_180_000.0, Rop, 0, Parms::new(POLY, 10), rects::Rects::filled),
+    s("rect100", "100x100 rectangle", 110_000.0, Rop, 0, Parms::new(36, 100), rects::Rects::filled),
     s(
         "oddtilerect10",
         "10x10 tiled rectangle (17x15 tile)",
@@ -61,7 +59,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(POLY, 10).font("OddTile").fill(FILL_TILED),
-        Some(rects::Rects::filled),
+        rects::Rects::filled,
     ),
     s(
         "eschertilerect100",
@@ -70,7 +68,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(36, 100).font("escherknot").fill(FILL_TILED),
-        Some(rects::Rects::filled),
+        rects::Rects::filled,
     ),
     // lines
     s(
@@ -80,7 +78,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         3,
         Parms::new(POLY, 100),
-        Some(lines::Segments::plain),
+        lines::Segments::plain,
     ),
     s(
         "wvseg100",
@@ -89,7 +87,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(100, 100),
-        Some(lines::Segments::wide_vertical),
+        lines::Segments::wide_vertical,
     ),
     s(
         "ddline100",
@@ -98,7 +96,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(POLY, 100),
-        Some(lines::DoubleDashedLines::make),
+        lines::DoubleDashedLines::make,
     ),
     s(
         "worect500",
@@ -107,10 +105,10 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(1, 500).bfont("50"),
-        Some(rects::Rects::outlined),
+        rects::Rects::outlined,
     ),
     // circle
-    s("circle500", "500-pixel circle", 28_900.0, Rop, 0, Parms::new(50, 500), Some(arcs::circle500)),
+    s("circle500", "500-pixel circle", 28_900.0, Rop, 0, Parms::new(50, 500), arcs::circle500),
     s(
         "wddcircle100",
         "100-pixel wide double-dashed circle",
@@ -118,7 +116,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(100, 100),
-        Some(arcs::wddcircle100),
+        arcs::wddcircle100,
     ),
     s(
         "wpcircle100",
@@ -127,7 +125,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(198, 100),
-        Some(arcs::wpcircle100),
+        arcs::wpcircle100,
     ),
     s(
         "fspcircle100",
@@ -136,7 +134,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(108, 100),
-        Some(arcs::fspcircle100),
+        arcs::fspcircle100,
     ),
     // ellipse
     s(
@@ -146,7 +144,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(25, 100),
-        Some(arcs::ddellipse100),
+        arcs::ddellipse100,
     ),
     s(
         "wddellipse100",
@@ -155,17 +153,9 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(25, 100),
-        Some(arcs::wddellipse100),
+        arcs::wddellipse100,
     ),
-    s(
-        "pellipse10",
-        "10-pixel partial ellipse",
-        1_350_000.0,
-        Rop,
-        0,
-        Parms::new(540, 10),
-        Some(arcs::pellipse10),
-    ),
+    s("pellipse10", "10-pixel partial ellipse", 1_350_000.0, Rop, 0, Parms::new(540, 10), arcs::pellipse10),
     s(
         "fspellipse100",
         "100-pixel fill slice partial ellipse",
@@ -173,11 +163,19 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(36, 100),
-        Some(arcs::fspellipse100),
+        arcs::fspellipse100,
     ),
     // shapes
-    s("triangle10", "Fill 10x10 equivalent triangle", 969_000.0, Rop, 0, Parms::new(POLY, 10), None),
-    s("trap300", "Fill 300x300 trapezoid", 11_600.0, Rop, 0, Parms::new(2, 300), None),
+    s(
+        "triangle10",
+        "Fill 10x10 equivalent triangle",
+        969_000.0,
+        Rop,
+        0,
+        Parms::new(POLY, 10),
+        polys::Polys::triangles,
+    ),
+    s("trap300", "Fill 300x300 trapezoid", 11_600.0, Rop, 0, Parms::new(2, 300), polys::Polys::trapezoids),
     s(
         "oddostrap300",
         "Fill 300x300 opaque stippled trapezoid (17x15 stipple)",
@@ -185,7 +183,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(2, 300).font("OddTile").fill(FILL_OPAQUE_STIPPLED),
-        None,
+        polys::Polys::trapezoids,
     ),
     s(
         "eschertiletrap300",
@@ -194,7 +192,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(2, 300).font("escherknot").fill(FILL_TILED),
-        None,
+        polys::Polys::trapezoids,
     ),
     // aashapes
     s(
@@ -204,7 +202,7 @@ pub static SPECS: &[Spec] = &[
         NonRop,
         0,
         Parms::new(POLY, 300).font("4"),
-        None,
+        aatraps::FixedTraps::make,
     ),
     s(
         "aa1trap10",
@@ -213,9 +211,17 @@ pub static SPECS: &[Spec] = &[
         NonRop,
         0,
         Parms::new(POLY, 10).font("1"),
-        None,
+        aatraps::FixedTraps::make,
     ),
-    s("aatrap2x300", "Fill 2x300 aa trap", 5_710.0, NonRop, 0, Parms::new(POLY, 300).font("8,2"), None),
+    s(
+        "aatrap2x300",
+        "Fill 2x300 aa trap",
+        5_710.0,
+        NonRop,
+        0,
+        Parms::new(POLY, 300).font("8,2"),
+        aatraps::FixedTraps::make,
+    ),
     s(
         "addaatrapezoid300",
         "Fill 300x300 aa pre-added trapezoid",
@@ -223,12 +229,36 @@ pub static SPECS: &[Spec] = &[
         NonRop,
         0,
         Parms::new(POLY, 300).font("add"),
-        None,
+        aatraps::FixedTrapezoids::make,
     ),
     // polys
-    s("complex10", "Fill 10x10 equivalent complex polygon", 655_000.0, Rop, 0, Parms::new(POLY, 10), None),
-    s("64poly100convex", "Fill 100x100 64-gon (Convex)", 105_000.0, Rop, 0, Parms::new(POLY / 10, 100), None),
-    s("64poly10complex", "Fill 10x10 64-gon (Complex)", 353_000.0, Rop, 0, Parms::new(POLY, 10), None),
+    s(
+        "complex10",
+        "Fill 10x10 equivalent complex polygon",
+        655_000.0,
+        Rop,
+        0,
+        Parms::new(POLY, 10),
+        polys::Polys::complex,
+    ),
+    s(
+        "64poly100convex",
+        "Fill 100x100 64-gon (Convex)",
+        105_000.0,
+        Rop,
+        0,
+        Parms::new(POLY / 10, 100),
+        polys::Polys::ngon64_convex,
+    ),
+    s(
+        "64poly10complex",
+        "Fill 10x10 64-gon (Complex)",
+        353_000.0,
+        Rop,
+        0,
+        Parms::new(POLY, 10),
+        polys::Polys::ngon64_complex,
+    ),
     s(
         "64poly100complex",
         "Fill 100x100 64-gon (Complex)",
@@ -236,7 +266,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(POLY / 10, 100),
-        None,
+        polys::Polys::ngon64_complex,
     ),
     // text
     s(
@@ -248,9 +278,17 @@ pub static SPECS: &[Spec] = &[
         Parms::new(28, 1)
             .font("-misc-fixed-medium-r-normal--14-130-75-75-c-140-jisx0208.1983-*")
             .bfont("-jis-fixed-medium-r-normal--24-230-75-75-c-240-jisx0208.1983-*"),
-        None,
+        text::PolyText16::make,
     ),
-    s("rgb24text", "Char in 30-char rgb line (Charter 24)", 2_510.0, NonRop, 0, Parms::new(30, 24), None),
+    s(
+        "rgb24text",
+        "Char in 30-char rgb line (Charter 24)",
+        2_510.0,
+        NonRop,
+        0,
+        Parms::new(30, 24).font("charter:antialias=true:rgba=rgb:pixelsize=24"),
+        text::AaText::make,
+    ),
     s(
         "caa10text",
         "Char in 80-char aa core line (Charter 10)",
@@ -258,11 +296,19 @@ pub static SPECS: &[Spec] = &[
         NonRop,
         0,
         Parms::new(80, 10),
-        None,
+        text::AaText::make,
     ),
-    s("ca24text", "Char in 30-char a core line (Charter 24)", 2_540.0, NonRop, 0, Parms::new(30, 24), None),
+    s(
+        "ca24text",
+        "Char in 30-char a core line (Charter 24)",
+        2_540.0,
+        NonRop,
+        0,
+        Parms::new(30, 24).font("charter:antialias=false:render=false:rgba=0:pixelsize=24"),
+        text::AaText::make,
+    ),
     // blit
-    s("scroll100", "Scroll 100x100 pixels", 52_000.0, Rop, 0, Parms::new(1, 100), Some(blt::Scroll::make)),
+    s("scroll100", "Scroll 100x100 pixels", 52_000.0, Rop, 0, Parms::new(1, 100), blt::Scroll::make),
     s(
         "copypixwin10",
         "Copy 10x10 from pixmap to window",
@@ -270,7 +316,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(4, 10),
-        Some(blt::Copy::pix_win),
+        blt::Copy::pix_win,
     ),
     s(
         "deepcopyplane10",
@@ -279,7 +325,7 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(4, 10).font("Deep"),
-        Some(blt::Copy::deep_plane),
+        blt::Copy::deep_plane,
     ),
     s(
         "putimagexy500",
@@ -288,29 +334,13 @@ pub static SPECS: &[Spec] = &[
         Rop,
         0,
         Parms::new(4, 500).font("XY"),
-        Some(blt::Copy::put_image_xy),
+        blt::Copy::put_image_xy,
     ),
     // window
-    s(
-        "popup",
-        "Hide/expose window via popup",
-        660_000.0,
-        Window,
-        0,
-        Parms::new(0, 1),
-        Some(windows::Popup::make),
-    ),
-    s("move", "Move window", 120_000.0, Window, 0, Parms::new(0, 1), Some(windows::MoveWin::moves)),
-    s(
-        "movetree",
-        "Move window via parent",
-        877_000.0,
-        Window,
-        0,
-        Parms::new(4, 1),
-        Some(windows::MoveWin::tree),
-    ),
-    s("resize", "Resize window", 136_000.0, Window, 0, Parms::new(4, 1), Some(windows::MoveWin::resizes)),
+    s("popup", "Hide/expose window via popup", 660_000.0, Window, 0, Parms::new(0, 1), windows::Popup::make),
+    s("move", "Move window", 120_000.0, Window, 0, Parms::new(0, 1), windows::MoveWin::moves),
+    s("movetree", "Move window via parent", 877_000.0, Window, 0, Parms::new(4, 1), windows::MoveWin::tree),
+    s("resize", "Resize window", 136_000.0, Window, 0, Parms::new(4, 1), windows::MoveWin::resizes),
 ];
 
 #[cfg(test)]

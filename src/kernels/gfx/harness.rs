@@ -95,7 +95,7 @@ pub struct Xp {
 /// One x11perf test: init (returns the reps it can do, 0 to skip), the timed proc, the
 /// cleanup between passes and the final cleanup.
 pub trait Workload {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64;
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64;
     fn run(&mut self, xp: &mut Xp, p: &Parms, reps: i64);
     fn pass_cleanup(&mut self, _xp: &mut Xp, _p: &Parms) {}
     fn cleanup(&mut self, _xp: &mut Xp, _p: &Parms) {}
@@ -113,10 +113,8 @@ pub struct Spec {
     /// Clip windows laid over the perf window.
     pub clips: usize,
     pub parms: Parms,
-    /// Builds the workload; None when it is not ported (see `note`).
-    pub make: Option<fn() -> Box<dyn Workload>>,
-    /// Why a workload is not ported.
-    pub note: &'static str,
+    /// Builds the workload.
+    pub make: fn() -> Box<dyn Workload>,
 }
 
 /// The sync-cost test (`syncTest`): HardwareSync `reps` times.
@@ -126,7 +124,7 @@ struct SyncTest {
 }
 
 impl Workload for SyncTest {
-    fn init(&mut self, _xp: &mut Xp, _p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, _xp: &mut Xp, _p: &mut Parms, reps: i64) -> i64 {
         reps
     }
     fn run(&mut self, xp: &mut Xp, _p: &Parms, reps: i64) {
@@ -261,8 +259,8 @@ impl X11Perf {
         x.create_perf_gcs(GX_COPY, ALL_PLANES);
         x.xp.d.warp_pointer(status, WIDTH + 32, 20 + 32);
         let mut sync = SyncTest { w, hs };
-        let parms = Parms::new(1, 0);
-        let (_, per_obj) = x.calibrate(&mut sync, &parms, 0, 1);
+        let mut parms = Parms::new(1, 0);
+        let (_, per_obj) = x.calibrate(&mut sync, &mut parms, 0, 1);
         x.sync_time = per_obj;
         x.destroy_perf_gcs();
         println!("Sync time adjustment is {:6.4} msecs.\n", x.sync_time / 1000.0);
@@ -324,7 +322,7 @@ impl X11Perf {
     }
 
     /// x11perf's `CalibrateTest`: returns (reps for `seconds`, microseconds per object).
-    fn calibrate(&mut self, t: &mut dyn Workload, p: &Parms, clips: usize, seconds: u32) -> (i64, f64) {
+    fn calibrate(&mut self, t: &mut dyn Workload, p: &mut Parms, clips: usize, seconds: u32) -> (i64, f64) {
         const GOAL: f64 = 2_500_000.0;
         const ENOUGH: f64 = 2_000_000.0;
         const TICK: f64 = 10_000.0;
@@ -379,23 +377,21 @@ impl X11Perf {
             parms.objects = 25;
             label = format!("{} ({} kids)", spec.label, parms.objects);
         }
-        let Some(make) = spec.make else {
-            println!("skipped {}: {}\n", spec.name, spec.note);
-            let _ = std::io::stdout().flush();
-            return Ok(0.0);
-        };
-        let mut t = make();
+        let mut t = (spec.make)();
         self.xp.planemask = ALL_PLANES;
         self.xp.func = GX_COPY;
         self.create_perf_gcs(GX_COPY, ALL_PLANES);
         self.display_status("Calibrating", &label, 0);
-        let (mut reps, _) = self.calibrate(t.as_mut(), &parms, spec.clips, self.seconds);
+        let (mut reps, _) = self.calibrate(t.as_mut(), &mut parms, spec.clips, self.seconds);
         let mut rate = 0.0;
-        if reps != 0 {
+        if reps == 0 {
+            println!("skipped {}: it cannot be set up on this server", spec.name);
+        } else {
             self.xp.d.destroy_subwindows(self.xp.w);
             self.xp.d.clear_window(self.xp.w);
-            reps = t.init(&mut self.xp, &parms, reps);
+            reps = t.init(&mut self.xp, &mut parms, reps);
             if reps == 0 {
+                println!("skipped {}: it cannot be set up on this server\n", spec.name);
                 self.destroy_perf_gcs();
                 return Ok(0.0);
             }
@@ -422,7 +418,7 @@ impl X11Perf {
             t.cleanup(&mut self.xp, &parms);
             self.destroy_clip_windows();
             if self.verify {
-                self.verify_drawn(spec, t.as_mut(), &parms)?;
+                self.verify_drawn(spec, t.as_mut(), &mut parms)?;
             }
         }
         println!();
@@ -433,7 +429,7 @@ impl X11Perf {
 
     /// Draws one rep from a fresh init, reads the whole window back and counts the pixels that
     /// are not the background: zero means the workload drew nothing.
-    fn verify_drawn(&mut self, spec: &Spec, t: &mut dyn Workload, parms: &Parms) -> Result {
+    fn verify_drawn(&mut self, spec: &Spec, t: &mut dyn Workload, parms: &mut Parms) -> Result {
         self.xp.d.destroy_subwindows(self.xp.w);
         self.xp.d.clear_window(self.xp.w);
         if t.init(&mut self.xp, parms, 1) == 0 {

@@ -136,7 +136,7 @@ impl Segments {
 }
 
 impl Workload for Segments {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         self.pen = Pen::Fg;
         let d = &xp.d;
         if self.wide_vertical {
@@ -239,7 +239,7 @@ impl DoubleDashedLines {
 }
 
 impl Workload for DoubleDashedLines {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         self.points = generate_lines(p);
         self.pen = Pen::DdFg;
         for gc in [xp.ddbggc, xp.ddfggc] {

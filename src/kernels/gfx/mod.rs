@@ -14,9 +14,10 @@
 //!
 //! Deviations: one calibration of the sync cost per group (x11perf, started once per test,
 //! does it four times; the figure is the same quantity). Tiles and stipples are generated
-//! patterns of x11perf's sizes (17x15, 216x208), not x11perf's bitmaps. Workloads not ported
-//! are named in [`groups`] with the reason; they print a `skipped` line and score 0, as
-//! gfx-x11 does when x11perf prints no `trep` line.
+//! patterns of x11perf's sizes (17x15, 216x208), not x11perf's bitmaps. A workload whose set-up
+//! the server cannot provide (Xvfb's Render has no 4-bit alpha format for `aa4trap300`) prints
+//! `skipped <test>: ...` and scores 0, where x11perf crashes and gfx-x11 fails the group.
+//! With REPEAT 1 there is no `trep` line, so every rate is 0, as gfx-x11 reads it.
 //!
 //! Exit status: 0 after the COUNT line; 2 for a bad command line; 3 when there is no X display
 //! (`DISPLAY` unset or the server refuses): one line on stderr containing `skipped: no X
@@ -25,12 +26,15 @@
 //! `--verify` reads the window back after one fresh rep of each workload and fails (exit 1)
 //! when nothing was drawn.
 
+mod aatraps;
 mod arcs;
 mod blt;
 pub mod groups;
 mod harness;
 mod lines;
+mod polys;
 mod rects;
+mod text;
 mod windows;
 
 use crate::args;

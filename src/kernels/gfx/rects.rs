@@ -76,7 +76,7 @@ impl Rects {
 }
 
 impl Workload for Rects {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         let size = p.special;
         let mut lw = 0;
         if let Some(b) = p.bfont {

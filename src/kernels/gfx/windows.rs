@@ -18,7 +18,7 @@ impl Popup {
 }
 
 impl Workload for Popup {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         let d = &xp.d;
         let isolate =
             d.create_simple_window(xp.w, 0, 0, WIDTH as u32, HEIGHT as u32, 0, xp.background, xp.background);
@@ -105,7 +105,7 @@ impl MoveWin {
 }
 
 impl Workload for MoveWin {
-    fn init(&mut self, xp: &mut Xp, p: &Parms, reps: i64) -> i64 {
+    fn init(&mut self, xp: &mut Xp, p: &mut Parms, reps: i64) -> i64 {
         let d = &xp.d;
         let rows = (p.objects + MAXCOLS - 1) / MAXCOLS;
         self.offset = (0, 0);
