@@ -168,7 +168,8 @@ pub fn round_to_3_digits(d: f64) -> f64 {
     d * sign
 }
 
-/// x11perf's `ReportTimes` line; returns the rounded rate it shows (0 when unmeasurable).
+/// x11perf's `ReportTimes` line; returns the rate as the line shows it (`%8.1f` of the
+/// 3-digit rounding, which is what gfx-x11 parses; 0 when unmeasurable).
 pub fn report_line(usecs: f64, n: i64, label: &str, average: bool) -> (String, f64) {
     let tag = if average { "trep" } else { "reps" };
     if usecs != 0.0 {
@@ -176,7 +177,7 @@ pub fn report_line(usecs: f64, n: i64, label: &str, average: bool) -> (String, f
         let objs_per_sec = round_to_3_digits(n as f64 * 1_000_000.0 / usecs);
         (
             format!("{n:>11} {tag} @ {msecs_per_obj:>8.4} msec ({objs_per_sec:>8.1}/sec): {label}"),
-            objs_per_sec,
+            format!("{objs_per_sec:.1}").parse().unwrap_or(0.0),
         )
     } else {
         let t = if average { "t" } else { "" };
@@ -493,5 +494,7 @@ mod tests {
         let (l, _) = report_line(6_000_000.0, 60_000, "Scroll 100x100 pixels", true);
         assert_eq!(l, "      60000 trep @   0.1000 msec ( 10000.0/sec): Scroll 100x100 pixels");
         assert_eq!(report_line(0.0, 5, "x", true).1, 0.0);
+        // Below 10/s the rate keeps 3 digits but the line, and so gfx-x11, only one decimal.
+        assert_eq!(report_line(8_100_000.0, 10, "x", true).1, 1.2);
     }
 }

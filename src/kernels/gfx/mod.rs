@@ -24,7 +24,9 @@
 //! display`, nothing on stdout, so a driver can skip the test. Hidden options for the tests:
 //! `--reps N` fixes the reps per pass (x11perf's `-reps`, skipping calibration) and
 //! `--verify` reads the window back after one fresh rep of each workload and fails (exit 1)
-//! when nothing was drawn.
+//! when nothing was drawn; `--list-workloads` prints the
+//! group's x11perf test names and `--test NAME` runs only that workload of the group (the fidelity
+//! bench alternates it with x11perf's run of the same test).
 
 mod aatraps;
 mod arcs;
@@ -66,15 +68,22 @@ struct Opts {
     seconds: u32,
     fixed_reps: u64,
     verify: bool,
+    only: Option<String>,
+    list: bool,
 }
 
 fn parse(args: &[OsString]) -> Result<Opts> {
-    let mut o = Opts { repeat: 3, seconds: 2, fixed_reps: 0, verify: false };
+    let mut o = Opts { repeat: 3, seconds: 2, fixed_reps: 0, verify: false, only: None, list: false };
     let mut pos = 0;
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
         match a.to_str() {
             Some("--verify") => o.verify = true,
+            Some("--list-workloads") => o.list = true,
+            Some("--test") => {
+                let v = it.next().ok_or_else(|| Error::usage("--test needs a workload name"))?;
+                o.only = Some(v.to_string_lossy().into_owned());
+            }
             Some("--reps") => {
                 let v = it.next().ok_or_else(|| Error::usage("--reps needs a number"))?;
                 o.fixed_reps = args::parse_uint("reps", v, 1, 1_000_000_000)?;
@@ -104,10 +113,21 @@ pub fn main(argv: Vec<OsString>) -> Result {
     let group = groups::group(name.trim_start_matches("2d-"))
         .ok_or_else(|| Error::usage(format!("unknown 2D group '{name}'")))?;
     let o = parse(&argv)?;
+    let tests: Vec<&str> = match &o.only {
+        None => group.tests.to_vec(),
+        Some(t) if group.tests.contains(&t.as_str()) => vec![t.as_str()],
+        Some(t) => return Err(Error::usage(format!("--test: '{t}' is not a workload of {name}"))),
+    };
+    if o.list {
+        for t in &tests {
+            println!("{t}");
+        }
+        return Ok(());
+    }
     let d = open_display()?;
     let mut x = harness::X11Perf::new(d, o.repeat, o.seconds, o.fixed_reps, o.verify);
     let mut total = 0.0;
-    for t in group.tests {
+    for t in &tests {
         let spec = groups::spec(t).expect("group tests are in the table");
         let rate = x.process(spec)?;
         let score = rate / spec.reference * 1000.0;
@@ -117,6 +137,6 @@ pub fn main(argv: Vec<OsString>) -> Result {
     }
     x.finish();
     let _ = std::io::stdout().flush();
-    protocol::emit(&protocol::rate(total / group.tests.len() as f64, 1, "score"));
+    protocol::emit(&protocol::rate(total / tests.len() as f64, 1, "score"));
     Ok(())
 }
