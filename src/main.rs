@@ -11,6 +11,7 @@ mod args;
 mod baselines;
 mod driver;
 mod error;
+mod hosttools;
 mod kernels;
 mod protocol;
 mod selfexe;

@@ -44,3 +44,8 @@ pub fn path() -> Result<PathBuf, String> {
         argv0.to_string_lossy()
     ))
 }
+
+/// argv[0] as this process received it, if `main` recorded one.
+pub fn argv0() -> Option<&'static OsString> {
+    ARGV0.get()
+}

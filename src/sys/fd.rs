@@ -195,3 +195,13 @@ pub fn umask(mask: u32) -> u32 {
     // SAFETY: no pointers involved.
     unsafe { libc::umask(mask as libc::mode_t) as u32 }
 }
+
+/// `access(path, X_OK)`: whether this process may execute `path`. On Linux this is false on a
+/// file system mounted `noexec`, which is how a script's directory is tested before exec.
+pub fn executable(path: &OsStr) -> bool {
+    match cstr(path) {
+        // SAFETY: p is a valid NUL-terminated string.
+        Ok(p) => unsafe { libc::access(p.as_ptr(), libc::X_OK) == 0 },
+        Err(_) => false,
+    }
+}

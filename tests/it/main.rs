@@ -6,3 +6,6 @@
 mod common;
 mod dispatch;
 mod graphics;
+mod os_kernels;
+mod shell_tests;
+mod tidy;
