@@ -8,7 +8,8 @@
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
 #   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
 #   make test-graphics    the graphics tests under Xvfb with Mesa's software GL
-#   make bench-graphics [UBGEARS=PATH]  each 2D workload against x11perf, ubgears against C's
+#   make bench-graphics [UBGEARS=PATH] [GREPEAT=3 GTIME=2 GROUNDS=3]
+#                     each 2D workload against x11perf, ubgears against a C ubgears at PATH
 
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
@@ -18,6 +19,9 @@ LINKS   ?= 0
 
 GTARGET := x86_64-unknown-linux-gnu
 UBGEARS ?= -
+GREPEAT ?= 3
+GTIME   ?= 2
+GROUNDS ?= 3
 
 .PHONY: all run test aarch64 install bench clean graphics test-graphics bench-graphics FORCE
 
@@ -50,13 +54,14 @@ graphics: unixbench-graphics
 # xvfb-run -a picks a free display and stops the server afterwards.
 test-graphics: unixbench-graphics
 	$(call need_debs,xvfb xauth libgl1-mesa-dri xfonts-base fonts-dejavu-core)
+	$(CARGO) clippy --locked --features graphics --all-targets -- -D warnings
 	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
 		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
 		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
 
 bench-graphics: unixbench-graphics
 	$(call need_debs,xvfb libgl1-mesa-dri xfonts-base fonts-dejavu-core x11-apps)
-	sh bench/graphics.sh ./unixbench-graphics "$(UBGEARS)" 3 2 1
+	sh bench/graphics.sh ./unixbench-graphics "$(UBGEARS)" $(GREPEAT) $(GTIME) $(GROUNDS)
 
 unixbench-aarch64: FORCE
 	$(call need_target,$(ARM))
