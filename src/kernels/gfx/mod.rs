@@ -25,7 +25,7 @@
 //! `--reps N` fixes the reps per pass (x11perf's `-reps`, skipping calibration) and
 //! `--verify` reads the window back after one fresh rep of each workload and fails (exit 1)
 //! when nothing was drawn; `--list-workloads` prints the
-//! group's x11perf test names and `--test NAME` runs only that workload of the group (the fidelity
+//! group's x11perf test names with their objects per rep and `--test NAME` runs only that workload of the group (the fidelity
 //! bench alternates it with x11perf's run of the same test).
 
 mod aatraps;
@@ -120,7 +120,9 @@ pub fn main(argv: Vec<OsString>) -> Result {
     };
     if o.list {
         for t in &tests {
-            println!("{t}");
+            let spec = groups::spec(t).expect("group tests are in the table");
+            let objects = if spec.kind == harness::Kind::Window { 25 } else { spec.parms.objects };
+            println!("{t} {objects}");
         }
         return Ok(());
     }
