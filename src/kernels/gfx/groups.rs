@@ -295,7 +295,7 @@ pub static SPECS: &[Spec] = &[
         15_300.0,
         NonRop,
         0,
-        Parms::new(80, 10),
+        Parms::new(80, 10).font("charter:antialias=true:render=false:rgba=0:pixelsize=10"),
         text::AaText::make,
     ),
     s(
@@ -356,5 +356,8 @@ mod tests {
             }
         }
         assert_eq!(SPECS.len(), 40);
+        for t in group("text").unwrap().tests {
+            assert!(spec(t).unwrap().parms.font.is_some(), "{t} needs its font pattern");
+        }
     }
 }
