@@ -28,22 +28,21 @@ groups=${*:-rects lines circle ellipse shapes aashapes polys text blit window}
 command -v x11perf >/dev/null || { echo "graphics.sh: x11perf not found (Debian: apt-get install x11-apps)" >&2; exit 2; }
 command -v Xvfb >/dev/null || { echo "graphics.sh: Xvfb not found (Debian: apt-get install xvfb)" >&2; exit 2; }
 
-free_display() {
-    n=$1
-    while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
-    echo "$n"
-}
-d1=$(free_display 70)
-Xvfb ":$d1" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
-x1=$!
-sleep 1
-d2=$(free_display $((d1 + 1)))
-Xvfb ":$d2" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
-x2=$!
 tmp=$(mktemp -d)
+# Xvfb -displayfd picks a free display number itself and writes it to the descriptor.
+Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$tmp/d1" >/dev/null 2>&1 &
+x1=$!
+Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$tmp/d2" >/dev/null 2>&1 &
+x2=$!
 trap 'kill $x1 $x2 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+i=0
+while [ ! -s "$tmp/d1" ] || [ ! -s "$tmp/d2" ]; do
+    i=$((i + 1))
+    [ "$i" -le 100 ] || { echo "graphics.sh: Xvfb did not start" >&2; exit 1; }
+    sleep 0.1
+done
+d1=$(cat "$tmp/d1") d2=$(cat "$tmp/d2")
 export LIBGL_ALWAYS_SOFTWARE=1
-sleep 2
 
 # The rate of the last "trep" line, as gfx-x11 keeps it.
 trep() { sed -n 's/.*trep @ *[0-9.]* msec ( *\([0-9.]*\)\/sec).*/\1/p' | tail -n 1; }
