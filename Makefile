@@ -6,6 +6,10 @@
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
+#   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
+#   make test-graphics    the graphics tests under Xvfb with Mesa's software GL
+#   make bench-graphics [UBGEARS=PATH] [GREPEAT=3 GTIME=2 GROUNDS=3]
+#                     each 2D workload against x11perf, ubgears against a C ubgears at PATH
 
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
@@ -13,7 +17,13 @@ ARM     := aarch64-unknown-linux-musl
 PREFIX  ?= /usr/local
 LINKS   ?= 0
 
-.PHONY: all run test test-deps aarch64 install bench clean FORCE
+GTARGET := x86_64-unknown-linux-gnu
+UBGEARS ?= -
+GREPEAT ?= 3
+GTIME   ?= 2
+GROUNDS ?= 3
+
+.PHONY: all run test test-deps aarch64 install bench clean graphics test-graphics bench-graphics FORCE
 
 all: unixbench
 
@@ -26,6 +36,32 @@ unixbench: FORCE
 	$(call need_target,$(TARGET))
 	$(CARGO) build --release --locked --target $(TARGET)
 	cp target/$(TARGET)/release/unixbench $@
+
+# Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
+define need_debs
+	@missing=; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+endef
+
+unixbench-graphics: FORCE
+	$(call need_debs,libx11-dev libxrender-dev libxft-dev libgl-dev)
+	$(call need_target,$(GTARGET))
+	$(CARGO) build --release --locked --features graphics --target $(GTARGET)
+	cp target/$(GTARGET)/release/unixbench $@
+
+graphics: unixbench-graphics
+
+# xvfb-run -a picks a free display and stops the server afterwards.
+test-graphics: unixbench-graphics
+	$(call need_debs,xvfb xauth libgl1-mesa-dri xfonts-base fonts-dejavu-core)
+	$(CARGO) clippy --locked --features graphics --all-targets -- -D warnings
+	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
+		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
+		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
+
+bench-graphics: unixbench-graphics
+	$(call need_debs,xvfb libgl1-mesa-dri xfonts-base fonts-dejavu-core x11-apps)
+	sh bench/graphics.sh ./unixbench-graphics "$(UBGEARS)" $(GREPEAT) $(GTIME) $(GROUNDS)
 
 unixbench-aarch64: FORCE
 	$(call need_target,$(ARM))
@@ -43,6 +79,7 @@ test: unixbench unixbench-aarch64 test-deps
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
 		$(CARGO) test --locked
+	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
 # qemu-user for the aarch64 binary, and binfmt_misc so that the emulated driver can exec its

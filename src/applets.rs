@@ -120,11 +120,133 @@ pub static APPLETS: &[Applet] = &[
         about: "Writes the shell, C, dc and grep tests' files into DIR; prints TEST's command line",
         entry: crate::workdir::main,
     },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-rects",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: rectangles (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-lines",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: lines (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-circle",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: circles (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-ellipse",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: ellipses (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-shapes",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: polygons (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-aashapes",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: aa polygons (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-polys",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: complex polygons (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-text",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: text (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-blit",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: images and blits (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "2d-window",
+        args: "[REPEAT [SECONDS]]",
+        about: "2D graphics: windows (four x11perf workloads, scored as gfx-x11)",
+        entry: kernels::gfx::main,
+    },
+    #[cfg(feature = "graphics")]
+    Applet {
+        name: "ubgears",
+        args: "[-time SECONDS] [-v]",
+        about: "3D graphics: gears (GLX), frames per second",
+        entry: kernels::ubgears::main,
+    },
 ];
 
-/// The applet called `name`, if any.
+/// The applet called `name`, if any. A build without the `graphics` feature still knows the
+/// graphics applets' names, to say so ([`WITHOUT_GRAPHICS`]) rather than "unknown program".
 pub fn find(name: &str) -> Option<&'static Applet> {
-    APPLETS.iter().find(|a| a.name == name)
+    APPLETS.iter().find(|a| a.name == name).or_else(|| without_graphics(name))
+}
+
+/// The names of the graphics applets (feature `graphics`).
+#[cfg_attr(feature = "graphics", allow(dead_code))]
+pub const GRAPHICS_NAMES: [&str; 11] = [
+    "2d-rects",
+    "2d-lines",
+    "2d-circle",
+    "2d-ellipse",
+    "2d-shapes",
+    "2d-aashapes",
+    "2d-polys",
+    "2d-text",
+    "2d-blit",
+    "2d-window",
+    "ubgears",
+];
+
+/// Exit status 2 and the line a user of a default build sees for a graphics applet.
+#[cfg_attr(feature = "graphics", allow(dead_code))]
+pub const WITHOUT_GRAPHICS: &str =
+    "this binary was built without graphics (build unixbench-graphics: make graphics)";
+
+#[cfg(not(feature = "graphics"))]
+fn without_graphics(name: &str) -> Option<&'static Applet> {
+    fn refuse(_: Vec<OsString>) -> Result {
+        Err(crate::error::Error::usage(WITHOUT_GRAPHICS))
+    }
+    static STUBS: [Applet; 11] = {
+        let mut v = [const { Applet { name: "", args: "", about: "needs a build with graphics", entry: refuse } };
+            11];
+        let mut i = 0;
+        while i < 11 {
+            v[i].name = GRAPHICS_NAMES[i];
+            i += 1;
+        }
+        v
+    };
+    STUBS.iter().find(|a| a.name == name)
+}
+
+#[cfg(feature = "graphics")]
+fn without_graphics(_name: &str) -> Option<&'static Applet> {
+    None
 }
 
 /// The usage line of an applet.

@@ -7,11 +7,15 @@ pub mod context;
 pub mod dhry;
 pub mod execl;
 pub mod fstime;
+#[cfg(feature = "graphics")]
+pub mod gfx;
 pub mod hanoi;
 pub mod looper;
 pub mod pipe;
 pub mod spawn;
 pub mod syscall;
+#[cfg(feature = "graphics")]
+pub mod ubgears;
 pub mod whets;
 
 /// The text C's `perror` prints for an OS error: std's message without its " (os error N)" tail.

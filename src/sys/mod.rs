@@ -7,10 +7,13 @@
 //!
 //! Submodules by area: `fd` (descriptors and files), `proc` (fork, exec, wait, limits),
 //! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths), `hint`
-//! (optimisation barriers for the CPU kernels).
+//! (optimisation barriers for the CPU kernels); with the `graphics` feature, `x11` (Xlib,
+//! Render, Xft) and `gl` (GLX, OpenGL 1.x).
 
 pub mod clock;
 pub mod fd;
+#[cfg(feature = "graphics")]
+pub mod gl;
 pub mod hint;
 pub mod info;
 pub mod net;

@@ -9,6 +9,7 @@ mod compare;
 mod cpu_kernels;
 mod dispatch;
 mod driver;
+mod graphics;
 mod os_kernels;
 mod quick;
 mod report;
