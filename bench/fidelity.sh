@@ -23,6 +23,8 @@
 # the count itself when the timebase is 0. The table gives each side's median, the ratio of the
 # medians (ours/C) and the range of the per-round ratios.
 #
+# ONLY="label label ..." in the environment restricts the run to those pairs.
+#
 # POSIX sh and awk, plus `date +%s.%N` for wall time (GNU date; elsewhere %N is not expanded and
 # the wall time, used only by programs that print no TIME line, loses its fraction).
 
@@ -85,6 +87,9 @@ for pairs in "$HERE"/pairs/*.pairs; do
     while IFS= read -r line || [ -n "$line" ]; do
         case $(trim "$line") in '' | '#'*) continue ;; esac
         label=$(trim "${line%%|*}")
+        if [ -n "${ONLY:-}" ]; then
+            case " $ONLY " in *" $label "*) ;; *) continue ;; esac
+        fi
         rest=${line#*|}
         ours=$(trim "${rest%%|*}")
         c=$(trim "${rest#*|}")
