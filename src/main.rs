@@ -13,6 +13,7 @@ mod driver;
 mod error;
 mod kernels;
 mod protocol;
+mod report;
 mod selfexe;
 mod sys;
 mod timing;
