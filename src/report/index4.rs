@@ -83,7 +83,7 @@ pub fn compute(scores: &[(&str, f64)]) -> Index4 {
     }
     let final_score = if rows.is_empty() {
         None
-    } else if rows.iter().any(|r| !(r.result > 0.0) || !r.result.is_finite()) {
+    } else if rows.iter().any(|r| r.result <= 0.0 || !r.result.is_finite()) {
         Some(0.0)
     } else {
         let mean_log = rows.iter().map(|r| (r.result / r.baseline).ln()).sum::<f64>() / rows.len() as f64;
