@@ -9,8 +9,10 @@
 //! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths).
 
 pub mod clock;
+pub mod cpu;
 pub mod fd;
 pub mod info;
+pub mod mem;
 pub mod net;
 pub mod proc;
 pub mod signal;
