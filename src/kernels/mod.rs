@@ -8,6 +8,7 @@ pub mod dhry;
 pub mod execl;
 pub mod fstime;
 pub mod hanoi;
+pub mod lmbench;
 pub mod looper;
 pub mod pipe;
 pub mod spawn;

@@ -195,3 +195,27 @@ pub fn umask(mask: u32) -> u32 {
     // SAFETY: no pointers involved.
     unsafe { libc::umask(mask as libc::mode_t) as u32 }
 }
+
+/// `open(2)` on a prepared C string, O_CLOEXEC added: no allocation, for timed open/close loops.
+#[inline]
+pub fn open_c(path: &CStr, flags: i32, mode: u32) -> io::Result<Fd> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt_r(|| unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
+}
+
+/// `stat(2)` on a prepared C string, the result discarded (lmbench's lat_syscall stat).
+#[inline]
+pub fn stat_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: st is plain data the kernel fills; path is NUL-terminated.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        cvt(libc::stat(path.as_ptr(), &mut st)).map(drop)
+    }
+}
+
+/// `unlink(2)` on a prepared C string.
+#[inline]
+pub fn unlink_cstr(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::unlink(path.as_ptr()) }).map(drop)
+}

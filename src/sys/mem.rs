@@ -125,7 +125,13 @@ extern "C" fn on_fault(_sig: libc::c_int) {
     if n >= FAULT_TARGET.load(Relaxed) {
         // Let the faulting store complete: returning from the handler restarts it.
         // SAFETY: the page is our live anonymous mapping; mprotect is async-signal-safe.
-        unsafe { libc::mprotect(FAULT_PAGE.load(Relaxed) as *mut libc::c_void, FAULT_LEN.load(Relaxed), libc::PROT_READ | libc::PROT_WRITE) };
+        unsafe {
+            libc::mprotect(
+                FAULT_PAGE.load(Relaxed) as *mut libc::c_void,
+                FAULT_LEN.load(Relaxed),
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        };
     }
 }
 
@@ -142,7 +148,7 @@ pub fn protection_faults(n: u64) -> io::Result<()> {
     // SAFETY: sa is zeroed then filled; old_* receive the previous actions and are restored.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_fault as usize as libc::sighandler_t;
+        sa.sa_sigaction = on_fault as *const () as usize as libc::sighandler_t;
         libc::sigemptyset(&mut sa.sa_mask);
         let mut old_segv: libc::sigaction = std::mem::zeroed();
         let mut old_bus: libc::sigaction = std::mem::zeroed();
@@ -155,18 +161,34 @@ pub fn protection_faults(n: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// One 4-byte load that the optimiser keeps as written.
+/// One load that the optimiser keeps as written.
 #[inline(always)]
-pub fn vload(x: &i32) -> i32 {
+pub fn vload<T: Copy>(x: &T) -> T {
     // SAFETY: a reference is valid for reads.
     unsafe { std::ptr::read_volatile(x) }
 }
 
-/// One 4-byte store that the optimiser keeps as written.
+/// One store that the optimiser keeps as written.
 #[inline(always)]
-pub fn vstore(x: &mut i32, v: i32) {
+pub fn vstore<T: Copy>(x: &mut T, v: T) {
     // SAFETY: a unique reference is valid for writes.
     unsafe { std::ptr::write_volatile(x, v) }
+}
+
+/// lmbench's `bread`: loads every aligned 8-byte word of `bytes` once (and any unaligned
+/// head and tail byte by byte) and returns their sum.
+#[inline]
+pub fn bread(bytes: &[u8]) -> i64 {
+    // SAFETY: i64 has no invalid bit patterns; align_to only views the aligned middle as words.
+    let (head, words, tail) = unsafe { bytes.align_to::<i64>() };
+    let mut sum = 0i64;
+    for w in words {
+        sum = sum.wrapping_add(vload(w));
+    }
+    for b in head.iter().chain(tail) {
+        sum = sum.wrapping_add(i64::from(*b));
+    }
+    sum
 }
 
 /// A ring of pointers through a buffer, one every `stride` bytes, each word holding the
@@ -232,6 +254,33 @@ impl Ring {
         }
         self.cursor = p as usize;
         debug_assert!(self.words.as_ptr() as usize <= self.cursor);
+        self.cursor
+    }
+
+    /// `n` loop iterations of one dependent load each (half of lmbench's loop-overhead probe).
+    #[inline(never)]
+    pub fn walk1(&mut self, n: u64) -> usize {
+        let mut p = self.cursor as *const usize;
+        for _ in 0..n {
+            // SAFETY: as in walk.
+            p = unsafe { *p as *const usize };
+        }
+        self.cursor = p as usize;
+        self.cursor
+    }
+
+    /// `n` loop iterations of two dependent loads each (the other half).
+    #[inline(never)]
+    pub fn walk2(&mut self, n: u64) -> usize {
+        let mut p = self.cursor as *const usize;
+        for _ in 0..n {
+            // SAFETY: as in walk.
+            unsafe {
+                p = *p as *const usize;
+                p = *p as *const usize;
+            }
+        }
+        self.cursor = p as usize;
         self.cursor
     }
 }

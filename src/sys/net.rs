@@ -28,7 +28,13 @@ fn socket(kind: i32) -> io::Result<Fd> {
 fn set_int(fd: RawFd, level: i32, name: i32, v: i32) -> io::Result<()> {
     // SAFETY: &v points to an int of the size passed.
     cvt(unsafe {
-        libc::setsockopt(fd, level, name, (&v as *const i32).cast(), std::mem::size_of::<i32>() as libc::socklen_t)
+        libc::setsockopt(
+            fd,
+            level,
+            name,
+            (&v as *const i32).cast(),
+            std::mem::size_of::<i32>() as libc::socklen_t,
+        )
     })
     .map(drop)
 }
@@ -138,7 +144,14 @@ pub fn recv_from(fd: &Fd, buf: &mut [u8]) -> io::Result<(usize, Peer)> {
 pub fn send_to(fd: &Fd, buf: &[u8], to: &Peer) -> io::Result<usize> {
     // SAFETY: buf is readable for its length; to.0 is a valid sockaddr_in.
     cvt(unsafe {
-        libc::sendto(fd.raw(), buf.as_ptr().cast(), buf.len(), 0, (&to.0 as *const libc::sockaddr_in).cast(), SIN_LEN)
+        libc::sendto(
+            fd.raw(),
+            buf.as_ptr().cast(),
+            buf.len(),
+            0,
+            (&to.0 as *const libc::sockaddr_in).cast(),
+            SIN_LEN,
+        )
     })
     .map(|n| n as usize)
 }
@@ -164,7 +177,9 @@ pub fn set_recv_timeout(fd: RawFd, secs: i64) -> io::Result<()> {
 pub fn unix_pair() -> io::Result<(Fd, Fd)> {
     let mut sv = [0 as libc::c_int; 2];
     // SAFETY: sv has room for the two descriptors.
-    cvt(unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, sv.as_mut_ptr()) })?;
+    cvt(unsafe {
+        libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0, sv.as_mut_ptr())
+    })?;
     Ok((Fd::from_raw(sv[0]), Fd::from_raw(sv[1])))
 }
 
@@ -207,6 +222,12 @@ pub fn select_write_poll(nfds: i32, set: &FdSet) -> io::Result<i32> {
     let mut tv = libc::timeval { tv_sec: 0, tv_usec: 0 };
     // SAFETY: w and tv are valid for the call; nfds is at most FD_SETSIZE by the caller's sets.
     cvt(unsafe {
-        libc::select(nfds.min(libc::FD_SETSIZE as i32), std::ptr::null_mut(), &mut w, std::ptr::null_mut(), &mut tv)
+        libc::select(
+            nfds.min(libc::FD_SETSIZE as i32),
+            std::ptr::null_mut(),
+            &mut w.0,
+            std::ptr::null_mut(),
+            &mut tv,
+        )
     })
 }

@@ -5,4 +5,5 @@
 
 mod common;
 mod dispatch;
+mod lmbench;
 mod tidy;
