@@ -6,6 +6,7 @@
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
+#   make bench-lmbench L=DIR  our lmbench figures against lmbench's programs in DIR
 
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
@@ -13,7 +14,7 @@ ARM     := aarch64-unknown-linux-musl
 PREFIX  ?= /usr/local
 LINKS   ?= 0
 
-.PHONY: all run test aarch64 install bench clean FORCE
+.PHONY: all run test aarch64 install bench bench-lmbench clean FORCE
 
 all: unixbench
 
@@ -55,3 +56,8 @@ bench: unixbench
 clean:
 	$(CARGO) clean
 	rm -f unixbench unixbench-aarch64 unixbench-graphics
+
+# Our lmbench figures against lmbench's programs built in DIR (its bin/<arch>/), alternating.
+bench-lmbench: unixbench
+	@[ -n "$(L)" ] || { echo "make bench-lmbench: set L=DIR, the directory of lmbench's built programs" >&2; exit 2; }
+	sh bench/lmbench.sh ./unixbench "$(L)" $(ROUNDS)

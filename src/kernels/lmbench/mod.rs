@@ -36,7 +36,8 @@ Measures lmbench's summary figures for this host and prints them in lmbench 3's 
 
   -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB buffers
                   (a smoke test; the default takes 11 samples of 100 ms intervals)
-  --only LIST     measure only these sections, comma-separated:
+  --only LIST     measure only these sections (or single figures, by their JSON names),
+                  comma-separated:
                     proc  null call, null I/O, stat, open/close, select on 100 TCP fds,
                           signal install and handler, fork+exit, fork+exec, fork+sh -c
                     ctx   context switches: 2p/0K, 2p/16K, 2p/64K, 8p/16K ... 16p/64K
@@ -79,9 +80,9 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 let v = p.value()?.string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
                 let mut list = Vec::new();
                 for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    if !SECTIONS.contains(&s) {
+                    if !SECTIONS.contains(&s) && !table::FIGURES.iter().any(|f| f.0 == s) {
                         return Err(Error::usage(format!(
-                            "unknown section '{s}' (sections: {})",
+                            "unknown section '{s}' (sections: {}; or a figure name of the JSON file)",
                             SECTIONS.join(", ")
                         )));
                     }
@@ -176,6 +177,8 @@ struct Run {
     small_file: PathBuf,
     res: HostResults,
     verbose: bool,
+    /// Sections and figure names to measure; None for all.
+    only: Option<Vec<String>>,
 }
 
 impl Run {
@@ -186,6 +189,9 @@ impl Run {
         }
         if let Some(v) = self.res.figures.get(key) {
             return Some(*v);
+        }
+        if !self.selected(key) {
+            return None;
         }
         if self.verbose {
             let _ = writeln!(std::io::stderr(), "lmbench: {key}");
@@ -209,6 +215,12 @@ impl Run {
                 None
             }
         }
+    }
+
+    /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
+    fn selected(&self, key: &str) -> bool {
+        let section = table::FIGURES.iter().find(|f| f.0 == key).map_or("", |f| f.1);
+        self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))
     }
 
     fn data_file(&mut self) -> std::io::Result<PathBuf> {
@@ -275,8 +287,13 @@ fn measure_all(opts: &Opts) -> Result {
         small_file,
         res: host_results(),
         verbose: sys::fd::isatty(2),
+        only: opts.only.clone(),
     };
-    let want = |s: &str| opts.only.as_ref().map_or(true, |l| l.iter().any(|x| x == s));
+    let want = |s: &str| {
+        opts.only
+            .as_ref()
+            .map_or(true, |l| l.iter().any(|x| x == s || table::FIGURES.iter().any(|f| f.0 == x && f.1 == s)))
+    };
     if want("proc") {
         proc_section(&mut run);
     }
@@ -334,7 +351,7 @@ fn ctx_section(r: &mut Run) {
 /// One `lat_ctx -s KB N...` run: the overhead for the largest N, then each N.
 fn ctx_size(r: &mut Run, kb: usize, procs: &[usize]) {
     let keys: Vec<String> = procs.iter().map(|p| format!("lat_ctx{kb}_{p}")).collect();
-    if keys.iter().all(|k| r.res.figures.contains_key(k)) || INTERRUPTED.load(Relaxed) {
+    if keys.iter().all(|k| r.res.figures.contains_key(k) || !r.selected(k)) || INTERRUPTED.load(Relaxed) {
         return;
     }
     let max = procs.iter().copied().max().unwrap_or(2);
@@ -367,6 +384,9 @@ fn fs_section(r: &mut Run) {
     {
         if INTERRUPTED.load(Relaxed) {
             return;
+        }
+        if !r.selected(create) && !r.selected(delete) {
+            continue;
         }
         match vm::fs_create_delete(&r.h, &r.dir, kb * 1024) {
             Ok((c, d)) => {
@@ -498,6 +518,7 @@ mod tests {
         assert!(o.short);
         assert_eq!(o.only.unwrap(), vec!["proc", "mem"]);
         assert_eq!(parse(os(&["--only", "disk"])).unwrap_err().exit_code(), 2);
+        assert_eq!(parse(os(&["--only", "lat_pipe,mem"])).unwrap().only.unwrap(), vec!["lat_pipe", "mem"]);
         assert_eq!(parse(os(&["--bogus"])).unwrap_err().exit_code(), 2);
         assert_eq!(parse(os(&["--summary"])).unwrap_err().exit_code(), 2);
         assert_eq!(parse(os(&["--summary", "a", "b"])).unwrap().summary.len(), 2);
@@ -519,6 +540,7 @@ mod tests {
             small_file: PathBuf::new(),
             res: res.clone(),
             verbose: false,
+            only: None,
         };
         let text = to_json(&run);
         assert!(text.starts_with("{\n  \"schema\": \"unixbench-lmbench\",\n  \"schema_version\": 1,"));
