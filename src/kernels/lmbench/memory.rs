@@ -177,13 +177,30 @@ pub struct Points {
 }
 
 /// Half of L1 (well inside it), half of L2 (past L1, inside L2), and `main` bytes. Without
-/// reported sizes: lmbench getsummary's own points, 1 KiB and 128 KiB.
+/// reported sizes the L1 and L2 figures come from [`sweep`]; these points (getsummary's own,
+/// 1 KiB and 128 KiB) are then the last resort should the sweep fail.
 pub fn points(caches: &[(u32, usize)], main: usize) -> Points {
     let level = |l| caches.iter().find(|c| c.0 == l).map(|c| c.1);
     match (level(1), level(2)) {
         (Some(l1), Some(l2)) if l2 > l1 => Points { l1: l1 / 2, l2: l2 / 2, main, from_caches: true },
         _ => Points { l1: 1024, l2: 128 * 1024, main, from_caches: false },
     }
+}
+
+/// Without reported cache sizes: lat_mem_rd's sweep, sizes doubling from 2 KiB to `main`.
+/// L1 is the latency at 2 KiB; L2 the latency one size past the first step up of more than
+/// 30 percent (inside the next level). Returns (l1 ns, l2 ns, the L2 size).
+pub fn sweep(h: &Harness, main: usize) -> io::Result<(f64, f64, usize)> {
+    let mut sizes = Vec::new();
+    let mut s = 2048;
+    while s < main {
+        sizes.push(s);
+        s *= 2;
+    }
+    let lat = sizes.iter().map(|&s| load_latency(h, s, STRIDE)).collect::<io::Result<Vec<f64>>>()?;
+    let l1 = lat[0];
+    let j = lat.iter().position(|&v| v > 1.3 * l1).map_or(lat.len() - 1, |j| (j + 1).min(lat.len() - 1));
+    Ok((l1, lat[j], sizes[j]))
 }
 
 /// The range for the main-memory point and the bandwidth buffers: at least 8 MiB (lmbench's
@@ -196,6 +213,14 @@ pub fn main_size(caches: &[(u32, usize)]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sweep_finds_two_levels() {
+        let h = Harness::new(2000.0, 3);
+        let (l1, l2, size) = sweep(&h, 1 << 20).unwrap();
+        assert!(l1 > 0.0 && l1 < 100.0 && l2 > 0.0 && l2 < 1000.0, "{l1} {l2}");
+        assert!((2048..1 << 20).contains(&size));
+    }
 
     #[test]
     fn sizes_parse() {

@@ -51,8 +51,9 @@ Measures lmbench's summary figures for this host and prints them in lmbench 3's 
   --summary FILE...  print one table with a row per saved results file
 
 Figures are those of lmbench 3's table: latencies in microseconds, bandwidths in MB/s
-(10^6 bytes), memory latencies in nanoseconds. Memory latency is measured at half the L1
-and half the L2 size the system reports and at twice the largest cache (at least 8 MiB).
+(10^6 bytes), memory latencies in nanoseconds. Memory latency is measured with a 128-byte
+stride at half the L1 and half the L2 size the system reports and at twice the largest
+cache (at least 8 MiB); where no sizes are reported, L1 and L2 come from a sweep of sizes.
 ";
 
 const SECTIONS: &[&str] = &["proc", "ctx", "lat", "fs", "bw", "mem"];
@@ -440,6 +441,20 @@ fn bw_section(r: &mut Run) {
 fn mem_section(r: &mut Run) {
     r.fig("mhz", |r| memory::mhz(&r.h));
     let p = r.points;
+    if !p.from_caches && (r.selected("lat_l1") || r.selected("lat_l2")) && !INTERRUPTED.load(Relaxed) {
+        match memory::sweep(&r.h, p.main) {
+            Ok((l1, l2, l2_size)) => {
+                r.points.l1 = 2048;
+                r.points.l2 = l2_size;
+                r.fig("lat_l1", |_| Ok(l1));
+                r.fig("lat_l2", |_| Ok(l2));
+            }
+            Err(e) => {
+                r.res.notes.insert("lat_l1".into(), format!("not measured: {e}"));
+                r.res.notes.insert("lat_l2".into(), format!("not measured: {e}"));
+            }
+        }
+    }
     r.fig("lat_l1", |r| memory::load_latency(&r.h, p.l1, memory::STRIDE));
     r.fig("lat_l2", |r| memory::load_latency(&r.h, p.l2, memory::STRIDE));
     r.fig("lat_mem", |r| memory::load_latency(&r.h, p.main, memory::STRIDE));
