@@ -239,7 +239,7 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     let server = Child::spawn(|| {
         let Ok(s) = sys::net::accept(&listener) else { return 1 };
         sys::net::set_buffers(s.raw(), SOCKBUF, false, true);
-        let buf = vec![0u8; TCP_MSG];
+        let buf = vec![1u8; TCP_MSG];
         loop {
             if sys::fd::write_all(s.raw(), &buf).is_err() {
                 return 0;

@@ -83,7 +83,7 @@ impl Drop for FileSet {
 
 /// lat_fs for one file size: (create, delete) in microseconds per file.
 pub fn fs_create_delete(h: &Harness, dir: &Path, size: usize) -> io::Result<(f64, f64)> {
-    let block = vec![0u8; 128 * 1024];
+    let block = vec![1u8; 128 * 1024];
     let mut serial = 0;
     let create = h.run(Pick::Median, |n| {
         serial += 1;
