@@ -79,8 +79,9 @@ theirs() { # FIGURE -> value, from lmbench's own output
                    *) "$L/$p" 127.0.0.1 2>&1 | field 5 "latency using" ;; esac
         "$L/$p" -S 127.0.0.1 >/dev/null 2>&1 ;;
     fs_create_0k | fs_delete_0k | fs_create_10k | fs_delete_10k)
+        # lat_fs -s 0 means "every size" (0k, 1k, 4k, 10k); take the row of ours.
         s=${1#fs_*_}; col=3; case $1 in fs_delete*) col=4 ;; esac
-        "$L/lat_fs" -s "$s" "$WORK/fsdir" 2>&1 | awk -v c=$col '$1 ~ /k$/ && $c > 0 { print 1e6 / $c }' ;;
+        "$L/lat_fs" -s "$s" "$WORK/fsdir" 2>&1 | awk -v c=$col -v want="$s" '$1 == want && $c > 0 { print 1e6 / $c }' ;;
     lat_mappings) "$L/lat_mmap" "${MBK}k" "$WORK/XXX" 2>&1 | field 2 "^[0-9]" ;;
     lat_pagefault) "$L/lat_pagefault" "$WORK/XXX" 2>&1 | field 4 "Pagefaults" ;;
     bw_pipe) "$L/bw_pipe" 2>&1 | field 3 "Pipe bandwidth" ;;
