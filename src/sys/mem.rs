@@ -215,14 +215,18 @@ impl Ring {
         let w = std::mem::size_of::<usize>();
         let step = (stride / w).max(1);
         let n = (range / w).max(step);
-        let mut words = vec![0usize; n];
-        let base = words.as_ptr() as usize;
+        // Start on a page boundary, as lmbench's buffer does.
+        let page = page_size();
+        let mut words = vec![0usize; n + page / w];
+        let skew = words.as_ptr() as usize % page;
+        let first = if skew == 0 { 0 } else { (page - skew) / w };
+        let base = words.as_ptr() as usize + first * w;
         let mut i = 0;
         while i + step < n {
-            words[i] = base + (i + step) * w;
+            words[first + i] = base + (i + step) * w;
             i += step;
         }
-        words[i] = base;
+        words[first + i] = base;
         Ring { words, cursor: base }
     }
 
