@@ -66,13 +66,19 @@ fn bind_loopback(fd: &Fd) -> io::Result<u16> {
     Ok(u16::from_be(got.sin_port))
 }
 
-/// A TCP socket listening on 127.0.0.1, on a port the kernel picks: (socket, port).
+/// A TCP socket listening on 127.0.0.1, on a port the kernel picks, with lmbench's listen
+/// backlog of 100: (socket, port).
 pub fn tcp_listen() -> io::Result<(Fd, u16)> {
+    tcp_listen_backlog(100)
+}
+
+/// As [`tcp_listen`] with a given backlog (the kernel caps it at somaxconn).
+pub fn tcp_listen_backlog(backlog: i32) -> io::Result<(Fd, u16)> {
     let s = socket(libc::SOCK_STREAM)?;
     set_reuseaddr(s.raw())?;
     let port = bind_loopback(&s)?;
     // SAFETY: no pointers involved.
-    cvt(unsafe { libc::listen(s.raw(), 100) })?;
+    cvt(unsafe { libc::listen(s.raw(), backlog) })?;
     Ok((s, port))
 }
 
