@@ -14,7 +14,7 @@ ARM     := aarch64-unknown-linux-musl
 PREFIX  ?= /usr/local
 LINKS   ?= 0
 
-.PHONY: all run test aarch64 install bench bench-lmbench clean FORCE
+.PHONY: all run test test-deps aarch64 install bench bench-lmbench clean FORCE
 
 all: unixbench
 
@@ -39,10 +39,29 @@ aarch64: unixbench-aarch64
 run: unixbench
 	./unixbench
 
-test: unixbench
+test: unixbench unixbench-aarch64 test-deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
-	UNIXBENCH_BIN=$(CURDIR)/unixbench $(CARGO) test --locked
+	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
+		$(CARGO) test --locked
+
+# What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
+# qemu-user for the aarch64 binary, and binfmt_misc so that the emulated driver can exec its
+# emulated kernels. Only as root with apt; otherwise those rigs say they were skipped.
+test-deps:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		need=""; \
+		[ -x /bin/busybox ] || need="$$need busybox-static"; \
+		command -v qemu-aarch64-static >/dev/null || need="$$need qemu-user-static"; \
+		if [ -n "$$need" ]; then \
+			echo "installing:$$need"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
+		fi; \
+		if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && [ -f /usr/lib/binfmt.d/qemu-aarch64.conf ]; then \
+			[ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || true; \
+			cat /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register 2>/dev/null || true; \
+		fi; \
+	else echo "test-deps: not root or no apt-get: the rigs that need busybox, qemu or root will skip"; fi
 
 install: unixbench
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -116,9 +116,15 @@ pub static APPLETS: &[Applet] = &[
     },
     Applet {
         name: "looper",
-        args: "DURATION COMMAND [ARGS...]",
-        about: "Runs a command over and over (shell, C, dc, grep tests)",
+        args: "[-i FILE] DURATION COMMAND [ARGS...]",
+        about: "Runs a command over and over (shell, C, dc, grep tests); -i: FILE on each run's stdin",
         entry: kernels::looper::main,
+    },
+    Applet {
+        name: "workdir",
+        args: "DIR [TEST [SECONDS]]",
+        about: "Writes the shell, C, dc and grep tests' files into DIR; prints TEST's command line",
+        entry: crate::workdir::main,
     },
 ];
 

@@ -2,19 +2,26 @@
 //!
 //! Dispatch, BusyBox-style: the basename of argv[0] (a leading `-` dropped) names an applet ->
 //! run it. Otherwise the first argument names an applet or a command (`--list`, `--install`,
-//! `--version`, `--help`, `run`); anything else that looks like Run's command line (an option or
-//! a test or group name, or nothing at all) goes to the driver. This is the one place that
+//! `--version`, `--help`, `run`, `compare`); anything else that looks like Run's command line (an
+//! option or a test or group name, or nothing at all) goes to the driver. This is the one place that
 //! prints an error and maps it to the exit status.
 
 mod applets;
 mod args;
 mod baselines;
+mod compare;
 mod driver;
 mod error;
+mod hosttools;
+mod json;
 mod kernels;
 mod protocol;
+mod quick;
 mod report;
 mod selfexe;
+#[allow(dead_code)] // Until the exporters call it.
+mod stats;
+mod suite;
 mod sys;
 mod timing;
 mod workdir;
@@ -32,6 +39,8 @@ Usage:
   unixbench [-q|-b|-v] [-i N] [-c N ...] [TEST|GROUP ...]   run tests as UnixBench's ./Run does
   unixbench run [OPTIONS] [TEST|GROUP ...]                    the same, for test names that are
                                                               also program names (pipe, execl, ...)
+  unixbench compare [--format F] FILE...                      compare results files (JSON or text
+                                                              reports, ours or the C UnixBench's)
   unixbench PROGRAM [ARGS...]                                 run one kernel (see --list)
   PROGRAM [ARGS...]                                           the same, through a link named PROGRAM
   unixbench --list                                            print the program names
@@ -85,6 +94,7 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
             print!("{HELP}");
             (me, Ok(()))
         }
+        Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {
             argv.remove(0);
             (me, driver::main(argv))

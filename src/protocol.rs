@@ -40,21 +40,21 @@ impl std::fmt::Write for LineBuf {
 /// `COUNT|%lu|<timebase>|<label>\n`: a loop count. Timebase 1 means per second, 60 per minute.
 pub fn count(n: u64, timebase: u32, label: &str) -> LineBuf {
     let mut b = LineBuf::default();
-    let _ = write!(b, "COUNT|{n}|{timebase}|{label}\n");
+    let _ = writeln!(b, "COUNT|{n}|{timebase}|{label}");
     b
 }
 
 /// `COUNT|%.<prec>f|0|<label>\n`: a rate already divided by time (timebase 0).
 pub fn rate(v: f64, prec: usize, label: &str) -> LineBuf {
     let mut b = LineBuf::default();
-    let _ = write!(b, "COUNT|{v:.prec$}|0|{label}\n");
+    let _ = writeln!(b, "COUNT|{v:.prec$}|0|{label}");
     b
 }
 
 /// `TIME|%.<prec>f\n`.
 pub fn time(secs: f64, prec: usize) -> LineBuf {
     let mut b = LineBuf::default();
-    let _ = write!(b, "TIME|{secs:.prec$}\n");
+    let _ = writeln!(b, "TIME|{secs:.prec$}");
     b
 }
 

@@ -1,12 +1,16 @@
 //! Where our own image is, for kernels and the driver that re-execute this binary.
 //!
-//! BusyBox's order: `/proc/self/exe`; where /proc is missing (a chroot, a rescue shell), an
-//! absolute or relative argv[0] that names an existing file; else a PATH search for argv[0].
-//! UB_BINDIR is never consulted.
+//! BusyBox's order: `/proc/self/exe`; where /proc is missing (a chroot, a rescue shell), the
+//! path the driver exports to its kernels in [`HINT_VAR`] (they run with argv[0] = their applet
+//! name, which names no file), then an absolute or relative argv[0] that names an existing file,
+//! else a PATH search for argv[0]. UB_BINDIR is never consulted.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+/// The environment variable in which the driver passes this binary's path to its kernels.
+pub const HINT_VAR: &str = "UNIXBENCH_EXE";
 
 static ARGV0: OnceLock<OsString> = OnceLock::new();
 
@@ -19,6 +23,11 @@ pub fn set_argv0(a: OsString) {
 pub fn path() -> Result<PathBuf, String> {
     if let Ok(p) = std::fs::read_link("/proc/self/exe") {
         if p.is_file() {
+            return Ok(p);
+        }
+    }
+    if let Some(p) = std::env::var_os(HINT_VAR).map(PathBuf::from) {
+        if p.is_absolute() && p.is_file() {
             return Ok(p);
         }
     }
@@ -43,4 +52,9 @@ pub fn path() -> Result<PathBuf, String> {
          and argv[0] '{}' is neither a path to it nor found in PATH",
         argv0.to_string_lossy()
     ))
+}
+
+/// argv[0] as this process received it, if `main` recorded one.
+pub fn argv0() -> Option<&'static OsString> {
+    ARGV0.get()
 }

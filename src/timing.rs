@@ -7,7 +7,7 @@
 
 use crate::protocol;
 use crate::sys;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// The loop counter the alarm handler reports.
 pub static ITERATIONS: AtomicU64 = AtomicU64::new(0);
@@ -25,10 +25,16 @@ pub enum Unit {
     Lpm,
 }
 
-/// Adds one to [`ITERATIONS`].
+/// Adds one to [`ITERATIONS`]: a load, an add and a store, as gcc compiles the C programs'
+/// `++iter` on their global (or volatile) counter. Left alone, LLVM fuses the three into one
+/// read-modify-write `inc` on memory, which the memory renaming of current x86 cores does not
+/// cover: each increment then waits for the previous one's store, and arithoh, whose loop is
+/// nothing but this increment, measured 2.8 times slower than the C program. The empty
+/// [`sys::hint::opaque`] between the load and the add keeps them separate instructions.
 #[inline(always)]
 pub fn tick() {
-    ITERATIONS.store(ITERATIONS.load(Relaxed).wrapping_add(1), Relaxed);
+    let n = sys::hint::opaque(ITERATIONS.load(Relaxed) as i64) as u64;
+    ITERATIONS.store(n.wrapping_add(1), Relaxed);
 }
 
 /// The current count.
@@ -59,4 +65,111 @@ pub fn report_on_alarm(seconds: u32, unit: Unit) {
     LABEL.store(label, Relaxed);
     sys::signal::on_signal(libc::SIGALRM, report).expect("sigaction(SIGALRM)");
     sys::signal::alarm(seconds);
+}
+
+/// Prints the current count as the SIGALRM handler would and exits 0. context1 ends this way
+/// when its partner is gone (EOF or EPIPE), after cancelling its alarm, as the C code calls
+/// `report()` directly.
+pub fn report_and_exit() -> ! {
+    report(libc::SIGALRM);
+    unreachable!("report exits")
+}
+
+/// The stop flag of the phase-timed kernels (fstime's `sigalarm`): set by SIGALRM or by the
+/// kernel itself when a call is interrupted.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn stop_count(_sig: libc::c_int) {
+    STOP.store(true, Relaxed);
+}
+
+/// Clears the stop flag and arms SIGALRM in `seconds` to set it, with restartable system calls,
+/// as fstime's `signal(SIGALRM, stop_count); alarm(t)` does.
+pub fn flag_on_alarm(seconds: u32) {
+    STOP.store(false, Relaxed);
+    sys::signal::on_signal(libc::SIGALRM, stop_count).expect("sigaction(SIGALRM)");
+    sys::signal::alarm(seconds);
+}
+
+/// Whether the phase's time is up (a plain load: the C flag is a plain `int`).
+#[inline(always)]
+pub fn stopped() -> bool {
+    STOP.load(Relaxed)
+}
+
+/// Sets the stop flag, as fstime's loops call `stop_count()` after an interrupted call.
+#[inline]
+pub fn stop() {
+    STOP.store(true, Relaxed);
+}
+
+/// The same alarm for kernels that check their own result before printing (Dhrystone, arith,
+/// Hanoi): the handler only raises the flag, the loop sees it at the end of the iteration in
+/// progress, and the kernel verifies and prints the count itself.
+pub fn stop_on_alarm(seconds: u32) {
+    flag_on_alarm(seconds);
+}
+
+/// How a timed loop counts its iterations and learns that its time is up. Kernels are generic
+/// over it, so the same loop runs against the alarm ([`Alarm`]) and, in unit tests, for a fixed
+/// number of iterations ([`Loops`]); both compile to plain loads and stores.
+pub trait Deadline {
+    /// Adds one to the loop counter.
+    fn tick(&mut self);
+    /// The loop counter.
+    fn count(&self) -> u64;
+    /// Sets the loop counter.
+    fn set_count(&mut self, n: u64);
+    /// True once the loop must stop.
+    fn expired(&self) -> bool;
+}
+
+/// The real deadline: the global [`ITERATIONS`] counter and the flag raised by the alarm of
+/// [`stop_on_alarm`]. Checking it costs one relaxed load per iteration, a plain `mov` as the C
+/// programs' reads of their volatile counter.
+pub struct Alarm;
+
+impl Deadline for Alarm {
+    #[inline(always)]
+    fn tick(&mut self) {
+        tick();
+    }
+    #[inline(always)]
+    fn count(&self) -> u64 {
+        count()
+    }
+    #[inline(always)]
+    fn set_count(&mut self, n: u64) {
+        set_count(n);
+    }
+    #[inline(always)]
+    fn expired(&self) -> bool {
+        STOP.load(Relaxed)
+    }
+}
+
+/// A deadline that expires when the counter reaches `until`: for tests that run a kernel a fixed
+/// number of times.
+#[cfg(test)]
+pub struct Loops {
+    /// The loop counter.
+    pub n: u64,
+    /// The count at which [`Deadline::expired`] turns true.
+    pub until: u64,
+}
+
+#[cfg(test)]
+impl Deadline for Loops {
+    fn tick(&mut self) {
+        self.n = self.n.wrapping_add(1);
+    }
+    fn count(&self) -> u64 {
+        self.n
+    }
+    fn set_count(&mut self, n: u64) {
+        self.n = n;
+    }
+    fn expired(&self) -> bool {
+        self.n >= self.until
+    }
 }

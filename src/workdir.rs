@@ -4,22 +4,89 @@
 //! Removed when dropped, and by the driver's signal cleanup.
 //!
 //! API contract (used by the driver): `WorkDir::create(tmpdir)`, `path()`, `file(name)`,
-//! `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`, `sort_input()`.
+//! `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`, `file(name)`; the
+//! command lines of the tests that use it come from `crate::hosttools::host_test`.
+//!
+//! Every file is our own (DECISIONS.md): the two scripts do the steps of UnixBench's `multi.sh`
+//! and `tst.sh`; `sort.src` is shell-script text with the original's size, line, word and
+//! "the" counts; `large.txt` is generated ([`grepdata`]); `dc.dat` and `cctest.c` are ours.
+//! The `workdir DIR` applet writes the same files into a directory of the user's choosing, so
+//! the tests can be tried by hand and compared with the C programs.
 
+mod grepdata;
+
+use crate::error::{Error, Result};
+use std::ffi::OsString;
 use std::io;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+/// The shell test's launcher: `multi.sh N` runs N copies of `tst.sh` in the background.
+pub const MULTI_SH: &str = include_str!("../data/multi.sh");
+/// One copy of the shell test's pipeline: sort, od, sort -n, grep, tee, wc, rm.
+pub const TST_SH: &str = include_str!("../data/tst.sh");
+/// The shell test's sort input: 8546 bytes, 362 lines, 1200 words, 35 lines holding "the".
+pub const SORT_SRC: &str = include_str!("../data/sort.src");
+/// The dc test's input: sqrt(2) to 99 decimal places, then end of input. No `q`: GNU dc exits
+/// with status 1 after a `q` read from stdin, which looper reports as a bad wait status.
+pub const DC_DAT: &str = include_str!("../data/dc.dat");
+/// The C compiler test's source: warning-free C that is compiled and linked, never run.
+pub const CCTEST_C: &str = include_str!("../data/cctest.c");
+
+/// The files of a work directory, in the order they are written, with their mode. The scripts
+/// are executable: `multi.sh` is exec'd directly by looper, through its `#!/bin/sh` line, as
+/// the C suite does.
+const FILES: &[(&str, u32)] = &[
+    ("multi.sh", 0o755),
+    ("tst.sh", 0o755),
+    ("sort.src", 0o644),
+    ("dc.dat", 0o644),
+    ("cctest.c", 0o644),
+    ("large.txt", 0o644),
+];
+
+/// The names of every file [`write_into`] writes.
+#[cfg(test)]
+pub fn file_names() -> impl Iterator<Item = &'static str> {
+    FILES.iter().map(|(name, _)| *name)
+}
+
+/// Writes every script and data file into `dir` (an existing directory), replacing files of
+/// the same names.
+pub fn write_into(dir: &Path) -> io::Result<()> {
+    let large = grepdata::generate();
+    for &(name, mode) in FILES {
+        let data: &[u8] = match name {
+            "multi.sh" => MULTI_SH.as_bytes(),
+            "tst.sh" => TST_SH.as_bytes(),
+            "sort.src" => SORT_SRC.as_bytes(),
+            "dc.dat" => DC_DAT.as_bytes(),
+            "cctest.c" => CCTEST_C.as_bytes(),
+            _ => &large,
+        };
+        let path = dir.join(name);
+        let fail = |e: io::Error| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()));
+        std::fs::write(&path, data).map_err(fail)?;
+        // Set explicitly: the umask must not take the scripts' execute bits away.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).map_err(fail)?;
+    }
+    Ok(())
+}
 
 /// A private directory of test data, removed on drop.
 #[derive(Debug)]
 pub struct WorkDir {
     path: PathBuf,
+    /// Whether drop removes the directory: false for a user's directory (`workdir DIR`).
+    owned: bool,
 }
 
 impl WorkDir {
-    /// Makes `<tmpdir>/unixbench-XXXXXX` and writes every script and data file into it.
+    /// Makes `<tmpdir>/unixbench-XXXXXX` and writes every script and data file into it. On a
+    /// failure (a full disk) the half-written directory is removed again.
     pub fn create(tmpdir: &Path) -> io::Result<WorkDir> {
         let path = crate::sys::fd::mkdtemp(tmpdir.join("unixbench-XXXXXX").as_os_str())?;
-        let wd = WorkDir { path };
+        let wd = WorkDir { path, owned: true };
         wd.write_files()?;
         Ok(wd)
     }
@@ -38,10 +105,6 @@ impl WorkDir {
     pub fn multi_sh(&self) -> PathBuf {
         self.file("multi.sh")
     }
-    /// The sort input of the shell tests.
-    pub fn sort_input(&self) -> PathBuf {
-        self.file("sort.src")
-    }
     /// The grep test's large text.
     pub fn grep_input(&self) -> PathBuf {
         self.file("large.txt")
@@ -56,13 +119,134 @@ impl WorkDir {
     }
 
     fn write_files(&self) -> io::Result<()> {
-        // Filled in by the shell-tests work: scripts and data files.
-        Ok(())
+        write_into(&self.path)
     }
 }
 
 impl Drop for WorkDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        if self.owned {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
+/// and host-tool tests into DIR, an existing directory that is left in place, so they can be run
+/// by hand or beside the C suite's. With TEST (shell1, shell8, shell16, C, dc, grep, sysexec) it
+/// then prints the command the driver would run for it, one argument per line (the first is
+/// the applet), for SECONDS or the test's default duration; or its one-line skip reason when
+/// this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
+/// test by hand.
+pub fn main(argv: Vec<OsString>) -> Result {
+    use crate::hosttools;
+    const USAGE: &str = "usage is workdir DIR [TEST [SECONDS]]";
+    let (dir, test, secs) = match &argv[1..] {
+        [d] => (d, None, None),
+        [d, t] => (d, Some(t.to_string_lossy()), None),
+        [d, t, s] => (d, Some(t.to_string_lossy()), Some(crate::args::parse_duration(s)?)),
+        [] => return Err(Error::usage(format!("missing directory: {USAGE}"))),
+        [_, _, _, extra, ..] => {
+            return Err(Error::usage(format!("unexpected argument '{}': {USAGE}", extra.to_string_lossy())))
+        }
+    };
+    let dir = Path::new(dir);
+    let secs = match &test {
+        None => 0,
+        Some(t) => match secs.or_else(|| hosttools::default_secs(t)) {
+            Some(s) => s,
+            None => {
+                return Err(Error::usage(format!(
+                    "unknown test '{t}': expected one of {}",
+                    hosttools::HOST_TESTS.join(", ")
+                )))
+            }
+        },
+    };
+    if !dir.is_dir() {
+        return Err(Error::usage(format!("'{}' is not a directory", dir.display())));
+    }
+    let dir = std::path::absolute(dir).map_err(|e| Error::failed(e.to_string()))?;
+    write_into(&dir).map_err(|e| Error::failed(e.to_string()))?;
+    if let Some(t) = test {
+        let wd = WorkDir { path: dir, owned: false };
+        let mut out = String::new();
+        match hosttools::host_test(&t, &wd, secs) {
+            Ok(v) => v.iter().for_each(|a| {
+                out.push_str(&a.to_string_lossy());
+                out.push('\n');
+            }),
+            Err(skip) => {
+                out.push_str(&skip.0);
+                out.push('\n');
+            }
+        }
+        print!("{out}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(text: &str) -> (usize, usize, usize, usize) {
+        let lines = text.bytes().filter(|&b| b == b'\n').count();
+        let words = grepdata::words(text.as_bytes());
+        let the = text.lines().filter(|l| l.contains("the")).count();
+        (text.len(), lines, words, the)
+    }
+
+    #[test]
+    fn sort_input_has_the_statistics_of_the_original() {
+        assert_eq!(stats(SORT_SRC), (8546, 362, 1200, 35));
+        assert!(SORT_SRC.is_ascii());
+    }
+
+    #[test]
+    fn dc_input_asks_for_sqrt_2_to_99_places_and_ends_without_q() {
+        let first = DC_DAT.lines().next().unwrap();
+        assert_eq!(first.split_whitespace().collect::<Vec<_>>(), ["99", "k", "2", "v", "p"]);
+        // Comments are strings stored in a register; no command outside them is a q.
+        let outside: String = DC_DAT.split('[').map(|part| part.rsplit(']').next().unwrap()).collect();
+        assert!(!outside.contains('q'), "{outside:?}");
+    }
+
+    #[test]
+    fn c_source_is_about_3_5_kb_and_prototyped() {
+        assert!((3000..4000).contains(&CCTEST_C.len()), "{}", CCTEST_C.len());
+        assert!(CCTEST_C.contains("int main(int argc, char **argv)"));
+    }
+
+    #[test]
+    fn scripts_do_the_steps_of_the_originals() {
+        assert!(MULTI_SH.starts_with("#!/bin/sh\n"));
+        assert!(MULTI_SH.contains("/bin/sh \"$here/tst.sh\" \"$input\" &"));
+        assert!(MULTI_SH.contains("\nwait\n"));
+        for step in [
+            "sort < \"$1\" > sort.$$",
+            "od sort.$$ | sort -n -k 1 > od.$$",
+            "grep the sort.$$ | tee grep.$$ | wc > wc.$$",
+            "rm sort.$$ grep.$$ od.$$ wc.$$",
+        ] {
+            assert!(TST_SH.contains(step), "{step}");
+        }
+    }
+
+    #[test]
+    fn create_writes_every_file_and_drop_removes_them() {
+        let tmp = std::env::temp_dir();
+        let wd = WorkDir::create(&tmp).unwrap();
+        let dir = wd.path().to_path_buf();
+        assert!(dir.file_name().unwrap().to_string_lossy().starts_with("unixbench-"));
+        for name in file_names() {
+            assert!(wd.file(name).is_file(), "{name}");
+        }
+        let mode = std::fs::metadata(wd.multi_sh()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert_eq!(std::fs::metadata(wd.grep_input()).unwrap().len(), grepdata::BYTES as u64);
+        assert_eq!(std::fs::read_to_string(wd.file("sort.src")).unwrap(), SORT_SRC);
+        drop(wd);
+        assert!(!dir.exists());
     }
 }

@@ -1,16 +1,587 @@
-//! The driver: what UnixBench's Perl `Run` does (being built).
+//! The driver: what UnixBench's Perl `Run` does. Parse the command line (`options`), make the
+//! directories and the private work directory, then for each copy count run each test's passes
+//! (`exec`: fork + exec of this binary's kernels, never in-process), turn samples into scores
+//! (`score`, pure math) and write what the exporters make of the model (`output`). A failing
+//! test is recorded and the run goes on; a signal stops it cleanly (`signals`).
+//!
+//! Invariants: nothing is created on disk before the command line and the directories are known
+//! to be good; every copy is reaped and its process group killed before its pass returns; the
+//! report files are rewritten after every test, so a stopped run keeps what it measured.
 
+pub mod exec;
+pub mod host;
 pub mod model;
+pub mod options;
+pub mod output;
+pub mod score;
+pub mod signals;
 
 use crate::error::{Error, Result};
+use crate::quick;
+use crate::suite::{self, Arg, Kind, Test};
+use crate::sys;
+use crate::workdir::WorkDir;
+use model::{Category, CopyRun, Run, Settings, TestResult};
+use options::{Options, Parsed, Quick};
+use output::{Console, Files};
 use std::ffi::OsString;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
 
 /// Whether `name` is a test or group name the driver knows.
 pub fn knows(name: &str) -> bool {
-    name == "index"
+    options::knows(name)
 }
 
 /// Runs tests as `Run` does; `args` excludes the program name.
-pub fn main(_args: Vec<OsString>) -> Result {
-    Err(Error::failed("the driver is not implemented yet"))
+pub fn main(args: Vec<OsString>) -> Result {
+    let opts = match options::parse(args)? {
+        Parsed::Help => {
+            print!("{}", options::HELP);
+            return Ok(());
+        }
+        Parsed::Version => {
+            println!("unixbench {} (BYTE UNIX Benchmarks 6.0.0-compatible)", env!("CARGO_PKG_VERSION"));
+            return Ok(());
+        }
+        Parsed::Run(o) => o,
+    };
+    // A closed stdout (`unixbench | head`) must not kill the run and strand its copies.
+    let _ = sys::signal::ignore(libc::SIGPIPE);
+    // Nor a file size limit: writing the log or a report then fails with EFBIG, and says so.
+    let _ = sys::signal::ignore(libc::SIGXFSZ);
+    let exe = crate::selfexe::path().map_err(Error::failed)?;
+    let dirs = Dirs::prepare(&opts)?;
+    // As Run: the tools of the shell tests see this locale, and the directories are exported.
+    std::env::set_var("LANG", "en_US.utf8");
+    std::env::set_var("UB_TMPDIR", &dirs.tmp);
+    // Kernels run with argv[0] = their name; where /proc is missing this tells them (execl) where
+    // their own file is.
+    std::env::set_var(crate::selfexe::HINT_VAR, &exe);
+    if let Some(r) = &dirs.results {
+        std::env::set_var("UB_RESULTDIR", r);
+    }
+    let watch =
+        signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let workdir = WorkDir::create(&dirs.tmp)
+        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
+
+    let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let copies = if opts.copies.is_empty() {
+        // Run's default: 1, then the CPUs (here: those this process may run on), uncapped.
+        let mut c = vec![1];
+        if let Some(n) = sys::info::cpus_allowed().filter(|&n| n > 1) {
+            c.push(n);
+        }
+        c
+    } else {
+        opts.copies.clone()
+    };
+    room_for_copies(copies.iter().copied().max().unwrap_or(1));
+    // --quick: the budget of the whole run, shared out test by test as the run goes.
+    let standard = planned_secs(&opts, &copies);
+    let quick_total = opts.quick.map(|q| match q {
+        Quick::Tenth => quick::DEFAULT_FRACTION * standard,
+        Quick::Seconds(s) => f64::from(s),
+    });
+    let mut run = Run {
+        version: crate::report::version(),
+        system,
+        settings: Settings {
+            tests: opts.tests.iter().map(|t| t.to_string()).collect(),
+            copies: copies.clone(),
+            iterations: opts.iterations,
+            duration: opts.duration,
+            quick: quick_total,
+            verbosity: opts.verbosity as u8,
+            tmpdir: dirs.tmp.display().to_string(),
+            resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
+        },
+        runs: Vec::new(),
+        interrupted: false,
+    };
+    let files = match &dirs.results {
+        Some(dir) => Some(
+            Files::create(dir, &run.system.hostname, &today())
+                .map_err(|e| Error::usage(format!("cannot create result files in {}: {e}", dir.display())))?,
+        ),
+        None => None,
+    };
+
+    let mut runner = Runner {
+        opts: &opts,
+        exe: &exe,
+        workdir: &workdir,
+        watch: &watch,
+        console: Console::new(opts.verbosity, opts.format),
+        files,
+        left: quick_total.unwrap_or(standard),
+        write_error: None,
+        quick: quick_total.map(|total| QuickBudget { left: total, weight_left: standard }),
+    };
+    runner.console.start(&run);
+    let file_tests = opts.tests.iter().any(|t| t.starts_with("fs"));
+    if file_tests
+        && opts.verbosity != options::Verbosity::Quiet
+        && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
+    {
+        // ./Run writes beside itself, usually on a disk: say why File Copy may be far higher.
+        eprintln!(
+            "unixbench: note: {} is in memory (tmpfs); the file tests will not measure a disk \
+             (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
+            dirs.tmp.display()
+        );
+    }
+    let mut stopped_by = None;
+    'copies: for &c in &copies {
+        runner.console.run_with(c);
+        let now = sys::clock::time();
+        run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
+        for name in &opts.tests {
+            let t = suite::test(name).expect("options expand only known tests");
+            if max_copies(t.category).is_some_and(|m| c > m) {
+                continue;
+            }
+            let result = runner.run_test(t, c);
+            let cr = run.runs.last_mut().unwrap();
+            cr.end = sys::clock::time();
+            match result {
+                Some(r) => {
+                    // As Run: a test named twice keeps its last result.
+                    cr.results.retain(|x| x.name != r.name);
+                    cr.results.push(r);
+                    cr.index = score::index_blocks(&cr.results);
+                    runner.save(&run);
+                }
+                None => {
+                    stopped_by = runner.watch.caught().or(Some(libc::SIGINT));
+                    break 'copies;
+                }
+            }
+        }
+        run.runs.last_mut().unwrap().end = sys::clock::time();
+    }
+    run.interrupted = stopped_by.is_some();
+    runner.save(&run);
+    runner.console.finish(&run, opts.format);
+
+    if let Some(e) = runner.files.as_ref().and_then(|f| f.log_error()) {
+        eprintln!("unixbench: warning: the log is incomplete: {e}");
+    }
+    if let Some(e) = &runner.write_error {
+        eprintln!("unixbench: warning: {e}");
+    }
+    let saved =
+        runner.files.as_ref().map(|f| format!("; results in {}", f.base.display())).unwrap_or_default();
+    if let Some(sig) = stopped_by {
+        return Err(Error::failed_with(
+            128 + sig,
+            format!("stopped by {}: the report holds the tests that finished{saved}", signals::name(sig)),
+        ));
+    }
+    let failed: Vec<String> = run
+        .runs
+        .iter()
+        .flat_map(|cr| {
+            cr.results
+                .iter()
+                .filter(|r| r.error.is_some())
+                .map(move |r| format!("{} ({} x)", r.name, cr.copies))
+        })
+        .collect();
+    if !failed.is_empty() {
+        return Err(Error::failed(format!(
+            "{} test{} failed: {}{saved}",
+            failed.len(),
+            if failed.len() == 1 { "" } else { "s" },
+            failed.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The driver holds one descriptor per running copy (its stderr pipe): with more copies than
+/// the soft limit on open files allows, raise it toward the hard limit.
+fn room_for_copies(copies: usize) {
+    let want = copies as u64 + 64;
+    if let Ok((soft, hard)) = sys::proc::get_rlimit(libc::RLIMIT_NOFILE as i32) {
+        if soft < want {
+            let _ = sys::proc::set_rlimit(libc::RLIMIT_NOFILE as i32, want.min(hard), hard);
+        }
+    }
+}
+
+/// A category's copy limit (Run's maxCopies): the graphics tests run single-copy only.
+fn max_copies(c: Category) -> Option<usize> {
+    match c {
+        Category::TwoD | Category::ThreeD => Some(1),
+        Category::System | Category::Misc => None,
+    }
+}
+
+/// The results and tmp directories, created (0755) and checked before anything runs.
+struct Dirs {
+    /// None with `--no-save`.
+    results: Option<PathBuf>,
+    tmp: PathBuf,
+}
+
+impl Dirs {
+    fn prepare(o: &Options) -> Result<Dirs> {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let tmp = o
+            .tmpdir
+            .clone()
+            .or_else(|| env("UB_TMPDIR"))
+            .or_else(|| env("TMPDIR"))
+            .unwrap_or_else(|| "/tmp".into());
+        let results = if o.save {
+            let r = o.results.clone().or_else(|| env("UB_RESULTDIR")).unwrap_or_else(|| "results".into());
+            Some(usable_dir(&r, "results directory")?)
+        } else {
+            None
+        };
+        let tmp = usable_dir(&tmp, "tmp directory")?;
+        Ok(Dirs { results, tmp })
+    }
+}
+
+/// Makes `dir` if missing (0755, as Run) and checks that it is a writable directory; returns
+/// its absolute path, since the tests run in another working directory.
+fn usable_dir(dir: &Path, what: &str) -> Result<PathBuf> {
+    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if !abs.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o755)
+            .create(&abs)
+            .map_err(|e| Error::usage(format!("cannot create the {what} {}: {e}", abs.display())))?;
+    }
+    if !abs.is_dir() {
+        return Err(Error::usage(format!("the {what} {} is not a directory", abs.display())));
+    }
+    if !sys::fd::writable(abs.as_os_str()) {
+        return Err(Error::usage(format!("the {what} {} is not writable", abs.display())));
+    }
+    Ok(abs)
+}
+
+/// `YYYY-MM-DD`, local time.
+fn today() -> String {
+    let (_, tm) = sys::clock::local_now();
+    format!("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
+}
+
+/// Seconds of the whole plan: passes x (settle + nominal duration), for the time-left hint.
+fn planned_secs(o: &Options, copies: &[usize]) -> f64 {
+    let mut total = 0.0;
+    for &c in copies {
+        for name in &o.tests {
+            let t = suite::test(name).unwrap();
+            if max_copies(t.category).is_some_and(|m| c > m) {
+                continue;
+            }
+            total += score::passes_for(t.repeat, o.iterations) as f64 * pass_secs(o, t);
+        }
+    }
+    total
+}
+
+fn pass_secs(o: &Options, t: &Test) -> f64 {
+    settle_secs(o) + t.nominal_secs(o.duration) as f64
+}
+
+/// The settle before each pass: Run's `sync; sleep 1; sync; sleep 2`, or only the syncs when
+/// `-t` asked for a short run.
+fn settle_secs(o: &Options) -> f64 {
+    if o.duration.is_some() {
+        0.0
+    } else {
+        3.0
+    }
+}
+
+/// What is left of a quick run's budget (seconds), and of the standard time of the tests not yet
+/// run: each test gets its `quick::share` of it.
+struct QuickBudget {
+    left: f64,
+    weight_left: f64,
+}
+
+/// Whether a test writes files, so that a quick run keeps a settle before its passes.
+fn writes_files(t: &Test) -> bool {
+    matches!(t.kind, Kind::Host { .. } | Kind::Kernel { prog: "fstime", .. })
+}
+
+/// A standard test's estimated time: its passes x (settle + nominal duration).
+fn standard_secs(t: &Test) -> f64 {
+    quick::standard_cost(score::passes_for(t.repeat, None) as u32, t.nominal_secs(None) as f64)
+}
+
+/// Runs the tests of a plan, holding what every pass needs.
+struct Runner<'a> {
+    opts: &'a Options,
+    exe: &'a Path,
+    workdir: &'a WorkDir,
+    watch: &'a signals::Watch,
+    console: Console,
+    files: Option<Files>,
+    /// Planned seconds left, for the hint.
+    left: f64,
+    write_error: Option<String>,
+    /// Set by --quick.
+    quick: Option<QuickBudget>,
+}
+
+impl Runner<'_> {
+    fn log(&mut self, s: &str) {
+        output::log(&mut self.files, s);
+    }
+
+    /// Rewrites the report files from the run so far.
+    fn save(&mut self, run: &Run) {
+        if let Some(f) = &self.files {
+            if let Err(e) = f.write_reports(run) {
+                self.write_error.get_or_insert(e.to_string());
+            }
+        }
+    }
+
+    /// The settle between passes; false if a signal came.
+    fn settle(&self, t: &Test) -> bool {
+        if self.quick.is_some() {
+            // Only tests that write files get a settle, a short one (src/quick.rs).
+            if writes_files(t) {
+                sys::fd::sync();
+                if !self.watch.sleep(quick::settle_seconds(true)) {
+                    return false;
+                }
+            }
+            return self.watch.caught().is_none();
+        }
+        sys::fd::sync();
+        if self.opts.duration.is_none() {
+            if !self.watch.sleep(1.0) {
+                return false;
+            }
+            sys::fd::sync();
+            if !self.watch.sleep(2.0) {
+                return false;
+            }
+        }
+        self.watch.caught().is_none()
+    }
+
+    /// The argv and stdin of a test, or why it is skipped.
+    fn command(&self, t: &Test) -> std::result::Result<(Vec<OsString>, Option<PathBuf>), String> {
+        let quick = self.quick.is_some();
+        let secs = |s: u32| if quick { quick::pass_seconds(s) } else { self.opts.duration.unwrap_or(s) };
+        let words = |prog: &str, args: &[Arg]| -> Vec<OsString> {
+            std::iter::once(OsString::from(prog))
+                .chain(args.iter().map(|a| match a {
+                    Arg::Lit(s) => OsString::from(s),
+                    Arg::Secs(s) => OsString::from(secs(*s).to_string()),
+                    Arg::TmpDir => self.workdir.path().as_os_str().to_owned(),
+                }))
+                .collect()
+        };
+        match t.kind {
+            Kind::Kernel { prog, args } => Ok((words(prog, args), None)),
+            Kind::Graphics { prog, args } if cfg!(feature = "graphics") => Ok((words(prog, args), None)),
+            Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
+            Kind::Host { secs: s } => {
+                let h = host::command(t.name, self.workdir, secs(s))?;
+                Ok((h.argv, h.stdin))
+            }
+        }
+    }
+
+    /// Runs every pass of one test at `copies` copies. None when a signal stopped it.
+    fn run_test(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
+        let mut r = TestResult {
+            name: t.name.to_string(),
+            message: t.message.to_string(),
+            category: Some(t.category),
+            copies,
+            ..Default::default()
+        };
+        let weight = standard_secs(t);
+        // A quick test runs until its interval is tight or its share of the budget is spent.
+        let budget = self.quick.as_ref().map(|q| quick::share(q.left, weight, q.weight_left));
+        if let Some(q) = self.quick.as_mut() {
+            q.weight_left -= weight;
+        }
+        let npasses = if budget.is_some() {
+            quick::MAX_PASSES
+        } else {
+            score::passes_for(t.repeat, self.opts.iterations)
+        };
+        let per_pass = pass_secs(self.opts, t);
+        let (argv, stdin) = match self.command(t) {
+            Ok(c) => c,
+            Err(reason) => {
+                self.console.skipped(copies, t.message, &reason);
+                if budget.is_none() {
+                    self.left -= npasses as f64 * per_pass;
+                }
+                r.skipped = Some(reason);
+                let s = output::fmt::log_test_header(t.message, copies, "(not run)")
+                    + &output::fmt::log_summary(&r);
+                self.log(&s);
+                return Some(r);
+            }
+        };
+        r.command = display(&argv, stdin.as_deref());
+        self.console.test(copies, t.message);
+        let header = output::fmt::log_test_header(t.message, copies, &r.command);
+        self.log(&header);
+        let cmd = exec::Command {
+            exe: self.exe,
+            argv: &argv,
+            cwd: self.workdir.path(),
+            stdin: stdin.as_deref(),
+            stdout: self.files.as_ref().map(|f| f.log_fd()),
+            deadline: 3.0 * t.nominal_secs(self.opts.duration) as f64 + 120.0,
+        };
+        let began = sys::clock::monotonic();
+        for i in 1..=npasses {
+            self.log(&output::fmt::log_pass_header(i));
+            if !self.settle(t) {
+                return self.interrupted();
+            }
+            self.console.pass(i, self.left);
+            self.console.command(&r.command, copies);
+            let outcome = exec::run_pass(&cmd, copies, self.watch, self.workdir.path());
+            // This pass is spent; a test that stops here gives back the passes it will not run.
+            self.left -= per_pass;
+            let unrun = (npasses - i) as f64 * per_pass;
+            match outcome {
+                Err(e) => {
+                    self.left -= unrun;
+                    r.error = Some(e.to_string());
+                    break;
+                }
+                Ok(exec::Outcome::Interrupted) => return self.interrupted(),
+                Ok(exec::Outcome::Done(outcomes)) => {
+                    if let Some(reason) = no_display(t, &outcomes) {
+                        self.console.skipped_now(&reason);
+                        self.left -= unrun;
+                        if let Some(q) = self.quick.as_mut() {
+                            q.left -= sys::clock::monotonic() - began;
+                            self.left = q.left;
+                        }
+                        r.skipped = Some(reason);
+                        self.log(&output::fmt::log_summary(&r));
+                        return Some(r);
+                    }
+                    let failed =
+                        outcomes.iter().enumerate().find_map(|(k, o)| o.error.clone().map(|e| (k, e)));
+                    let pass = score::combine_copies(outcomes);
+                    self.log(&output::fmt::log_pass(&pass));
+                    r.passes.push(pass);
+                    if let Some((k, e)) = failed {
+                        self.left -= unrun;
+                        r.error =
+                            Some(if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e });
+                        break;
+                    }
+                }
+            }
+            if let (Some(budget), Some(q)) = (budget, self.quick.as_ref()) {
+                let spent = sys::clock::monotonic() - began;
+                self.left = q.left - spent;
+                let rates: Vec<f64> = r.passes.iter().map(crate::stats::pass_rate).collect();
+                if quick::should_stop(&rates, spent, budget) {
+                    break;
+                }
+            }
+        }
+        // A quick test pays what it took out of the budget; the hint shows what is left.
+        if let Some(q) = self.quick.as_mut() {
+            q.left -= sys::clock::monotonic() - began;
+            self.left = q.left;
+        }
+        self.console.test_end();
+        if let Some(e) = &r.error {
+            self.console.failed(t.message, e);
+            self.log(&output::fmt::log_summary(&r));
+            return Some(r);
+        }
+        if let Some(c) = score::combine_passes(&r.passes) {
+            r.kept = c.kept;
+            r.score = c.score;
+            r.time = c.time;
+            r.unit = c.unit;
+        }
+        self.log(&output::fmt::log_summary(&r));
+        self.console.stats(&r);
+        Some(r)
+    }
+
+    fn interrupted(&mut self) -> Option<TestResult> {
+        let sig = self.watch.caught().unwrap_or(libc::SIGINT);
+        self.console.test_end();
+        self.log(&output::fmt::log_interrupted(signals::name(sig)));
+        None
+    }
+}
+
+/// A graphics applet that found no X display exits 3 with `<applet>: skipped: <why>` on stderr:
+/// the test is skipped, not failed. Returns the reason.
+fn no_display(t: &Test, outcomes: &[model::CopyOutcome]) -> Option<String> {
+    if !matches!(t.kind, Kind::Graphics { .. }) {
+        return None;
+    }
+    outcomes.iter().find_map(|o| {
+        let e = o.error.as_deref()?;
+        let at = e.find("skipped: ")?;
+        (sys::proc::exited(o.status) == Some(3))
+            .then(|| e[at + "skipped: ".len()..].lines().next().unwrap_or("").to_string())
+    })
+}
+
+/// A command as the log's `==>` line and `-v` show it.
+fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
+    let quote = |s: &str| {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+".contains(&b)) {
+            s.to_string()
+        } else {
+            format!("\"{s}\"")
+        }
+    };
+    let mut s = argv.iter().map(|a| quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ");
+    if let Some(p) = stdin {
+        s.push_str(&format!(" < {}", quote(&p.to_string_lossy())));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_display_quotes_only_when_needed() {
+        let argv: Vec<OsString> = ["looper", "30", "dc"].iter().map(OsString::from).collect();
+        assert_eq!(display(&argv, Some(Path::new("/t/dc.dat"))), "looper 30 dc < /t/dc.dat");
+        let argv: Vec<OsString> = ["fstime", "-d", "/a b"].iter().map(OsString::from).collect();
+        assert_eq!(display(&argv, None), "fstime -d \"/a b\"");
+    }
+
+    #[test]
+    fn a_graphics_test_without_display_is_skipped() {
+        let gfx = suite::test("2d-rects").unwrap();
+        let err = "2d-rects: skipped: no X display (DISPLAY is unset)\n";
+        let o = vec![score::parse_copy(err, 0.01, 3 << 8, 7)];
+        assert_eq!(no_display(gfx, &o).as_deref(), Some("no X display (DISPLAY is unset)"));
+        // Another exit status, or a kernel that is not a graphics test: a failure as any other.
+        assert_eq!(no_display(gfx, &[score::parse_copy(err, 0.01, 1 << 8, 7)]), None);
+        assert_eq!(no_display(suite::test("pipe").unwrap(), &o), None);
+    }
+
+    #[test]
+    fn only_graphics_is_single_copy() {
+        assert_eq!(max_copies(Category::TwoD), Some(1));
+        assert_eq!(max_copies(Category::System), None);
+    }
 }

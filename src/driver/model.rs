@@ -49,6 +49,8 @@ pub struct CopyOutcome {
     pub status: i32,
     /// Error text: ERROR lines, stray stderr lines, a non-zero status, a signal. None if clean.
     pub error: Option<String>,
+    /// The process id of the copy (the log's `# pid:` line); 0 when unknown.
+    pub pid: i32,
 }
 
 /// One pass of a test: N copies started together, combined as `runOnePass` does.
@@ -80,7 +82,8 @@ pub struct TestResult {
     pub copies: usize,
     /// Every pass, in run order.
     pub passes: Vec<Pass>,
-    /// Indices into `passes` of the kept passes (the lowest floor(P/3) counts dropped).
+    /// Indices into `passes` of the kept passes (the lowest floor(P/3) counts dropped), in
+    /// ascending order of count, as Run's log lists them.
     pub kept: Vec<usize>,
     /// Geometric mean of the kept per-pass rates.
     pub score: f64,
@@ -181,6 +184,9 @@ pub struct Settings {
     pub iterations: Option<u32>,
     /// `-t`, if given: every test's duration in seconds (the run is then not standard).
     pub duration: Option<u32>,
+    /// `--quick`: the whole run's time budget in seconds (passes shortened, their number decided
+    /// as the run goes); None for a standard run.
+    pub quick: Option<f64>,
     /// 0 quiet, 1 normal, 2 verbose, 3 brief.
     pub verbosity: u8,
     pub tmpdir: String,

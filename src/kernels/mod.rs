@@ -14,3 +14,20 @@ pub mod pipe;
 pub mod spawn;
 pub mod syscall;
 pub mod whets;
+
+/// The text C's `perror` prints for an OS error: std's message without its " (os error N)" tail.
+pub(crate) fn reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Ends a forked child that hit an error: one line `<applet>: <msg>` on stderr, then `_exit`.
+/// A child never returns into `main` (that would run the parent's exit path a second time).
+pub(crate) fn child_die(applet: &str, msg: &str, code: i32) -> ! {
+    let line = format!("{applet}: {msg}\n");
+    let _ = crate::sys::fd::write_all(2, line.as_bytes());
+    crate::sys::proc::exit_now(code)
+}

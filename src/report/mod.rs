@@ -1,4 +1,30 @@
-//! Reports: pure functions from results to text. No measuring here.
+//! Exporters and system information: everything the run shows a person or a program.
+//!
+//! Measuring never formats; exporters never measure. The driver fills the plain data of
+//! `driver::model` (a `Run` of `CopyRun`s of `TestResult`s) and calls the pure functions here,
+//! each turning that data into text: the classic text report and console strings (`text`, byte
+//! for byte as UnixBench's `Run`), the HTML report (`html`), the detailed log (`log`), CSV
+//! (`csv`), TSV (`tsv`) and JSON (`json`). None of them reads a clock, a file or the
+//! environment, except through an explicit argument (a time zone, a date), so each is tested
+//! against literal expected text. `sysinfo` is the one part that looks at the host, to fill
+//! `SystemInfo`, from uname(2), /proc, /etc/os-release and utmp: never an external command.
 
+pub mod csv;
+pub mod fmt;
+pub mod html;
 #[allow(dead_code)] // Until the driver's `index4` group calls it.
 pub mod index4;
+pub mod json;
+pub mod log;
+pub mod sysinfo;
+pub mod text;
+pub mod tsv;
+
+#[cfg(test)]
+mod fixture;
+
+/// The version string of the banner and the reports: the UnixBench whose semantics we follow,
+/// then our own (`6.0.0-compatible; unixbench X.Y.Z`).
+pub fn version() -> String {
+    format!("6.0.0-compatible; unixbench {}", env!("CARGO_PKG_VERSION"))
+}

@@ -11,7 +11,7 @@ use std::os::unix::io::RawFd;
 pub struct Fd(RawFd);
 
 impl Fd {
-    /// Takes ownership of a raw descriptor.
+    /// Takes ownership of a raw descriptor (one this process opened and nothing else owns).
     pub fn from_raw(fd: RawFd) -> Fd {
         Fd(fd)
     }
@@ -19,12 +19,6 @@ impl Fd {
     #[inline]
     pub fn raw(&self) -> RawFd {
         self.0
-    }
-    /// Gives up ownership without closing.
-    pub fn into_raw(self) -> RawFd {
-        let fd = self.0;
-        std::mem::forget(self);
-        fd
     }
 }
 
@@ -58,18 +52,19 @@ pub fn read(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     cvt(unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }).map(|n| n as usize)
 }
 
-/// One `write(2)`, not retried.
-#[inline]
-pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
-    // SAFETY: buf is valid for buf.len() bytes of reads.
-    cvt(unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }).map(|n| n as usize)
-}
-
 /// Raw `read(2)` result (-1 on error, errno set), for loops that must see the C return value.
 #[inline]
 pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> isize {
     // SAFETY: buf is valid for buf.len() bytes of writes.
     unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }
+}
+
+/// One `write(2)`, not retried: ping-pong kernels check what a single call wrote, as the C
+/// code does.
+#[inline]
+pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for buf.len() bytes of reads.
+    cvt(unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }).map(|n| n as usize)
 }
 
 /// Raw `write(2)` result (-1 on error, errno set).
@@ -114,6 +109,7 @@ pub fn dup2(fd: RawFd, to: RawFd) -> io::Result<()> {
 
 /// `lseek(fd, off, SEEK_SET)`.
 #[inline]
+#[allow(clippy::unnecessary_cast)] // off_t is not i64 on every target libc supports.
 pub fn seek_set(fd: RawFd, off: i64) -> io::Result<i64> {
     // SAFETY: no pointers involved.
     cvt(unsafe { libc::lseek(fd, off as libc::off_t, libc::SEEK_SET) }).map(|o| o as i64)
@@ -136,13 +132,6 @@ pub fn create_file(path: &OsStr, mode: u32) -> io::Result<()> {
     open(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, mode).map(drop)
 }
 
-/// `unlink(2)`.
-pub fn unlink(path: &OsStr) -> io::Result<()> {
-    let p = cstr(path)?;
-    // SAFETY: p is a valid NUL-terminated string.
-    cvt(unsafe { libc::unlink(p.as_ptr()) }).map(drop)
-}
-
 /// `unlink(2)` on a C string, async-signal-safe (for cleanup in signal handlers).
 pub fn unlink_c(path: &CStr) -> bool {
     // SAFETY: path is a valid NUL-terminated string.
@@ -154,6 +143,12 @@ pub fn chdir(path: &OsStr) -> io::Result<()> {
     let p = cstr(path)?;
     // SAFETY: p is a valid NUL-terminated string.
     cvt(unsafe { libc::chdir(p.as_ptr()) }).map(drop)
+}
+
+/// `chdir(2)` on a C string: no allocation, so a forked child of a threaded process may call it.
+pub fn chdir_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::chdir(path.as_ptr()) }).map(drop)
 }
 
 /// `sync(2)`: the C fstime and Run both settle the page cache between phases with it.
@@ -218,4 +213,53 @@ pub fn stat_c(path: &CStr) -> io::Result<()> {
 pub fn unlink_cstr(path: &CStr) -> io::Result<()> {
     // SAFETY: path is a valid NUL-terminated string.
     cvt(unsafe { libc::unlink(path.as_ptr()) }).map(drop)
+}
+
+/// One entry of a [`poll`] set: a descriptor and the events wanted (`libc::POLLIN`, ...).
+pub type PollFd = libc::pollfd;
+
+/// A poll entry waiting for input on `fd`.
+pub fn poll_in(fd: RawFd) -> PollFd {
+    libc::pollfd { fd, events: libc::POLLIN, revents: 0 }
+}
+
+/// `poll(2)`: waits until an entry is ready or `timeout_ms` passes (-1: no limit). Returns the
+/// number of ready entries. Not retried on EINTR: a caught signal is what callers wait for.
+pub fn poll(fds: &mut [PollFd], timeout_ms: i32) -> io::Result<usize> {
+    // SAFETY: fds is a valid, writable array of fds.len() pollfd structs.
+    cvt(unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) }).map(|n| n as usize)
+}
+
+/// Sets O_NONBLOCK on a descriptor.
+pub fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: F_GETFL/F_SETFL take no pointers.
+    unsafe {
+        let flags = cvt(libc::fcntl(fd, libc::F_GETFL))?;
+        cvt(libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK)).map(drop)
+    }
+}
+
+/// `access(path, X_OK)`: whether this process may execute `path`. On Linux this is false on a
+/// file system mounted `noexec`, which is how a script's directory is tested before exec.
+pub fn executable(path: &OsStr) -> bool {
+    match cstr(path) {
+        // SAFETY: p is a valid NUL-terminated string.
+        Ok(p) => unsafe { libc::access(p.as_ptr(), libc::X_OK) == 0 },
+        Err(_) => false,
+    }
+}
+
+/// Whether `path` lies on a file system held in memory (tmpfs or ramfs, per `statfs(2)`).
+pub fn in_memory_fs(path: &OsStr) -> bool {
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    let Ok(p) = cstr(path) else { return false };
+    // SAFETY: st is plain data, zero is a valid value; p is a valid NUL-terminated string.
+    unsafe {
+        let mut st: libc::statfs = std::mem::zeroed();
+        if libc::statfs(p.as_ptr(), &mut st) != 0 {
+            return false;
+        }
+        matches!(st.f_type as i64, TMPFS_MAGIC | RAMFS_MAGIC)
+    }
 }

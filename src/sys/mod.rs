@@ -6,11 +6,13 @@
 //! program's does: one call into libc, no allocation, no locking.
 //!
 //! Submodules by area: `fd` (descriptors and files), `proc` (fork, exec, wait, limits),
-//! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths).
+//! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths), `hint`
+//! (optimisation barriers for the CPU kernels).
 
 pub mod clock;
 pub mod cpu;
 pub mod fd;
+pub mod hint;
 pub mod info;
 pub mod mem;
 pub mod net;

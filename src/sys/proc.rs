@@ -39,6 +39,19 @@ pub fn waitpid(pid: i32) -> io::Result<(i32, i32)> {
     Ok((p, status))
 }
 
+/// Waits until child `pid` has ended but leaves it unreaped (`waitid(WEXITED | WNOWAIT)`), so
+/// its pid, and the process group named after it, cannot be reused while the caller still
+/// signals that group. Retried on EINTR.
+pub fn wait_exited_keep(pid: i32) -> io::Result<()> {
+    // SAFETY: info is plain data, zero is a valid value; waitid writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: info is a valid out-pointer.
+    cvt_r(|| unsafe {
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+    })
+    .map(drop)
+}
+
 /// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
 #[inline]
 pub fn wait_any() -> io::Result<(i32, i32)> {
@@ -46,14 +59,6 @@ pub fn wait_any() -> io::Result<(i32, i32)> {
     // SAFETY: status is a valid out-pointer.
     let p = cvt(unsafe { libc::wait(&mut status) })?;
     Ok((p, status))
-}
-
-/// `waitpid(pid, WNOHANG)`: Some((pid, status)) if a child has ended, None if none has yet.
-pub fn try_wait(pid: i32) -> io::Result<Option<(i32, i32)>> {
-    let mut status = 0;
-    // SAFETY: status is a valid out-pointer.
-    let p = cvt_r(|| unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) })?;
-    Ok(if p == 0 { None } else { Some((p, status)) })
 }
 
 /// Wait status decoding, as the W* macros do.
@@ -64,15 +69,6 @@ pub fn exited(status: i32) -> Option<i32> {
         None
     }
 }
-/// The signal that killed a process, from its wait status.
-pub fn signalled(status: i32) -> Option<i32> {
-    if libc::WIFSIGNALED(status) {
-        Some(libc::WTERMSIG(status))
-    } else {
-        None
-    }
-}
-
 /// Arguments ready for `execv`: owned C strings plus the NULL-terminated pointer array. Build it
 /// before fork so the child does not allocate.
 pub struct Argv {
@@ -145,12 +141,6 @@ pub fn setpgid(pid: i32, pgid: i32) -> io::Result<()> {
     cvt(unsafe { libc::setpgid(pid, pgid) }).map(drop)
 }
 
-/// `getpgrp(2)`.
-pub fn getpgrp() -> i32 {
-    // SAFETY: no preconditions.
-    unsafe { libc::getpgrp() }
-}
-
 /// `setrlimit(2)` on one resource, soft and hard limit alike.
 pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
     let lim = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
@@ -158,10 +148,24 @@ pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
     cvt(unsafe { libc::setrlimit(resource as _, &lim) }).map(drop)
 }
 
-/// `sched_yield(2)`.
-pub fn yield_now() {
-    // SAFETY: no preconditions.
-    unsafe { libc::sched_yield() };
+/// Asks the kernel to SIGKILL the calling process when its parent dies
+/// (`prctl(PR_SET_PDEATHSIG)`); returns false if the parent `parent` is already gone. Called
+/// in a forked child before exec, so no copy outlives a driver that was itself SIGKILLed.
+pub fn die_with_parent(parent: i32) -> bool {
+    // SAFETY: PR_SET_PDEATHSIG takes an integer signal number; getppid has no preconditions.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+        libc::getppid() == parent
+    }
+}
+
+/// `getrlimit(2)`: (soft, hard) limits of one resource.
+#[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target libc supports.
+pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: lim is a valid out-pointer. The resource type differs between libcs.
+    cvt(unsafe { libc::getrlimit(resource as _, &mut lim) })?;
+    Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
 }
 
 /// `getppid(2)`: lmbench's "null" system call.

@@ -63,28 +63,8 @@ pub fn reset_for_exec() {
     }
 }
 
-/// Blocks (`block == true`) or unblocks the given signals for this thread.
-pub fn mask(signals: &[i32], block: bool) -> io::Result<()> {
-    // SAFETY: set is initialised by sigemptyset before signals are added.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        for &s in signals {
-            libc::sigaddset(&mut set, s);
-        }
-        let how = if block { libc::SIG_BLOCK } else { libc::SIG_UNBLOCK };
-        cvt(libc::sigprocmask(how, &set, std::ptr::null_mut())).map(drop)
-    }
-}
-
 /// `raise(3)`.
 pub fn raise(sig: i32) {
     // SAFETY: no preconditions.
     unsafe { libc::raise(sig) };
-}
-
-/// `pause(2)`: sleeps until a signal arrives.
-pub fn pause() {
-    // SAFETY: no preconditions.
-    unsafe { libc::pause() };
 }

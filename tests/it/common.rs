@@ -92,3 +92,7 @@ pub fn counts(err: &str) -> Vec<(f64, u32, String)> {
         })
         .collect()
 }
+
+/// RLIMIT_NPROC counts every process of the user, so the tests that run as nobody take turns:
+/// hold this lock while such a process runs.
+pub static NOBODY: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -59,7 +59,7 @@ fn install_makes_working_symlinks_and_hard_links() {
         let meta = std::fs::symlink_metadata(dir.path().join("pipe")).unwrap();
         assert_eq!(meta.file_type().is_symlink(), flag.is_some());
         // The link runs its applet: `./pipe --help` prints pipe's usage.
-        let o = run(&mut std::process::Command::new(dir.path().join("pipe")).arg("--help"));
+        let o = run(std::process::Command::new(dir.path().join("pipe")).arg("--help"));
         assert!(stdout(&o).starts_with("Usage: pipe DURATION"), "{}", stdout(&o));
     }
 }

@@ -3,7 +3,16 @@
 //! The binary under test is `$UNIXBENCH_BIN` when set (`make test` points it at the static
 //! release build, the one users copy) and cargo's debug build otherwise.
 
+mod bad_input;
 mod common;
+mod compare;
+mod cpu_kernels;
 mod dispatch;
+mod driver;
 mod lmbench;
+mod os_kernels;
+mod quick;
+mod report;
+mod rigs;
+mod shell_tests;
 mod tidy;

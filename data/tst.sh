@@ -1,0 +1,9 @@
+#!/bin/sh
+# unixbench shell-script test, one copy: `tst.sh INPUT` sorts INPUT, sorts an
+# octal dump of the result numerically, and counts the lines holding "the",
+# through a tee, then removes its four files. Each file is named after this
+# shell's pid, so parallel copies in one directory do not collide.
+sort < "$1" > sort.$$
+od sort.$$ | sort -n -k 1 > od.$$
+grep the sort.$$ | tee grep.$$ | wc > wc.$$
+rm sort.$$ grep.$$ od.$$ wc.$$

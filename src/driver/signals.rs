@@ -1,0 +1,99 @@
+//! Ctrl-C, Ctrl-\, SIGTERM and SIGHUP during a run: the handler only records the signal and
+//! writes a byte into a self-pipe. Everything that waits (the settle between passes, reading the
+//! copies' stderr) polls that pipe too, so a signal wakes it at once with no race between "check the
+//! flag" and "block". The driver then kills the copies' process groups, removes temp files,
+//! writes the report of the finished tests and exits 128 + the signal number.
+
+use crate::sys::{self, fd::Fd};
+use std::io;
+use std::os::unix::io::RawFd;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+static CAUGHT: AtomicI32 = AtomicI32::new(0);
+static WAKE_WR: AtomicI32 = AtomicI32::new(-1);
+
+const SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    // The first signal decides the exit status.
+    let _ = CAUGHT.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
+    let fd = WAKE_WR.load(Ordering::SeqCst);
+    if fd >= 0 {
+        // Non-blocking: a full pipe already holds a wake-up.
+        let _ = sys::fd::write_raw(fd, &[1]);
+    }
+}
+
+/// The installed handlers and their self-pipe. Dropping it restores the default actions.
+pub struct Watch {
+    rd: Fd,
+    _wr: Fd,
+}
+
+impl Watch {
+    /// Installs the handlers (without SA_RESTART, so blocking calls return EINTR).
+    pub fn install() -> io::Result<Watch> {
+        let (rd, wr) = sys::fd::pipe_cloexec()?;
+        sys::fd::set_nonblocking(rd.raw())?;
+        sys::fd::set_nonblocking(wr.raw())?;
+        WAKE_WR.store(wr.raw(), Ordering::SeqCst);
+        for s in SIGNALS {
+            sys::signal::on_signal_interrupting(s, on_signal)?;
+        }
+        Ok(Watch { rd, _wr: wr })
+    }
+
+    /// The descriptor that becomes readable when a signal arrives.
+    pub fn fd(&self) -> RawFd {
+        self.rd.raw()
+    }
+
+    /// The signal caught, if any.
+    pub fn caught(&self) -> Option<i32> {
+        caught()
+    }
+
+    /// Sleeps `secs` seconds unless a signal arrives first. Returns false if one did.
+    pub fn sleep(&self, secs: f64) -> bool {
+        let end = sys::clock::monotonic() + secs;
+        loop {
+            if self.caught().is_some() {
+                return false;
+            }
+            let left = end - sys::clock::monotonic();
+            if left <= 0.0 {
+                return true;
+            }
+            let mut fds = [sys::fd::poll_in(self.fd())];
+            let _ = sys::fd::poll(&mut fds, (left * 1000.0).ceil() as i32);
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        WAKE_WR.store(-1, Ordering::SeqCst);
+        for s in SIGNALS {
+            let _ = sys::signal::default(s);
+        }
+    }
+}
+
+/// The signal caught, if any.
+pub fn caught() -> Option<i32> {
+    match CAUGHT.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// The name of a signal the driver handles.
+pub fn name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGINT => "SIGINT",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGQUIT => "SIGQUIT",
+        _ => "a signal",
+    }
+}

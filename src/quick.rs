@@ -1,0 +1,215 @@
+//! `--quick`: the same tests and copies as a standard run, each pass shorter, the number of
+//! passes decided while running. A test stops when the 95% interval of its score is within ±1%,
+//! or when its share of the time budget is spent. Everything here is a pure function of the
+//! samples seen so far and the time spent, so the rule is tested with a fake sample source; the
+//! driver's pass loop calls [`should_stop`] after each pass.
+//!
+//! The score of a quick test is computed exactly as a standard one (Run's drop of the lowest
+//! third, geometric mean of the rest), so the interval the rule watches is the interval of the
+//! very number the report prints.
+
+use crate::stats;
+
+/// The interval half-width, relative to the score, at which a test has enough passes: ±1%.
+pub const TARGET: f64 = 0.01;
+
+/// Passes before the interval may stop a test: 3 passes keep 2 samples, the fewest that give an
+/// interval at all. (The budget alone may stop a test earlier.)
+pub const MIN_PASSES: usize = 3;
+
+/// The most passes a quick test runs, whatever its budget.
+pub const MAX_PASSES: usize = 100;
+
+/// A quick run's default total budget, as a fraction of the standard run's estimated time: a bit
+/// under a tenth, so that process start-up and a last pass that runs past its estimate still
+/// leave the whole run within a tenth of a standard one.
+pub const DEFAULT_FRACTION: f64 = 0.095;
+
+/// The samples Run would keep: all but the lowest floor(n/3), in run order.
+pub fn kept(samples: &[f64]) -> Vec<f64> {
+    let drop = samples.len() / 3;
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    order.sort_by(|&a, &b| samples[a].total_cmp(&samples[b]).then(a.cmp(&b)));
+    let mut keep = vec![true; samples.len()];
+    for &i in &order[..drop] {
+        keep[i] = false;
+    }
+    samples.iter().zip(keep).filter(|&(_, k)| k).map(|(&s, _)| s).collect()
+}
+
+/// Whether the 95% interval of the score the kept samples give is within ±`target`.
+pub fn converged(samples: &[f64], target: f64) -> bool {
+    let kept = kept(samples);
+    match stats::ci95(&kept) {
+        Some(ci) => ci.relative_half_width(stats::geomean(&kept)) <= target,
+        None => false,
+    }
+}
+
+/// Whether a quick test should stop, given the per-pass rates so far (in run order), the
+/// seconds it has spent (passes and settles) and its budget in seconds:
+/// - never before the first sample;
+/// - when the budget is spent;
+/// - after [`MIN_PASSES`], when the interval is within ±[`TARGET`];
+/// - when another pass, at the mean cost of those so far, would overrun the budget.
+pub fn should_stop(samples: &[f64], spent: f64, budget: f64) -> bool {
+    let n = samples.len();
+    if n == 0 {
+        return false;
+    }
+    if spent >= budget {
+        return true;
+    }
+    if n >= MIN_PASSES && converged(samples, TARGET) {
+        return true;
+    }
+    spent + spent / n as f64 > budget
+}
+
+/// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
+/// twentieth, at least 1 s (10 s tests run 1 s, 30 s tests 2 s, 60 s tests 3 s).
+pub fn pass_seconds(standard: u32) -> u32 {
+    standard.div_ceil(20).max(1)
+}
+
+/// The settle before each quick pass. Run's is `sync; sleep 3` for every test; a quick run keeps
+/// a `sync` with a short pause only for tests that write files (the file and shell tests), and
+/// drops it for tests that only compute or make system calls.
+pub fn settle_seconds(writes_files: bool) -> f64 {
+    if writes_files {
+        0.5
+    } else {
+        0.0
+    }
+}
+
+/// A test's share of what is left of the budget: `left` × its standard time (`weight`) over the
+/// standard time of the tests not yet run, itself included (`weight_left`). Each test so gets the
+/// same fraction of its standard time, and a test that overran (a pass that cannot be shortened)
+/// is paid for by the tests after it, so the run keeps to its total.
+pub fn share(left: f64, weight: f64, weight_left: f64) -> f64 {
+    if weight_left > 0.0 && weight > 0.0 && left > 0.0 {
+        left * (weight / weight_left).min(1.0)
+    } else {
+        0.0
+    }
+}
+
+/// A standard test's estimated wall time: `passes` × (Run's 3 s settle + `seconds` per pass).
+pub fn standard_cost(passes: u32, seconds: f64) -> f64 {
+    passes as f64 * (3.0 + seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake sample source: rates around `centre` with relative noise of about `cv`
+    /// (Irwin-Hall: the sum of 12 uniforms less 6 is close to a standard normal), reproducible.
+    struct Fake {
+        rng: oorandom::Rand64,
+        centre: f64,
+        cv: f64,
+    }
+
+    impl Fake {
+        fn new(seed: u128, centre: f64, cv: f64) -> Fake {
+            Fake { rng: oorandom::Rand64::new(seed), centre, cv }
+        }
+        fn next(&mut self) -> f64 {
+            let z: f64 = (0..12).map(|_| self.rng.rand_float()).sum::<f64>() - 6.0;
+            self.centre * (1.0 + self.cv * z)
+        }
+    }
+
+    /// Runs a test as the driver would: a pass costs `cost` seconds; returns the samples and
+    /// the time spent when the rule stopped it.
+    fn simulate(src: &mut Fake, cost: f64, budget: f64) -> (Vec<f64>, f64) {
+        let (mut samples, mut spent) = (Vec::new(), 0.0);
+        loop {
+            samples.push(src.next());
+            spent += cost;
+            if should_stop(&samples, spent, budget) {
+                return (samples, spent);
+            }
+            assert!(samples.len() < 10_000, "the rule never stopped");
+        }
+    }
+
+    #[test]
+    fn kept_drops_the_lowest_third_in_run_order() {
+        // floor(7/3) = 2 dropped: the lowest two, 1.0 and 0.5.
+        assert_eq!(kept(&[5.0, 1.0, 4.0, 2.0, 3.0, 6.0, 0.5]), vec![5.0, 4.0, 2.0, 3.0, 6.0]);
+        assert_eq!(kept(&[3.0, 1.0, 2.0]), vec![3.0, 2.0]);
+        assert_eq!(kept(&[7.0, 7.0]), vec![7.0, 7.0]);
+        assert_eq!(kept(&[]), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn quiet_tests_stop_as_soon_as_the_interval_is_tight() {
+        // 0.1% noise: 3 passes keep 2 samples whose interval (t = 12.7) is within ±1% only if
+        // they agree to about 0.1%; a few more passes at most.
+        let mut src = Fake::new(1, 1e6, 0.001);
+        let (samples, spent) = simulate(&mut src, 1.0, 100.0);
+        assert!((MIN_PASSES..=6).contains(&samples.len()), "{} passes", samples.len());
+        assert!(spent < 10.0);
+        assert!(converged(&samples, TARGET));
+    }
+
+    #[test]
+    fn noisy_tests_stop_at_the_budget_without_overrunning() {
+        // 5% noise never gets within ±1% in 20 passes: the budget stops it, exactly at 20 s of
+        // 1 s passes, never past it.
+        let mut src = Fake::new(7, 2000.0, 0.05);
+        let (samples, spent) = simulate(&mut src, 1.0, 20.0);
+        assert_eq!(samples.len(), 20);
+        assert_eq!(spent, 20.0);
+        assert!(!converged(&samples, TARGET));
+        // 3 s passes in a 10 s budget: 3 passes (9 s); a 4th would reach 12 s.
+        let (samples, spent) = simulate(&mut Fake::new(8, 2000.0, 0.05), 3.0, 10.0);
+        assert_eq!((samples.len(), spent), (3, 9.0));
+    }
+
+    #[test]
+    fn moderate_noise_converges_within_a_generous_budget() {
+        // 1% noise: the kept samples' interval reaches ±1% after a handful of passes; check the
+        // stop was for that reason (budget left) and that the rule did not stop earlier.
+        for seed in 1..20 {
+            let mut src = Fake::new(seed, 500.0, 0.01);
+            let (samples, spent) = simulate(&mut src, 1.0, 1000.0);
+            assert!(spent < 999.0, "seed {seed}: stopped by the budget");
+            assert!(converged(&samples, TARGET), "seed {seed}");
+            assert!(!converged(&samples[..samples.len() - 1], TARGET) || samples.len() == MIN_PASSES);
+            let g = stats::geomean(&kept(&samples));
+            assert!((g / 500.0 - 1.0).abs() < 0.03, "seed {seed}: {g}");
+        }
+    }
+
+    #[test]
+    fn edge_cases() {
+        assert!(!should_stop(&[], 5.0, 1.0), "never stop without a sample");
+        assert!(should_stop(&[1.0], 1.0, 1.0), "a spent budget stops");
+        assert!(!should_stop(&[1.0], 1.0, 3.0), "another 1 s pass fits in 3 s");
+        assert!(should_stop(&[1.0, 1.0], 2.0, 2.9), "a third 1 s pass would overrun 2.9 s");
+        // Identical samples converge at MIN_PASSES, not before.
+        assert!(!should_stop(&[9.0, 9.0], 2.0, 100.0));
+        assert!(should_stop(&[9.0, 9.0, 9.0], 3.0, 100.0));
+    }
+
+    #[test]
+    fn durations_settles_and_budgets() {
+        assert_eq!((pass_seconds(10), pass_seconds(20), pass_seconds(30), pass_seconds(60)), (1, 1, 2, 3));
+        assert_eq!(pass_seconds(0), 1);
+        assert_eq!(settle_seconds(false), 0.0);
+        assert_eq!(settle_seconds(true), 0.5);
+        // 60 s left for tests of standard times 10, 20, 30: the first gets 10 s; if it took
+        // 16 s, the second gets 44 x 20/50 = 17.6 s; the last takes what is left.
+        assert_eq!(share(60.0, 10.0, 60.0), 10.0);
+        assert_eq!(share(44.0, 20.0, 50.0), 17.6);
+        assert_eq!(share(26.4, 30.0, 30.0), 26.4);
+        assert_eq!((share(-3.0, 1.0, 1.0), share(5.0, 0.0, 1.0), share(5.0, 1.0, 0.0)), (0.0, 0.0, 0.0));
+        // The index at 1 copy (SPEC.md 14): 130 + 10·15 + ... ≈ 28 min; a tenth is ≈ 168 s.
+        assert_eq!(standard_cost(10, 10.0), 130.0);
+        assert_eq!(standard_cost(3, 60.0), 189.0);
+    }
+}

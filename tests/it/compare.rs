@@ -1,0 +1,252 @@
+//! `unixbench compare`: fixed results JSON, our text report and a real C UnixBench report
+//! (tests/fixtures/compare/), against literal expected tables; and every kind of bad input.
+
+use crate::common::*;
+use std::path::PathBuf;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare")
+}
+
+/// `unixbench compare ARGS...` run in the fixtures directory, so file names print bare.
+fn compare(args: &[&str]) -> std::process::Output {
+    let mut c = ub(["compare"]);
+    c.args(args).current_dir(fixtures());
+    run(&mut c)
+}
+
+#[track_caller]
+fn assert_prints(args: &[&str], expected: &str) {
+    let o = compare(args);
+    assert_eq!(stderr(&o), "", "stderr of compare {args:?}");
+    assert!(o.status.success(), "compare {args:?}: {:?}", o.status);
+    let got = stdout(&o);
+    if got != expected {
+        for (i, (g, e)) in got.lines().zip(expected.lines()).enumerate() {
+            assert_eq!(g, e, "compare {args:?}: first difference on line {}", i + 1);
+        }
+        assert_eq!(got, expected, "compare {args:?}");
+    }
+}
+
+const SCALING_C: &str = r#"Scaling of c-unixbench.txt: 1 copy against 2 copies
+
+Test                                         1 copy   2 copies     Gain
+---------------------------------------- ---------- ---------- --------
+Dhrystone 2 using register variables         6730.1    13711.4     104%
+Double-Precision Whetstone                   1863.0     3689.9      98%
+Execl Throughput                              491.8      951.2      93%
+File Copy 1024 bufsize 2000 maxblocks        2822.0     5502.1      95%
+File Copy 256 bufsize 500 maxblocks          1750.0     3411.6      95%
+File Copy 4096 bufsize 8000 maxblocks        5488.7    11074.4     102%
+Pipe Throughput                              1679.3     3230.1      92%
+Pipe-based Context Switching                   65.0     1175.0    1708%
+Process Creation                              538.2     1199.2     123%
+Shell Scripts (1 concurrent)                 2232.7     3757.9      68%
+Shell Scripts (8 concurrent)                 2986.5     3070.2       3%
+System Call Overhead                         1145.9     2275.1      99%
+---------------------------------------- ---------- ---------- --------
+System Benchmarks Index Score                1433.1     3209.6     124%
+
+Values are test indexes (10 x score / baseline), as in the UnixBench README.
+Gain: the N-copy value over the 1-copy value, less 100%.
+"#;
+
+const THREE_WAY: &str = r#"Runs compared:
+  [1] a.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0
+  [2] b.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0
+  [3] c-unixbench.txt: text report, version 6.0.0
+
+1 parallel copy                                   [1]          [2]   vs [1]          [3]   vs [1]
+Dhrystone 2 using register variables       78540503.4   79995833.1   101.9%    78540503.4   100.0%?
+Double-Precision Whetstone                        ---          ---      ---       10246.7      ---
+Execl Throughput                                  ---          ---      ---        2114.7      ---
+File Copy 1024 bufsize 2000 maxblocks             ---          ---      ---     1117517.9      ---
+File Copy 256 bufsize 500 maxblocks               ---          ---      ---      289627.5      ---
+File Copy 4096 bufsize 8000 maxblocks             ---          ---      ---     3183417.2      ---
+Pipe Throughput                             2089013.9    2504995.0   119.9%*    2089013.9   100.0%?
+Pipe-based Context Switching                      ---          ---      ---       26010.3      ---
+Process Creation                                  ---       6900.0      ---        6781.8      ---
+Shell Scripts (1 concurrent)                      ---          ---      ---        9466.7      ---
+Shell Scripts (8 concurrent)                      ---          ---      ---        1791.9      ---
+System Call Overhead                              ---          ---      ---     1718780.5      ---
+
+System Benchmarks Index Score                  3361.8       1962.5    58.4%?       1433.1    42.6%?
+
+Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
+
+Not compared: 2 copies (only in [1], [3]).
+
+vs [1]: the score as a percentage of [1]'s score.
+*: the two 95% confidence intervals do not overlap.
+?: an interval is unknown (a text report has none; a single sample gives none).
+Intervals unknown for [3]: text reports carry none.
+Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
+"#;
+
+const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap
+1	Dhrystone 2 using register variables	1	a.json	78540503.4	78000000	79000000		
+1	Dhrystone 2 using register variables	2	b.json	79995833.1	77549853.94578992	82518960.26063909	101.85	yes
+1	Pipe Throughput	1	a.json	2089013.9	2080000	2100000		
+1	Pipe Throughput	2	b.json	2504995	2442262.8882195507	2569338.473048082	119.91	no
+1	Process Creation	1	a.json					
+1	Process Creation	2	b.json	6900				
+1	System Benchmarks Index Score	1	a.json	3361.8	3348.435831581553	3375.2175070537087		
+1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown
+"#;
+
+const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1,"file":"a.json","copies":[1,2],"rows":[{"test":"Dhrystone 2 using register variables","kind":"index","values":[6730.1,13711.4],"gain_pct":[null,103.73]},{"test":"Pipe Throughput","kind":"index","values":[1679.3,3230.1],"gain_pct":[null,92.35]},{"test":"System Benchmarks Index Score","kind":"index_score","values":[3361.8,6655],"gain_pct":[null,97.96]}]}
+"#;
+
+const OURS_VS_C: &str = r#"Runs compared:
+  [1] ours.txt: text report, version 6.0.0-compatible; unixbench 0.1.0
+  [2] c-unixbench.txt: text report, version 6.0.0
+
+1 parallel copy                                   [1]          [2]   vs [1]
+Dhrystone 2 using register variables       79995833.1   78540503.4    98.2%?
+Double-Precision Whetstone                        ---      10246.7      ---
+Execl Throughput                                  ---       2114.7      ---
+File Copy 1024 bufsize 2000 maxblocks             ---    1117517.9      ---
+File Copy 256 bufsize 500 maxblocks               ---     289627.5      ---
+File Copy 4096 bufsize 8000 maxblocks             ---    3183417.2      ---
+Pipe Throughput                             2504995.0    2089013.9    83.4%?
+Pipe-based Context Switching                      ---      26010.3      ---
+Process Creation                               6900.0       6781.8    98.3%?
+Recursion Test -- Tower of Hanoi             990000.0          ---      ---
+Shell Scripts (1 concurrent)                      ---       9466.7      ---
+Shell Scripts (8 concurrent)                      ---       1791.9      ---
+System Call Overhead                              ---    1718780.5      ---
+
+System Benchmarks Index Score                  1962.5       1433.1    73.0%?
+
+Partial index in [1]: not every index test ran, so index scores may cover different tests.
+
+Not compared: 2 copies (only in [2]).
+
+vs [1]: the score as a percentage of [1]'s score.
+*: the two 95% confidence intervals do not overlap.
+?: an interval is unknown (a text report has none; a single sample gives none).
+Intervals unknown for [1], [2]: text reports carry none.
+Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
+"#;
+
+const QUICK_TXT_JSON: &str = r#"Runs compared:
+  [1] quick.txt: text report, version 6.0.0-compatible; unixbench 0.1.0, quick run
+  [2] quick.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
+
+1 parallel copy                                   [1]          [2]   vs [1]
+Dhrystone 2 using register variables       21618447.9   21618447.9   100.0%?
+Double-Precision Whetstone                     2366.8       2366.8   100.0%?
+System Call Overhead                         313255.1     313255.1   100.0%?
+
+System Benchmarks Index Score                   550.1        550.1   100.0%?
+
+2 parallel copies                                 [1]          [2]   vs [1]
+Dhrystone 2 using register variables       24344325.6   24344325.6   100.0%?
+Double-Precision Whetstone                     2470.5       2470.5   100.0%?
+System Call Overhead                         325406.5     325406.5   100.0%?
+
+System Benchmarks Index Score                   588.0        588.0   100.0%?
+
+Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
+
+vs [1]: the score as a percentage of [1]'s score.
+*: the two 95% confidence intervals do not overlap.
+?: an interval is unknown (a text report has none; a single sample gives none).
+Intervals unknown for [1]: text reports carry none.
+Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
+"#;
+
+#[test]
+fn our_quick_run_as_text_and_as_json() {
+    // Our own report of a quick run: its `** ` lines (intervals, notes) are skipped, and both
+    // files say it was a quick run; the text has no intervals, so every mark is `?`.
+    assert_prints(&["quick.txt", "quick.json"], QUICK_TXT_JSON);
+    // The JSON's intervals come from its "stats" objects: the same figures as the text's notes
+    // (`** dhry2reg: 20137569.7 - 23208227.1`).
+    let o = compare(&["--format", "tsv", "quick.json", "a.json"]);
+    let out = stdout(&o);
+    let dhry = out.lines().find(|l| l.starts_with("1\tDhrystone 2 using register variables\t1\t")).unwrap();
+    let f: Vec<&str> = dhry.split('\t').collect();
+    let (lo, hi): (f64, f64) = (f[5].parse().unwrap(), f[6].parse().unwrap());
+    assert_eq!(
+        (format!("{lo:.1}"), format!("{hi:.1}")),
+        ("20137569.7".to_string(), "23208227.1".to_string())
+    );
+}
+
+#[test]
+fn scaling_table_of_a_c_unixbench_report() {
+    // The README's table (test, single, multi, gain) from the measured 1- and 2-copy report.
+    assert_prints(&["c-unixbench.txt"], SCALING_C);
+}
+
+#[test]
+fn three_runs_of_three_kinds() {
+    // a.json and b.json carry intervals: Dhrystone's overlap, Pipe's do not (*); the C report
+    // has none (?); b.json's failed Execl is missing, its one-sample Process Creation has no
+    // interval, so neither has its index.
+    assert_prints(&["a.json", "b.json", "c-unixbench.txt"], THREE_WAY);
+}
+
+#[test]
+fn our_text_report_against_the_c_one() {
+    assert_prints(&["ours.txt", "c-unixbench.txt"], OURS_VS_C);
+}
+
+#[test]
+fn tsv_and_json_formats() {
+    assert_prints(&["--format", "tsv", "a.json", "b.json"], TSV_AB);
+    assert_prints(&["--format", "json", "a.json"], SCALING_JSON_A);
+    assert_prints(&["--format=json", "a.json"], SCALING_JSON_A);
+    // Intervals computed from b.json's kept passes (no "stats" object there): the rates
+    // 8.0e7, 8.1e7, 7.9e7 give exp(mean ln ± 4.30265·s/√3).
+    let o = compare(&["--format", "json", "a.json", "b.json"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("{\"schema\":\"unixbench-compare\",\"schema_version\":1,"), "{out}");
+    assert!(out.contains("\"ci95_low\":77549853.9457"), "{out}");
+    assert!(out.contains("\"vs_first_pct\":119.91,\"overlap\":false"), "{out}");
+    assert!(out.contains("\"not_compared\":[{\"copies\":2,\"runs\":[1]}]"), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line_naming_the_file() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["truncated.json", "a.json"],
+            "truncated.json: not valid JSON: line 16, column 40: a string that never ends (truncated file?)",
+        ),
+        (&["other.json", "a.json"], "other.json: a JSON file, but not unixbench results"),
+        (&["notes.txt", "a.json"], "notes.txt: not a results file of a known kind"),
+        (
+            &["no-index.txt", "a.json"],
+            "no-index.txt: line 14: the 1-copy run has no index block (truncated report?)",
+        ),
+        (
+            &["truncated-index.txt", "a.json"],
+            "truncated-index.txt: line 35: the index block of the 1-copy run has no score line",
+        ),
+        (
+            &["b.json", "c2-only.txt"],
+            "c2-only.txt: its runs (copies: 2) line up with none of b.json's (copies: 1)",
+        ),
+        (&["b.json"], "b.json: holds only a 1-copy run"),
+        (&["c2-only.txt"], "c2-only.txt: holds no 1-copy run to scale from (copies: 2)"),
+        (&["missing.json", "a.json"], "missing.json: cannot read: No such file or directory"),
+        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv or json"),
+        (&[], "no files given"),
+        (&["--bogus", "a.json"], "invalid option '--bogus'"),
+    ];
+    for (args, needle) in cases {
+        let o = compare(args);
+        assert_usage_error(&o, needle);
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+}
+
+#[test]
+fn help_names_the_formats() {
+    let o = compare(&["--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("--format text|tsv|json"));
+}

@@ -1,0 +1,192 @@
+//! The CPU kernels as Run sees them: Dhrystone, Whetstone, the arith family and Hanoi print
+//! exactly their protocol lines on stderr (and Whetstone its C table on stdout), and refuse bad
+//! arguments with one line and exit status 2.
+
+use crate::common::*;
+use std::process::{Child, Output, Stdio};
+
+fn spawn(args: &[&str]) -> Child {
+    ub(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary runs")
+}
+
+/// Asserts a counting kernel's whole output: exit 0, nothing on stdout, and on stderr the one
+/// line `COUNT|<n>|1|lps` with n a positive integer. Returns n.
+fn assert_lps(name: &str, o: &Output) -> u64 {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(0), "{name}: exit status; stderr: {err}");
+    assert_eq!(stdout(o), "", "{name}: stdout");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{name}: one line on stderr: {err:?}");
+    assert!(err.ends_with('\n'));
+    let f: Vec<&str> = lines[0].split('|').collect();
+    assert_eq!((f.len(), f[0], f[2], f[3]), (4, "COUNT", "1", "lps"), "{name}: {err:?}");
+    assert!(f[1].bytes().all(|b| b.is_ascii_digit()), "{name}: %ld count: {err:?}");
+    let n: u64 = f[1].parse().unwrap();
+    assert!(n > 0, "{name}: count {n}");
+    n
+}
+
+#[test]
+fn dhrystone_prints_one_count_line() {
+    let kids: Vec<(&str, Child)> = ["dhry2reg", "dhry2"].iter().map(|&k| (k, spawn(&[k, "1"]))).collect();
+    for (k, c) in kids {
+        let n = assert_lps(k, &c.wait_with_output().unwrap());
+        // Even a slow debug build does thousands of loops a second.
+        assert!(n > 1000, "{k}: {n}");
+    }
+}
+
+#[test]
+fn arith_family_prints_one_count_line_each() {
+    let names = ["arithoh", "register", "short", "int", "long", "float", "double"];
+    let kids: Vec<(&str, Child)> = names.iter().map(|&k| (k, spawn(&[k, "1"]))).collect();
+    let counts: Vec<(&str, u64)> =
+        kids.into_iter().map(|(k, c)| (k, assert_lps(k, &c.wait_with_output().unwrap()))).collect();
+    // arithoh is the bare loop; every other variant does 100 divisions per loop on top of it.
+    let oh = counts[0].1;
+    for &(k, n) in &counts[1..] {
+        assert!(n < oh, "{k} ({n}) should be slower than arithoh ({oh})");
+    }
+}
+
+#[test]
+fn hanoi_prints_one_count_line() {
+    let default = spawn(&["hanoi", "1"]);
+    let three = spawn(&["hanoi", "1", "3"]);
+    let n10 = assert_lps("hanoi 1", &default.wait_with_output().unwrap());
+    let n3 = assert_lps("hanoi 1 3", &three.wait_with_output().unwrap());
+    // 7 moves a loop against 1023.
+    assert!(n3 > n10, "3 disks ({n3}) should loop faster than 10 ({n10})");
+}
+
+/// Parses a right-aligned fixed-width number field.
+fn field(line: &str, from: usize, width: usize) -> f64 {
+    let s = &line[from..from + width];
+    s.trim().parse().unwrap_or_else(|_| panic!("number in {s:?} of {line:?}"))
+}
+
+#[test]
+#[allow(clippy::excessive_precision)] // the values as the C program prints them
+fn whetstone_prints_the_c_layout_and_protocol() {
+    let o = run(&mut ub(["whetstone-double"]));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "stderr: {err}");
+
+    // stderr: COUNT|%.3f|0|MWIPS then TIME|%.3f, nothing else.
+    let e: Vec<&str> = err.lines().collect();
+    assert_eq!(e.len(), 2, "{err:?}");
+    let mwips = e[0].strip_prefix("COUNT|").and_then(|s| s.strip_suffix("|0|MWIPS")).expect("COUNT line");
+    let time = e[1].strip_prefix("TIME|").expect("TIME line");
+    for v in [mwips, time] {
+        let (_, frac) = v.split_once('.').expect("%.3f");
+        assert_eq!(frac.len(), 3, "{v}");
+    }
+    let (mwips, time): (f64, f64) = (mwips.parse().unwrap(), time.parse().unwrap());
+    assert!(mwips > 0.0 && time > 1.0, "{mwips} {time}");
+
+    // stdout: the C program's text, line by line.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Calibrate");
+    let mut i = 1;
+    let mut passes = 1.0;
+    while lines[i].len() == 47 {
+        // "%11.2f Seconds %10.0f   Passes (x 100)"
+        assert_eq!(&lines[i][11..20], " Seconds ", "{:?}", lines[i]);
+        assert_eq!(&lines[i][30..], "   Passes (x 100)", "{:?}", lines[i]);
+        field(lines[i], 0, 11);
+        assert_eq!(field(lines[i], 20, 10), passes, "calibration multiplies by 5");
+        passes *= 5.0;
+        i += 1;
+    }
+    assert!((2..=11).contains(&i), "1 to 10 calibration lines");
+    assert_eq!(lines[i], "");
+    let xtra: u64 = lines[i + 1]
+        .strip_prefix("Use ")
+        .and_then(|s| s.strip_suffix("  passes (x 100)"))
+        .expect("Use N  passes line")
+        .parse()
+        .unwrap();
+    assert!(xtra >= 1);
+    assert_eq!(
+        &lines[i + 2..i + 7],
+        [
+            "",
+            "          Double Precision C/C++ Whetstone Benchmark",
+            "",
+            "Loop content                  Result              MFLOPS      MOPS   Seconds",
+            "",
+        ]
+    );
+    let headings = [
+        "N1 floating point",
+        "N2 floating point",
+        "N3 if then else  ",
+        "N4 fixed point   ",
+        "N5 sin,cos etc.  ",
+        "N6 floating point",
+        "N7 assignments   ",
+        "N8 exp,sqrt etc. ",
+    ];
+    let documented = [
+        -1.12398255667391744,
+        -1.12187079889287311,
+        1.0,
+        12.0,
+        0.49902937281518261,
+        0.99999987890767417,
+        3.0,
+        0.75100163018454191,
+    ];
+    let mut total = 0.0;
+    for (s, heading) in headings.iter().enumerate() {
+        let l = lines[i + 7 + s];
+        assert_eq!(l.len(), 75, "{l:?}");
+        assert_eq!(&l[..18], format!("{heading} "));
+        let result = field(l, 18, 24);
+        assert!((result - documented[s]).abs() <= 1e-9, "{l:?}");
+        assert_eq!(l[18..42].split_once('.').unwrap().1.len(), 17, "%24.17f: {l:?}");
+        if [0, 1, 5].contains(&s) {
+            // " %9.3f          %9.3f"
+            assert_eq!(&l[42..47], "     ", "{l:?}");
+            field(l, 47, 9);
+            assert_eq!(&l[56..66], "          ", "{l:?}");
+        } else {
+            // "           %9.3f%9.3f"
+            assert_eq!(&l[42..57], "               ", "{l:?}");
+            field(l, 57, 9);
+        }
+        total += field(l, 66, 9);
+    }
+    let m = i + 15;
+    assert_eq!(lines[m], "");
+    assert!(lines[m + 1].starts_with("MWIPS            ") && lines[m + 1].len() == 75, "{:?}", lines[m + 1]);
+    assert_eq!(field(lines[m + 1], 17, 39), mwips);
+    assert_eq!(field(lines[m + 1], 56, 19), time);
+    assert_eq!(&lines[m + 2..], [""], "then one blank line: {out:?}");
+    assert!(out.ends_with("\n\n"));
+    // The section times add up to TimeUsed (each printed to 3 decimals).
+    assert!((total - time).abs() < 0.01, "{total} vs {time}");
+    // MWIPS = xtra x 100 / (10 x TimeUsed).
+    assert!((mwips - xtra as f64 * 100.0 / (10.0 * time)).abs() / mwips < 1e-3, "{mwips} {xtra} {time}");
+}
+
+#[test]
+fn bad_arguments_are_refused_with_status_2() {
+    let cases: [(&[&str], &str); 10] = [
+        (&["dhry2reg"], "missing duration"),
+        (&["dhry2", "0"], "duration"),
+        (&["dhry2reg", "ten"], "duration"),
+        (&["int", "-5"], "duration"),
+        (&["arithoh"], "missing duration"),
+        (&["double", "1", "2"], "'2'"),
+        (&["hanoi", "1", "0"], "disks"),
+        (&["hanoi", "1", "31"], "disks"),
+        (&["hanoi", "x", "3"], "duration"),
+        (&["whetstone-double", "10"], "no arguments"),
+    ];
+    for (args, needle) in cases {
+        let o = run(&mut ub(args));
+        assert_usage_error(&o, needle);
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+}

@@ -1,0 +1,446 @@
+//! The driver (bare `unixbench`, `unixbench run ...`): short real runs (`-i 1 -t 1`) of fast
+//! kernels in a scratch directory, the files they leave, Run's scoring as seen through the report
+//! and the log, a copy killed mid-run, Ctrl-C, and bad command lines.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `unixbench ARGS --results <scratch>/results --tmpdir <scratch>/tmp`, cwd = the scratch dir.
+fn driver(s: &Scratch, args: &[&str]) -> Command {
+    let mut c = ub(args);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path());
+    for v in ["UB_RESULTDIR", "UB_TMPDIR", "UB_OUTPUT_FILE_NAME", "UB_OUTPUT_CSV"] {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// The files in `<scratch>/results`, sorted.
+fn results(s: &Scratch) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(s.path().join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The path of the result file with this extension ("" for the report).
+fn result_file(s: &Scratch, ext: &str) -> PathBuf {
+    let name = results(s)
+        .into_iter()
+        .find(|n| {
+            if ext.is_empty() {
+                !n.contains('.') || n.ends_with(char::is_numeric)
+            } else {
+                n.ends_with(ext)
+            }
+        })
+        .unwrap_or_else(|| panic!("no {ext:?} file in {:?}", results(s)));
+    s.path().join("results").join(name)
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The tmp dir holds nothing once the run is over (work directory and fstime files removed).
+fn assert_tmp_clean(s: &Scratch) {
+    let tmp = s.path().join("tmp");
+    let left: Vec<_> =
+        std::fs::read_dir(&tmp).map(|d| d.map(|e| e.unwrap().file_name()).collect()).unwrap_or_default();
+    assert!(left.is_empty(), "left in the tmp dir: {left:?}");
+}
+
+/// A result line of the report: (score, unit, samples).
+fn result_line(report: &str, message: &str) -> Vec<(f64, String, u32)> {
+    report
+        .lines()
+        .filter(|l| l.starts_with(message) && l.contains(" samples)"))
+        .map(|l| {
+            let rest = l[40..].split_whitespace().collect::<Vec<_>>();
+            let samples = rest[rest.len() - 2].parse().unwrap();
+            (rest[0].parse().unwrap(), rest[1].to_string(), samples)
+        })
+        .collect()
+}
+
+/// The per-copy `# COUNT0:` and `# elapsed:` values of the passes of one test in the log.
+fn log_samples(log: &str, header: &str) -> Vec<(f64, f64)> {
+    let start = log.find(header).unwrap_or_else(|| panic!("{header:?} not in the log"));
+    let section = &log[start..];
+    let end = section.find(">>>> ").unwrap();
+    let mut out = Vec::new();
+    let mut count = None;
+    for l in section[..end].lines() {
+        if let Some(v) = l.strip_prefix("# COUNT0: ") {
+            count = Some(v.parse().unwrap());
+        }
+        if let Some(v) = l.strip_prefix("# elapsed: ") {
+            out.push((count.take().unwrap(), v.parse().unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn short_run_scores_as_run_and_writes_the_files() {
+    let s = Scratch::new("drv-run");
+    let o = run(&mut driver(&s, &["run", "-i", "1", "-t", "1", "-c", "1", "-c", "2", "pipe", "syscall"]));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    // Run's progress, then the report after a rule of '='.
+    assert!(out.contains("\n1 x Pipe Throughput  1\n"), "{out}");
+    assert!(out.contains("\n2 x System Call Overhead  1\n"), "{out}");
+    assert!(out.contains(&format!("\n{}\n", "=".repeat(72))), "{out}");
+    let names = results(&s);
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert!(names[0].ends_with("-01"), "{names:?}");
+    for ext in [".html", ".json", ".log"] {
+        assert!(names.iter().any(|n| n == &format!("{}{ext}", names[0])), "{ext} missing: {names:?}");
+    }
+    let report = read(&result_file(&s, ""));
+    assert!(report.contains("running 1 parallel copy of tests"), "{report}");
+    assert!(report.contains("running 2 parallel copies of tests"), "{report}");
+    assert!(report.contains("System Benchmarks Partial Index"), "{report}");
+    assert!(report.contains("System Benchmarks Index Score (Partial Only)"), "{report}");
+
+    // The report's scores follow from the log's samples: one pass, timebase 1, so the score is
+    // the summed count over the mean elapsed time.
+    let log = read(&result_file(&s, ".log"));
+    for (copies, header) in [(1, "Pipe Throughput -- 1 copy"), (2, "Pipe Throughput -- 2 copies")] {
+        let samples = log_samples(&log, header);
+        assert_eq!(samples.len(), copies, "{header}");
+        let count: f64 = samples.iter().map(|s| s.0).sum();
+        let elapsed: f64 = samples.iter().map(|s| s.1).sum::<f64>() / copies as f64;
+        let want = count / elapsed;
+        let (score, unit, kept) = result_line(&report, "Pipe Throughput")[copies - 1].clone();
+        assert_eq!((unit.as_str(), kept), ("lps", 1));
+        assert!((score - want).abs() <= 0.05 + want * 1e-6, "{header}: report {score}, log gives {want}");
+    }
+    assert!(log.contains("#### Pass 1\n"), "{log}");
+    assert!(log.contains(">>>> Sum of 2 copies\n"), "{log}");
+    assert_tmp_clean(&s);
+
+    // A second run takes the next number.
+    let o = run(&mut driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(results(&s).iter().any(|n| n.ends_with("-02")), "{:?}", results(&s));
+    // -q: only the report, no banner, no progress.
+    let out = stdout(&o);
+    assert!(!out.contains("Use directories for"), "{out}");
+    assert!(!out.contains("1 x System Call Overhead"), "{out}");
+    assert!(out.contains("System Call Overhead"), "{out}");
+}
+
+#[test]
+fn verbose_shows_tests_and_commands() {
+    let s = Scratch::new("drv-verbose");
+    let o = run(&mut driver(&s, &["-v", "-i", "1", "-t", "1", "-c", "1", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Tests to run: syscall\n"), "{out}");
+    assert!(out.contains("Run with 1 copy\n"), "{out}");
+    assert!(out.contains("COMMAND: \"syscall 1\"\nCOPIES: \"1\"\n"), "{out}");
+}
+
+#[test]
+fn environment_names_the_files() {
+    let s = Scratch::new("drv-env");
+    let o = run(driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"])
+        .env("UB_OUTPUT_FILE_NAME", "mine")
+        .env("UB_OUTPUT_CSV", "true"));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(results(&s), ["mine", "mine.csv", "mine.html", "mine.json", "mine.log"]);
+    let csv = read(&s.path().join("results/mine.csv"));
+    assert!(csv.starts_with("Concurrency,System Call Overhead\n1,"), "{csv}");
+}
+
+#[test]
+fn machine_readable_stdout_and_no_save() {
+    let s = Scratch::new("drv-format");
+    let o =
+        run(&mut driver(&s, &["--no-save", "--format", "tsv", "-i", "1", "-t", "1", "-c", "1", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("1\tsyscall\tSystem Call Overhead\t"), "{out}");
+    // The progress went to stderr, and nothing was saved.
+    assert!(stderr(&o).contains("1 x System Call Overhead  1"), "{}", stderr(&o));
+    assert!(!s.path().join("results").exists());
+    let o = run(&mut driver(
+        &s,
+        &["--no-save", "--format", "json", "-q", "-i", "1", "-t", "1", "-c", "1", "syscall"],
+    ));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).trim_start().starts_with('{'), "{}", stdout(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn graphics_tests_are_skipped_without_graphics() {
+    if ub(["--list"]).output().map(|o| stdout(&o).lines().any(|l| l == "2d-rects")).unwrap_or(false) {
+        return; // a graphics build runs them instead
+    }
+    let s = Scratch::new("drv-gfx");
+    let o = run(&mut driver(&s, &["-i", "1", "-t", "1", "-c", "1", "2d-rects"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("skipped: this binary was built without graphics"), "{}", stdout(&o));
+}
+
+/// Pids of live processes whose environment holds `tag` (our copies and their children).
+fn tagged(tag: &str) -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        if let Ok(env) = std::fs::read(e.path().join("environ")) {
+            if env.split(|&b| b == 0).any(|kv| kv == tag.as_bytes()) {
+                // Zombies still show; they are gone once reaped, so only count the living.
+                let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+                if !stat.contains(") Z ") {
+                    v.push(pid);
+                }
+            }
+        }
+    }
+    v
+}
+
+/// The pids of `parent`'s children whose command line starts with `name`.
+fn children_named(parent: u32, name: &str) -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let Some(after) = stat.rsplit_once(") ").map(|(_, a)| a) else { continue };
+        let ppid: u32 = after.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        if ppid == parent && cmd.split(|&b| b == 0).next() == Some(name.as_bytes()) {
+            v.push(pid);
+        }
+    }
+    v
+}
+
+fn wait_for(what: &str, secs: u64, mut f: impl FnMut() -> bool) {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while !f() {
+        assert!(Instant::now() < end, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn kill(pid: u32, sig: &str) {
+    let st = Command::new("kill").args([sig, &pid.to_string()]).status().unwrap();
+    assert!(st.success(), "kill {sig} {pid}");
+}
+
+fn finish(child: std::process::Child) -> Output {
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_killed_copy_fails_its_test_and_the_run_goes_on() {
+    let s = Scratch::new("drv-kill");
+    let tag = format!("UB_IT_TAG=kill-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "3", "-c", "1", "pipe", "syscall"])
+        .env(k, v)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    let mut victim = Vec::new();
+    wait_for("the pipe copy", 30, || {
+        victim = children_named(me, "pipe");
+        !victim.is_empty()
+    });
+    kill(victim[0], "-KILL");
+    let o = finish(child);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains(&format!("\n{}\n", "*".repeat(46))), "{err}");
+    assert!(
+        err.contains(
+            "Run: \"Pipe Throughput\": command returned status 9 (killed by signal 9, SIGKILL); aborting"
+        ),
+        "{err}"
+    );
+    assert!(err.lines().last().unwrap().contains("1 test failed: pipe"), "{err}");
+    // The next test ran and is in the report and its index; the JSON names the failure.
+    let report = read(&result_file(&s, ""));
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    assert!(report.contains("System Benchmarks Partial Index"), "{report}");
+    let json = read(&result_file(&s, ".json"));
+    assert!(json.contains("killed by signal 9"), "{json}");
+    assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn sigint_stops_cleanly_and_keeps_finished_results() {
+    let s = Scratch::new("drv-int");
+    let tag = format!("UB_IT_TAG=int-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "1", "-c", "2", "syscall", "pipe", "pipe"])
+        .env(k, v)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    // Once the second test's copies run, the first one's result is in.
+    wait_for("the pipe copies", 30, || children_named(me, "pipe").len() == 2);
+    kill(me, "-INT");
+    let o = finish(child);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "stderr: {err}");
+    assert!(err.contains("stopped by SIGINT"), "{err}");
+    let report = read(&result_file(&s, ""));
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    assert!(result_line(&report, "Pipe Throughput").is_empty(), "{report}");
+    assert!(stdout(&o).contains("System Call Overhead"), "the final report is printed");
+    let log = read(&result_file(&s, ".log"));
+    assert!(log.contains("interrupted by SIGINT"), "{log}");
+    let json = read(&result_file(&s, ".json"));
+    assert!(json.contains("\"interrupted\": true"), "{json}");
+    assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn bad_command_lines_exit_2_and_create_nothing() {
+    let s = Scratch::new("drv-bad");
+    for (args, needle) in [
+        (&["run", "nosuchtest"][..], "unknown test or group 'nosuchtest'"),
+        (&["-c", "0"], "-c (parallel copies) '0'"),
+        (&["-c", "-1"], "-c (parallel copies) '-1'"),
+        (&["-c", "abc"], "-c (parallel copies) 'abc'"),
+        (&["-i", "x"], "-i (passes of long tests) 'x'"),
+        (&["-t", "0"], "--time (seconds per test) '0'"),
+        (&["-x"], "unknown option '-x'"),
+        (&["--frobnicate"], "unknown option '--frobnicate'"),
+        (&["run", "--format", "xml"], "invalid --format 'xml'"),
+    ] {
+        let mut c = ub(args);
+        c.current_dir(s.path()).env("UB_TMPDIR", s.path().join("tmp"));
+        let o = run(&mut c);
+        assert_usage_error(&o, needle);
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(s.entries().is_empty(), "{args:?} created {:?}", s.entries());
+    }
+    // A results directory that cannot be made: one line before anything runs.
+    std::fs::write(s.path().join("file"), "x").unwrap();
+    let o = run(ub(["-i", "1", "-t", "1", "syscall", "--results"])
+        .arg(s.path().join("file/sub"))
+        .current_dir(s.path()));
+    assert_usage_error(&o, "results directory");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+#[test]
+fn test_names_reach_the_driver_and_applet_names_win() {
+    // `pipe` alone is the applet (a usage error for it), `run pipe` the driver.
+    let o = run(&mut ub(["pipe"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("pipe: "), "{}", stderr(&o));
+    let o = run(&mut ub(["run", "--help"]));
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("--tmpdir"), "{}", stdout(&o));
+    let o = run(&mut ub(["index", "--help"]));
+    assert!(stdout(&o).contains("--tmpdir"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_full_disk_fails_the_file_test_and_the_run_goes_on() {
+    // A file size limit of 1.2 MB (2.4 MB where sh counts KiB): fsdisk-w's 32 MB file cannot
+    // be written (EFBIG), while the work directory's data (0.7 MB), the log and the reports
+    // stay below it.
+    let s = Scratch::new("drv-fsize");
+    let mut c = Command::new("/bin/sh");
+    c.arg("-c").arg("ulimit -f 2400 && exec \"$0\" \"$@\"").arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "fsdisk-w", "syscall"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME");
+    let o = run(&mut c);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "stderr: {err}");
+    assert!(err.contains("Run: \"File Write 4096 bufsize 8000 maxblocks\": "), "{err}");
+    assert!(err.contains("; aborting\n"), "{err}");
+    let report = read(&result_file(&s, ""));
+    assert!(report.contains("** fsdisk-w: failed: "), "{report}");
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn sigint_during_the_shell_test_leaves_no_script_running() {
+    let s = Scratch::new("drv-int-shell");
+    let tag = format!("UB_IT_TAG=shell-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "5", "-c", "2", "shell8"])
+        .env(k, v)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the looper copies", 30, || children_named(me, "looper").len() == 2);
+    // Let the scripts get going: background tst.sh jobs, sort, od, grep.
+    std::thread::sleep(Duration::from_millis(1500));
+    kill(me, "-INT");
+    let o = finish(child);
+    let out = stdout(&o);
+    if out.contains("skipped: ") {
+        return; // this host lacks /bin/sh or a tool the scripts run
+    }
+    assert_eq!(o.status.code(), Some(130), "stderr: {}", stderr(&o));
+    assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn sigterm_stops_with_143_and_brief_mode_drops_the_cpu_lines() {
+    let s = Scratch::new("drv-term");
+    let child = driver(&s, &["-b", "-i", "1", "-t", "1", "-c", "1", "syscall", "pipe"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the pipe copy", 30, || children_named(me, "pipe").len() == 1);
+    kill(me, "-TERM");
+    let o = finish(child);
+    assert_eq!(o.status.code(), Some(143), "stderr: {}", stderr(&o));
+    assert!(stderr(&o).contains("stopped by SIGTERM"), "{}", stderr(&o));
+    let report = read(&result_file(&s, ""));
+    assert_eq!(result_line(&report, "System Call Overhead").len(), 1, "{report}");
+    // -b: Run's brief mode prints no CPU lines, not even "no details available".
+    assert!(report.contains("   Language: "), "{report}");
+    assert!(!report.lines().any(|l| l.starts_with("   CPU")), "{report}");
+    assert_tmp_clean(&s);
+}
+
+#[test]
+fn copies_do_not_outlive_a_killed_driver() {
+    let s = Scratch::new("drv-kill9");
+    let tag = format!("UB_IT_TAG=kill9-{}", std::process::id());
+    let (k, v) = tag.split_once('=').unwrap();
+    let child = driver(&s, &["-i", "1", "-t", "60", "-c", "2", "pipe"])
+        .env(k, v)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    wait_for("the pipe copies", 30, || children_named(me, "pipe").len() == 2);
+    kill(me, "-KILL");
+    let _ = finish(child);
+    // The kernel kills each copy when its parent dies (and pipe's own child follows).
+    wait_for("the copies to die with the driver", 3, || tagged(&tag).is_empty());
+}

@@ -1,0 +1,52 @@
+//! `--quick`: a short quick run of two cheap tests, its report's `** ` lines, its JSON's
+//! statistics, and its results read back by `unixbench compare`.
+
+use crate::common::*;
+
+#[test]
+fn a_quick_run_reports_its_intervals_and_compare_reads_it() {
+    let s = Scratch::new("quick");
+    let results = s.path().join("results");
+    let mut c = ub(["--quick=8", "-c", "1", "syscall", "pipe"]);
+    c.arg("--results").arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let o = run(&mut c);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("** Quick run (--quick, 8 s budget): shorter passes"), "{out}");
+    // Each test's interval (or, with one pass, its absence) and the index's, on `** ` lines.
+    for name in ["syscall", "pipe"] {
+        let line =
+            out.lines().find(|l| l.starts_with(&format!("** {name}: "))).unwrap_or_else(|| panic!("{out}"));
+        assert!(line.contains(" pass"), "{line}");
+    }
+    assert!(out.lines().any(|l| l.starts_with("** index system: ")), "{out}");
+    // The classic result lines keep their shape: 1 s passes.
+    let line = out.lines().find(|l| l.starts_with("System Call Overhead ")).unwrap();
+    assert!(line.contains(" lps   (1.0 s, ") || line.contains(" lps   (1.1 s, "), "{line}");
+
+    let mut names: Vec<String> = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let json = names.iter().find(|n| n.ends_with(".json")).expect("a .json result");
+    let doc = std::fs::read_to_string(results.join(json)).unwrap();
+    assert!(doc.contains("\"quick\": 8"), "{doc}");
+    assert_eq!(doc.matches("\"stats\": {").count(), 2, "{doc}");
+    assert!(doc.contains("\"ci95_low\": "), "{doc}");
+
+    // compare: the one file has a single copy count, so it asks for a second one; given the
+    // JSON and the text report of the same run, every ratio is 100% (to the text's rounding).
+    let alone = run(ub(["compare"]).arg(results.join(json)));
+    assert_usage_error(&alone, "holds only a 1-copy run");
+    let text = names.iter().find(|n| !n.contains('.')).expect("a text report");
+    let o = run(ub(["compare", "--format", "tsv"]).arg(results.join(json)).arg(results.join(text)));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tsv = stdout(&o);
+    let rows: Vec<&str> = tsv.lines().filter(|l| l.split('\t').nth(2) == Some("2")).collect();
+    assert_eq!(rows.len(), 3, "two tests and the index: {tsv}");
+    for r in rows {
+        let pct: f64 = r.split('\t').nth(7).unwrap().parse().unwrap();
+        assert!((pct - 100.0).abs() < 0.1, "{r}");
+    }
+}

@@ -1,0 +1,370 @@
+//! Rigs for the systems this tool is for and the faults it must survive: a BusyBox root without
+//! /proc, the aarch64 binary under emulation, an unprivileged user, low process limits, signals
+//! at random moments. Rigs that need root (chroot, mounts, other users) print one line saying
+//! they were skipped when the tests do not run as root.
+
+use crate::common::*;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The twelve result lines of a full index block.
+const INDEX_MESSAGES: [&str; 12] = [
+    "Dhrystone 2 using register variables",
+    "Double-Precision Whetstone",
+    "Execl Throughput",
+    "File Copy 1024 bufsize 2000 maxblocks",
+    "File Copy 256 bufsize 500 maxblocks",
+    "File Copy 4096 bufsize 8000 maxblocks",
+    "Pipe Throughput",
+    "Pipe-based Context Switching",
+    "Process Creation",
+    "Shell Scripts (1 concurrent)",
+    "Shell Scripts (8 concurrent)",
+    "System Call Overhead",
+];
+
+fn is_root() -> bool {
+    // /proc/self belongs to the effective user of the process that looks at it.
+    std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
+}
+
+fn skip(rig: &str, why: &str) {
+    eprintln!("rig {rig}: skipped: {why}");
+}
+
+/// The host program `program`, found in PATH (or the sbin directories root's PATH may lack).
+fn host(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/sbin"].map(PathBuf::from))
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+fn have(program: &str) -> bool {
+    host(program).is_some()
+}
+
+/// `chroot ROOT`, by absolute path: the child's PATH is the root's, not ours.
+fn chroot(root: &Path) -> Command {
+    let mut c = Command::new(host("chroot").expect("chroot"));
+    c.arg(root);
+    c
+}
+
+/// Every test of the index produced a figure in every `Benchmark Run:` block of the report.
+fn assert_full_index(report: &str, blocks: usize) {
+    assert_eq!(report.matches("Benchmark Run:").count(), blocks, "{report}");
+    for m in INDEX_MESSAGES {
+        let rows = report.lines().filter(|l| l.starts_with(m) && l.contains("samples)")).count();
+        assert_eq!(rows, blocks, "{m}: result lines in\n{report}");
+    }
+    assert_eq!(report.matches("System Benchmarks Index Score  ").count(), blocks, "{report}");
+    assert!(!report.contains("Partial"), "{report}");
+}
+
+/// The one report (no extension) in `dir`, and the names of every file there.
+fn report_in(dir: &Path) -> (String, Vec<String>) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let base = names.iter().find(|n| !n.contains('.')).unwrap_or_else(|| panic!("no report in {names:?}"));
+    (std::fs::read_to_string(dir.join(base)).unwrap(), names)
+}
+
+/// A directory holding only a static BusyBox and its applet links, /tmp, /dev/null and the
+/// binary under test: a rescue system's root, without /proc.
+fn busybox_root(tag: &str) -> Option<Scratch> {
+    if std::env::var_os("UNIXBENCH_BIN").is_none() {
+        // cargo's debug build is dynamically linked and cannot run in a root without libc.
+        eprintln!("rig busybox root: needs the static binary (UNIXBENCH_BIN; make test sets it)");
+        return None;
+    }
+    let busybox =
+        ["/bin/busybox", "/usr/bin/busybox"].into_iter().map(PathBuf::from).find(|p| p.is_file())?;
+    let root = Scratch::new(tag);
+    for d in ["bin", "tmp", "dev"] {
+        std::fs::create_dir(root.path().join(d)).unwrap();
+    }
+    std::fs::copy(&busybox, root.path().join("bin/busybox")).unwrap();
+    std::fs::copy(bin(), root.path().join("unixbench")).unwrap();
+    let st =
+        Command::new("chroot").arg(root.path()).args(["/bin/busybox", "--install", "-s", "/bin"]).status();
+    assert!(st.unwrap().success(), "busybox --install in the root");
+    // Background jobs of any /bin/sh read /dev/null; a real minimal system has it.
+    let st = Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(root.path().join("dev/null"))
+        .args(["c", "1", "3"])
+        .status();
+    assert!(st.unwrap().success(), "mknod /dev/null");
+    Some(root)
+}
+
+#[test]
+fn busybox_root_without_proc_runs_the_whole_index() {
+    if !is_root() {
+        return skip("busybox root", "needs root for chroot");
+    }
+    let Some(root) = busybox_root("bbroot") else {
+        return skip("busybox root", "no static busybox (Debian: busybox-static)");
+    };
+    let o = run(chroot(root.path())
+        .args(["/unixbench", "-i", "1", "-t", "1", "--results", "/tmp/results", "--tmpdir", "/tmp", "index"])
+        .env_clear()
+        .env("PATH", "/bin"));
+    assert!(o.status.success(), "status {:?}\n{}", o.status, stderr(&o));
+    let (report, files) = report_in(&root.path().join("tmp/results"));
+    let blocks = report.matches("Benchmark Run:").count();
+    assert!(blocks >= 1);
+    assert_full_index(&report, blocks);
+    assert_eq!(files.len(), 4, "report, .html, .log, .json: {files:?}");
+    let json =
+        std::fs::read_to_string(root.path().join("tmp/results").join(format!("{}.json", files[0]))).unwrap();
+    assert!(json.contains("\"interrupted\": false"), "{json}");
+    // Nothing is left in /tmp but the results.
+    let left: Vec<_> =
+        std::fs::read_dir(root.path().join("tmp")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, [std::ffi::OsString::from("results")]);
+}
+
+#[test]
+fn busybox_root_without_sh_skips_the_shell_tests() {
+    if !is_root() {
+        return skip("busybox root without /bin/sh", "needs root for chroot");
+    }
+    let Some(root) = busybox_root("bbnosh") else {
+        return skip("busybox root without /bin/sh", "no static busybox (Debian: busybox-static)");
+    };
+    std::fs::remove_file(root.path().join("bin/sh")).unwrap();
+    let o = run(chroot(root.path())
+        .args(["/unixbench", "-q", "-i", "1", "-t", "1", "-c", "1", "--results", "/tmp/results"])
+        .args(["--tmpdir", "/tmp", "shell1", "pipe"])
+        .env_clear()
+        .env("PATH", "/bin"));
+    let out = stdout(&o);
+    assert!(o.status.success(), "a skipped test is not a failure: {:?}\n{}", o.status, stderr(&o));
+    assert!(out.contains("Pipe Throughput"), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("Shell Scripts (1 concurrent)")), "{out}");
+    assert!(out.contains("shell1") && out.contains("/bin/sh"), "the skip names the missing program: {out}");
+}
+
+/// The aarch64 binary, built by `make aarch64`; `make test` passes its path.
+fn aarch64_bin() -> Option<PathBuf> {
+    std::env::var_os("UNIXBENCH_AARCH64_BIN").map(PathBuf::from).filter(|p| p.is_file())
+}
+
+#[test]
+fn aarch64_binary_runs_its_kernels_under_emulation() {
+    let Some(arm) = aarch64_bin() else {
+        return skip("aarch64", "UNIXBENCH_AARCH64_BIN not set (make test sets it)");
+    };
+    if !have("qemu-aarch64-static") {
+        return skip("aarch64", "no qemu-aarch64-static (Debian: qemu-user-static)");
+    }
+    let qemu = |args: &[&str]| run(Command::new("qemu-aarch64-static").arg(&arm).args(args));
+    for k in [
+        ["pipe", "1"],
+        ["syscall", "1"],
+        ["spawn", "1"],
+        ["context1", "1"],
+        ["dhry2reg", "1"],
+        ["hanoi", "1"],
+    ] {
+        let o = qemu(&k);
+        assert!(o.status.success(), "{k:?}: {}", stderr(&o));
+        let c = counts(&stderr(&o));
+        assert!(!c.is_empty() && c.iter().all(|(n, _, _)| *n > 0.0), "{k:?}: {}", stderr(&o));
+        eprintln!("aarch64 (emulated, not a benchmark): {} {} -> {}", k[0], k[1], stderr(&o).trim());
+    }
+    if !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
+        return skip(
+            "aarch64 driver",
+            "binfmt_misc has no qemu-aarch64 entry, so emulated kernels cannot be exec'd",
+        );
+    }
+    let dir = Scratch::new("arm");
+    let o = run(Command::new("qemu-aarch64-static")
+        .arg(&arm)
+        .args(["-q", "-i", "1", "-t", "1", "-c", "1", "--results"])
+        .arg(dir.path().join("results"))
+        .arg("--tmpdir")
+        .arg(dir.path())
+        .args(["dhry2reg", "pipe", "spawn", "syscall"])
+        .current_dir(dir.path()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for m in [
+        "Dhrystone 2 using register variables",
+        "Pipe Throughput",
+        "Process Creation",
+        "System Call Overhead",
+    ] {
+        assert!(out.lines().any(|l| l.starts_with(m) && l.contains("samples)")), "{m}:\n{out}");
+    }
+    eprintln!("aarch64 (emulated, not a benchmark):\n{out}");
+}
+
+/// Runs `unixbench ARGS` as the unprivileged user `nobody` through setpriv, in `dir`, under
+/// the resource limits in `limits` (prlimit options such as `--nproc=2`).
+fn as_nobody(dir: &Path, limits: &[&str], args: &[&str]) -> Output {
+    let exe = dir.join("unixbench");
+    if !exe.exists() {
+        std::fs::copy(bin(), &exe).unwrap();
+    }
+    run(Command::new(host("setpriv").unwrap())
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(host("prlimit").unwrap())
+        .args(limits)
+        .arg("--")
+        .arg(&exe)
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir))
+}
+
+/// A scratch directory owned by nobody.
+fn nobody_dir(tag: &str) -> Scratch {
+    let d = Scratch::new(tag);
+    let st = Command::new("chown").args(["-R", "65534:65534"]).arg(d.path()).status().unwrap();
+    assert!(st.success());
+    std::fs::set_permissions(d.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    d
+}
+
+#[test]
+fn an_unprivileged_user_runs_the_short_index() {
+    if !is_root() || !have("setpriv") || !have("prlimit") {
+        return skip("not root", "needs root and setpriv to become another user");
+    }
+    let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
+    let d = nobody_dir("nobody");
+    let o = as_nobody(d.path(), &[], &["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir", ".", "index"]);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    assert_full_index(&stdout(&o), 1);
+    let (report, files) = report_in(&d.path().join("results"));
+    assert_full_index(&report, 1);
+    assert_eq!(files.len(), 4, "{files:?}");
+    // Only the binary and the results are left.
+    assert_eq!(d.entries(), ["results", "unixbench"]);
+}
+
+#[test]
+fn a_low_process_limit_fails_the_forking_tests_and_nothing_else() {
+    if !is_root() || !have("setpriv") || !have("prlimit") {
+        return skip("RLIMIT_NPROC", "root ignores RLIMIT_NPROC; needs root and setpriv to become nobody");
+    }
+    let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
+    let d = nobody_dir("nproc");
+    // Two processes for nobody: the driver and one copy. A copy that forks cannot.
+    let o = as_nobody(
+        d.path(),
+        &["--nproc=2:2"],
+        &["-i", "1", "-t", "1", "-c", "1", "--tmpdir", ".", "spawn", "execl", "shell8", "pipe"],
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "failed tests make exit 1\n{out}\n{err}");
+    assert!(out.lines().any(|l| l.starts_with("Pipe Throughput") && l.contains("samples)")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("** spawn: failed") && l.contains("Fork failed")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("** shell8: failed")), "{out}");
+    assert!(err.contains("aborting"), "wrappers look for the word: {err}");
+    let (_, files) = report_in(&d.path().join("results"));
+    let json = std::fs::read_to_string(d.path().join("results").join(format!("{}.json", files[0]))).unwrap();
+    assert!(json.contains("Fork failed"), "the JSON names the reason");
+    assert_eq!(d.entries(), ["results", "unixbench"], "nothing left behind");
+}
+
+#[test]
+fn an_unwritable_results_dir_stops_before_anything_runs_and_a_missing_tmp_dir_is_made() {
+    let d = Scratch::new("dirs");
+    let file = d.path().join("plainfile");
+    std::fs::write(&file, "x").unwrap();
+    let o = run(ub(["-i", "1", "-t", "1", "-c", "1", "--results"]).arg(file.join("results")).arg("pipe"));
+    assert_usage_error(&o, "results");
+    assert_eq!(d.entries(), ["plainfile"]);
+    // As Run, a missing tmp dir is created (0755); the run leaves it empty.
+    let tmp = d.path().join("missing");
+    let o = run(ub(["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir"])
+        .arg(&tmp)
+        .arg("--results")
+        .arg(d.path().join("results"))
+        .arg("pipe")
+        .current_dir(d.path()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+}
+
+/// The live processes whose environment holds `tag`.
+fn tagged(tag: &str) -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let env = std::fs::read(e.path().join("environ")).unwrap_or_default();
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        if env.split(|&b| b == 0).any(|kv| kv == tag.as_bytes()) && !stat.contains(") Z ") {
+            v.push(pid);
+        }
+    }
+    v
+}
+
+#[test]
+fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
+    // A small LCG: deterministic "random" moments, different per seed.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for seed in 0..4u64 {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407 + seed);
+        let delay_ms = 300 + (state >> 33) % 5000;
+        let (sig, code) = if seed % 2 == 0 { ("-INT", 130) } else { ("-TERM", 143) };
+        let d = Scratch::new(&format!("sig{seed}"));
+        let tag = format!("UB_RIG_TAG=sig-{}-{seed}", std::process::id());
+        let (k, v) = tag.split_once('=').unwrap();
+        let child = ub(["-i", "1", "-t", "1", "-c", "2", "--results"])
+            .arg(d.path().join("results"))
+            .arg("--tmpdir")
+            .arg(d.path().join("tmp"))
+            .args(["pipe", "spawn", "fstime", "shell1", "syscall"])
+            .current_dir(d.path())
+            .env(k, v)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::fs::create_dir_all(d.path().join("tmp")).ok();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = Command::new("kill").args([sig, &child.id().to_string()]).status();
+        let o = child.wait_with_output().unwrap();
+        let out = stdout(&o);
+        // It may have finished before the signal; otherwise it says it was interrupted.
+        if o.status.code() != Some(0) {
+            assert_eq!(
+                o.status.code(),
+                Some(code),
+                "seed {seed} {sig} at {delay_ms} ms:\n{out}\n{}",
+                stderr(&o)
+            );
+            let (report, files) = report_in(&d.path().join("results"));
+            assert!(report.contains("interrupted"), "seed {seed}: report marked interrupted:\n{report}");
+            let json = files.iter().find(|f| f.ends_with(".json")).expect("a JSON file");
+            let json = std::fs::read_to_string(d.path().join("results").join(json)).unwrap();
+            assert!(json.contains("\"interrupted\": true"), "seed {seed}");
+            // Every result line printed before the signal is in the saved report.
+            for l in report.lines().filter(|l| l.contains("samples)")) {
+                assert!(json.contains(l.split("  ").next().unwrap()), "seed {seed}: {l} missing from JSON");
+            }
+        }
+        let end = Instant::now() + Duration::from_secs(5);
+        while !tagged(&tag).is_empty() && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(tagged(&tag).is_empty(), "seed {seed}: processes left: {:?}", tagged(&tag));
+        let left: Vec<_> = std::fs::read_dir(d.path().join("tmp"))
+            .map(|r| r.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "seed {seed}: left in the tmp dir: {left:?}");
+    }
+}
