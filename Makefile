@@ -10,6 +10,7 @@
 #   make test-graphics    the graphics tests under Xvfb with Mesa's software GL
 #   make bench-graphics [UBGEARS=PATH] [GREPEAT=3 GTIME=2 GROUNDS=3]
 #                     each 2D workload against x11perf, ubgears against a C ubgears at PATH
+#   make bench-lmbench L=DIR  our lmbench figures against lmbench's programs in DIR
 
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
@@ -23,7 +24,7 @@ GREPEAT ?= 3
 GTIME   ?= 2
 GROUNDS ?= 3
 
-.PHONY: all run test test-deps aarch64 install bench clean graphics test-graphics bench-graphics FORCE
+.PHONY: all run test test-deps aarch64 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
 all: unixbench
 
@@ -111,3 +112,8 @@ bench: unixbench
 clean:
 	$(CARGO) clean
 	rm -f unixbench unixbench-aarch64 unixbench-graphics
+
+# Our lmbench figures against lmbench's programs built in DIR (its bin/<arch>/), alternating.
+bench-lmbench: unixbench
+	@[ -n "$(L)" ] || { echo "make bench-lmbench: set L=DIR, the directory of lmbench's built programs" >&2; exit 2; }
+	sh bench/lmbench.sh ./unixbench "$(L)" $(ROUNDS)

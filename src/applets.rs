@@ -109,6 +109,12 @@ pub static APPLETS: &[Applet] = &[
         entry: kernels::hanoi::main,
     },
     Applet {
+        name: "lmbench",
+        args: "[-s] [--only SECTION,...] [--json FILE] [--dir DIR] | --summary FILE...",
+        about: "lmbench's latency and bandwidth summary table for this host",
+        entry: kernels::lmbench::main,
+    },
+    Applet {
         name: "looper",
         args: "[-i FILE] DURATION COMMAND [ARGS...]",
         about: "Runs a command over and over (shell, C, dc, grep tests); -i: FILE on each run's stdin",

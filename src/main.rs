@@ -109,7 +109,8 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
 
 fn run_applet(a: &applets::Applet, mut argv: Vec<OsString>) -> error::Result {
     argv[0] = OsString::from(a.name);
-    if matches!(argv.get(1).and_then(|s| s.to_str()), Some("--help")) {
+    // lmbench documents its own options; the kernels take the C programs' arguments only.
+    if a.name != "lmbench" && matches!(argv.get(1).and_then(|s| s.to_str()), Some("--help")) {
         print!("{}", applets::usage(a));
         return Ok(());
     }

@@ -11,6 +11,10 @@ use std::os::unix::io::RawFd;
 pub struct Fd(RawFd);
 
 impl Fd {
+    /// Takes ownership of a raw descriptor (one this process opened and nothing else owns).
+    pub fn from_raw(fd: RawFd) -> Fd {
+        Fd(fd)
+    }
     /// The raw number, still owned by `self`.
     #[inline]
     pub fn raw(&self) -> RawFd {
@@ -53,6 +57,14 @@ pub fn read(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
 pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> isize {
     // SAFETY: buf is valid for buf.len() bytes of writes.
     unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }
+}
+
+/// One `write(2)`, not retried: ping-pong kernels check what a single call wrote, as the C
+/// code does.
+#[inline]
+pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for buf.len() bytes of reads.
+    cvt(unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }).map(|n| n as usize)
 }
 
 /// Raw `write(2)` result (-1 on error, errno set).
@@ -177,6 +189,30 @@ pub fn writable(path: &OsStr) -> bool {
 pub fn umask(mask: u32) -> u32 {
     // SAFETY: no pointers involved.
     unsafe { libc::umask(mask as libc::mode_t) as u32 }
+}
+
+/// `open(2)` on a prepared C string, O_CLOEXEC added: no allocation, for timed open/close loops.
+#[inline]
+pub fn open_c(path: &CStr, flags: i32, mode: u32) -> io::Result<Fd> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt_r(|| unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
+}
+
+/// `stat(2)` on a prepared C string, the result discarded (lmbench's lat_syscall stat).
+#[inline]
+pub fn stat_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: st is plain data the kernel fills; path is NUL-terminated.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        cvt(libc::stat(path.as_ptr(), &mut st)).map(drop)
+    }
+}
+
+/// `unlink(2)` on a prepared C string.
+#[inline]
+pub fn unlink_cstr(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::unlink(path.as_ptr()) }).map(drop)
 }
 
 /// One entry of a [`poll`] set: a descriptor and the events wanted (`libc::POLLIN`, ...).

@@ -11,11 +11,13 @@
 //! Render, Xft) and `gl` (GLX, OpenGL 1.x).
 
 pub mod clock;
+pub mod cpu;
 pub mod fd;
 #[cfg(feature = "graphics")]
 pub mod gl;
 pub mod hint;
 pub mod info;
+pub mod mem;
 pub mod net;
 pub mod proc;
 pub mod signal;

@@ -167,3 +167,21 @@ pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
     cvt(unsafe { libc::getrlimit(resource as _, &mut lim) })?;
     Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
 }
+
+/// `getppid(2)`: lmbench's "null" system call.
+#[inline]
+pub fn getppid() -> i32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getppid() }
+}
+
+/// `execve(2)` with an empty environment, as lmbench's lat_proc exec does. Returns only on
+/// failure; resets signals first as [`execv`] does.
+pub fn execve_noenv(path: &CString, argv: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    let env: [*const libc::c_char; 1] = [std::ptr::null()];
+    // SAFETY: path and argv are valid NUL-terminated strings kept alive by argv; both arrays
+    // are NULL-terminated.
+    unsafe { libc::execve(path.as_ptr(), argv.ptrs.as_ptr(), env.as_ptr()) };
+    io::Error::last_os_error()
+}

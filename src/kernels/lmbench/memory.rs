@@ -1,0 +1,248 @@
+//! The memory columns: bw_mem (frd, fwr, bcopy, fcp), lat_mem_rd (stride 128, the summary's
+//! L1, L2 and main-memory points) and the clock estimate.
+//!
+//! The bandwidth loops keep lmbench's shape: 4-byte words in blocks of 128 (512 bytes), every
+//! load and store a single volatile access, so the optimiser neither vectorises the sum nor
+//! turns the hand copy into `memcpy` (lmbench's C, built with `-O`, does neither). "bcopy
+//! (libc)" is the C library's memcpy through `copy_from_slice` (musl's in the static build,
+//! where lmbench calls glibc's).
+
+use super::harness::{timed, Harness, Pick};
+use crate::sys;
+use crate::sys::mem::{vload, vstore};
+use std::hint::black_box;
+use std::io;
+
+/// 4-byte words per 512-byte block.
+const BLOCK: usize = 128;
+
+/// A buffer of `bytes` (whole 512-byte blocks), every page written, as lmbench's bzero does:
+/// an untouched allocation would read the kernel's shared zero page.
+fn words(bytes: usize) -> Vec<i32> {
+    vec![1i32; (bytes / 512).max(1) * BLOCK]
+}
+
+fn mb_per_s(bytes: usize, per_iter_us: f64) -> f64 {
+    bytes as f64 / per_iter_us
+}
+
+/// bw_mem SIZE frd: read and sum every word. MB/s.
+pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
+    let buf = words(bytes);
+    let s = h.run(Pick::Median, |n| {
+        Ok(timed(|| {
+            let mut sum = 0i32;
+            for _ in 0..n {
+                for block in buf.chunks_exact(BLOCK) {
+                    let mut s = 0i32;
+                    for w in block {
+                        s = s.wrapping_add(vload(w));
+                    }
+                    sum = sum.wrapping_add(s);
+                }
+            }
+            black_box(sum)
+        })
+        .0)
+    })?;
+    Ok(mb_per_s(buf.len() * 4, s.per_iter()))
+}
+
+/// bw_mem SIZE fwr: store to every word. MB/s.
+pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
+    let mut buf = words(bytes);
+    let len = buf.len() * 4;
+    let s = h.run(Pick::Median, |n| {
+        Ok(timed(|| {
+            for _ in 0..n {
+                for block in buf.chunks_exact_mut(BLOCK) {
+                    for w in block {
+                        vstore(w, 1);
+                    }
+                }
+            }
+            black_box(&buf);
+        })
+        .0)
+    })?;
+    Ok(mb_per_s(len, s.per_iter()))
+}
+
+/// bw_mem SIZE bcopy: the C library's copy of the whole buffer. MB/s.
+pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
+    let src = words(bytes);
+    let mut dst = words(bytes);
+    let s = h.run(Pick::Median, |n| {
+        Ok(timed(|| {
+            for _ in 0..n {
+                dst.copy_from_slice(black_box(&src));
+                black_box(&dst);
+            }
+        })
+        .0)
+    })?;
+    Ok(mb_per_s(src.len() * 4, s.per_iter()))
+}
+
+/// bw_mem SIZE fcp: copy word by word, unrolled by blocks. MB/s.
+pub fn bcopy_hand(h: &Harness, bytes: usize) -> io::Result<f64> {
+    let src = words(bytes);
+    let mut dst = words(bytes);
+    let s = h.run(Pick::Median, |n| {
+        Ok(timed(|| {
+            for _ in 0..n {
+                for (d, s) in dst.chunks_exact_mut(BLOCK).zip(src.chunks_exact(BLOCK)) {
+                    for (dw, sw) in d.iter_mut().zip(s) {
+                        vstore(dw, vload(sw));
+                    }
+                }
+            }
+            black_box(&dst);
+        })
+        .0)
+    })?;
+    Ok(mb_per_s(src.len() * 4, s.per_iter()))
+}
+
+/// lat_mem_rd's stride for the summary's points, bytes.
+pub const STRIDE: usize = 128;
+
+/// lat_mem_rd LEN STRIDE at one range: nanoseconds per dependent load, the fastest sample
+/// (lmbench's `save_minimum`) over intervals of at least 100 ms.
+pub fn load_latency(h: &Harness, range: usize, stride: usize) -> io::Result<f64> {
+    let mut ring = sys::mem::Ring::new(range, stride);
+    let hundreds = (range / (stride * 100) + 1) as u64;
+    let count = 100 * hundreds;
+    let mh = Harness { enough: h.enough.max(100_000.0).min(h.enough * 10.0), ..*h };
+    let s = mh.run(Pick::Minimum, |n| Ok(timed(|| black_box(ring.walk(n * hundreds))).0))?;
+    Ok(1000.0 * s.usecs / (count * s.n) as f64)
+}
+
+/// The clock in MHz: one dependent add per cycle.
+pub fn mhz(h: &Harness) -> io::Result<f64> {
+    let s = h.run(Pick::Minimum, |n| {
+        let (us, r) = timed(|| sys::cpu::add_chain(n, 3));
+        match r {
+            Some(v) => {
+                black_box(v);
+                Ok(us)
+            }
+            None => Err(io::Error::new(io::ErrorKind::Unsupported, "no clock estimate for this processor")),
+        }
+    })?;
+    Ok(100.0 / (s.usecs / s.n as f64))
+}
+
+/// The data and unified cache sizes the system reports for cpu0, by level (bytes), from
+/// /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}.
+pub fn cache_sizes() -> Vec<(u32, usize)> {
+    let mut out = Vec::new();
+    let base = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let Ok(dir) = std::fs::read_dir(base) else { return out };
+    for e in dir.flatten() {
+        let p = e.path();
+        let read = |f: &str| std::fs::read_to_string(p.join(f)).map(|s| s.trim().to_string()).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size")) else {
+            continue;
+        };
+        if kind == "Instruction" {
+            continue;
+        }
+        if let (Ok(l), Some(sz)) = (level.parse::<u32>(), parse_size(&size)) {
+            out.push((l, sz));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// "48K", "1024K", "32M", "512" -> bytes.
+pub fn parse_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last()? {
+        'K' | 'k' => (&s[..s.len() - 1], 1024),
+        'M' | 'm' => (&s[..s.len() - 1], 1024 * 1024),
+        'G' | 'g' => (&s[..s.len() - 1], 1024 * 1024 * 1024),
+        _ => (s, 1),
+    };
+    num.parse::<usize>().ok().filter(|&v| v > 0).map(|v| v * mult)
+}
+
+/// Where the summary's three latency points are measured, bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Points {
+    pub l1: usize,
+    pub l2: usize,
+    pub main: usize,
+    /// Whether they came from the reported cache sizes (else lmbench's fixed points).
+    pub from_caches: bool,
+}
+
+/// Half of L1 (well inside it), half of L2 (past L1, inside L2), and `main` bytes. Without
+/// reported sizes the L1 and L2 figures come from [`sweep`]; these points (getsummary's own,
+/// 1 KiB and 128 KiB) are then the last resort should the sweep fail.
+pub fn points(caches: &[(u32, usize)], main: usize) -> Points {
+    let level = |l| caches.iter().find(|c| c.0 == l).map(|c| c.1);
+    match (level(1), level(2)) {
+        (Some(l1), Some(l2)) if l2 > l1 => Points { l1: l1 / 2, l2: l2 / 2, main, from_caches: true },
+        _ => Points { l1: 1024, l2: 128 * 1024, main, from_caches: false },
+    }
+}
+
+/// Without reported cache sizes: lat_mem_rd's sweep, sizes doubling from 2 KiB to `main`.
+/// L1 is the latency at 2 KiB; L2 the latency one size past the first step up of more than
+/// 30 percent (inside the next level). Returns (l1 ns, l2 ns, the L2 size).
+pub fn sweep(h: &Harness, main: usize) -> io::Result<(f64, f64, usize)> {
+    let mut sizes = Vec::new();
+    let mut s = 2048;
+    while s < main {
+        sizes.push(s);
+        s *= 2;
+    }
+    let lat = sizes.iter().map(|&s| load_latency(h, s, STRIDE)).collect::<io::Result<Vec<f64>>>()?;
+    let l1 = lat[0];
+    let j = lat.iter().position(|&v| v > 1.3 * l1).map_or(lat.len() - 1, |j| (j + 1).min(lat.len() - 1));
+    Ok((l1, lat[j], sizes[j]))
+}
+
+/// The range for the main-memory point and the bandwidth buffers: at least 8 MiB (lmbench's
+/// default MB), and at least twice the largest cache, so it is memory and not cache.
+pub fn main_size(caches: &[(u32, usize)]) -> usize {
+    let largest = caches.iter().map(|c| c.1).max().unwrap_or(0);
+    (2 * largest).max(8 << 20).next_power_of_two()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_finds_two_levels() {
+        let h = Harness::new(2000.0, 3);
+        let (l1, l2, size) = sweep(&h, 1 << 20).unwrap();
+        assert!(l1 > 0.0 && l1 < 100.0 && l2 > 0.0 && l2 < 1000.0, "{l1} {l2}");
+        assert!((2048..1 << 20).contains(&size));
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("48K"), Some(48 * 1024));
+        assert_eq!(parse_size("32M\n"), Some(32 << 20));
+        assert_eq!(parse_size("512"), Some(512));
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_size("0K"), None);
+    }
+
+    #[test]
+    fn points_follow_the_caches_or_fall_back() {
+        let c = [(1, 48 << 10), (2, 1 << 20), (3, 32 << 20)];
+        assert_eq!(
+            points(&c, main_size(&c)),
+            Points { l1: 24 << 10, l2: 512 << 10, main: 64 << 20, from_caches: true }
+        );
+        assert_eq!(
+            points(&[], main_size(&[])),
+            Points { l1: 1024, l2: 128 << 10, main: 8 << 20, from_caches: false }
+        );
+    }
+}
