@@ -230,6 +230,8 @@ static GROUPS: &[(&str, &[&[&str]])] = &[
     ("whetstone", &[&["whetstone-double"]]),
     ("graphics", &[GRAPHICS]),
     ("gindex", &[INDEX, GRAPHICS]),
+    // UnixBench 4.0's eleven index tests; the report adds 4.0's block (src/report/index4.rs).
+    ("index4", &[crate::report::index4::INDEX4_TESTS]),
 ];
 
 /// Expands a test or group name into test names, in order; None if the name is unknown.

@@ -12,7 +12,6 @@
 pub mod csv;
 pub mod fmt;
 pub mod html;
-#[allow(dead_code)] // Until the driver's `index4` group calls it.
 pub mod index4;
 pub mod json;
 pub mod log;

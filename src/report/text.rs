@@ -180,7 +180,23 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     for b in ordered_index(cr) {
         s += &index_block(b);
     }
+    s += &index4_block(cr);
     s += &unscored_notes(cr);
+    s
+}
+
+/// UnixBench 4.0's INDEX VALUES block, after the usual blocks, when every one of its eleven
+/// tests has a score in this copy run (the `index4` group), so a 4.0-era comparison needs no
+/// second run. Empty otherwise: 4.0 had no partial index.
+pub fn index4_block(cr: &CopyRun) -> String {
+    use super::index4;
+    let scores: Vec<(&str, f64)> =
+        cr.results.iter().filter(|r| r.ok()).map(|r| (r.name.as_str(), r.score)).collect();
+    if !index4::INDEX4_TESTS.iter().all(|t| scores.iter().any(|(n, _)| n == t)) {
+        return String::new();
+    }
+    let mut s = index4::format(&index4::compute(&scores));
+    s.push('\n');
     s
 }
 
@@ -494,5 +510,39 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
         }
         assert_eq!(lines[13], "");
         assert_eq!(lines[14], "");
+    }
+}
+
+#[cfg(test)]
+mod index4_tests {
+    use super::*;
+
+    fn scored(name: &str, score: f64) -> TestResult {
+        TestResult { name: name.into(), message: name.into(), score, kept: vec![0], ..Default::default() }
+    }
+
+    /// The first UnixBench 4.0 report of the published comparison, through the report path.
+    #[test]
+    fn index4_block_appears_when_all_eleven_ran() {
+        let results: [(&str, f64); 11] = [
+            ("double", 52816.5),
+            ("dhry2reg", 320194.7),
+            ("execl", 228.9),
+            ("fstime", 26404.0),
+            ("fsbuffer", 12077.0),
+            ("fsdisk", 30985.0),
+            ("pipe", 78503.4),
+            ("context1", 16497.7),
+            ("spawn", 906.2),
+            ("shell8", 83.0),
+            ("syscall", 51661.8),
+        ];
+        let mut cr = CopyRun { copies: 1, ..Default::default() };
+        cr.results = results.iter().map(|(n, s)| scored(n, *s)).collect();
+        let block = index4_block(&cr);
+        assert!(block.contains("Arithmetic Test (type = double)"), "{block}");
+        assert!(block.trim_end().ends_with("50.9"), "{block}");
+        cr.results.pop();
+        assert_eq!(index4_block(&cr), "", "no block without all eleven");
     }
 }
