@@ -35,7 +35,7 @@ pub fn local_now() -> (i64, libc::tm) {
 
 /// `localtime_r(3)`.
 pub fn local_time(t: i64) -> libc::tm {
-    let tt = t as libc::time_t;
+    let tt = t as _;
     // SAFETY: tm is plain data, zero is a valid value; localtime_r fills it.
     unsafe {
         let mut tm: libc::tm = std::mem::zeroed();

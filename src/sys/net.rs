@@ -165,7 +165,7 @@ pub fn send_to(fd: &Fd, buf: &[u8], to: &Peer) -> io::Result<usize> {
 /// `SO_RCVTIMEO`: a blocking read on `fd` fails with EAGAIN after `secs`, so a lost datagram
 /// or a dead peer cannot hang a benchmark.
 pub fn set_recv_timeout(fd: RawFd, secs: i64) -> io::Result<()> {
-    let tv = libc::timeval { tv_sec: secs as libc::time_t, tv_usec: 0 };
+    let tv = libc::timeval { tv_sec: secs as _, tv_usec: 0 };
     // SAFETY: &tv points to a timeval of the size passed.
     cvt(unsafe {
         libc::setsockopt(
