@@ -23,7 +23,7 @@
 //! belong to the main loop's unit and may be inlined there (gcc inlines Proc_2, 4 and 5; LLVM
 //! also Proc_1 and 3). docs/FIDELITY.md measures what the two compilers make of it.
 //!
-//! **Globals without `unsafe`.** The C globals are split by how the C code reaches them:
+//! **Globals in safe code.** The C globals are split by how the C code reaches them:
 //! [`Globals`] holds the scalars (Ptr_Glob, Next_Ptr_Glob, Int_Glob, Bool_Glob, Ch_1_Glob,
 //! Ch_2_Glob); [`Arrays`] holds Arr_1_Glob and Arr_2_Glob, which C passes to Proc_8 as
 //! parameters; [`Heap`] holds the two records C gets from `malloc`. All three are passed by
