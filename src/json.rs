@@ -51,6 +51,13 @@ impl Value {
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }
+    /// The members of an object in file order; empty for a non-object.
+    pub fn members(&self) -> &[(String, Value)] {
+        match self {
+            Value::Object(m) => m,
+            _ => &[],
+        }
+    }
 }
 
 /// Why a text is not JSON, and where.
