@@ -127,11 +127,11 @@ mod with_graphics {
     #[test]
     fn graphics_without_a_display_the_applets_skip_with_status_3() {
         for name in ["2d-rects", "ubgears"] {
-            let o = run(&mut g([name]).env_remove("DISPLAY"));
+            let o = run(g([name]).env_remove("DISPLAY"));
             assert_eq!(o.status.code(), Some(3), "{name}");
             assert_eq!(stdout(&o), "");
             assert_eq!(stderr(&o), format!("{name}: skipped: no X display (DISPLAY is unset)\n"));
-            let o = run(&mut g([name]).env("DISPLAY", ":4093"));
+            let o = run(g([name]).env("DISPLAY", ":4093"));
             assert_eq!(o.status.code(), Some(3), "{name}");
             assert!(
                 stderr(&o).contains("skipped: no X display (cannot open display ':4093')"),
