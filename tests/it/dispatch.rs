@@ -77,3 +77,14 @@ fn leading_dash_in_argv0_is_dropped() {
     let o = run(std::process::Command::new(bin()).arg0("-pipe").arg("--help"));
     assert!(stdout(&o).starts_with("Usage: pipe DURATION"), "{}", stdout(&o));
 }
+
+/// The README's table of programs names every applet the binary lists, so the docs follow the
+/// applet table.
+#[test]
+fn readme_names_every_applet() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table: String = readme.lines().filter(|l| l.starts_with("| `")).collect::<Vec<_>>().join("\n");
+    let list = stdout(&run(&mut ub(["--list"])));
+    let missing: Vec<&str> = list.lines().filter(|n| !table.contains(&format!("`{n}`"))).collect();
+    assert!(missing.is_empty(), "README's programs table lacks {missing:?}");
+}
