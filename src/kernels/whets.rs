@@ -21,9 +21,11 @@
 //! assignments as register moves; LLVM would compute the section's result and drop the loop. The floating-point
 //! sections need no barrier: without -ffast-math the compiler may not reorder or fold them.
 //! The price is the opposite deviation: rustc keeps IEEE semantics, so where gcc -ffast-math
-//! turns a division by t2 = 2.0 into a multiplication (N2, N6), this port divides, as the
-//! source says. The maths routines are the target libc's (musl in the static build). All of
-//! it is measured and explained in docs/FIDELITY.md.
+//! reassociates the sums of N1 and N2 and, in N8, folds `sqrt(exp(y))` into `exp(y / 2)` and
+//! the division by t1 into a multiplication, this port computes what the source says (a
+//! division by t2 = 2.0 is a multiplication by 0.5 in both: exact, so IEEE allows it). The
+//! maths routines are the target libc's (musl in the static build). All of it is measured and
+//! explained in docs/FIDELITY.md.
 //!
 //! **Self-check.** The check values of the first calibration run (xtra = 1) are the ones the C
 //! program prints in its table; they are compared with the documented values (to 1e-9: the
