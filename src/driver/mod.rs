@@ -61,6 +61,10 @@ pub fn main(args: Vec<OsString>) -> Result {
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
+    // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
+    // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
+    // waits until its process group is empty.
+    let _ = sys::proc::become_subreaper();
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
     let workdir = WorkDir::create(&dirs.tmp)
