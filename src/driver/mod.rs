@@ -5,8 +5,9 @@
 //! test is recorded and the run goes on; a signal stops it cleanly (`signals`).
 //!
 //! Invariants: nothing is created on disk before the command line and the directories are known
-//! to be good; every copy is reaped and its process group killed before its pass returns; the
-//! report files are rewritten after every test, so a stopped run keeps what it measured.
+//! to be good; every copy is reaped and its process group killed (its orphans reaped too: the
+//! driver is their subreaper) before its pass returns; the report files are rewritten after
+//! every test, so a stopped run keeps what it measured.
 
 pub mod exec;
 pub mod host;
