@@ -84,7 +84,9 @@ fn whetstone_prints_the_c_layout_and_protocol() {
         assert_eq!(frac.len(), 3, "{v}");
     }
     let (mwips, time): (f64, f64) = (mwips.parse().unwrap(), time.parse().unwrap());
-    assert!(mwips > 0.0 && time > 0.5, "{mwips} {time}");
+    // No bound on the time: it is wall time, and a load that slowed the calibration makes the
+    // measured run shorter than the 1 s aimed at.
+    assert!(mwips > 0.0 && time > 0.0, "{mwips} {time}");
 
     // stdout: the C program's text, line by line.
     let lines: Vec<&str> = out.lines().collect();
