@@ -40,8 +40,8 @@ pub static APPLETS: &[Applet] = &[
     },
     Applet {
         name: "whetstone-double",
-        args: "",
-        about: "Double-precision Whetstone (MWIPS), about 10 s",
+        args: "[SECONDS]",
+        about: "Double-precision Whetstone (MWIPS): calibrates, then runs about SECONDS (10)",
         entry: kernels::whets::main,
     },
     Applet {
@@ -76,8 +76,8 @@ pub static APPLETS: &[Applet] = &[
     },
     Applet {
         name: "fstime",
-        args: "[-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR]",
-        about: "File write, read and copy throughput",
+        args: "[-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR] [-s SETTLE]",
+        about: "File write, read and copy throughput (-s: settle pauses and priming phases, 2 s)",
         entry: kernels::fstime::main,
     },
     Applet {

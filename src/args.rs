@@ -26,6 +26,18 @@ pub fn parse_uint(what: &str, value: &OsString, min: u64, max: u64) -> Result<u6
     }
 }
 
+/// Parses a number of seconds that need not be whole (`0.25`), in `min..=max`. `what` names the
+/// argument in errors. Infinities and NaN are refused with the rest.
+pub fn parse_seconds(what: &str, value: &OsString, min: f64, max: f64) -> Result<f64> {
+    let s = value.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+        _ => Err(Error::usage(format!(
+            "invalid {what} '{s}': expected a number of seconds from {min} to {max}"
+        ))),
+    }
+}
+
 /// Parses a duration in whole seconds, 1 to [`MAX_DURATION`].
 pub fn parse_duration(value: &OsString) -> Result<u32> {
     parse_uint("duration", value, 1, MAX_DURATION).map(|v| v as u32)
@@ -63,5 +75,21 @@ mod tests {
         }
         assert!(duration_only(&os(&["pipe"])).unwrap_err().to_string().contains("missing duration"));
         assert!(duration_only(&os(&["pipe", "1", "2"])).unwrap_err().to_string().contains("'2'"));
+    }
+
+    #[test]
+    fn seconds_with_a_fraction() {
+        let secs = |v: &str| parse_seconds("settle (-s)", &OsString::from(v), 0.01, 60.0);
+        assert_eq!(secs("0.25").unwrap(), 0.25);
+        assert_eq!(secs("2").unwrap(), 2.0);
+        assert_eq!(secs(" 60 ").unwrap(), 60.0);
+        assert_eq!(secs("0.01").unwrap(), 0.01);
+        for bad in ["0", "-1", "0.001", "60.5", "abc", "", "inf", "NaN", "1,5"] {
+            let e = secs(bad).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}");
+            let msg = e.to_string();
+            assert!(msg.contains(&format!("invalid settle (-s) '{bad}'")), "{bad}: {msg}");
+            assert!(msg.contains("from 0.01 to 60"), "{bad}: {msg}");
+        }
     }
 }

@@ -73,8 +73,9 @@ pub fn pass_seconds(standard: u32) -> u32 {
 }
 
 /// The settle before each quick pass. Run's is `sync; sleep 3` for every test; a quick run keeps
-/// a `sync` with a short pause only for tests that write files (the file and shell tests), and
-/// drops it for tests that only compute or make system calls.
+/// a `sync` with a short pause only for tests that write files, and drops it for tests that
+/// only compute or make system calls. (The driver gives it to the host-tool tests; fstime gets
+/// the same pause inside the program, before each phase: [`FSTIME_SETTLE`].)
 pub fn settle_seconds(writes_files: bool) -> f64 {
     if writes_files {
         0.5
@@ -82,6 +83,13 @@ pub fn settle_seconds(writes_files: bool) -> f64 {
         0.0
     }
 }
+
+/// fstime's own settle under `--quick` (its `-s`, ours): before each of its phases it syncs,
+/// sleeps this, syncs and sleeps this again (half before the copy phase), and its `-r`/`-c`
+/// priming phases last this long. Run's fstime pauses 2 + 2 s and primes for 2 s: a 2 s copy
+/// pass took ~16 s, which the budget let run once. With 0.25 s a phase's settle is the 0.5 s
+/// of [`settle_seconds`] and a copy pass takes ~4 s, so the driver adds no settle of its own.
+pub const FSTIME_SETTLE: f64 = 0.25;
 
 /// A test's share of what is left of the budget: `left` × its standard time (`weight`) over the
 /// standard time of the tests not yet run, itself included (`weight_left`). Each test so gets the

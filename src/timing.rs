@@ -91,6 +91,14 @@ pub fn flag_on_alarm(seconds: u32) {
     sys::signal::alarm(seconds);
 }
 
+/// [`flag_on_alarm`] for a phase of `seconds` that need not be whole (fstime's priming phases
+/// under `-s`): the same flag, armed to the microsecond.
+pub fn flag_after(seconds: f64) {
+    STOP.store(false, Relaxed);
+    sys::signal::on_signal(libc::SIGALRM, stop_count).expect("sigaction(SIGALRM)");
+    sys::signal::alarm_after(seconds);
+}
+
 /// Whether the phase's time is up (a plain load: the C flag is a plain `int`).
 #[inline(always)]
 pub fn stopped() -> bool {

@@ -280,10 +280,17 @@ fn reap(copies: &mut [Copy]) -> Vec<i32> {
         })
         .collect();
     // SIGKILL is delivered asynchronously: wait until the groups are empty (signal 0 finds no
-    // one), so that no straggler writes into the work directory after the pass returns.
+    // one), so that no straggler writes into the work directory after the pass returns. A
+    // killed grandchild (context1's partner, spawn's last child) stays in its group as a zombie
+    // until reaped: the driver is their subreaper (`driver::main`), so it reaps them here,
+    // instead of waiting for an init that may reap orphans only every few seconds.
     let end = sys::clock::monotonic() + 5.0;
     for c in copies.iter() {
-        while sys::proc::kill(-c.pid, 0).is_ok() && sys::clock::monotonic() < end {
+        loop {
+            sys::proc::reap_group_nohang(c.pid);
+            if sys::proc::kill(-c.pid, 0).is_err() || sys::clock::monotonic() >= end {
+                break;
+            }
             let _ = sys::fd::poll(&mut [], 5);
         }
     }

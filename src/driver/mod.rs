@@ -5,8 +5,9 @@
 //! test is recorded and the run goes on; a signal stops it cleanly (`signals`).
 //!
 //! Invariants: nothing is created on disk before the command line and the directories are known
-//! to be good; every copy is reaped and its process group killed before its pass returns; the
-//! report files are rewritten after every test, so a stopped run keeps what it measured.
+//! to be good; every copy is reaped and its process group killed (its orphans reaped too: the
+//! driver is their subreaper) before its pass returns; the report files are rewritten after
+//! every test, so a stopped run keeps what it measured.
 
 pub mod exec;
 pub mod host;
@@ -61,6 +62,10 @@ pub fn main(args: Vec<OsString>) -> Result {
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
+    // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
+    // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
+    // waits until its process group is empty.
+    let _ = sys::proc::become_subreaper();
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
     let workdir = WorkDir::create(&dirs.tmp)
@@ -308,9 +313,35 @@ struct QuickBudget {
     weight_left: f64,
 }
 
-/// Whether a test writes files, so that a quick run keeps a settle before its passes.
-fn writes_files(t: &Test) -> bool {
-    matches!(t.kind, Kind::Host { .. } | Kind::Kernel { prog: "fstime", .. })
+/// Whether a quick run keeps a settle before a test's passes: the host-tool tests write files.
+/// The file tests write files too, but fstime settles itself before each of its phases (a
+/// quick run passes it `-s`, `quick::FSTIME_SETTLE`), so the driver's settle would be a second.
+fn quick_settles(t: &Test) -> bool {
+    matches!(t.kind, Kind::Host { .. })
+}
+
+/// A kernel's argv: `prog`, then its arguments with `secs` mapping each standard duration to
+/// the one this run passes, `tmpdir` for the file tests' directory, and the words only a quick
+/// run passes when `quick` (none otherwise: a standard run's argv is Run's).
+fn kernel_argv(
+    prog: &str,
+    args: &[Arg],
+    secs: &dyn Fn(u32) -> u32,
+    quick: bool,
+    tmpdir: &Path,
+) -> Vec<OsString> {
+    let mut argv = vec![OsString::from(prog)];
+    for a in args {
+        match a {
+            Arg::Lit(s) => argv.push(s.into()),
+            Arg::Secs(s) => argv.push(secs(*s).to_string().into()),
+            Arg::TmpDir => argv.push(tmpdir.as_os_str().to_owned()),
+            Arg::QuickSecs(s) if quick => argv.push(quick::pass_seconds(*s).to_string().into()),
+            Arg::QuickSettle if quick => argv.extend(["-s".into(), quick::FSTIME_SETTLE.to_string().into()]),
+            Arg::QuickSecs(_) | Arg::QuickSettle => {}
+        }
+    }
+    argv
 }
 
 /// A standard test's estimated time: its passes x (settle + nominal duration).
@@ -350,8 +381,8 @@ impl Runner<'_> {
     /// The settle between passes; false if a signal came.
     fn settle(&self, t: &Test) -> bool {
         if self.quick.is_some() {
-            // Only tests that write files get a settle, a short one (src/quick.rs).
-            if writes_files(t) {
+            // Only the host-tool tests get a settle, a short one (src/quick.rs).
+            if quick_settles(t) {
                 sys::fd::sync();
                 if !self.watch.sleep(quick::settle_seconds(true)) {
                     return false;
@@ -376,15 +407,7 @@ impl Runner<'_> {
     fn command(&self, t: &Test) -> std::result::Result<(Vec<OsString>, Option<PathBuf>), String> {
         let quick = self.quick.is_some();
         let secs = |s: u32| if quick { quick::pass_seconds(s) } else { self.opts.duration.unwrap_or(s) };
-        let words = |prog: &str, args: &[Arg]| -> Vec<OsString> {
-            std::iter::once(OsString::from(prog))
-                .chain(args.iter().map(|a| match a {
-                    Arg::Lit(s) => OsString::from(s),
-                    Arg::Secs(s) => OsString::from(secs(*s).to_string()),
-                    Arg::TmpDir => self.workdir.path().as_os_str().to_owned(),
-                }))
-                .collect()
-        };
+        let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, &secs, quick, self.workdir.path());
         match t.kind {
             Kind::Kernel { prog, args } => Ok((words(prog, args), None)),
             Kind::Graphics { prog, args } if cfg!(feature = "graphics") => Ok((words(prog, args), None)),
@@ -577,6 +600,55 @@ mod tests {
         // Another exit status, or a kernel that is not a graphics test: a failure as any other.
         assert_eq!(no_display(gfx, &[score::parse_copy(err, 0.01, 1 << 8, 7)]), None);
         assert_eq!(no_display(suite::test("pipe").unwrap(), &o), None);
+    }
+
+    /// A test's argv as the standard driver (Run's durations, or `-t`) and a quick run build it.
+    fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
+        let Kind::Kernel { prog, args } = suite::test(name).unwrap().kind else { panic!("{name}") };
+        let secs = |s: u32| if quick { quick::pass_seconds(s) } else { duration.unwrap_or(s) };
+        kernel_argv(prog, args, &secs, quick, Path::new("/t"))
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_standard_run_passes_what_run_passes() {
+        assert_eq!(argv("whetstone-double", None, false), ["whetstone-double"]);
+        assert_eq!(argv("whetstone-double", Some(1), false), ["whetstone-double"], "-t leaves it alone");
+        assert_eq!(argv("dhry2reg", None, false), ["dhry2reg", "10"]);
+        assert_eq!(
+            argv("fstime", None, false),
+            ["fstime", "-c", "-t", "30", "-d", "/t", "-b", "1024", "-m", "2000"]
+        );
+        assert_eq!(
+            argv("fsdisk-r", Some(2), false),
+            ["fstime", "-r", "-t", "2", "-d", "/t", "-b", "4096", "-m", "8000"]
+        );
+        for t in suite::TESTS {
+            if let Kind::Kernel { .. } = t.kind {
+                let words = argv(t.name, None, false);
+                assert!(!words.contains(&"-s".to_string()), "{}: {words:?}", t.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_quick_run_shortens_whetstone_and_the_file_tests_settles() {
+        assert_eq!(argv("whetstone-double", None, true), ["whetstone-double", "1"]);
+        assert_eq!(
+            argv("fstime", None, true),
+            ["fstime", "-c", "-t", "2", "-d", "/t", "-b", "1024", "-m", "2000", "-s", "0.25"]
+        );
+        assert_eq!(
+            argv("fsbuffer-w", Some(7), true),
+            ["fstime", "-w", "-t", "2", "-d", "/t", "-b", "256", "-m", "500", "-s", "0.25"]
+        );
+        assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
+        // fstime settles itself; the host-tool tests get the driver's short settle.
+        assert!(!quick_settles(suite::test("fsdisk").unwrap()));
+        assert!(quick_settles(suite::test("shell8").unwrap()));
+        assert!(!quick_settles(suite::test("whetstone-double").unwrap()));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `fstime [-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR]`: port of UnixBench
-//! 6.0's `fstime.c`, the File Write / Read / Copy tests (fstime, fsbuffer, fsdisk variants).
+//! `fstime [-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR] [-s SETTLE]`: port of
+//! UnixBench 6.0's `fstime.c`, the File Write / Read / Copy tests (fstime, fsbuffer, fsdisk
+//! variants).
 //!
 //! As C: two files `dummy0-<pid>` (f) and `dummy1-<pid>` (g) in DIR, made with mode 0600 and
 //! reopened read-write; a buffer of BUFSIZE bytes holding `i & 0xff`; a file of MAX_BLOCKS KiB
@@ -23,6 +24,12 @@
 //! dies of the signal), and SIGXFSZ is ignored so that exceeding RLIMIT_FSIZE is a `File too
 //! large` write error instead of a core dump. A directory that cannot be entered or written is
 //! reported with its name. C's `signal(SIGKILL, ...)` is dropped: SIGKILL cannot be caught.
+//!
+//! Ours: `-s SETTLE` (seconds, fractions allowed, 0.01 to 60; default 2, which is C's program
+//! exactly) replaces the 2 of the settles (`sync; sleep S; sync; sleep S`, the copy phase's last
+//! sleep S/2) and the length of the `-r`/`-c` priming phases, so that `unixbench --quick` can
+//! make file-test passes of a few seconds instead of ~16 s. Run and the standard driver never
+//! pass it.
 
 use crate::args;
 use crate::error::{Error, Result};
@@ -35,7 +42,9 @@ use std::io::{self, Write};
 use std::os::unix::io::RawFd;
 use std::sync::OnceLock;
 
-const USAGE: &str = "usage: fstime [-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR]";
+const USAGE: &str = "usage: fstime [-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR] [-s SETTLE]";
+/// C's settle pauses and priming phases, in seconds: the default of `-s`.
+const SETTLE: f64 = 2.0;
 const MAX_BUFSIZE: usize = 8192;
 /// The counting unit, bytes (C's COUNTSIZE).
 const COUNTSIZE: u64 = 256;
@@ -63,11 +72,20 @@ struct Options {
     seconds: u32,
     /// Directories to enter, in order, before making the two files (C chdirs at each `-d`).
     dirs: Vec<OsString>,
+    /// Seconds of each settle pause and of each priming phase (`-s`, ours), 0.01..=60.
+    settle: f64,
 }
 
 fn parse(args: &[OsString]) -> Result<Options> {
     use lexopt::Arg::{Long, Short, Value};
-    let mut o = Options { test: Test::Copy, bufsize: 1024, max_blocks: 2000, seconds: 10, dirs: Vec::new() };
+    let mut o = Options {
+        test: Test::Copy,
+        bufsize: 1024,
+        max_blocks: 2000,
+        seconds: 10,
+        dirs: Vec::new(),
+        settle: SETTLE,
+    };
     let mut p = lexopt::Parser::from_args(args.iter().skip(1).cloned());
     while let Some(arg) = p.next()? {
         match arg {
@@ -78,6 +96,7 @@ fn parse(args: &[OsString]) -> Result<Options> {
             Short('m') => o.max_blocks = args::parse_uint("max blocks (-m)", &p.value()?, 1, 1 << 20)?,
             Short('t') => o.seconds = args::parse_uint("seconds (-t)", &p.value()?, 1, 3600)? as u32,
             Short('d') => o.dirs.push(p.value()?),
+            Short('s') => o.settle = args::parse_seconds("settle (-s)", &p.value()?, 0.01, 60.0)?,
             Short(c) => return Err(Error::usage(format!("unknown option '-{c}': {USAGE}"))),
             Long(l) => return Err(Error::usage(format!("unknown option '--{l}': {USAGE}"))),
             Value(v) => {
@@ -162,11 +181,13 @@ fn run(o: &Options, names: &[String; 2]) -> Result {
         count_per_buf: o.bufsize as u64 / COUNTSIZE,
         read_score: 1,
         write_score: 1,
+        settle: o.settle,
     };
+    let (prime, secs) = (o.settle, f64::from(o.seconds));
     match o.test {
-        Test::Write => p.write(o.seconds),
-        Test::Read => p.write(2).and_then(|()| p.read(o.seconds)),
-        Test::Copy => p.write(2).and_then(|()| p.read(2)).and_then(|()| p.copy(o.seconds)),
+        Test::Write => p.write(secs),
+        Test::Read => p.write(prime).and_then(|()| p.read(secs)),
+        Test::Copy => p.write(prime).and_then(|()| p.read(prime)).and_then(|()| p.copy(secs)),
     }
 }
 
@@ -179,14 +200,23 @@ struct Phases<'a> {
     count_per_buf: u64,
     read_score: i64,
     write_score: i64,
+    /// Seconds of a settle pause (`-s`).
+    settle: f64,
 }
 
-/// sync, sleep 2, sync, sleep `last`: let the previous phase's dirty pages reach the disk.
-fn settle(last: u32) {
+/// sync, sleep `first`, sync, sleep `last` (C: 2 and 2, or 2 and 1 before the copy): let the
+/// previous phase's dirty pages reach the disk.
+fn settle(first: f64, last: f64) {
     fd::sync();
-    clock::sleep(2);
+    pause(first);
     fd::sync();
-    clock::sleep(last);
+    pause(last);
+}
+
+/// C's `sleep(n)`, to the nanosecond so that `-s` may be a fraction (musl's `sleep` is this
+/// same `nanosleep`).
+fn pause(secs: f64) {
+    std::thread::sleep(std::time::Duration::from_secs_f64(secs));
 }
 
 /// Bytes a call transferred, for fractional credit: a -1 return counts as nothing.
@@ -214,11 +244,11 @@ fn finish(what: &str, counted: u64, start: f64, end: f64) -> i64 {
 }
 
 impl Phases<'_> {
-    fn write(&mut self, secs: u32) -> Result {
+    fn write(&mut self, secs: f64) -> Result {
         let want = self.buf.len();
         let mut counted: u64 = 0;
-        settle(2);
-        timing::flag_on_alarm(secs);
+        settle(self.settle, self.settle);
+        timing::flag_after(secs);
         let start = clock::gettimeofday();
         while !timing::stopped() {
             for _ in 0..self.max_buffs {
@@ -240,13 +270,13 @@ impl Phases<'_> {
         Ok(())
     }
 
-    fn read(&mut self, secs: u32) -> Result {
+    fn read(&mut self, secs: f64) -> Result {
         let want = self.buf.len();
         let mut counted: u64 = 0;
-        settle(2);
+        settle(self.settle, self.settle);
         sys::set_errno(0);
         let _ = fd::seek_set(self.f, 0);
-        timing::flag_on_alarm(secs);
+        timing::flag_after(secs);
         let start = clock::gettimeofday();
         while !timing::stopped() {
             let ret = fd::read_raw(self.f, self.buf);
@@ -271,16 +301,16 @@ impl Phases<'_> {
         Ok(())
     }
 
-    fn copy(&mut self, secs: u32) -> Result {
+    fn copy(&mut self, secs: f64) -> Result {
         let want = self.buf.len();
         let (ws, rs) = (self.write_score.max(0) as u64, self.read_score.max(0) as u64);
         // C divides by read_score + write_score, both at least 1 unless a priming phase scored 0.
         let weigh = |bytes: u64| bytes.wrapping_mul(ws).checked_div(rs + ws).unwrap_or(0);
         let mut counted: u64 = 0;
-        settle(1);
+        settle(self.settle, self.settle / 2.0);
         sys::set_errno(0);
         let _ = fd::seek_set(self.f, 0);
-        timing::flag_on_alarm(secs);
+        timing::flag_after(secs);
         let start = clock::gettimeofday();
         while !timing::stopped() {
             let ret = fd::read_raw(self.f, self.buf);
@@ -330,7 +360,14 @@ mod tests {
         let o = parse(&os(&[])).unwrap();
         assert_eq!(
             o,
-            Options { test: Test::Copy, bufsize: 1024, max_blocks: 2000, seconds: 10, dirs: vec![] }
+            Options {
+                test: Test::Copy,
+                bufsize: 1024,
+                max_blocks: 2000,
+                seconds: 10,
+                dirs: vec![],
+                settle: 2.0
+            }
         );
     }
 
@@ -344,6 +381,14 @@ mod tests {
         assert_eq!(parse(&os(&["-w", "-b256"])).unwrap().bufsize, 256);
         assert_eq!(parse(&os(&["-w", "-c"])).unwrap().test, Test::Copy);
         assert_eq!(parse(&os(&["-m", "1048576", "-t", "3600"])).unwrap().max_blocks, 1 << 20);
+    }
+
+    #[test]
+    fn settle_is_ours_and_may_be_a_fraction() {
+        assert_eq!(parse(&os(&["-c", "-t", "2", "-s", "0.25"])).unwrap().settle, 0.25);
+        assert_eq!(parse(&os(&["-s1"])).unwrap().settle, 1.0);
+        assert_eq!(parse(&os(&["-s", "60"])).unwrap().settle, 60.0);
+        assert_eq!(parse(&os(&["-w"])).unwrap().settle, 2.0, "C's settle without -s");
     }
 
     #[test]
@@ -362,6 +407,12 @@ mod tests {
             (&["-t"], "-t"),
             (&["-d"], "-d"),
             (&["oops"], "unexpected argument 'oops'"),
+            (&["-s", "0"], "invalid settle (-s) '0'"),
+            (&["-s", "-1"], "0.01 to 60"),
+            (&["-s", "soon"], "-s"),
+            (&["-s", "61"], "-s"),
+            (&["-s", "nan"], "-s"),
+            (&["-s"], "-s"),
         ] {
             let e = parse(&os(args)).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{args:?}");

@@ -1,6 +1,8 @@
 //! `whetstone-double`: Roy Longbottom's C/C++ Whetstone in double precision, as UnixBench builds
-//! it (`-DDP -DGTODay -DUNIXBENCH`, SPEC.md 9.2). Takes no arguments (the C program ignores
-//! them; this one refuses them).
+//! it (`-DDP -DGTODay -DUNIXBENCH`, SPEC.md 9.2). `whetstone-double [SECONDS]`: the C program
+//! ignores its arguments and always aims at 10 s; this one takes an optional target in whole
+//! seconds (default 10, what Run and our standard driver get, since they pass nothing), which
+//! replaces only that target, so that `--quick` can make short passes. Anything else is refused.
 //!
 //! Eight sections, each an outer loop of `xtra` passes around an inner loop of a fixed count
 //! (x100 = 100): N1 array elements (run ten times longer than charged), N2 array as parameter,
@@ -8,8 +10,8 @@
 //! references, N8 exp/log/sqrt. Each section is timed by wall clock (`gettimeofday`, the
 //! `GTODay` timer of UnixBench 6), and the times add up to `TimeUsed`. Calibration starts at
 //! xtra = 1 and multiplies by 5 until a run takes more than 0.5 s (at most 10 runs); the measured
-//! run uses xtra = 10 x xtra / TimeUsed, i.e. about 10 s, and
-//! MWIPS = xtra x 100 / (10 x TimeUsed). Stdout carries the C program's text in its exact
+//! run uses xtra = SECONDS x xtra / TimeUsed, i.e. about SECONDS (10) s, and
+//! MWIPS = xtra x 100 / (10 x TimeUsed) (that 10 is a unit, not the duration). Stdout carries the C program's text in its exact
 //! printf formats; stderr gets `COUNT|%.3f|0|MWIPS` and `TIME|%.3f`.
 //!
 //! **Every operation is executed.** gcc -O3 -ffast-math deletes section N4 (its state never
@@ -33,6 +35,7 @@
 //! and N7 = 3 exactly, whatever xtra, and the drifting values of the other sections must lie in
 //! the range they keep for any pass count. A wrong value is an error, exit 1, and no MWIPS line.
 
+use crate::args;
 use crate::error::{Error, Result};
 use crate::protocol;
 use crate::sys;
@@ -42,8 +45,9 @@ use std::io::Write;
 
 /// The loop-count unit: every inner count is a multiple of it.
 const X100: i64 = 100;
-/// The measured run is scaled to last this many seconds (the UNIXBENCH build's fixed value).
-const DURATION: i64 = 10;
+/// The measured run is scaled to last this many seconds by default (the UNIXBENCH build's fixed
+/// value).
+pub const DURATION: u32 = 10;
 
 /// Section headings, exactly as the C program pads them.
 const HEADINGS: [&str; 8] = [
@@ -281,8 +285,19 @@ pub fn check_measured(checks: &[f64; 8]) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// Runs the whole program; `out` gets the C program's stdout text.
-fn bench(out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
+/// The measured run's pass count, from the last calibration run's `xtra` and `time_used`, scaled
+/// to last `duration` seconds: C's `(long)((SPDP)(duration * xtra) / TimeUsed)`, at least 1.
+pub fn measured_xtra(duration: u32, xtra: i64, time_used: f64) -> i64 {
+    let mut x = xtra;
+    if time_used > 0.0 {
+        x = ((i64::from(duration) * xtra) as f64 / time_used) as i64;
+    }
+    x.max(1)
+}
+
+/// Runs the whole program, its measured run aimed at `duration` seconds; `out` gets the C
+/// program's stdout text.
+fn bench(duration: u32, out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
     let io = |e: std::io::Error| format!("cannot write to stdout: {e}");
     let mut clock = sys::clock::gettimeofday;
     let mut results = [0.0f64; 8];
@@ -315,12 +330,7 @@ fn bench(out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
             break;
         }
     }
-    if time_used > 0.0 {
-        xtra = ((DURATION * xtra) as f64 / time_used) as i64;
-    }
-    if xtra < 1 {
-        xtra = 1;
-    }
+    xtra = measured_xtra(duration, xtra, time_used);
     write!(out, "\nUse {xtra}  passes (x 100)\n").map_err(io)?;
     write!(out, "\n          Double Precision C/C++ Whetstone Benchmark\n").map_err(io)?;
     write!(out, "\nLoop content                  Result              MFLOPS      MOPS   Seconds\n\n")
@@ -353,16 +363,23 @@ fn bench(out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
     Ok((mwips, time_used))
 }
 
-pub fn main(argv: Vec<OsString>) -> Result {
-    if let Some(extra) = argv.get(1) {
-        return Err(Error::usage(format!(
-            "unexpected argument '{}': whetstone-double takes no arguments (it runs about 10 s)",
+/// The command line: `whetstone-double [SECONDS]`, the measured run's target duration.
+fn parse(argv: &[OsString]) -> Result<u32> {
+    match argv {
+        [] | [_] => Ok(DURATION),
+        [_, d] => args::parse_duration(d),
+        [_, _, extra, ..] => Err(Error::usage(format!(
+            "unexpected argument '{}': whetstone-double takes only a duration (default {DURATION} s)",
             extra.to_string_lossy()
-        )));
+        ))),
     }
+}
+
+pub fn main(argv: Vec<OsString>) -> Result {
+    let duration = parse(&argv)?;
     let stdout = std::io::stdout();
     let (mwips, time_used) =
-        bench(&mut stdout.lock()).map_err(|e| Error::failed(format!("self-check failed: {e}")))?;
+        bench(duration, &mut stdout.lock()).map_err(|e| Error::failed(format!("self-check failed: {e}")))?;
     protocol::emit(&protocol::rate(mwips, 3, "MWIPS"));
     protocol::emit(&protocol::time(time_used, 3));
     Ok(())
@@ -451,10 +468,46 @@ mod tests {
         assert_eq!(secs[7].ops, 9300.0 * 4.0 * 2.0);
     }
 
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
     #[test]
-    fn arguments_are_refused() {
-        let e = main(vec!["whetstone-double".into(), "10".into()]).unwrap_err();
-        assert_eq!(e.exit_code(), 2);
-        assert!(e.to_string().contains("'10'"));
+    fn an_optional_duration_defaults_to_the_c_programs_10_s() {
+        assert_eq!(parse(&os(&["whetstone-double"])).unwrap(), 10);
+        assert_eq!(parse(&os(&[])).unwrap(), 10);
+        assert_eq!(parse(&os(&["whetstone-double", "2"])).unwrap(), 2);
+        assert_eq!(parse(&os(&["whetstone-double", "10"])).unwrap(), 10);
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        for (args, needle) in [
+            (&["0"][..], "invalid duration '0'"),
+            (&["-1"], "invalid duration '-1'"),
+            (&["ten"], "invalid duration 'ten'"),
+            (&["1.5"], "invalid duration '1.5'"),
+            (&[""], "invalid duration ''"),
+            (&["86401"], "invalid duration '86401'"),
+            (&["2", "3"], "unexpected argument '3'"),
+        ] {
+            let argv: Vec<OsString> =
+                std::iter::once("whetstone-double").chain(args.iter().copied()).map(OsString::from).collect();
+            let e = main(argv).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            let msg = e.to_string();
+            assert!(msg.contains(needle) && !msg.contains('\n'), "{args:?}: {msg}");
+        }
+    }
+
+    #[test]
+    fn only_the_target_duration_scales_the_measured_run() {
+        // The last calibration run: 125 x 100 passes in 0.8 s. 10 s: 1562 (C's truncation).
+        assert_eq!(measured_xtra(10, 125, 0.8), 1562);
+        assert_eq!(measured_xtra(1, 125, 0.8), 156);
+        assert_eq!(measured_xtra(2, 125, 0.8), 312);
+        // A calibration too slow for the target, or no time measured: at least 1, or unchanged.
+        assert_eq!(measured_xtra(1, 1, 3.0), 1);
+        assert_eq!(measured_xtra(1, 5, 0.0), 5);
     }
 }

@@ -43,9 +43,3 @@ pub fn local_time(t: i64) -> libc::tm {
         tm
     }
 }
-
-/// `sleep(3)` for whole seconds (an interrupted sleep returns early).
-pub fn sleep(secs: u32) {
-    // SAFETY: no preconditions.
-    unsafe { libc::sleep(secs) };
-}

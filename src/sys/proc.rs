@@ -52,6 +52,29 @@ pub fn wait_exited_keep(pid: i32) -> io::Result<()> {
     .map(drop)
 }
 
+/// Reaps, without blocking, every ended child whose process group is `pgid`
+/// (`waitpid(-pgid, WNOHANG)` until none is left). Returns how many were reaped.
+pub fn reap_group_nohang(pgid: i32) -> usize {
+    let mut n = 0;
+    loop {
+        let mut status = 0;
+        // SAFETY: status is a valid out-pointer; WNOHANG never blocks.
+        let p = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+        if p <= 0 {
+            return n;
+        }
+        n += 1;
+    }
+}
+
+/// Makes the calling process a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): descendants
+/// orphaned by their parent's exit become its children instead of init's, so it can reap them
+/// itself. Not inherited across fork. Returns false where the kernel refuses (before 3.4).
+pub fn become_subreaper() -> bool {
+    // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer flag.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) == 0 }
+}
+
 /// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
 #[inline]
 pub fn wait_any() -> io::Result<(i32, i32)> {

@@ -51,6 +51,20 @@ pub fn alarm(secs: u32) -> u32 {
     unsafe { libc::alarm(secs) }
 }
 
+/// `setitimer(ITIMER_REAL)`: SIGALRM once, after `secs` seconds, to the microsecond (alarm's
+/// resolution is a whole second). musl's `alarm(n)` is this very call with `n` seconds, so a whole
+/// number of seconds times exactly as `alarm` does. A value under 1 µs is rounded up to 1 µs,
+/// since a zero timer would never fire.
+pub fn alarm_after(secs: f64) {
+    let us = (secs.max(0.0) * 1e6).round().max(1.0) as i64;
+    let it = libc::itimerval {
+        it_interval: libc::timeval { tv_sec: 0, tv_usec: 0 },
+        it_value: libc::timeval { tv_sec: (us / 1_000_000) as _, tv_usec: (us % 1_000_000) as _ },
+    };
+    // SAFETY: `it` is a fully initialised itimerval; the old value is not asked for (null).
+    unsafe { libc::setitimer(libc::ITIMER_REAL, &it, std::ptr::null_mut()) };
+}
+
 /// Before exec: SIGPIPE back to default (Rust's runtime ignores it) and an empty signal mask, so
 /// the new image starts as it would from a shell. Async-signal-safe, callable after fork.
 pub fn reset_for_exec() {

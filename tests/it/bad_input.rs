@@ -43,6 +43,15 @@ const CASES: &[(&[&str], &str)] = &[
     (&["fstime", "-t", "4000"], "-t"),
     (&["fstime", "-t", "abc"], "-t"),
     (&["fstime", "-d"], "-d"),
+    (&["fstime", "-s", "0"], "-s"),
+    (&["fstime", "-s", "-1"], "-s"),
+    (&["fstime", "-s", "abc"], "-s"),
+    (&["fstime", "-s"], "-s"),
+    // whetstone-double: an optional duration, nothing else
+    (&["whetstone-double", "0"], "duration"),
+    (&["whetstone-double", "-1"], "duration"),
+    (&["whetstone-double", "abc"], "duration"),
+    (&["whetstone-double", "1", "extra"], "extra"),
     // looper
     (&["looper"], "duration"),
     (&["looper", "0", "true"], "duration"),

@@ -110,8 +110,9 @@ fn fstime_bad_options_are_usage_errors() {
     }
 }
 
-/// Asserts fstime's stdout and stderr for the phases named (e.g. ["Write", "Read"]).
-fn assert_fstime_phases(o: &Output, phases: &[&str]) {
+/// Asserts fstime's stdout and stderr for the phases named (e.g. ["Write", "Read"]), the
+/// priming ones lasting `prime` seconds and the last 1 s.
+fn assert_fstime_phases(o: &Output, phases: &[&str], prime: f64) {
     let (out, err) = (stdout(o), stderr(o));
     assert!(o.status.success(), "status {:?}, stderr {err:?}", o.status);
     let out: Vec<&str> = out.lines().collect();
@@ -131,7 +132,7 @@ fn assert_fstime_phases(o: &Output, phases: &[&str]) {
         let t = err[2 * i + 1].strip_prefix("TIME|").expect("TIME line");
         assert_eq!(t.split('.').nth(1).map(str::len), Some(1), "%.1f in {err:?}");
         let t: f64 = t.parse().unwrap();
-        let want = if i + 1 == phases.len() { 1.0 } else { 2.0 };
+        let want = if i + 1 == phases.len() { 1.0 } else { prime };
         assert!(t >= want - 0.05, "phase time {t} for {phase}");
     }
 }
@@ -140,7 +141,7 @@ fn assert_fstime_phases(o: &Output, phases: &[&str]) {
 fn fstime_for_one_second(flag: &str, phases: &[&str]) {
     let dir = Scratch::new("fs");
     let o = run(ub(["fstime", flag, "-t", "1", "-b", "1024", "-m", "500", "-d"]).arg(dir.path()));
-    assert_fstime_phases(&o, phases);
+    assert_fstime_phases(&o, phases, 2.0);
     assert!(dir.entries().is_empty(), "left behind: {:?}", dir.entries());
 }
 
@@ -157,6 +158,17 @@ fn fstime_read_after_priming_write() {
 #[test]
 fn fstime_copy_after_priming_write_and_read() {
     fstime_for_one_second("-c", &["Write", "Read", "Copy"]);
+}
+
+/// `-s` (ours, what `--quick` passes): shorter pauses and priming phases, the same three phases
+/// and lines, and no file left behind.
+#[test]
+fn fstime_copy_with_a_short_settle() {
+    let dir = Scratch::new("fs-settle");
+    let args = ["fstime", "-c", "-t", "1", "-s", "0.3", "-b", "256", "-m", "500", "-d"];
+    let o = run(ub(args).arg(dir.path()));
+    assert_fstime_phases(&o, &["Write", "Read", "Copy"], 0.3);
+    assert!(dir.entries().is_empty(), "left behind: {:?}", dir.entries());
 }
 
 #[test]
