@@ -151,14 +151,14 @@ pub fn footer(run: &Run) -> String {
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
     let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
-    v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+    crate::sort::sort_by(&mut v, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
     v
 }
 
 /// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
 pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
-    v.sort_by_key(|b| Category::ALL.iter().position(|c| *c == b.category));
+    crate::sort::sort_by_key(&mut v, |b| Category::ALL.iter().position(|c| *c == b.category));
     v
 }
 
