@@ -66,6 +66,7 @@ pub struct Comparison {
     pub not_compared: Vec<(usize, Vec<usize>)>,
 }
 
+#[inline(never)]
 fn copies_text(n: usize) -> String {
     if n == 1 {
         "1 copy".into()
@@ -265,6 +266,7 @@ fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), number)
 }
 
+#[inline(never)]
 fn opt_json(x: Option<f64>) -> String {
     x.map_or("null".to_string(), number)
 }

@@ -10,6 +10,7 @@ use crate::driver::model::{Category, CopyRun, Run, SystemInfo};
 use std::fmt::Write;
 
 /// Escapes text for element content and double-quoted attributes.
+#[inline(never)]
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {

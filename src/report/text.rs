@@ -149,6 +149,7 @@ pub fn footer(run: &Run) -> String {
 }
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
+#[inline(never)]
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
     let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
     crate::sort::sort_by(&mut v, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
@@ -156,6 +157,7 @@ pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
 }
 
 /// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
+#[inline(never)]
 pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
     crate::sort::sort_by_key(&mut v, |b| Category::ALL.iter().position(|c| *c == b.category));
@@ -201,6 +203,7 @@ pub fn index4_block(cr: &CopyRun) -> String {
 }
 
 /// `low - high (-a% / +b%)`, or `---` when there is no interval.
+#[inline(never)]
 pub fn interval(ci: Option<crate::stats::Interval>, centre: f64) -> String {
     match ci {
         Some(c) if centre > 0.0 => format!(
@@ -227,6 +230,7 @@ pub fn result_line(r: &TestResult) -> String {
 }
 
 /// The title of a category's score line: `<name> Index Score[ (Partial Only)]`.
+#[inline(never)]
 pub fn score_title(b: &IndexBlock) -> String {
     let mut t = format!("{} Index Score", b.category.display());
     if b.partial {
@@ -264,6 +268,7 @@ pub fn index_block(b: &IndexBlock) -> String {
 }
 
 /// Why a test of this block has no score, or None when it has one.
+#[inline(never)]
 pub fn unscored_reason(r: &TestResult) -> Option<String> {
     if let Some(e) = &r.error {
         Some(format!("failed: {}", fmt::one_line(e)))
