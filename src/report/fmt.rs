@@ -8,6 +8,41 @@
 //! Helpers that every exporter calls are `#[inline(never)]`: at opt-level 3 a copy at each call
 //! site costs the static binary more than the call (ARCHITECTURE.md, "Size").
 
+/// Appending formatted text to a String, out of line: at opt-level 3 `write!` into a String
+/// inlines the formatting loop at every call, a few hundred bytes each. [`put!`] and [`putln!`]
+/// are `let _ = write!(..)` and `let _ = writeln!(..)` through this.
+pub trait Put {
+    fn put_fmt(&mut self, args: std::fmt::Arguments<'_>, newline: bool);
+}
+
+impl Put for String {
+    #[inline(never)]
+    fn put_fmt(&mut self, args: std::fmt::Arguments<'_>, newline: bool) {
+        let _ = std::fmt::Write::write_fmt(self, args);
+        if newline {
+            self.push('\n');
+        }
+    }
+}
+
+/// `write!` into a String (or a `&mut String`), which cannot fail.
+macro_rules! put {
+    ($s:expr, $($arg:tt)*) => {{
+        use $crate::report::fmt::Put as _;
+        $s.put_fmt(format_args!($($arg)*), false)
+    }};
+}
+
+/// `writeln!` into a String (or a `&mut String`), which cannot fail.
+macro_rules! putln {
+    ($s:expr, $($arg:tt)*) => {{
+        use $crate::report::fmt::Put as _;
+        $s.put_fmt(format_args!($($arg)*), true)
+    }};
+}
+
+pub(crate) use {put, putln};
+
 /// A broken-down time, as `struct tm` but plain (month 0-11, weekday 0 = Sunday).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Tm {
