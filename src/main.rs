@@ -19,6 +19,7 @@ mod protocol;
 mod quick;
 mod report;
 mod selfexe;
+mod sort;
 #[allow(dead_code)] // Until the exporters call it.
 mod stats;
 mod suite;

@@ -29,7 +29,7 @@ pub const DEFAULT_FRACTION: f64 = 0.095;
 pub fn kept(samples: &[f64]) -> Vec<f64> {
     let drop = samples.len() / 3;
     let mut order: Vec<usize> = (0..samples.len()).collect();
-    order.sort_by(|&a, &b| samples[a].total_cmp(&samples[b]).then(a.cmp(&b)));
+    crate::sort::sort_by(&mut order, |&a, &b| samples[a].total_cmp(&samples[b]));
     let mut keep = vec![true; samples.len()];
     for &i in &order[..drop] {
         keep[i] = false;

@@ -4,8 +4,8 @@
 use super::load::{Kind, Source};
 use crate::driver::model::Category;
 use crate::json::{number, quote};
+use crate::report::fmt::{put, putln};
 use crate::stats::Interval;
-use std::fmt::Write;
 
 /// One run's figure in a row: the score and its interval, if known.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,6 +66,7 @@ pub struct Comparison {
     pub not_compared: Vec<(usize, Vec<usize>)>,
 }
 
+#[inline(never)]
 fn copies_text(n: usize) -> String {
     if n == 1 {
         "1 copy".into()
@@ -87,7 +88,7 @@ fn index_title(c: Category) -> String {
 /// then the index scores in category order.
 fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
     let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
-    names.sort_unstable();
+    crate::sort::sort_by(&mut names, |a, b| a.cmp(b));
     names.dedup();
     let mut rows: Vec<Row> = names
         .into_iter()
@@ -190,7 +191,7 @@ fn source_line(i: usize, s: &Source) -> String {
 pub fn text(c: &Comparison) -> String {
     let mut o = String::from("Runs compared:\n");
     for (i, s) in c.sources.iter().enumerate() {
-        let _ = writeln!(o, "{}", source_line(i, s));
+        putln!(o, "{}", source_line(i, s));
     }
     for t in &c.tables {
         let title = if t.copies == 1 {
@@ -200,7 +201,7 @@ pub fn text(c: &Comparison) -> String {
         };
         let mut head = format!("\n{title:<40} {:>12}", "[1]");
         for j in 1..c.sources.len() {
-            let _ = write!(head, " {:>12} {:>8}", format!("[{}]", j + 1), "vs [1]");
+            put!(head, " {:>12} {:>8}", format!("[{}]", j + 1), "vs [1]");
         }
         o.push_str(head.trim_end());
         o.push('\n');
@@ -214,16 +215,16 @@ pub fn text(c: &Comparison) -> String {
             for (j, cell) in r.cells.iter().enumerate() {
                 match cell {
                     Some(x) => {
-                        let _ = write!(line, " {:>12.1}", x.score);
+                        put!(line, " {:>12.1}", x.score);
                     }
                     None => {
-                        let _ = write!(line, " {:>12}", "---");
+                        put!(line, " {:>12}", "---");
                     }
                 }
                 if j > 0 {
                     let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
                     let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
-                    let _ = write!(line, " {pct:>8}{sym}");
+                    put!(line, " {pct:>8}{sym}");
                 }
             }
             o.push_str(line.trim_end());
@@ -235,7 +236,7 @@ pub fn text(c: &Comparison) -> String {
         .map(|i| format!("[{}]", i + 1))
         .collect();
     if !partial.is_empty() {
-        let _ = writeln!(
+        putln!(
             o,
             "\nPartial index in {}: not every index test ran, so index scores may cover different tests.",
             partial.join(", ")
@@ -243,7 +244,7 @@ pub fn text(c: &Comparison) -> String {
     }
     for (n, which) in &c.not_compared {
         let names: Vec<String> = which.iter().map(|i| format!("[{}]", i + 1)).collect();
-        let _ = writeln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
+        putln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
     }
     if c.sources.len() > 1 {
         o.push_str("\nvs [1]: the score as a percentage of [1]'s score.\n");
@@ -254,7 +255,7 @@ pub fn text(c: &Comparison) -> String {
             .map(|i| format!("[{}]", i + 1))
             .collect();
         if !text.is_empty() {
-            let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
+            putln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
         }
         o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
     }
@@ -265,6 +266,7 @@ fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), number)
 }
 
+#[inline(never)]
 fn opt_json(x: Option<f64>) -> String {
     x.map_or("null".to_string(), number)
 }
@@ -290,7 +292,7 @@ pub fn tsv(c: &Comparison) -> String {
                     };
                     (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
                 };
-                let _ = writeln!(
+                putln!(
                     o,
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}",
                     t.copies,
@@ -312,7 +314,7 @@ pub fn json(c: &Comparison) -> String {
     let mut o = String::from("{\"schema\":\"unixbench-compare\",\"schema_version\":1,\"runs\":[");
     for (i, s) in c.sources.iter().enumerate() {
         let kind = if s.kind == Kind::Json { "json" } else { "text" };
-        let _ = write!(
+        put!(
             o,
             "{}{{\"run\":{},\"file\":{},\"kind\":\"{kind}\",\"version\":{},\"quick\":{}}}",
             if i > 0 { "," } else { "" },
@@ -324,9 +326,9 @@ pub fn json(c: &Comparison) -> String {
     }
     o.push_str("],\"tables\":[");
     for (ti, t) in c.tables.iter().enumerate() {
-        let _ = write!(o, "{}{{\"copies\":{},\"rows\":[", if ti > 0 { "," } else { "" }, t.copies);
+        put!(o, "{}{{\"copies\":{},\"rows\":[", if ti > 0 { "," } else { "" }, t.copies);
         for (ri, r) in t.rows.iter().enumerate() {
-            let _ = write!(
+            put!(
                 o,
                 "{}{{\"test\":{},\"index_score\":{},\"values\":[",
                 if ri > 0 { "," } else { "" },
@@ -340,7 +342,7 @@ pub fn json(c: &Comparison) -> String {
                     (_, Some(Mark::Apart)) => "false",
                 };
                 let vs = if j == 0 { None } else { pct(ratio(&r.cells[0], cell)) };
-                let _ = write!(
+                put!(
                     o,
                     "{}{{\"score\":{},\"ci95_low\":{},\"ci95_high\":{},\"vs_first_pct\":{},\"overlap\":{overlap}}}",
                     if j > 0 { "," } else { "" },
@@ -357,7 +359,7 @@ pub fn json(c: &Comparison) -> String {
     o.push_str("],\"not_compared\":[");
     for (k, (n, which)) in c.not_compared.iter().enumerate() {
         let runs: Vec<String> = which.iter().map(|i| (i + 1).to_string()).collect();
-        let _ = write!(o, "{}{{\"copies\":{n},\"runs\":[{}]}}", if k > 0 { "," } else { "" }, runs.join(","));
+        put!(o, "{}{{\"copies\":{n},\"runs\":[{}]}}", if k > 0 { "," } else { "" }, runs.join(","));
     }
     o.push_str("]}\n");
     o
@@ -456,23 +458,23 @@ pub fn scaling_text(s: &Scaling) -> String {
     let mut head = format!("{:<40} {:>10}", "Test", "1 copy");
     let mut rule = format!("{} {}", "-".repeat(40), "-".repeat(10));
     for &n in multi {
-        let _ = write!(head, " {:>10} {:>8}", copies_text(n), gain_head(n));
-        let _ = write!(rule, " {} {}", "-".repeat(10), "-".repeat(8));
+        put!(head, " {:>10} {:>8}", copies_text(n), gain_head(n));
+        put!(rule, " {} {}", "-".repeat(10), "-".repeat(8));
     }
-    let _ = writeln!(o, "{head}\n{rule}");
+    putln!(o, "{head}\n{rule}");
     let mut ruled = false;
     for r in &s.rows {
         if r.kind == ValueKind::IndexScore && !ruled {
-            let _ = writeln!(o, "{rule}");
+            putln!(o, "{rule}");
             ruled = true;
         }
         let cell = |v: Option<f64>| v.map_or("---".to_string(), |v| format!("{v:.1}"));
         let mut line = format!("{:<40} {:>10}", r.name, cell(r.values[0]));
         for v in &r.values[1..] {
             let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
-            let _ = write!(line, " {:>10} {g:>8}", cell(*v));
+            put!(line, " {:>10} {g:>8}", cell(*v));
         }
-        let _ = writeln!(o, "{}", line.trim_end());
+        putln!(o, "{}", line.trim_end());
     }
     o.push_str("\nValues are test indexes (10 x score / baseline), as in the UnixBench README");
     if s.rows.iter().any(|r| r.kind == ValueKind::Score) {
@@ -496,8 +498,7 @@ pub fn scaling_tsv(s: &Scaling) -> String {
     for r in &s.rows {
         for (j, v) in r.values.iter().enumerate() {
             let g = if j == 0 { None } else { pct(gain(r.values[0], *v)) };
-            let _ =
-                writeln!(o, "{}\t{}\t{}\t{}\t{}", r.name, kind_name(r.kind), s.copies[j], opt(*v), opt(g));
+            putln!(o, "{}\t{}\t{}\t{}\t{}", r.name, kind_name(r.kind), s.copies[j], opt(*v), opt(g));
         }
     }
     o
@@ -519,7 +520,7 @@ pub fn scaling_json(s: &Scaling) -> String {
             .enumerate()
             .map(|(j, v)| if j == 0 { "null".into() } else { opt_json(pct(gain(r.values[0], *v))) })
             .collect();
-        let _ = write!(
+        put!(
             o,
             "{}{{\"test\":{},\"kind\":\"{}\",\"values\":[{}],\"gain_pct\":[{}]}}",
             if i > 0 { "," } else { "" },

@@ -154,7 +154,7 @@ pub fn combine_passes(passes: &[Pass]) -> Option<Combined> {
     }
     let mut order: Vec<usize> = (0..passes.len()).collect();
     // Stable, as Perl's mergesort: equal counts keep run order.
-    order.sort_by(|&a, &b| passes[a].count.total_cmp(&passes[b].count));
+    crate::sort::sort_by(&mut order, |&a, &b| passes[a].count.total_cmp(&passes[b].count));
     let ndump = passes.len() / 3;
     let (dumped, kept) = order.split_at(ndump);
     let mut product = 0.0;
@@ -207,7 +207,7 @@ pub fn index_blocks_with(
     baselines_in: impl Fn(Category) -> usize,
 ) -> Vec<IndexBlock> {
     let mut ran: Vec<&TestResult> = results.iter().filter(|r| r.ok()).collect();
-    ran.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+    crate::sort::sort_by(&mut ran, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
     let mut blocks = Vec::new();
     for cat in Category::ALL {
         let mut rows = Vec::new();

@@ -25,7 +25,7 @@ fn field(s: &str) -> String {
 pub fn columns(run: &Run) -> Vec<String> {
     let mut cols: Vec<String> =
         run.runs.iter().flat_map(|cr| scored(cr).into_iter().map(|r| r.message.clone())).collect();
-    cols.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    crate::sort::sort_by(&mut cols, |a, b| a.as_bytes().cmp(b.as_bytes()));
     cols.dedup();
     cols
 }

@@ -3,9 +3,8 @@
 //! pass header and footer), each copy's parsed fields, the dropped and kept passes, and the
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.
 
-use super::fmt::{self, perl_num};
+use super::fmt::{self, perl_num, put, putln};
 use crate::driver::model::{CopyOutcome, Pass, TestResult};
-use std::fmt::Write;
 
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
 /// `==> <command>` line followed by an empty line.
@@ -46,25 +45,25 @@ pub fn copies_footer(copies: &[CopyOutcome]) -> String {
 fn copy_fields(c: &CopyOutcome) -> String {
     let mut s = String::new();
     if let Some(v) = c.count {
-        let _ = writeln!(s, "# COUNT0: {}", perl_num(v));
+        putln!(s, "# COUNT0: {}", perl_num(v));
     }
     if let Some(v) = c.timebase {
-        let _ = writeln!(s, "# COUNT1: {}", perl_num(v));
+        putln!(s, "# COUNT1: {}", perl_num(v));
     }
     if let Some(v) = &c.label {
-        let _ = writeln!(s, "# COUNT2: {v}");
+        putln!(s, "# COUNT2: {v}");
     }
     if let Some(e) = &c.error {
-        let _ = writeln!(s, "# ERROR: {e}");
+        putln!(s, "# ERROR: {e}");
     }
     if let Some(v) = c.time {
-        let _ = writeln!(s, "# TIME: {}", perl_num(v));
+        putln!(s, "# TIME: {}", perl_num(v));
     }
-    let _ = writeln!(s, "# elapsed: {}", fmt::fixed(c.elapsed, 6));
+    putln!(s, "# elapsed: {}", fmt::fixed(c.elapsed, 6));
     if c.pid != 0 {
-        let _ = writeln!(s, "# pid: {}", c.pid);
+        putln!(s, "# pid: {}", c.pid);
     }
-    let _ = writeln!(s, "# status: {}", c.status);
+    putln!(s, "# status: {}", c.status);
     s
 }
 
@@ -74,26 +73,26 @@ fn copy_fields(c: &CopyOutcome) -> String {
 pub fn summary(r: &TestResult) -> String {
     let mut s = String::new();
     let mut order: Vec<usize> = (0..r.passes.len()).collect();
-    order.sort_by(|&a, &b| r.passes[a].count.total_cmp(&r.passes[b].count));
+    crate::sort::sort_by(&mut order, |&a, &b| r.passes[a].count.total_cmp(&r.passes[b].count));
     for i in order {
         let tag = if r.kept.contains(&i) { "Count score:" } else { "*Dump score:" };
-        let _ = writeln!(s, "{tag} {:>12}", fmt::f1(r.passes[i].count));
+        putln!(s, "{tag} {:>12}", fmt::f1(r.passes[i].count));
     }
     if r.copies == 1 {
         s.push_str("\n>>>> Results of 1 copy\n");
     } else {
-        let _ = write!(s, "\n>>>> Sum of {} copies\n", r.copies);
+        put!(s, "\n>>>> Sum of {} copies\n", r.copies);
     }
     if let Some(e) = &r.error {
-        let _ = writeln!(s, ">>>> error: {}", fmt::one_line(e));
+        putln!(s, ">>>> error: {}", fmt::one_line(e));
     } else if let Some(why) = &r.skipped {
-        let _ = writeln!(s, ">>>> skipped: {}", fmt::one_line(why));
+        putln!(s, ">>>> skipped: {}", fmt::one_line(why));
     } else if r.kept.is_empty() {
         s.push_str(">>>> error: no measured results\n");
     } else {
-        let _ = writeln!(s, ">>>> score: {}", perl_num(r.score));
-        let _ = writeln!(s, ">>>> time: {}", perl_num(r.time));
-        let _ = writeln!(s, ">>>> iterations: {}", r.kept.len());
+        putln!(s, ">>>> score: {}", perl_num(r.score));
+        putln!(s, ">>>> time: {}", perl_num(r.time));
+        putln!(s, ">>>> iterations: {}", r.kept.len());
     }
     s.push('\n');
     s
