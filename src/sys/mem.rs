@@ -182,14 +182,15 @@ pub fn bread(bytes: &[u8]) -> i64 {
     // SAFETY: i64 has no invalid bit patterns; align_to only views the aligned middle as words.
     let (head, words, tail) = unsafe { bytes.align_to::<i64>() };
     let mut sum = 0i64;
-    // Sixteen loads per step in straight-line code, as lmbench's unrolled C reads them.
-    let mut blocks = words.chunks_exact(16);
+    // As lmbench's C: blocks of 128 loads in straight-line code (one chained sum each), then
+    // blocks of 16, then single words.
+    let mut blocks = words.chunks_exact(128);
     for b in &mut blocks {
-        let mut s = vload(&b[0]);
-        for w in &b[1..] {
-            s = s.wrapping_add(vload(w));
-        }
-        sum = sum.wrapping_add(s);
+        sum = sum.wrapping_add(chain(b));
+    }
+    let mut blocks = blocks.remainder().chunks_exact(16);
+    for b in &mut blocks {
+        sum = sum.wrapping_add(chain(b));
     }
     for w in blocks.remainder() {
         sum = sum.wrapping_add(vload(w));
@@ -198,6 +199,16 @@ pub fn bread(bytes: &[u8]) -> i64 {
         sum = sum.wrapping_add(i64::from(*b));
     }
     sum
+}
+
+/// p[0] + p[1] + ... + p[len - 1], one load each, in order (a block of [`bread`]).
+#[inline(always)]
+fn chain(b: &[i64]) -> i64 {
+    let mut s = vload(&b[0]);
+    for w in &b[1..] {
+        s = s.wrapping_add(vload(w));
+    }
+    s
 }
 
 /// A ring of pointers through a buffer, one every `stride` bytes, each word holding the

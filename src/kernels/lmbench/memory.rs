@@ -13,13 +13,68 @@ use crate::sys::mem::{vload, vstore};
 use std::hint::black_box;
 use std::io;
 
+/// Repeats `$body` with `$i` bound to each constant 0..128 in order: lmbench's 128 DOIT lines,
+/// unrolled by hand so the code does not depend on the optimiser's unrolling limits.
+macro_rules! seq128 {
+    ($i:ident => $body:expr) => {
+        seq128!(@16 $i => $body, 0);
+        seq128!(@16 $i => $body, 16);
+        seq128!(@16 $i => $body, 32);
+        seq128!(@16 $i => $body, 48);
+        seq128!(@16 $i => $body, 64);
+        seq128!(@16 $i => $body, 80);
+        seq128!(@16 $i => $body, 96);
+        seq128!(@16 $i => $body, 112);
+    };
+    (@16 $i:ident => $body:expr, $b:expr) => {
+        seq128!(@4 $i => $body, $b);
+        seq128!(@4 $i => $body, $b + 4);
+        seq128!(@4 $i => $body, $b + 8);
+        seq128!(@4 $i => $body, $b + 12);
+    };
+    (@4 $i:ident => $body:expr, $b:expr) => {{
+        { let $i = $b; $body; }
+        { let $i = $b + 1; $body; }
+        { let $i = $b + 2; $body; }
+        { let $i = $b + 3; $body; }
+    }};
+}
+
 /// 4-byte words per 512-byte block.
 const BLOCK: usize = 128;
 
-/// A buffer of `bytes` (whole 512-byte blocks), every page written, as lmbench's bzero does:
-/// an untouched allocation would read the kernel's shared zero page.
-fn words(bytes: usize) -> Vec<i32> {
-    vec![1i32; (bytes / 512).max(1) * BLOCK]
+/// A buffer of `bytes` (whole 512-byte blocks) that starts on a page boundary, every page
+/// written: lmbench's valloc (page-aligned, so every 512-byte block covers whole cache lines)
+/// and bzero (an untouched allocation would read the kernel's shared zero page). A plain Vec
+/// starts wherever the allocator puts it (musl: 16 bytes into a page), and a block then
+/// straddles nine lines, which changes how its stores reach memory.
+fn words(bytes: usize) -> Aligned {
+    let len = (bytes / 512).max(1) * BLOCK;
+    let page_words = sys::mem::page_size() / 4;
+    let v = vec![1i32; len + page_words];
+    let start = page_offset(v.as_ptr() as usize, sys::mem::page_size()) / 4;
+    Aligned { v, start, len }
+}
+
+/// Bytes from `addr` to the next multiple of `page` (0 when already on one).
+fn page_offset(addr: usize, page: usize) -> usize {
+    (page - addr % page) % page
+}
+
+struct Aligned {
+    v: Vec<i32>,
+    start: usize,
+    len: usize,
+}
+
+impl Aligned {
+    fn words(&self) -> &[i32] {
+        &self.v[self.start..self.start + self.len]
+    }
+
+    fn words_mut(&mut self) -> &mut [i32] {
+        &mut self.v[self.start..self.start + self.len]
+    }
 }
 
 fn mb_per_s(bytes: usize, per_iter_us: f64) -> f64 {
@@ -29,6 +84,7 @@ fn mb_per_s(bytes: usize, per_iter_us: f64) -> f64 {
 /// bw_mem SIZE frd: read and sum every word. MB/s.
 pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
     let buf = words(bytes);
+    let buf = buf.words();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             let mut sum = 0i32;
@@ -51,12 +107,15 @@ pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE fwr: store to every word. MB/s.
 pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
     let mut buf = words(bytes);
+    let buf = buf.words_mut();
     let len = buf.len() * 4;
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             for _ in 0..n {
                 for block in buf.chunks_exact_mut(BLOCK) {
-                    for w in block {
+                    // lmbench's fwr is one chained assignment, p[0] = p[1] = ... = p[127] = 1,
+                    // which gcc stores last word first: each block is written downwards.
+                    for w in block.iter_mut().rev() {
                         vstore(w, 1);
                     }
                 }
@@ -71,11 +130,13 @@ pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE bcopy: the C library's copy of the whole buffer. MB/s.
 pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
     let src = words(bytes);
+    let src = src.words();
     let mut dst = words(bytes);
+    let dst = dst.words_mut();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             for _ in 0..n {
-                dst.copy_from_slice(black_box(&src));
+                dst.copy_from_slice(black_box(src));
                 black_box(&dst);
             }
         })
@@ -87,14 +148,14 @@ pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE fcp: copy word by word, unrolled by blocks. MB/s.
 pub fn bcopy_hand(h: &Harness, bytes: usize) -> io::Result<f64> {
     let src = words(bytes);
+    let src = src.words();
     let mut dst = words(bytes);
+    let dst = dst.words_mut();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             for _ in 0..n {
                 for (d, s) in dst.chunks_exact_mut(BLOCK).zip(src.chunks_exact(BLOCK)) {
-                    for (dw, sw) in d.iter_mut().zip(s) {
-                        vstore(dw, vload(sw));
-                    }
+                    copy_block(d, s);
                 }
             }
             black_box(&dst);
@@ -102,6 +163,16 @@ pub fn bcopy_hand(h: &Harness, bytes: usize) -> io::Result<f64> {
         .0)
     })?;
     Ok(mb_per_s(src.len() * 4, s.per_iter()))
+}
+
+/// One 512-byte block of fcp, `dst[i] = p[i]` for i in 0..128 as straight-line code (a load
+/// and a store per word, no loop counter), the shape gcc gives lmbench's 128 DOIT lines.
+#[inline(always)]
+fn copy_block(d: &mut [i32], s: &[i32]) {
+    let (Ok(d), Ok(s)) = (<&mut [i32; BLOCK]>::try_from(d), <&[i32; BLOCK]>::try_from(s)) else {
+        return;
+    };
+    seq128!(i => vstore(&mut d[i], vload(&s[i])));
 }
 
 /// lat_mem_rd's stride for the summary's points, bytes.
@@ -152,7 +223,14 @@ pub fn cache_sizes() -> Vec<(u32, usize)> {
             out.push((l, sz));
         }
     }
-    out.sort();
+    // An insertion sort of the few levels (no generic sort to instantiate for them).
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && out[j - 1] > out[j] {
+            out.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     out
 }
 
@@ -222,6 +300,34 @@ mod tests {
         let (l1, l2, size) = sweep(&h, 1 << 20).unwrap();
         assert!(l1 > 0.0 && l1 < 100.0 && l2 > 0.0 && l2 < 1000.0, "{l1} {l2}");
         assert!((2048..1 << 20).contains(&size));
+    }
+
+    #[test]
+    fn buffers_start_on_a_page() {
+        assert_eq!(page_offset(8192, 4096), 0);
+        assert_eq!(page_offset(4096 + 16, 4096), 4096 - 16);
+        let b = words(1 << 16);
+        assert_eq!(b.words().as_ptr() as usize % sys::mem::page_size(), 0);
+        assert_eq!(b.words().len() * 4, 1 << 16);
+    }
+
+    #[test]
+    fn bread_sums_every_word_in_blocks_of_128_16_and_1() {
+        // 128 + 2 x 16 + 3 words, plus a byte tail: every block size and the remainder.
+        let words: Vec<i64> = (1..=163).collect();
+        let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
+        bytes.push(7);
+        let want: i64 = words.iter().sum::<i64>() + 7;
+        // malloc returns 16-byte aligned blocks, so every word is an aligned load.
+        assert_eq!(sys::mem::bread(&bytes), want);
+    }
+
+    #[test]
+    fn the_hand_copy_copies_every_word() {
+        let src: Vec<i32> = (0..BLOCK as i32).collect();
+        let mut dst = vec![0i32; BLOCK];
+        copy_block(&mut dst, &src);
+        assert_eq!(dst, src);
     }
 
     #[test]

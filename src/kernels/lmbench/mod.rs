@@ -184,20 +184,42 @@ struct Run {
 
 impl Run {
     /// Measures one figure, recording its value or why there is none.
+    ///
+    /// Generic only in this shim; the checks and the recording are one function each, not a
+    /// copy per figure.
+    #[inline]
     fn fig(&mut self, key: &str, f: impl FnOnce(&mut Run) -> std::io::Result<f64>) -> Option<f64> {
+        match self.to_measure(key) {
+            Ok(()) => {
+                let r = f(self);
+                self.record(key, r)
+            }
+            Err(v) => v,
+        }
+    }
+
+    /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
+    /// None when interrupted or not selected).
+    #[inline(never)]
+    fn to_measure(&self, key: &str) -> std::result::Result<(), Option<f64>> {
         if INTERRUPTED.load(Relaxed) {
-            return None;
+            return Err(None);
         }
         if let Some(v) = self.res.figures.get(key) {
-            return Some(*v);
+            return Err(Some(*v));
         }
         if !self.selected(key) {
-            return None;
+            return Err(None);
         }
         if self.verbose {
             let _ = writeln!(std::io::stderr(), "lmbench: {key}");
         }
-        match f(self) {
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn record(&mut self, key: &str, r: std::io::Result<f64>) -> Option<f64> {
+        match r {
             Ok(v) if v.is_finite() && v > 0.0 => {
                 self.res.figures.insert(key.to_string(), v);
                 self.res.notes.remove(key);
