@@ -8,7 +8,6 @@
 use super::model::{Category, CopyOutcome, IndexBlock, IndexRow, Pass, TestResult};
 use crate::protocol::{self, Line};
 use crate::suite::Repeat;
-use std::collections::BTreeMap;
 
 /// Passes a test gets: 10 long / 3 short by default; with `-i n`, n long and
 /// max(1, floor((n+1)/3)) short, as Run.
@@ -61,7 +60,8 @@ fn signal_name(sig: i32) -> &'static str {
 /// without `|` is error text, a non-zero status is an error. Stricter than Run in one way: a
 /// clean exit with no COUNT line is an error too (Run would count it as 0).
 pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutcome {
-    let mut fields: BTreeMap<String, String> = BTreeMap::new();
+    // A few fields per copy, in the order printed; looked up from the end, so the last wins.
+    let mut fields: Vec<(String, String)> = Vec::new();
     let mut error: Option<String> = None;
     let add_error = |e: &mut Option<String>, text: &str| match e {
         Some(s) => {
@@ -84,11 +84,11 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
                 }
                 match parts.as_slice() {
                     [field, value] => {
-                        fields.insert(field.to_string(), value.to_string());
+                        fields.push((field.to_string(), value.to_string()));
                     }
                     [field, values @ ..] => {
                         for (i, v) in values.iter().enumerate() {
-                            fields.insert(format!("{field}{i}"), v.to_string());
+                            fields.push((format!("{field}{i}"), v.to_string()));
                         }
                     }
                     [] => {}
@@ -96,8 +96,9 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
             }
         }
     }
-    let num = |f: &BTreeMap<String, String>, k: &str| f.get(k).and_then(|v| v.trim().parse::<f64>().ok());
-    let count = num(&fields, "COUNT0");
+    let get = |k: &str| fields.iter().rev().find(|(f, _)| f == k).map(|(_, v)| v);
+    let num = |k: &str| get(k).and_then(|v| v.trim().parse::<f64>().ok());
+    let count = num("COUNT0");
     if error.is_none() && status != 0 {
         error = Some(describe_status(status));
     }
@@ -106,9 +107,9 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
     }
     CopyOutcome {
         count,
-        timebase: num(&fields, "COUNT1"),
-        label: fields.get("COUNT2").cloned(),
-        time: num(&fields, "TIME"),
+        timebase: num("COUNT1"),
+        label: get("COUNT2").cloned(),
+        time: num("TIME"),
         elapsed,
         status,
         error,

@@ -135,15 +135,9 @@ impl Harness {
 
 /// lmbench's ordering (slowest per iteration first) and its median: the middle sample, or for
 /// an even count the averages of the two middle ones' times and counts. Minimum: the fastest.
+#[inline(never)] // called from every figure; one copy is enough
 pub fn pick_sample(samples: &mut [Sample], pick: Pick) -> Sample {
-    // An insertion sort: at most a few dozen samples, and no generic sort to instantiate.
-    for i in 1..samples.len() {
-        let mut j = i;
-        while j > 0 && samples[j - 1].per_iter() < samples[j].per_iter() {
-            samples.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    crate::sort::sort_by(samples, |a, b| b.per_iter().total_cmp(&a.per_iter()));
     let k = samples.len();
     match (pick, k) {
         (_, 0) => Sample { usecs: 0.0, n: 1 },

@@ -11,7 +11,6 @@
 //! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz); a
 //! figure that could not be measured is absent from "figures" and has an entry in "notes".
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 pub use crate::json::Value;
@@ -46,8 +45,9 @@ pub fn number(v: f64) -> String {
     }
 }
 
-/// An object of string members, one per line, indented by `indent` spaces.
-pub fn object_lines(members: &BTreeMap<String, String>, indent: usize) -> String {
+/// An object of members (name, JSON text) in the order given, one per line, indented by
+/// `indent` spaces.
+pub fn object_lines(members: &[(&str, String)], indent: usize) -> String {
     let pad = " ".repeat(indent);
     let body: Vec<String> = members.iter().map(|(k, v)| format!("{pad}  {}: {v}", quote(k))).collect();
     if body.is_empty() {

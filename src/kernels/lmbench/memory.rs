@@ -223,14 +223,7 @@ pub fn cache_sizes() -> Vec<(u32, usize)> {
             out.push((l, sz));
         }
     }
-    // An insertion sort of the few levels (no generic sort to instantiate for them).
-    for i in 1..out.len() {
-        let mut j = i;
-        while j > 0 && out[j - 1] > out[j] {
-            out.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    crate::sort::sort_by(&mut out, |a, b| a.cmp(b));
     out
 }
 

@@ -22,7 +22,6 @@ mod vm;
 use crate::error::{Error, Result};
 use crate::sys;
 use harness::{Harness, INTERRUPTED};
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -226,7 +225,7 @@ impl Run {
                 Some(v)
             }
             Ok(v) => {
-                self.res.notes.insert(key.to_string(), format!("not measured: no positive figure ({v})"));
+                self.res.note(key, format!("not measured: no positive figure ({v})"));
                 None
             }
             Err(e) if INTERRUPTED.load(Relaxed) => {
@@ -234,13 +233,14 @@ impl Run {
                 None
             }
             Err(e) => {
-                self.res.notes.insert(key.to_string(), format!("not measured: {e}"));
+                self.res.note(key, format!("not measured: {e}"));
                 None
             }
         }
     }
 
     /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
+    #[inline(never)] // asked for every figure
     fn selected(&self, key: &str) -> bool {
         let section = table::FIGURES.iter().find(|f| f.0 == key).map_or("", |f| f.1);
         self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))
@@ -387,7 +387,7 @@ fn ctx_size(r: &mut Run, kb: usize, procs: &[usize]) {
         }
         Err(e) => {
             for key in keys {
-                r.res.notes.insert(key, format!("not measured: the ring overhead: {e}"));
+                r.res.note(&key, format!("not measured: the ring overhead: {e}"));
             }
         }
     }
@@ -417,8 +417,8 @@ fn fs_section(r: &mut Run) {
                 r.fig(delete, |_| Ok(d));
             }
             Err(e) if !INTERRUPTED.load(Relaxed) => {
-                r.res.notes.insert(create.into(), format!("not measured: {e}"));
-                r.res.notes.insert(delete.into(), format!("not measured: {e}"));
+                r.res.note(create, format!("not measured: {e}"));
+                r.res.note(delete, format!("not measured: {e}"));
             }
             Err(_) => {}
         }
@@ -472,8 +472,8 @@ fn mem_section(r: &mut Run) {
                 r.fig("lat_l2", |_| Ok(l2));
             }
             Err(e) => {
-                r.res.notes.insert("lat_l1".into(), format!("not measured: {e}"));
-                r.res.notes.insert("lat_l2".into(), format!("not measured: {e}"));
+                r.res.note("lat_l1", format!("not measured: {e}"));
+                r.res.note("lat_l2", format!("not measured: {e}"));
             }
         }
     }
@@ -484,28 +484,30 @@ fn mem_section(r: &mut Run) {
 
 fn to_json(r: &Run) -> String {
     let u = sys::info::uname().unwrap_or_default();
-    let mut host = BTreeMap::new();
-    host.insert("name".to_string(), json::quote(&r.res.host));
-    host.insert("os".to_string(), json::quote(&r.res.os));
-    host.insert("machine".to_string(), json::quote(&u.machine));
-    host.insert("version".to_string(), json::quote(&u.version));
-    let mut params = BTreeMap::new();
-    params.insert("enough_us".to_string(), json::number(r.h.enough));
-    params.insert("tries".to_string(), r.h.tries.to_string());
-    params.insert("timer_overhead_us".to_string(), json::number(r.h.t_overhead));
-    params.insert("loop_overhead_us".to_string(), json::number(r.h.l_overhead));
-    params.insert("buffer_bytes".to_string(), r.mb.to_string());
-    params.insert("l1_point_bytes".to_string(), r.points.l1.to_string());
-    params.insert("l2_point_bytes".to_string(), r.points.l2.to_string());
-    params.insert("main_point_bytes".to_string(), r.points.main.to_string());
-    params.insert("points_from_caches".to_string(), r.points.from_caches.to_string());
-    params.insert("stride_bytes".to_string(), memory::STRIDE.to_string());
-    params.insert("time".to_string(), sys::clock::time().to_string());
-    params.insert("tool".to_string(), json::quote(&format!("unixbench {}", env!("CARGO_PKG_VERSION"))));
-    let figures: BTreeMap<String, String> =
-        r.res.figures.iter().map(|(k, v)| (k.clone(), json::number(*v))).collect();
-    let notes: BTreeMap<String, String> =
-        r.res.notes.iter().map(|(k, v)| (k.clone(), json::quote(v))).collect();
+    // Members in key order, as the reader's sorted maps write them back.
+    let host = [
+        ("machine", json::quote(&u.machine)),
+        ("name", json::quote(&r.res.host)),
+        ("os", json::quote(&r.res.os)),
+        ("version", json::quote(&u.version)),
+    ];
+    let params = [
+        ("buffer_bytes", r.mb.to_string()),
+        ("enough_us", json::number(r.h.enough)),
+        ("l1_point_bytes", r.points.l1.to_string()),
+        ("l2_point_bytes", r.points.l2.to_string()),
+        ("loop_overhead_us", json::number(r.h.l_overhead)),
+        ("main_point_bytes", r.points.main.to_string()),
+        ("points_from_caches", r.points.from_caches.to_string()),
+        ("stride_bytes", memory::STRIDE.to_string()),
+        ("time", sys::clock::time().to_string()),
+        ("timer_overhead_us", json::number(r.h.t_overhead)),
+        ("tool", json::quote(&format!("unixbench {}", env!("CARGO_PKG_VERSION")))),
+        ("tries", r.h.tries.to_string()),
+    ];
+    let figures: Vec<(&str, String)> =
+        r.res.figures.iter().map(|(k, v)| (k.as_str(), json::number(*v))).collect();
+    let notes: Vec<(&str, String)> = r.res.notes.iter().map(|(k, v)| (k.as_str(), json::quote(v))).collect();
     format!(
         "{{\n  \"schema\": \"unixbench-lmbench\",\n  \"schema_version\": 1,\n  \"host\": {},\n  \"params\": {},\n  \"figures\": {},\n  \"notes\": {}\n}}\n",
         json::object_lines(&host, 2),
@@ -535,7 +537,7 @@ fn from_json(text: &str) -> std::result::Result<HostResults, String> {
     }
     for (k, val) in v.get("notes").map(json::Value::members).unwrap_or(&[]) {
         if let Some(n) = val.as_str() {
-            res.notes.insert(k.clone(), n.to_string());
+            res.note(k, n.to_string());
         }
     }
     Ok(res)

@@ -21,6 +21,16 @@ pub struct HostResults {
 }
 
 impl HostResults {
+    /// Records why `key` has no figure. Out of line: called from many places, and each inlined
+    /// map insertion is large.
+    #[inline(never)]
+    pub fn note(&mut self, key: &str, why: String) {
+        self.notes.insert(key.to_string(), why);
+    }
+
+    // Out of line, like the other cell helpers below: render asks for every cell of every
+    // section, and inlined copies of these cost tens of KB of the static binary.
+    #[inline(never)]
     fn get(&self, key: &str) -> f64 {
         self.figures.get(key).copied().filter(|v| v.is_finite()).unwrap_or(-1.0)
     }
@@ -81,6 +91,7 @@ pub const NEVER: &[(&str, &str)] = &[
 
 /// lmbench's `num`: a positive value in `len` characters, in K or M above ten thousand or ten
 /// million; nothing measured, or not positive, prints `len` blanks.
+#[inline(never)]
 pub fn num(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         return " ".repeat(len);
@@ -107,6 +118,7 @@ pub fn num(val: f64, len: usize) -> String {
 }
 
 /// lmbench's `inum`: a whole number right-aligned in `len`, blanks when not positive.
+#[inline(never)]
 pub fn inum(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         " ".repeat(len)
@@ -116,23 +128,43 @@ pub fn inum(val: f64, len: usize) -> String {
 }
 
 /// `%-W.Ws`: left-aligned, cut to W.
+#[inline(never)]
 fn left(s: &str, w: usize) -> String {
     let s: String = s.chars().take(w).collect();
     format!("{s:<w$}")
 }
 /// `%W.Ws`: right-aligned, cut to W.
+#[inline(never)]
 fn right(s: &str, w: usize) -> String {
     let s: String = s.chars().take(w).collect();
     format!("{s:>w$}")
 }
 
+#[inline(never)]
 fn any(hosts: &[HostResults], keys: &[&str]) -> bool {
     hosts.iter().any(|h| has(h, keys))
 }
+#[inline(never)]
 fn has(h: &HostResults, keys: &[&str]) -> bool {
     keys.iter().any(|k| h.get(k) > 0.0)
 }
 
+/// A host's row: its lead, then each cell (key, width) as lmbench's `num`, one space apart.
+/// A key with no figure (or "-" for a column nobody measures) prints blanks.
+#[inline(never)]
+fn row(h: &HostResults, cells: &[(&str, usize)]) -> String {
+    let mut s = lead(h);
+    for (i, (k, w)) in cells.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&num(h.get(k), *w));
+    }
+    s.push('\n');
+    s
+}
+
+#[inline(never)]
 fn lead(h: &HostResults) -> String {
     format!("{} {} ", left(&h.host, 9), right(&h.os, 13))
 }
@@ -195,9 +227,18 @@ pub fn render(hosts: &[HostResults]) -> String {
             "--------- ------------- ------ ------ ------ ------ ------ ------- -------\n",
         ));
         for h in hosts.iter().filter(|h| has(h, &keys)) {
-            let cells: Vec<String> =
-                keys.iter().enumerate().map(|(i, k)| num(h.get(k), if i >= 5 { 7 } else { 6 })).collect();
-            o.push_str(&format!("{}{}\n", lead(h), cells.join(" ")));
+            o.push_str(&row(
+                h,
+                &[
+                    ("lat_ctx0_2", 6),
+                    ("lat_ctx16_2", 6),
+                    ("lat_ctx64_2", 6),
+                    ("lat_ctx16_8", 6),
+                    ("lat_ctx64_8", 6),
+                    ("lat_ctx16_16", 7),
+                    ("lat_ctx64_16", 7),
+                ],
+            ));
         }
     }
 
@@ -212,17 +253,18 @@ pub fn render(hosts: &[HostResults]) -> String {
             "--------- ------------- ----- ----- ---- ----- ----- ----- ----- ----\n",
         ));
         for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&format!(
-                "{}{} {} {} {} {} {} {} {}\n",
-                lead(h),
-                num(h.get("lat_ctx0_2"), 5),
-                num(h.get("lat_pipe"), 5),
-                num(h.get("lat_unix"), 4),
-                num(h.get("lat_udp_local"), 5),
-                num(-1.0, 5),
-                num(h.get("lat_tcp_local"), 5),
-                num(-1.0, 5),
-                num(h.get("lat_tcp_connect_local"), 4),
+            o.push_str(&row(
+                h,
+                &[
+                    ("lat_ctx0_2", 5),
+                    ("lat_pipe", 5),
+                    ("lat_unix", 4),
+                    ("lat_udp_local", 5),
+                    ("-", 5),
+                    ("lat_tcp_local", 5),
+                    ("-", 5),
+                    ("lat_tcp_connect_local", 4),
+                ],
             ));
         }
     }
@@ -245,17 +287,18 @@ pub fn render(hosts: &[HostResults]) -> String {
             "--------- ------------- ------ ------ ------ ------ ------- ----- ------- -----\n",
         ));
         for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&format!(
-                "{}{} {} {} {} {} {} {} {}\n",
-                lead(h),
-                num(h.get("fs_create_0k"), 6),
-                num(h.get("fs_delete_0k"), 6),
-                num(h.get("fs_create_10k"), 6),
-                num(h.get("fs_delete_10k"), 6),
-                num(h.get("lat_mappings"), 7),
-                num(h.get("lat_protfault"), 5),
-                num(h.get("lat_pagefault"), 7),
-                num(h.get("lat_fd_select"), 5),
+            o.push_str(&row(
+                h,
+                &[
+                    ("fs_create_0k", 6),
+                    ("fs_delete_0k", 6),
+                    ("fs_create_10k", 6),
+                    ("fs_delete_10k", 6),
+                    ("lat_mappings", 7),
+                    ("lat_protfault", 5),
+                    ("lat_pagefault", 7),
+                    ("lat_fd_select", 5),
+                ],
             ));
         }
     }
@@ -279,18 +322,19 @@ pub fn render(hosts: &[HostResults]) -> String {
             "--------- ------------- ---- ---- ---- ------ ------ ------ ------ ---- -----\n",
         ));
         for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&format!(
-                "{}{} {} {} {} {} {} {} {} {}\n",
-                lead(h),
-                num(h.get("bw_pipe"), 4),
-                num(h.get("bw_unix"), 4),
-                num(h.get("bw_tcp_local"), 4),
-                num(h.get("bw_reread"), 6),
-                num(h.get("bw_mmap"), 6),
-                num(h.get("bw_bcopy_libc"), 6),
-                num(h.get("bw_bcopy_unrolled"), 6),
-                num(h.get("bw_mem_rdsum"), 4),
-                num(h.get("bw_mem_wr"), 5),
+            o.push_str(&row(
+                h,
+                &[
+                    ("bw_pipe", 4),
+                    ("bw_unix", 4),
+                    ("bw_tcp_local", 4),
+                    ("bw_reread", 6),
+                    ("bw_mmap", 6),
+                    ("bw_bcopy_libc", 6),
+                    ("bw_bcopy_unrolled", 6),
+                    ("bw_mem_rdsum", 4),
+                    ("bw_mem_wr", 5),
+                ],
             ));
         }
     }
