@@ -11,39 +11,7 @@
 //! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz); a
 //! figure that could not be measured is absent from "figures" and has an entry in "notes".
 
-use std::fmt::Write as _;
-
-pub use crate::json::Value;
-
-/// JSON string literal for `s`.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A number as JSON: shortest round-trip form; non-finite numbers become null.
-pub fn number(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v}")
-    } else {
-        "null".to_string()
-    }
-}
+pub use crate::json::{number, quote, Value};
 
 /// An object of members (name, JSON text) in the order given, one per line, indented by
 /// `indent` spaces.
