@@ -86,16 +86,20 @@ extern "C" fn stop_count(_sig: libc::c_int) {
 /// Clears the stop flag and arms SIGALRM in `seconds` to set it, with restartable system calls,
 /// as fstime's `signal(SIGALRM, stop_count); alarm(t)` does.
 pub fn flag_on_alarm(seconds: u32) {
+    arm_flag();
+    sys::signal::alarm(seconds);
+}
+
+/// Clears the stop flag and installs the handler that sets it.
+fn arm_flag() {
     STOP.store(false, Relaxed);
     sys::signal::on_signal(libc::SIGALRM, stop_count).expect("sigaction(SIGALRM)");
-    sys::signal::alarm(seconds);
 }
 
 /// [`flag_on_alarm`] for a phase of `seconds` that need not be whole (fstime's priming phases
 /// under `-s`): the same flag, armed to the microsecond.
 pub fn flag_after(seconds: f64) {
-    STOP.store(false, Relaxed);
-    sys::signal::on_signal(libc::SIGALRM, stop_count).expect("sigaction(SIGALRM)");
+    arm_flag();
     sys::signal::alarm_after(seconds);
 }
 
