@@ -8,6 +8,7 @@
 
 use super::child::{exact, Child};
 use super::harness::{time_io, Harness, Pick};
+use super::valloc::PageBuf;
 use crate::sys;
 use crate::sys::fd::Fd;
 use std::io;
@@ -178,16 +179,18 @@ fn drain(fd: &Fd, buf: &mut [u8], chunk: usize, todo: usize, what: &str) -> io::
 pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
     let (r, w) = sys::fd::pipe_cloexec()?;
     let writer = Child::spawn(|| {
-        let buf = vec![1u8; XFER];
+        let wbuf = PageBuf::new(XFER, 0, 1u8);
+        let buf = wbuf.get();
         loop {
-            if sys::fd::write_all(w.raw(), &buf).is_err() {
+            if sys::fd::write_all(w.raw(), buf).is_err() {
                 return 0;
             }
         }
     })?;
     drop(w);
-    let mut space = vec![0u8; XFER + 4096];
-    let buf = &mut space[128..128 + XFER];
+    // lmbench's reader buffer is off page alignment by 128 bytes on purpose.
+    let mut rbuf = PageBuf::new(XFER, 128, 1u8);
+    let buf = rbuf.get_mut();
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
             for _ in 0..n {
@@ -208,7 +211,8 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     let (cr, cw) = sys::fd::pipe_cloexec()?;
     sys::net::set_recv_timeout(b.raw(), TIMEOUT_S)?;
     let writer = Child::spawn(|| {
-        let buf = vec![1u8; XFER];
+        let wbuf = PageBuf::new(XFER, 0, 1u8);
+        let buf = wbuf.get();
         let mut todo = [0u8; 8];
         loop {
             if sys::fd::read(cr.raw(), &mut todo).ok() != Some(8) {
@@ -226,13 +230,14 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     })?;
     drop(a);
     drop(cr);
-    let mut buf = vec![0u8; XFER];
+    let mut rbuf = PageBuf::new(XFER, 0, 1u8);
+    let buf = rbuf.get_mut();
     let order = (BW_BYTES as u64).to_ne_bytes();
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
             for _ in 0..n {
                 exact(sys::fd::write(cw.raw(), &order), 8, "control pipe")?;
-                drain(&b, &mut buf, XFER, BW_BYTES, "AF_UNIX socket")?;
+                drain(&b, buf, XFER, BW_BYTES, "AF_UNIX socket")?;
             }
             Ok(())
         })
@@ -252,9 +257,9 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     let server = Child::spawn(|| {
         let Ok(s) = sys::net::accept(&listener) else { return 1 };
         sys::net::set_buffers(s.raw(), SOCKBUF, false, true);
-        let buf = vec![1u8; TCP_MSG];
+        let buf = PageBuf::new(TCP_MSG, 0, 1u8);
         loop {
-            if sys::fd::write_all(s.raw(), &buf).is_err() {
+            if sys::fd::write_all(s.raw(), buf.get()).is_err() {
                 return 0;
             }
         }
@@ -265,14 +270,15 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     sys::net::set_reuseaddr(sock.raw())?;
     sys::net::connect(&sock, port)?;
     sys::net::set_recv_timeout(sock.raw(), TIMEOUT_S)?;
-    let mut buf = vec![0u8; TCP_MSG];
+    let mut rbuf = PageBuf::new(TCP_MSG, 0, 1u8);
+    let buf = rbuf.get_mut();
     for _ in 0..3 {
-        drain(&sock, &mut buf, TCP_MSG, TCP_MSG, "TCP")?;
+        drain(&sock, buf, TCP_MSG, TCP_MSG, "TCP")?;
     }
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
             for _ in 0..n {
-                drain(&sock, &mut buf, TCP_MSG, TCP_MSG, "TCP")?;
+                drain(&sock, buf, TCP_MSG, TCP_MSG, "TCP")?;
             }
             Ok(())
         })

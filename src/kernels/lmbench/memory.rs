@@ -8,6 +8,7 @@
 //! where lmbench calls glibc's).
 
 use super::harness::{timed, Harness, Pick};
+use super::valloc::PageBuf;
 use crate::sys;
 use crate::sys::mem::{vload, vstore};
 use std::hint::black_box;
@@ -43,38 +44,9 @@ macro_rules! seq128 {
 /// 4-byte words per 512-byte block.
 const BLOCK: usize = 128;
 
-/// A buffer of `bytes` (whole 512-byte blocks) that starts on a page boundary, every page
-/// written: lmbench's valloc (page-aligned, so every 512-byte block covers whole cache lines)
-/// and bzero (an untouched allocation would read the kernel's shared zero page). A plain Vec
-/// starts wherever the allocator puts it (musl: 16 bytes into a page), and a block then
-/// straddles nine lines, which changes how its stores reach memory.
-fn words(bytes: usize) -> Aligned {
-    let len = (bytes / 512).max(1) * BLOCK;
-    let page_words = sys::mem::page_size() / 4;
-    let v = vec![1i32; len + page_words];
-    let start = page_offset(v.as_ptr() as usize, sys::mem::page_size()) / 4;
-    Aligned { v, start, len }
-}
-
-/// Bytes from `addr` to the next multiple of `page` (0 when already on one).
-fn page_offset(addr: usize, page: usize) -> usize {
-    (page - addr % page) % page
-}
-
-struct Aligned {
-    v: Vec<i32>,
-    start: usize,
-    len: usize,
-}
-
-impl Aligned {
-    fn words(&self) -> &[i32] {
-        &self.v[self.start..self.start + self.len]
-    }
-
-    fn words_mut(&mut self) -> &mut [i32] {
-        &mut self.v[self.start..self.start + self.len]
-    }
+/// A page-aligned buffer of `bytes` (whole 512-byte blocks), as bw_mem's valloc and bzero.
+fn words(bytes: usize) -> PageBuf<i32> {
+    PageBuf::new((bytes / 512).max(1) * BLOCK, 0, 1)
 }
 
 fn mb_per_s(bytes: usize, per_iter_us: f64) -> f64 {
@@ -84,7 +56,7 @@ fn mb_per_s(bytes: usize, per_iter_us: f64) -> f64 {
 /// bw_mem SIZE frd: read and sum every word. MB/s.
 pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
     let buf = words(bytes);
-    let buf = buf.words();
+    let buf = buf.get();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             let mut sum = 0i32;
@@ -107,7 +79,7 @@ pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE fwr: store to every word. MB/s.
 pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
     let mut buf = words(bytes);
-    let buf = buf.words_mut();
+    let buf = buf.get_mut();
     let len = buf.len() * 4;
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
@@ -130,9 +102,9 @@ pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE bcopy: the C library's copy of the whole buffer. MB/s.
 pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
     let src = words(bytes);
-    let src = src.words();
+    let src = src.get();
     let mut dst = words(bytes);
-    let dst = dst.words_mut();
+    let dst = dst.get_mut();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             for _ in 0..n {
@@ -148,9 +120,9 @@ pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE fcp: copy word by word, unrolled by blocks. MB/s.
 pub fn bcopy_hand(h: &Harness, bytes: usize) -> io::Result<f64> {
     let src = words(bytes);
-    let src = src.words();
+    let src = src.get();
     let mut dst = words(bytes);
-    let dst = dst.words_mut();
+    let dst = dst.get_mut();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
             for _ in 0..n {
@@ -296,12 +268,9 @@ mod tests {
     }
 
     #[test]
-    fn buffers_start_on_a_page() {
-        assert_eq!(page_offset(8192, 4096), 0);
-        assert_eq!(page_offset(4096 + 16, 4096), 4096 - 16);
-        let b = words(1 << 16);
-        assert_eq!(b.words().as_ptr() as usize % sys::mem::page_size(), 0);
-        assert_eq!(b.words().len() * 4, 1 << 16);
+    fn buffers_are_whole_blocks() {
+        assert_eq!(words(1 << 16).get().len() * 4, 1 << 16);
+        assert_eq!(words(1000).get().len() * 4, 512);
     }
 
     #[test]

@@ -17,11 +17,12 @@ mod json;
 mod memory;
 mod procs;
 mod table;
+mod valloc;
 mod vm;
 
 use crate::error::{Error, Result};
 use crate::sys;
-use harness::{Harness, INTERRUPTED};
+use harness::{Harness, INTERRUPTED, MEDIUM, SHORT};
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -301,7 +302,7 @@ fn measure_all(opts: &Opts) -> Result {
     let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
 
     let mut run = Run {
-        h: Harness::new(enough, tries),
+        h: Harness { floors: !opts.short, ..Harness::new(enough, tries) },
         dir,
         me: crate::selfexe::path().ok(),
         points,
@@ -395,10 +396,10 @@ fn ctx_size(r: &mut Run, kb: usize, procs: &[usize]) {
 
 fn lat_section(r: &mut Run) {
     ctx_size(r, 0, &[2]);
-    r.fig("lat_pipe", |r| ipc::lat_pipe(&r.h));
+    r.fig("lat_pipe", |r| ipc::lat_pipe(&r.h.at_least(SHORT)));
     r.fig("lat_unix", |r| ipc::lat_unix(&r.h));
-    r.fig("lat_udp_local", |r| ipc::lat_udp(&r.h));
-    r.fig("lat_tcp_local", |r| ipc::lat_tcp(&r.h));
+    r.fig("lat_udp_local", |r| ipc::lat_udp(&r.h.at_least(SHORT)));
+    r.fig("lat_tcp_local", |r| ipc::lat_tcp(&r.h.at_least(MEDIUM)));
     r.fig("lat_tcp_connect_local", |r| ipc::lat_connect(&r.h));
 }
 
@@ -442,8 +443,8 @@ fn fs_section(r: &mut Run) {
 }
 
 fn bw_section(r: &mut Run) {
-    r.fig("bw_pipe", |r| ipc::bw_pipe(&r.h));
-    r.fig("bw_unix", |r| ipc::bw_unix(&r.h));
+    r.fig("bw_pipe", |r| ipc::bw_pipe(&r.h.at_least(MEDIUM)));
+    r.fig("bw_unix", |r| ipc::bw_unix(&r.h.at_least(MEDIUM)));
     r.fig("bw_tcp_local", |r| ipc::bw_tcp(&r.h));
     r.fig("bw_reread", |r| {
         let f = r.data_file()?;
@@ -570,7 +571,7 @@ mod tests {
         res.figures.insert("lat_syscall".into(), 0.116);
         res.notes.insert("lat_udp_local".into(), "not measured: \"refused\"".into());
         let run = Run {
-            h: Harness { enough: 1.0, tries: 1, t_overhead: 0.0, l_overhead: 0.0 },
+            h: Harness { enough: 1.0, tries: 1, t_overhead: 0.0, l_overhead: 0.0, floors: false },
             dir: PathBuf::from("/nonexistent"),
             me: None,
             points: memory::points(&[], 8 << 20),
