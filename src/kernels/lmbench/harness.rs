@@ -72,9 +72,9 @@ pub struct Harness {
 
 /// lmbench's floors on the interval (bench.h's SHORT and MEDIUM), microseconds. benchmp takes
 /// the longer of ENOUGH and the floor a benchmark passes: 1 s for lat_pipe and lat_udp, 2 s for
-/// lat_tcp, bw_pipe and bw_unix. A loopback transfer measured over 100 ms intervals instead
-/// reads about 10% slower than lmbench's (AF_UNIX bandwidth 0.89 of bw_unix), so the floors are
-/// part of the method, not a detail.
+/// lat_tcp, bw_pipe and bw_unix. Those figures depend on how two processes share the CPUs, and
+/// an interval of seconds averages over many scheduling decisions where 100 ms sees a few. (The
+/// 10% AF_UNIX bandwidth gap once put down to this was the buffers' alignment: see valloc.rs.)
 pub const SHORT: f64 = 1_000_000.0;
 pub const MEDIUM: f64 = 2_000_000.0;
 

@@ -35,7 +35,8 @@ Usage: lmbench [-s|--short] [--only SECTION[,SECTION...]] [--json FILE] [--dir D
 Measures lmbench's summary figures for this host and prints them in lmbench 3's summary table.
 
   -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB buffers
-                  (a smoke test; the default takes 11 samples of 100 ms intervals)
+                  (a smoke test; the default takes 11 samples of 100 ms intervals, and of
+                  1 s or 2 s for the pipe, UDP, TCP and AF_UNIX figures, as lmbench does)
   --only LIST     measure only these sections (or single figures, by their JSON names),
                   comma-separated:
                     proc  null call, null I/O, stat, open/close, select on 100 TCP fds,
