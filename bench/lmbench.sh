@@ -103,6 +103,7 @@ theirs() { # FIGURE -> value, from lmbench's own output
     bw_bcopy_unrolled) "$L/bw_mem" "${HALFK}k" fcp 2>&1 | field 2 "^[0-9]" ;;
     bw_mem_rdsum) "$L/bw_mem" "${MBK}k" frd 2>&1 | field 2 "^[0-9]" ;;
     bw_mem_wr) "$L/bw_mem" "${MBK}k" fwr 2>&1 | field 2 "^[0-9]" ;;
+    mhz) "$L/mhz" 2>&1 | field 1 "MHz" ;;
     lat_l1 | lat_l2 | lat_mem)
         # lat_mem_rd sweeps from 512 bytes to LEN MB; take the point at our size.
         case $1 in lat_l1) b=$L1 ;; lat_l2) b=$L2 ;; *) b=$MB ;; esac
@@ -119,9 +120,9 @@ FIGS=${*:-"lat_syscall lat_nullio lat_stat lat_openclose lat_tcp_select lat_sigi
   lat_ctx64_8 lat_ctx64_16 lat_pipe lat_unix lat_udp_local lat_tcp_local lat_tcp_connect_local
   fs_create_0k fs_delete_0k fs_create_10k fs_delete_10k lat_mappings lat_protfault lat_pagefault
   lat_fd_select bw_pipe bw_unix bw_tcp_local bw_reread bw_mmap bw_bcopy_libc bw_bcopy_unrolled
-  bw_mem_rdsum bw_mem_wr lat_l1 lat_l2 lat_mem"}
+  bw_mem_rdsum bw_mem_wr mhz lat_l1 lat_l2 lat_mem"}
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) printf "%.4g\n", v[(NR + 1) / 2]; else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 spread() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (lo > 0) printf "%.2f", hi / lo; else print "-" }'; }
 
 printf '%-22s %12s %12s %7s %7s %7s\n' figure ours lmbench ratio "s.ours" "s.lmb"
