@@ -233,6 +233,18 @@ mod tests {
     }
 
     #[test]
+    fn floors_lengthen_intervals_except_in_the_short_mode() {
+        let h = Harness { enough: 100_000.0, tries: 11, t_overhead: 0.0, l_overhead: 0.0, floors: true };
+        assert_eq!(h.at_least(MEDIUM).enough, MEDIUM);
+        assert_eq!(h.at_least(SHORT).enough, SHORT);
+        assert_eq!(h.at_least(1000.0).enough, 100_000.0);
+        let short = Harness { enough: 5000.0, floors: false, ..h };
+        assert_eq!(short.at_least(MEDIUM).enough, 5000.0);
+        // Nothing else changes.
+        assert_eq!(h.at_least(MEDIUM).tries, 11);
+    }
+
+    #[test]
     fn gives_up_on_a_kernel_that_takes_no_time() {
         let h = Harness { enough: 1000.0, tries: 3, t_overhead: 0.0, l_overhead: 0.0, floors: true };
         assert!(h.run(Pick::Median, |_| Ok(0.0)).is_err());
