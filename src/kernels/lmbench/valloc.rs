@@ -3,7 +3,7 @@
 //! is backed. Both matter to the figures. A plain Vec starts wherever the allocator puts it
 //! (musl: 16 bytes into a page): a 512-byte block of bw_mem then straddles nine cache lines,
 //! and the kernel's copies into and out of a socket ran 10% slower (AF_UNIX bandwidth 0.89
-//! of bw_unix's, 0.99 once aligned). An untouched allocation would read the shared zero page.
+//! of bw_unix's, 0.98 once aligned). An untouched allocation would read the shared zero page.
 
 use crate::sys;
 
