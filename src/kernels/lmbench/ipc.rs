@@ -179,7 +179,7 @@ fn drain(fd: &Fd, buf: &mut [u8], chunk: usize, todo: usize, what: &str) -> io::
 pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
     let (r, w) = sys::fd::pipe_cloexec()?;
     let writer = Child::spawn(|| {
-        let wbuf = PageBuf::new(XFER, 0, 1u8);
+        let wbuf = PageBuf::<u8>::new(XFER, 0);
         let buf = wbuf.get();
         loop {
             if sys::fd::write_all(w.raw(), buf).is_err() {
@@ -189,7 +189,7 @@ pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
     })?;
     drop(w);
     // lmbench's reader buffer is off page alignment by 128 bytes on purpose.
-    let mut rbuf = PageBuf::new(XFER, 128, 1u8);
+    let mut rbuf = PageBuf::<u8>::new(XFER, 128);
     let buf = rbuf.get_mut();
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
@@ -211,7 +211,7 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     let (cr, cw) = sys::fd::pipe_cloexec()?;
     sys::net::set_recv_timeout(b.raw(), TIMEOUT_S)?;
     let writer = Child::spawn(|| {
-        let wbuf = PageBuf::new(XFER, 0, 1u8);
+        let wbuf = PageBuf::<u8>::new(XFER, 0);
         let buf = wbuf.get();
         let mut todo = [0u8; 8];
         loop {
@@ -230,7 +230,7 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     })?;
     drop(a);
     drop(cr);
-    let mut rbuf = PageBuf::new(XFER, 0, 1u8);
+    let mut rbuf = PageBuf::<u8>::new(XFER, 0);
     let buf = rbuf.get_mut();
     let order = (BW_BYTES as u64).to_ne_bytes();
     let s = h.run(Pick::Median, |n| {
@@ -257,7 +257,7 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     let server = Child::spawn(|| {
         let Ok(s) = sys::net::accept(&listener) else { return 1 };
         sys::net::set_buffers(s.raw(), SOCKBUF, false, true);
-        let buf = PageBuf::new(TCP_MSG, 0, 1u8);
+        let buf = PageBuf::<u8>::new(TCP_MSG, 0);
         loop {
             if sys::fd::write_all(s.raw(), buf.get()).is_err() {
                 return 0;
@@ -270,7 +270,7 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     sys::net::set_reuseaddr(sock.raw())?;
     sys::net::connect(&sock, port)?;
     sys::net::set_recv_timeout(sock.raw(), TIMEOUT_S)?;
-    let mut rbuf = PageBuf::new(TCP_MSG, 0, 1u8);
+    let mut rbuf = PageBuf::<u8>::new(TCP_MSG, 0);
     let buf = rbuf.get_mut();
     for _ in 0..3 {
         drain(&sock, buf, TCP_MSG, TCP_MSG, "TCP")?;

@@ -46,7 +46,7 @@ const BLOCK: usize = 128;
 
 /// A page-aligned buffer of `bytes` (whole 512-byte blocks), as bw_mem's valloc and bzero.
 fn words(bytes: usize) -> PageBuf<i32> {
-    PageBuf::new((bytes / 512).max(1) * BLOCK, 0, 1)
+    PageBuf::new((bytes / 512).max(1) * BLOCK, 0)
 }
 
 fn mb_per_s(bytes: usize, per_iter_us: f64) -> f64 {

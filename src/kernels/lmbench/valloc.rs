@@ -7,20 +7,20 @@
 
 use crate::sys;
 
-/// `len` elements starting `skew` bytes past a page boundary, all written with `fill`.
+/// `len` elements starting `skew` bytes past a page boundary, every one written as 1 (not 0:
+/// a zeroed Vec may come from calloc, untouched).
 pub struct PageBuf<T> {
     v: Vec<T>,
     start: usize,
     len: usize,
 }
 
-impl<T: Copy> PageBuf<T> {
-    /// `fill` should be non-zero: a zeroed Vec may come from calloc untouched.
-    pub fn new(len: usize, skew: usize, fill: T) -> PageBuf<T> {
+impl<T: Copy + From<u8>> PageBuf<T> {
+    pub fn new(len: usize, skew: usize) -> PageBuf<T> {
         let size = std::mem::size_of::<T>();
         let page = sys::mem::page_size();
         assert!(page % size == 0 && skew % size == 0, "element size must divide the page and the skew");
-        let v = vec![fill; len + (page + skew) / size];
+        let v = vec![T::from(1); len + (page + skew) / size];
         let start = (page_offset(v.as_ptr() as usize, page) + skew) / size;
         PageBuf { v, start, len }
     }
@@ -52,11 +52,11 @@ mod tests {
     #[test]
     fn buffers_start_on_a_page_or_skewed_from_one() {
         let page = sys::mem::page_size();
-        let b = PageBuf::new(1 << 14, 0, 1i32);
+        let b = PageBuf::<i32>::new(1 << 14, 0);
         assert_eq!(b.get().as_ptr() as usize % page, 0);
         assert_eq!(b.get().len(), 1 << 14);
         assert!(b.get().iter().all(|&w| w == 1));
-        let mut s = PageBuf::new(4096, 128, 7u8);
+        let mut s = PageBuf::<u8>::new(4096, 128);
         assert_eq!(s.get_mut().as_ptr() as usize % page, 128);
         assert_eq!(s.get().len(), 4096);
     }
