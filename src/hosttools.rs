@@ -3,7 +3,8 @@
 //! execs `/bin/true`). [`host_test`] turns a test name and a [`WorkDir`] into the argv that the
 //! driver runs, or a [`Skip`] saying which program this host lacks.
 //!
-//! How the driver uses it (SPEC.md 2.2 and 9.9; DECISIONS.md):
+//! How the driver uses it
+//! (docs/ORIGINAL.md, "Tests", "looper and the shell scripts" and "Quirks we fix"):
 //! 1. Make one `WorkDir::create(tmpdir)` for the run, before the first of these tests.
 //! 2. Per test: `host_test(name, &wd, secs)`, `secs` from [`default_secs`] unless the user
 //!    shortened the run. `Err(skip)`: print and log `skip` (one line, `skipped: no 'dc' program
@@ -14,7 +15,7 @@
 //!    stdin redirection is needed: the dc test's input is given with looper's `-i`.
 //! 3. Read the kernel's stderr to EOF, not just until it exits: looper's in-flight iteration
 //!    (a `multi.sh` and its copies) outlives looper and keeps the pipe open, and Run's elapsed
-//!    time includes it (SPEC.md 3.2).
+//!    time includes it (docs/ORIGINAL.md, "Reading a copy").
 //! 4. Drop the `WorkDir` at the end of the run. On SIGINT/SIGTERM, first kill the test's
 //!    whole process group with SIGKILL (start each test in a process group of its own), and
 //!    wait until `kill(-pgid, 0)` fails with ESRCH, then remove the directory: the shell runs
@@ -36,7 +37,7 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Every test this module knows, in the order of SPEC.md 2.2.
+/// Every test this module knows, in the order of docs/ORIGINAL.md, "Tests".
 pub const HOST_TESTS: &[&str] = &["shell1", "shell8", "shell16", "C", "dc", "grep", "sysexec"];
 
 /// The programs the shell test's scripts run, besides `/bin/sh`.
@@ -63,7 +64,8 @@ impl Skip {
     }
 }
 
-/// The C suite's duration of each test, in seconds (SPEC.md 2.2); `None` for another name.
+/// The C suite's duration of each test, in seconds (docs/ORIGINAL.md, "Tests"); `None` for another
+/// name.
 pub fn default_secs(name: &str) -> Option<u32> {
     match name {
         "shell1" | "shell8" | "shell16" | "C" => Some(60),

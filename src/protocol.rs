@@ -1,5 +1,6 @@
 //! The only writer and reader of the result protocol that UnixBench programs speak on stderr:
-//! `COUNT|<score>|<timebase>|<label>`, `TIME|<seconds>`, `ERROR|<message>` (SPEC.md 3.1).
+//! `COUNT|<score>|<timebase>|<label>`, `TIME|<seconds>`, `ERROR|<message>`
+//! (docs/ORIGINAL.md, "Protocol").
 //!
 //! Writers format into a caller's stack buffer with no allocation, so a SIGALRM handler can
 //! print its line as the C `report()` does. Number formats follow the C printf formats: `%ld`,
@@ -64,7 +65,8 @@ pub fn emit(line: &LineBuf) {
     let _ = crate::sys::fd::write_all(2, line.as_bytes());
 }
 
-/// One parsed stderr line of a kernel, as Run's helper sees it (SPEC.md 3.2).
+/// One parsed stderr line of a kernel, as Run's helper sees it
+/// (docs/ORIGINAL.md, "Reading a copy").
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
     /// `COUNT|score|timebase|label`.

@@ -216,7 +216,8 @@ mod tests {
         assert_eq!(share(44.0, 20.0, 50.0), 17.6);
         assert_eq!(share(26.4, 30.0, 30.0), 26.4);
         assert_eq!((share(-3.0, 1.0, 1.0), share(5.0, 0.0, 1.0), share(5.0, 1.0, 0.0)), (0.0, 0.0, 0.0));
-        // The index at 1 copy (SPEC.md 14): 130 + 10·15 + ... ≈ 28 min; a tenth is ≈ 168 s.
+        // The index at 1 copy (docs/ORIGINAL.md, "Run time"): 130 + 10·15 + ... ≈ 28 min; a tenth
+        // is ≈ 168 s.
         assert_eq!(standard_cost(10, 10.0), 130.0);
         assert_eq!(standard_cost(3, 60.0), 189.0);
     }

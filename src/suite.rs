@@ -1,5 +1,6 @@
-//! The tests as UnixBench's `Run` knows them (SPEC.md 2.2, 2.3): name, program and arguments,
-//! log message (the report's row name), category, repeat class, and the named groups.
+//! The tests as UnixBench's `Run` knows them (docs/ORIGINAL.md, "Tests" and "Groups"): name,
+//! program and arguments, log message (the report's row name), category, repeat class, and the
+//! named groups.
 //!
 //! A test runs one of three ways: a kernel of this binary with fixed arguments (dhry2reg, pipe,
 //! fstime, ...), a host tool under `looper` whose command line and data come from the work
@@ -8,7 +9,8 @@
 
 use crate::driver::model::Category;
 
-/// How many passes a test gets by default: 10 for long tests, 3 for short ones (SPEC.md 3.4).
+/// How many passes a test gets by default: 10 for long tests, 3 for short ones
+/// (docs/ORIGINAL.md, "Passes and score").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Repeat {
     Long,
@@ -138,7 +140,8 @@ macro_rules! fs_args {
     };
 }
 
-/// Every test, in the order `all` runs them (SPEC.md 2.2's order, not Perl's hash order).
+/// Every test, in the order `all` runs them (docs/ORIGINAL.md, "Tests": that order, not Perl's hash
+/// order).
 pub static TESTS: &[Test] = &[
     kernel("dhry2reg", "Dhrystone 2 using register variables", System, Long, "dhry2reg", &[Secs(10)]),
     Test {
@@ -237,8 +240,8 @@ const ARITHMETIC: &[&str] = &["arithoh", "short", "int", "long", "float", "doubl
 const GRAPHICS: &[&str] =
     &["2d-rects", "2d-ellipse", "2d-aashapes", "2d-text", "2d-blit", "2d-window", "ubgears"];
 
-/// The named groups (SPEC.md 2.3; `load` runs the shell tests as USAGE says, DECISIONS.md).
-/// Each is a list of parts: test names or other groups.
+/// The named groups (docs/ORIGINAL.md, "Groups" and "Quirks we fix": `load` runs the shell tests as
+/// USAGE says). Each is a list of parts: test names or other groups.
 static GROUPS: &[(&str, &[&[&str]])] = &[
     ("index", &[INDEX]),
     ("oldsystem", &[OLDSYSTEM]),

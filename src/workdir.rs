@@ -7,11 +7,11 @@
 //! `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`, `file(name)`; the
 //! command lines of the tests that use it come from `crate::hosttools::host_test`.
 //!
-//! Every file is our own (DECISIONS.md): the two scripts do the steps of UnixBench's `multi.sh`
-//! and `tst.sh`; `sort.src` is shell-script text with the original's size, line, word and
-//! "the" counts; `large.txt` is generated ([`grepdata`]); `dc.dat` and `cctest.c` are ours.
-//! The `workdir DIR` applet writes the same files into a directory of the user's choosing, so
-//! the tests can be tried by hand and compared with the C programs.
+//! Every file is our own (docs/ORIGINAL.md, "Quirks we fix"): the two scripts do the steps of
+//! UnixBench's `multi.sh` and `tst.sh`; `sort.src` is shell-script text with the original's size,
+//! line, word and "the" counts; `large.txt` is generated ([`grepdata`]); `dc.dat` and `cctest.c`
+//! are ours. The `workdir DIR` applet writes the same files into a directory of the user's
+//! choosing, so the tests can be tried by hand and compared with the C programs.
 
 mod grepdata;
 

@@ -1,5 +1,5 @@
 //! The index baselines of `baselines.txt`, compiled in by build.rs. The driver divides a test's
-//! score by its baseline and multiplies by 10 to get the test's index (SPEC.md 3.5).
+//! score by its baseline and multiplies by 10 to get the test's index (docs/ORIGINAL.md, "Index").
 
 #[allow(dead_code)] // `Row` and `CATEGORIES` are used by build.rs and the tests.
 mod parse;

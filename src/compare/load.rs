@@ -213,9 +213,9 @@ fn json_interval(t: &Value) -> Option<Interval> {
 
 // ---- Text reports --------------------------------------------------------------------------
 
-/// Parses the classic report layout (SPEC.md 6): `Benchmark Run:` blocks, each with its
-/// `N CPUs in system; running M parallel copies of tests` line, result lines, and index blocks.
-/// Lines outside blocks (the header, a console's progress lines) are ignored.
+/// Parses the classic report layout (docs/ORIGINAL.md, "Text report"): `Benchmark Run:` blocks,
+/// each with its `N CPUs in system; running M parallel copies of tests` line, result lines, and
+/// index blocks. Lines outside blocks (the header, a console's progress lines) are ignored.
 fn from_text(file: &str, text: &str) -> Result<Source, String> {
     let lines: Vec<&str> = text.lines().collect();
     let version = lines

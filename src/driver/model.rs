@@ -1,7 +1,8 @@
 //! The results of a run as plain data: what the driver measures and every exporter (text report,
 //! HTML, log, CSV, TSV, JSON) reads. Measuring never formats; exporters never measure.
 
-/// A test category (SPEC.md 2.1), in the fixed order the report prints their blocks.
+/// A test category (docs/ORIGINAL.md, "Categories"), in the fixed order the report prints their
+/// blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Category {
     System,
@@ -115,7 +116,7 @@ pub struct IndexRow {
     pub index: Option<f64>,
 }
 
-/// The index block of one category (SPEC.md 6.4).
+/// The index block of one category (docs/ORIGINAL.md, "Index block").
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexBlock {
     pub category: Category,
@@ -149,7 +150,8 @@ pub struct Cpu {
     pub flags: String,
 }
 
-/// The system block of the report (SPEC.md 6.2, 8). Unknown values are `unknown`.
+/// The system block of the report (docs/ORIGINAL.md, "Report header" and "System information").
+/// Unknown values are `unknown`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SystemInfo {
     pub hostname: String,

@@ -1,6 +1,8 @@
 //! Run's arithmetic, as pure functions: what one copy's stderr means (`readResults`), one pass
 //! from its copies (`runOnePass`), a test's score from its passes (`combinePassResults`) and the
-//! index blocks (`indexResults`). SPEC.md 3.2-3.5; DECISIONS.md keeps it exact, guards included.
+//! index blocks (`indexResults`):
+//! docs/ORIGINAL.md, "Reading a copy", "Combining copies", "Passes and score" and "Index"; kept
+//! exact, guards included (docs/ORIGINAL.md, "Semantics").
 //!
 //! Nothing here runs a process, reads a clock or prints: the tests below feed literal samples,
 //! many of them taken from a real run of the C suite (its .log), and expect its scores.

@@ -1,5 +1,5 @@
 //! `arithoh`, `register`, `short`, `int`, `long`, `float`, `double` DURATION: UnixBench's
-//! `arith.c`, one source built once per `datum` type (SPEC.md 9.10).
+//! `arith.c`, one source built once per `datum` type (docs/ORIGINAL.md, "arith").
 //!
 //! The timed loop increments the counter **before** the work, so the count includes the loop in
 //! progress, then calls `result = dumb_stuff(result)`. `dumb_stuff` sums i*i/(i*i-1) for

@@ -1,7 +1,7 @@
 //! `dhry2reg DURATION` and `dhry2 DURATION`: Reinhold Weicker's Dhrystone 2.1 in the BYTE
-//! variant UnixBench builds from `dhry_1.c` and `dhry_2.c` (SPEC.md 9.1): the same record type,
-//! globals, ten steps per loop, Proc_1..Proc_8 and Func_1..Func_3 with the same data flow.
-//! `Run_Index` starts at 1 and is counted at the end of each loop; the figure is
+//! variant UnixBench builds from `dhry_1.c` and `dhry_2.c` (docs/ORIGINAL.md, "dhry2reg"): the same
+//! record type, globals, ten steps per loop, Proc_1..Proc_8 and Func_1..Func_3 with the same data
+//! flow. `Run_Index` starts at 1 and is counted at the end of each loop; the figure is
 //! `COUNT|Run_Index|1|lps`, i.e. completed loops + 1, as the C program prints it.
 //!
 //! **dhry2reg vs dhry2.** In C the two differ only by `-DREG=register`, a storage-class hint on a

@@ -1,4 +1,5 @@
-//! `hanoi DURATION [DISKS]`: UnixBench's `hanoi.c` (SPEC.md 9.11), the recursive Tower of Hanoi.
+//! `hanoi DURATION [DISKS]`: UnixBench's `hanoi.c` (docs/ORIGINAL.md, "hanoi"), the recursive Tower
+//! of Hanoi.
 //!
 //! `mov(n, f, t)` moves n disks from peg f to peg t through the other peg (6 - f - t): a disk
 //! move is `num[f]--, num[t]++`. One loop is `mov(disks, 1, 3)`: 2^disks - 1 moves. The peg

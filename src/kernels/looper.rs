@@ -4,10 +4,10 @@
 //! Until SIGALRM after DURATION seconds: fork, the child `execvp`s COMMAND (exit 99 if it
 //! cannot), the parent waits for it and counts one iteration. At the alarm it prints
 //! `COUNT|<iterations>|60|lpm` on stderr and exits 0, leaving the in-flight child running, as
-//! the C program does (SPEC.md 9.9): a caller that waits for EOF on the stderr pipe waits for it
-//! too. The C program's messages and exit status 2 are kept: `Command "<cmd>" didn't exec` when
-//! the child exits 99, `Bad wait status: 0x<status>` on any other non-zero status,
-//! `Fork failed at iteration <n>` and `Reason: <error>` when fork fails.
+//! the C program does (docs/ORIGINAL.md, "looper and the shell scripts"): a caller that waits for
+//! EOF on the stderr pipe waits for it too. The C program's messages and exit status 2 are kept:
+//! `Command "<cmd>" didn't exec` when the child exits 99, `Bad wait status: 0x<status>` on any
+//! other non-zero status, `Fork failed at iteration <n>` and `Reason: <error>` when fork fails.
 //!
 //! Deviations:
 //! - Bad input (a missing, zero or non-numeric duration, a missing command) is one error line
@@ -15,10 +15,11 @@
 //!   `looper abc true` a usage error too, but `looper 5x true` a 5-second run.
 //! - `-i FILE` (ours, before the duration): every child gets FILE on its stdin, read from its
 //!   start. The dc test needs it: in `looper 30 dc < dc.dat` all children share one file offset,
-//!   so only the first dc sees the input (SPEC.md 12, item 5). The parent opens FILE once; each
-//!   child makes it its stdin and rewinds it before exec, which costs one `dup2` and one `lseek`
-//!   and never fails mid-run. FILE must be a regular (seekable) file. Without `-i`, the command
-//!   line is the C program's, so UnixBench's Perl `Run` can drive this looper unchanged.
+//!   so only the first dc sees the input (docs/ORIGINAL.md, "Quirks", item 5). The parent opens
+//!   FILE once; each child makes it its stdin and rewinds it before exec, which costs one `dup2`
+//!   and one `lseek` and never fails mid-run. FILE must be a regular (seekable) file. Without `-i`,
+//!   the command line is the C program's, so UnixBench's Perl `Run` can drive this looper
+//!   unchanged.
 //! - The child resets SIGPIPE to its default and clears the signal mask before exec (the C
 //!   program inherits both from a shell that has them so already).
 

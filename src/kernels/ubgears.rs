@@ -1,5 +1,5 @@
-//! `ubgears [-time N] [-v] [-info] [-display NAME]`: UnixBench's fork of glxgears (SPEC.md
-//! 9.12), fixed-function OpenGL through GLX.
+//! `ubgears [-time N] [-v] [-info] [-display NAME]`: UnixBench's fork of glxgears
+//! (docs/ORIGINAL.md, "gfx-x11 and ubgears"), fixed-function OpenGL through GLX.
 //!
 //! Three gears built once into display lists, a 300x300 double-buffered RGB window with a
 //! depth buffer, one light, culling and GL_NORMALIZE. Each frame: handle pending X events,

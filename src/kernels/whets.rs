@@ -1,8 +1,9 @@
 //! `whetstone-double`: Roy Longbottom's C/C++ Whetstone in double precision, as UnixBench builds
-//! it (`-DDP -DGTODay -DUNIXBENCH`, SPEC.md 9.2). `whetstone-double [SECONDS]`: the C program
-//! ignores its arguments and always aims at 10 s; this one takes an optional target in whole
-//! seconds (default 10, what Run and our standard driver get, since they pass nothing), which
-//! replaces only that target, so that `--quick` can make short passes. Anything else is refused.
+//! it (`-DDP -DGTODay -DUNIXBENCH`, docs/ORIGINAL.md, "whetstone-double").
+//! `whetstone-double [SECONDS]`: the C program ignores its arguments and always aims at 10 s; this
+//! one takes an optional target in whole seconds (default 10, what Run and our standard driver get,
+//! since they pass nothing), which replaces only that target, so that `--quick` can make short
+//! passes. Anything else is refused.
 //!
 //! Eight sections, each an outer loop of `xtra` passes around an inner loop of a fixed count
 //! (x100 = 100): N1 array elements (run ten times longer than charged), N2 array as parameter,

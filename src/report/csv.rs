@@ -1,5 +1,5 @@
-//! The CSV summary (SPEC.md 7.4, `UB_OUTPUT_CSV=true`): `Concurrency,<message>,...` then one row
-//! per copy count, `<copies>,<score %.1f>,...`.
+//! The CSV summary (docs/ORIGINAL.md, "CSV"; `UB_OUTPUT_CSV=true`): `Concurrency,<message>,...`
+//! then one row per copy count, `<copies>,<score %.1f>,...`.
 //!
 //! Unlike `Run`, whose header came from the first copy count's tests (so columns slid when a
 //! later count ran other tests, e.g. graphics skipped above 1 copy), the header is the union of

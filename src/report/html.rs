@@ -1,8 +1,8 @@
-//! The HTML report (SPEC.md 7.2), in `Run`'s structure: a head with the title and table style,
-//! the system table, then per copy count a heading, its time span and one table per category
-//! (in the fixed order System, 2D, 3D, Non-Index), then a footer. Every interpolated string is
-//! HTML-escaped. What `Run` never had to say (failed or skipped tests, `-t`, an interrupt) is a
-//! `<p class="note">` paragraph.
+//! The HTML report (docs/ORIGINAL.md, "HTML report"), in `Run`'s structure: a head with the title
+//! and table style, the system table, then per copy count a heading, its time span and one table
+//! per category (in the fixed order System, 2D, 3D, Non-Index), then a footer. Every interpolated
+//! string is HTML-escaped. What `Run` never had to say (failed or skipped tests, `-t`, an
+//! interrupt) is a `<p class="note">` paragraph.
 
 use super::fmt::{self, put, putln, Zone};
 use super::text::{interval, score_title, scored, unscored_reason};

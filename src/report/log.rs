@@ -1,4 +1,4 @@
-//! The detailed `.log` file (SPEC.md 3.4, 7.3), as `Run` appends to it while a test runs: a
+//! The detailed `.log` file (docs/ORIGINAL.md, "Log"), as `Run` appends to it while a test runs: a
 //! header per test, a header per pass, the programs' stdout (appended by the driver between the
 //! pass header and footer), each copy's parsed fields, the dropped and kept passes, and the
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.

@@ -1,5 +1,5 @@
-//! What the system under test is: the header of every report (SPEC.md 8), gathered without
-//! running a single external command.
+//! What the system under test is: the header of every report
+//! (docs/ORIGINAL.md, "System information"), gathered without running a single external command.
 //!
 //! `Run` asked `hostname`, `uname`, `locale`, `who`, `uptime` and /proc/cpuinfo. We read the
 //! same facts from their sources: uname(2); /etc/os-release for the distribution's name (which
@@ -401,10 +401,10 @@ fn collapse_spaces(s: &str) -> String {
     out
 }
 
-/// Parses /proc/cpuinfo as `Run` does (SPEC.md 8): each line split at colons with their
-/// surrounding blanks, lines with a false field or value skipped; `processor` selects the CPU;
-/// on aarch64 the implementer and part codes name the model, `Features` the flags; elsewhere
-/// `model name`, `bogomips` and `flags` (described by [`flag_names`]).
+/// Parses /proc/cpuinfo as `Run` does (docs/ORIGINAL.md, "System information"): each line split at
+/// colons with their surrounding blanks, lines with a false field or value skipped; `processor`
+/// selects the CPU; on aarch64 the implementer and part codes name the model, `Features` the flags;
+/// elsewhere `model name`, `bogomips` and `flags` (described by [`flag_names`]).
 pub fn parse_cpuinfo(text: &str, machine: &str) -> Vec<Cpu> {
     let mut cpus: Vec<Cpu> = Vec::new();
     let mut cur = 0usize;

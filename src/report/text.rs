@@ -1,5 +1,6 @@
 //! The text report and the console strings, byte for byte as UnixBench's `Run` writes them
-//! (SPEC.md 5.4, 6). This layout is an interface: scripts written over twenty years parse it.
+//! (docs/ORIGINAL.md, "Console" and "Text report"). This layout is an interface: scripts written
+//! over twenty years parse it.
 //!
 //! Classic lines keep their exact shapes. What `Run` never had to say (a failed or skipped test,
 //! durations changed with `-t`, an interrupted run) goes on lines that start with `** `, placed
@@ -44,7 +45,7 @@ pub fn logo(pkg_version: &str) -> String {
     s
 }
 
-/// The "Use directories for:" block printed after the logo (SPEC.md 5.4 step 7).
+/// The "Use directories for:" block printed after the logo (docs/ORIGINAL.md, "Console", step 2).
 pub fn directories(tmpdir: &str, resultdir: &str) -> String {
     let rule = "-".repeat(78);
     format!(
@@ -89,7 +90,8 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
 }
 
 /// The report's header, written once before any test runs: the banner line, the system block
-/// (SPEC.md 6.2) and, when durations were changed with `-t`, a note saying so.
+/// (docs/ORIGINAL.md, "Report header") and, when durations were changed with `-t`, a note saying
+/// so.
 pub fn header(run: &Run) -> String {
     let mut s = format!("   BYTE UNIX Benchmarks (Version {})\n\n", run.version);
     s += &system_block(&run.system, run.settings.verbosity == 3);
@@ -163,7 +165,8 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     v
 }
 
-/// One `Benchmark Run:` block (SPEC.md 6.3, 6.4), dates in the given zone.
+/// One `Benchmark Run:` block (docs/ORIGINAL.md, "Run block" and "Index block"), dates in the given
+/// zone.
 pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     let (start, end): (Tm, Tm) = (zone(cr.start), zone(cr.end));
     let mut s = format!("{}\n", "-".repeat(72));
@@ -238,7 +241,7 @@ pub fn score_title(b: &IndexBlock) -> String {
     t
 }
 
-/// One index block (SPEC.md 6.4), ending with its empty line.
+/// One index block (docs/ORIGINAL.md, "Index block"), ending with its empty line.
 pub fn index_block(b: &IndexBlock) -> String {
     let head =
         format!("{}{}", b.category.display(), if b.partial { " Partial Index" } else { " Index Values" });

@@ -1,7 +1,7 @@
 //! The grep test's input, generated: 10 000 lines of made-up `strace` output of a GIMP start-up
 //! (`open("/usr/lib/gimp/2.0/plug-ins/blur", O_RDONLY) = 3` and the like), with the statistics
-//! of the original suite's `large.txt` (SPEC.md section 11): [`BYTES`] bytes, [`LINES`] lines,
-//! [`WORDS`] words as `wc` counts them, and exactly [`MATCHES`] lines containing `gimp`.
+//! of the original suite's `large.txt` (docs/ORIGINAL.md, "Data files"): [`BYTES`] bytes, [`LINES`]
+//! lines, [`WORDS`] words as `wc` counts them, and exactly [`MATCHES`] lines containing `gimp`.
 //!
 //! Generated rather than embedded so the binary does not carry 700 KB. The generator is
 //! deterministic (a fixed-seed PCG), so every run on every machine writes the same bytes; the

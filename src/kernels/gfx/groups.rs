@@ -1,5 +1,6 @@
 //! gfx-x11's groups, and the x11perf table entries they run with gfx-x11's reference rates
-//! (SPEC.md 4.2): the objects per request, sizes and fill styles are `do_tests.c`'s.
+//! (docs/ORIGINAL.md, "gfx-x11 references"): the objects per request, sizes and fill styles are
+//! `do_tests.c`'s.
 
 use super::harness::{Kind, Parms, Spec, POLY};
 use super::{aatraps, arcs, blt, lines, polys, rects, text, windows};
