@@ -2,7 +2,7 @@
 #
 #   make              build ./unixbench, static, for x86_64-unknown-linux-musl
 #   make run          build and run the standard benchmark (the index, 1 and N copies)
-#   make test         build and run every test (what .ci/run calls)
+#   make test         build and run every test of every crate (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
@@ -55,7 +55,7 @@ graphics: unixbench-graphics
 # xvfb-run -a picks a free display and stops the server afterwards.
 test-graphics: unixbench-graphics
 	$(call need_debs,xvfb xauth libgl1-mesa-dri xfonts-base fonts-dejavu-core)
-	$(CARGO) clippy --locked --features graphics --all-targets -- -D warnings
+	$(CARGO) clippy --locked --workspace --features graphics --all-targets -- -D warnings
 	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
 		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
 		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
@@ -76,10 +76,10 @@ run: unixbench
 	./unixbench
 
 test: unixbench unixbench-aarch64 test-deps
-	$(CARGO) fmt --check
-	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
-		$(CARGO) test --locked
+		$(CARGO) test --locked --workspace
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,

@@ -7,25 +7,11 @@
 //! prints an error and maps it to the exit status.
 
 mod applets;
-mod args;
-mod baselines;
-mod compare;
-mod driver;
-mod error;
-mod hosttools;
-mod json;
 mod kernels;
-mod protocol;
-mod quick;
-mod report;
-mod selfexe;
-mod sort;
-#[allow(dead_code)] // Until the exporters call it.
-mod stats;
-mod suite;
-mod sys;
-mod timing;
-mod workdir;
+
+// The layers below, in scope as `crate::sys`, `crate::driver`, ... (ARCHITECTURE.md, "Layers").
+use base::{args, error, json, protocol, selfexe, sort, sys, timing};
+use run::{compare, driver};
 
 use error::Error;
 use std::ffi::{OsStr, OsString};

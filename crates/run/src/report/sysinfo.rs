@@ -9,7 +9,7 @@
 //! Parsing is done by pure functions over text and bytes, tested with fixtures.
 
 use super::fmt::{self, Tm};
-use crate::driver::model::{Cpu, SystemInfo};
+use crate::model::{Cpu, SystemInfo};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 

@@ -9,7 +9,7 @@
 
 use super::fmt;
 use super::text::scored;
-use crate::driver::model::Run;
+use crate::model::Run;
 
 /// A field, quoted as RFC 4180 asks only when it holds a comma, a quote or a line break (no
 /// UnixBench message does, so classic output stays unquoted).

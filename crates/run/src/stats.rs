@@ -11,7 +11,7 @@
 //! logs is the sum of their variances over k². Pure math only: exporters and `compare` call it,
 //! the driver's `--quick` stopping rule (src/quick.rs) builds on it.
 
-use crate::driver::model::{IndexBlock, Pass, TestResult};
+use crate::model::{IndexBlock, Pass, TestResult};
 
 /// The summary of one test's kept samples (the `"stats"` object of the results JSON).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn index_interval_of_a_block() {
-        use crate::driver::model::{Category, IndexRow};
+        use crate::model::{Category, IndexRow};
         let pass = |count: f64| Pass { count, time: 1.0, timebase: 1.0, ..Pass::default() };
         let result = |message: &str, counts: &[f64]| TestResult {
             message: message.into(),

@@ -2,8 +2,8 @@
 //! layout (ours, or the C UnixBench's). Both become the same small model: per copy count, each
 //! test's score with its 95% interval when the file has one, and each category's index score.
 
-use crate::driver::model::Category;
 use crate::json::{self, Value};
+use crate::model::Category;
 use crate::stats::{self, Interval};
 
 /// What kind of file a run came from.

@@ -9,7 +9,7 @@
 //! has no result line and no index row, so a parser sees it exactly as a test that was not run.
 
 use super::fmt::{self, put, putln, Tm, Zone};
-use crate::driver::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult};
+use crate::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult};
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
 const ART: [&str; 6] = [
@@ -359,7 +359,7 @@ mod tests {
         for cr in &run.runs {
             got += &block_in(&run.system, cr, fmt::utc);
         }
-        assert_eq!(got, include_str!("../../tests/fixtures/report/index-c1-c2.txt"));
+        assert_eq!(got, include_str!("../../../../tests/fixtures/report/index-c1-c2.txt"));
     }
 
     #[test]
@@ -381,7 +381,10 @@ mod tests {
         assert_eq!(header(&run), want);
         // The whole report is the header, the blocks and an empty footer.
         let whole = report_in(&run, fmt::utc);
-        assert_eq!(whole, format!("{want}{}", include_str!("../../tests/fixtures/report/index-c1-c2.txt")));
+        assert_eq!(
+            whole,
+            format!("{want}{}", include_str!("../../../../tests/fixtures/report/index-c1-c2.txt"))
+        );
     }
 
     #[test]

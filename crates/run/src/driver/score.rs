@@ -5,7 +5,7 @@
 //! Nothing here runs a process, reads a clock or prints: the tests below feed literal samples,
 //! many of them taken from a real run of the C suite (its .log), and expect its scores.
 
-use super::model::{Category, CopyOutcome, IndexBlock, IndexRow, Pass, TestResult};
+use crate::model::{Category, CopyOutcome, IndexBlock, IndexRow, Pass, TestResult};
 use crate::protocol::{self, Line};
 use crate::suite::Repeat;
 

@@ -8,9 +8,9 @@ mod parse;
 use std::{env, fs, path::Path, process};
 
 fn main() {
-    println!("cargo:rerun-if-changed=baselines.txt");
+    println!("cargo:rerun-if-changed=../../baselines.txt");
     println!("cargo:rerun-if-changed=src/baselines/parse.rs");
-    let text = fs::read_to_string("baselines.txt").unwrap_or_else(|e| {
+    let text = fs::read_to_string("../../baselines.txt").unwrap_or_else(|e| {
         eprintln!("error: baselines.txt: cannot read: {e}");
         process::exit(1)
     });

@@ -9,7 +9,7 @@
 
 use super::fmt;
 use super::text::{scored, unscored_reason};
-use crate::driver::model::{CopyRun, Run, TestResult};
+use crate::model::{CopyRun, Run, TestResult};
 
 pub const HEADER: &str = "pass_copies\ttest\tmessage\tscore\tunit\ttime\tsamples\tbaseline\tindex\n";
 

@@ -2,7 +2,7 @@
 //! 1 and 2 copies, on a 2-CPU machine), and a small run with failures, overflowing numbers and
 //! long names.
 
-use crate::driver::model::*;
+use crate::model::*;
 
 /// (name, message, unit, repeat-class time, samples, baseline)
 const TESTS: [(&str, &str, &str, f64, usize, f64); 12] = [

@@ -6,7 +6,7 @@
 //! directory (shell1/8/16, C, dc, grep), or a graphics applet that only exists when the binary
 //! was built with the `graphics` feature. Durations are data here so that `-t` can override them.
 
-use crate::driver::model::Category;
+use crate::model::Category;
 
 /// How many passes a test gets by default: 10 for long tests, 3 for short ones (SPEC.md 3.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub enum Kind {
     /// An applet of this binary, `prog args...`.
     Kernel { prog: &'static str, args: &'static [Arg] },
     /// A host program run for `secs` seconds (by `looper`, or `syscall` for sysexec); the command
-    /// line comes from `crate::driver::host`, and the test is skipped when the program is missing.
+    /// line comes from the driver's `host` module, and the test is skipped when the program is missing.
     Host { secs: u32 },
     /// A graphics applet, present only in a binary built with the `graphics` feature.
     Graphics { prog: &'static str, args: &'static [Arg] },
@@ -255,8 +255,14 @@ static GROUPS: &[(&str, &[&[&str]])] = &[
     ("whetstone", &[&["whetstone-double"]]),
     ("graphics", &[GRAPHICS]),
     ("gindex", &[INDEX, GRAPHICS]),
-    // UnixBench 4.0's eleven index tests; the report adds 4.0's block (src/report/index4.rs).
-    ("index4", &[crate::report::index4::INDEX4_TESTS]),
+    // UnixBench 4.0's eleven index tests; the report adds 4.0's block (report/index4.rs).
+    ("index4", &[INDEX4_TESTS]),
+];
+
+/// The driver's names of the eleven UnixBench 4.0 index tests, in 4.0's report order.
+pub const INDEX4_TESTS: &[&str] = &[
+    "double", "dhry2reg", "execl", "fstime", "fsbuffer", "fsdisk", "pipe", "context1", "spawn", "shell8",
+    "syscall",
 ];
 
 /// Expands a test or group name into test names, in order; None if the name is unknown.

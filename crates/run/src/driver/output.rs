@@ -5,8 +5,8 @@
 //! calls to them are all in [`fmt`], so that hooking in a new exporter is a change of one line
 //! there. Measuring code never formats.
 
-use super::model::{Run, TestResult};
 use super::options::{Format, Verbosity};
+use crate::model::{Run, TestResult};
 use crate::sys;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// The exporters' entry points, as the driver calls them: every report and log string.
 pub mod fmt {
-    use crate::driver::model::{Pass, Run, TestResult};
+    use crate::model::{Pass, Run, TestResult};
     use crate::report;
 
     /// The logo and the banner printed before the tests.
@@ -338,7 +338,7 @@ pub fn log(files: &mut Option<Files>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::model::Pass;
+    use crate::model::Pass;
 
     #[test]
     fn verbose_stats_line() {

@@ -8,7 +8,7 @@
 
 use super::text::score_title;
 use super::tsv::baseline_index;
-use crate::driver::model::{CopyOutcome, CopyRun, IndexBlock, Pass, Run, SystemInfo, TestResult};
+use crate::model::{CopyOutcome, CopyRun, IndexBlock, Pass, Run, SystemInfo, TestResult};
 
 /// An indenting JSON writer. Call `key` before each member of an object; values in arrays
 /// need no key. Misuse (a key in an array, unbalanced ends) gives malformed text, caught by the
@@ -372,7 +372,7 @@ fn index_block(j: &mut Json, b: &IndexBlock, cr: &CopyRun) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::model::*;
+    use crate::model::*;
     use crate::report::fixture;
 
     #[test]

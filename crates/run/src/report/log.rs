@@ -4,7 +4,7 @@
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.
 
 use super::fmt::{self, perl_num, put, putln};
-use crate::driver::model::{CopyOutcome, Pass, TestResult};
+use crate::model::{CopyOutcome, Pass, TestResult};
 
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
 /// `==> <command>` line followed by an empty line.
@@ -114,7 +114,7 @@ pub fn test_section(r: &TestResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::model::CopyOutcome;
+    use crate::model::CopyOutcome;
     use crate::report::fixture;
 
     /// The first test of the reference log, from its figures.

@@ -10,11 +10,8 @@
 
 use crate::baselines;
 
-/// The driver's names of the eleven 4.0 index tests, in 4.0's report order.
-pub const INDEX4_TESTS: &[&str] = &[
-    "double", "dhry2reg", "execl", "fstime", "fsbuffer", "fsdisk", "pipe", "context1", "spawn", "shell8",
-    "syscall",
-];
+/// The eleven 4.0 index tests, in 4.0's report order: the `index4` group of the catalogue.
+pub use crate::suite::INDEX4_TESTS;
 
 /// 4.0's baseline for "Arithmetic Test (type = double)" (SPARCstation 20-61, lps).
 pub const DOUBLE_BASELINE: f64 = 29820.0;

@@ -6,7 +6,7 @@
 
 use super::fmt::{self, put, putln, Zone};
 use super::text::{interval, score_title, scored, unscored_reason};
-use crate::driver::model::{Category, CopyRun, Run, SystemInfo};
+use crate::model::{Category, CopyRun, Run, SystemInfo};
 
 /// Escapes text for element content and double-quoted attributes.
 #[inline(never)]

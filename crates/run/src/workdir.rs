@@ -5,33 +5,32 @@
 //!
 //! API contract (used by the driver): `WorkDir::create(tmpdir)`, `path()`, `file(name)`,
 //! `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`, `file(name)`; the
-//! command lines of the tests that use it come from `crate::hosttools::host_test`.
+//! command lines of the tests that use it come from `hosttools::host_test`, the layer above,
+//! which also holds the `workdir` applet.
 //!
 //! Every file is our own (DECISIONS.md): the two scripts do the steps of UnixBench's `multi.sh`
 //! and `tst.sh`; `sort.src` is shell-script text with the original's size, line, word and
 //! "the" counts; `large.txt` is generated ([`grepdata`]); `dc.dat` and `cctest.c` are ours.
-//! The `workdir DIR` applet writes the same files into a directory of the user's choosing, so
-//! the tests can be tried by hand and compared with the C programs.
+//! The `workdir DIR` applet (`hosttools::workdir_main`) writes the same files into a directory
+//! of the user's choosing, so the tests can be tried by hand and compared with the C programs.
 
 mod grepdata;
 
-use crate::error::{Error, Result};
-use std::ffi::OsString;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The shell test's launcher: `multi.sh N` runs N copies of `tst.sh` in the background.
-pub const MULTI_SH: &str = include_str!("../data/multi.sh");
+pub const MULTI_SH: &str = include_str!("../../../data/multi.sh");
 /// One copy of the shell test's pipeline: sort, od, sort -n, grep, tee, wc, rm.
-pub const TST_SH: &str = include_str!("../data/tst.sh");
+pub const TST_SH: &str = include_str!("../../../data/tst.sh");
 /// The shell test's sort input: 8546 bytes, 362 lines, 1200 words, 35 lines holding "the".
-pub const SORT_SRC: &str = include_str!("../data/sort.src");
+pub const SORT_SRC: &str = include_str!("../../../data/sort.src");
 /// The dc test's input: sqrt(2) to 99 decimal places, then end of input. No `q`: GNU dc exits
 /// with status 1 after a `q` read from stdin, which looper reports as a bad wait status.
-pub const DC_DAT: &str = include_str!("../data/dc.dat");
+pub const DC_DAT: &str = include_str!("../../../data/dc.dat");
 /// The C compiler test's source: warning-free C that is compiled and linked, never run.
-pub const CCTEST_C: &str = include_str!("../data/cctest.c");
+pub const CCTEST_C: &str = include_str!("../../../data/cctest.c");
 
 /// The files of a work directory, in the order they are written, with their mode. The scripts
 /// are executable: `multi.sh` is exec'd directly by looper, through its `#!/bin/sh` line, as
@@ -118,6 +117,13 @@ impl WorkDir {
         self.file("cctest.c")
     }
 
+    /// Writes every script and data file into `dir`, an existing directory of the user's, and
+    /// names it as a work directory that drop leaves in place (the `workdir DIR` applet).
+    pub fn fill(dir: PathBuf) -> io::Result<WorkDir> {
+        write_into(&dir)?;
+        Ok(WorkDir { path: dir, owned: false })
+    }
+
     fn write_files(&self) -> io::Result<()> {
         write_into(&self.path)
     }
@@ -129,61 +135,6 @@ impl Drop for WorkDir {
             let _ = std::fs::remove_dir_all(&self.path);
         }
     }
-}
-
-/// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
-/// and host-tool tests into DIR, an existing directory that is left in place, so they can be run
-/// by hand or beside the C suite's. With TEST (shell1, shell8, shell16, C, dc, grep, sysexec) it
-/// then prints the command the driver would run for it, one argument per line (the first is
-/// the applet), for SECONDS or the test's default duration; or its one-line skip reason when
-/// this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
-/// test by hand.
-pub fn main(argv: Vec<OsString>) -> Result {
-    use crate::hosttools;
-    const USAGE: &str = "usage is workdir DIR [TEST [SECONDS]]";
-    let (dir, test, secs) = match &argv[1..] {
-        [d] => (d, None, None),
-        [d, t] => (d, Some(t.to_string_lossy()), None),
-        [d, t, s] => (d, Some(t.to_string_lossy()), Some(crate::args::parse_duration(s)?)),
-        [] => return Err(Error::usage(format!("missing directory: {USAGE}"))),
-        [_, _, _, extra, ..] => {
-            return Err(Error::usage(format!("unexpected argument '{}': {USAGE}", extra.to_string_lossy())))
-        }
-    };
-    let dir = Path::new(dir);
-    let secs = match &test {
-        None => 0,
-        Some(t) => match secs.or_else(|| hosttools::default_secs(t)) {
-            Some(s) => s,
-            None => {
-                return Err(Error::usage(format!(
-                    "unknown test '{t}': expected one of {}",
-                    hosttools::HOST_TESTS.join(", ")
-                )))
-            }
-        },
-    };
-    if !dir.is_dir() {
-        return Err(Error::usage(format!("'{}' is not a directory", dir.display())));
-    }
-    let dir = std::path::absolute(dir).map_err(|e| Error::failed(e.to_string()))?;
-    write_into(&dir).map_err(|e| Error::failed(e.to_string()))?;
-    if let Some(t) = test {
-        let wd = WorkDir { path: dir, owned: false };
-        let mut out = String::new();
-        match hosttools::host_test(&t, &wd, secs) {
-            Ok(v) => v.iter().for_each(|a| {
-                out.push_str(&a.to_string_lossy());
-                out.push('\n');
-            }),
-            Err(skip) => {
-                out.push_str(&skip.0);
-                out.push('\n');
-            }
-        }
-        print!("{out}");
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! functions from data to text, tested against literal output.
 
 use super::load::{Kind, Source};
-use crate::driver::model::Category;
 use crate::json::{number, quote};
+use crate::model::Category;
 use crate::report::fmt::{put, putln};
 use crate::stats::Interval;
 

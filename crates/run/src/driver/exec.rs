@@ -9,9 +9,9 @@
 //! a signal or an overdue copy gets every copy's process group SIGTERM, then SIGKILL, and every
 //! copy is reaped before this returns. No copy or grandchild outlives the pass.
 
-use super::model::CopyOutcome;
 use super::score;
 use super::signals::Watch;
+use crate::model::CopyOutcome;
 use crate::sys::{self, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
 use std::io;

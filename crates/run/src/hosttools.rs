@@ -31,6 +31,7 @@
 //! | grep | `looper SECS grep -c gimp <wd>/large.txt` |
 //! | sysexec | `syscall SECS exec` |
 
+use crate::error::Error;
 use crate::workdir::WorkDir;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -146,6 +147,59 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
         .map(|dir| if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir })
         .map(|dir| dir.join(program))
         .find(|p| runnable(p))
+}
+
+/// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
+/// and host-tool tests into DIR, an existing directory that is left in place, so they can be run
+/// by hand or beside the C suite's. With TEST (shell1, shell8, shell16, C, dc, grep, sysexec) it
+/// then prints the command the driver would run for it, one argument per line (the first is
+/// the applet), for SECONDS or the test's default duration; or its one-line skip reason when
+/// this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
+/// test by hand.
+pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
+    const USAGE: &str = "usage is workdir DIR [TEST [SECONDS]]";
+    let (dir, test, secs) = match &argv[1..] {
+        [d] => (d, None, None),
+        [d, t] => (d, Some(t.to_string_lossy()), None),
+        [d, t, s] => (d, Some(t.to_string_lossy()), Some(crate::args::parse_duration(s)?)),
+        [] => return Err(Error::usage(format!("missing directory: {USAGE}"))),
+        [_, _, _, extra, ..] => {
+            return Err(Error::usage(format!("unexpected argument '{}': {USAGE}", extra.to_string_lossy())))
+        }
+    };
+    let dir = Path::new(dir);
+    let secs = match &test {
+        None => 0,
+        Some(t) => match secs.or_else(|| default_secs(t)) {
+            Some(s) => s,
+            None => {
+                return Err(Error::usage(format!(
+                    "unknown test '{t}': expected one of {}",
+                    HOST_TESTS.join(", ")
+                )))
+            }
+        },
+    };
+    if !dir.is_dir() {
+        return Err(Error::usage(format!("'{}' is not a directory", dir.display())));
+    }
+    let dir = std::path::absolute(dir).map_err(|e| Error::failed(e.to_string()))?;
+    let wd = WorkDir::fill(dir).map_err(|e| Error::failed(e.to_string()))?;
+    if let Some(t) = test {
+        let mut out = String::new();
+        match host_test(&t, &wd, secs) {
+            Ok(v) => v.iter().for_each(|a| {
+                out.push_str(&a.to_string_lossy());
+                out.push('\n');
+            }),
+            Err(skip) => {
+                out.push_str(&skip.0);
+                out.push('\n');
+            }
+        }
+        print!("{out}");
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -11,18 +11,17 @@
 
 pub mod exec;
 pub mod host;
-pub mod model;
 pub mod options;
 pub mod output;
 pub mod score;
 pub mod signals;
 
 use crate::error::{Error, Result};
+use crate::model::{Category, CopyRun, Run, Settings, TestResult};
 use crate::quick;
 use crate::suite::{self, Arg, Kind, Test};
 use crate::sys;
 use crate::workdir::WorkDir;
-use model::{Category, CopyRun, Run, Settings, TestResult};
 use options::{Options, Parsed, Quick};
 use output::{Console, Files};
 use std::ffi::OsString;
@@ -551,7 +550,7 @@ impl Runner<'_> {
 
 /// A graphics applet that found no X display exits 3 with `<applet>: skipped: <why>` on stderr:
 /// the test is skipped, not failed. Returns the reason.
-fn no_display(t: &Test, outcomes: &[model::CopyOutcome]) -> Option<String> {
+fn no_display(t: &Test, outcomes: &[crate::model::CopyOutcome]) -> Option<String> {
     if !matches!(t.kind, Kind::Graphics { .. }) {
         return None;
     }

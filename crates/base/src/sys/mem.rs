@@ -55,6 +55,7 @@ impl Mapping {
     }
 
     /// Length in bytes.
+    #[allow(clippy::len_without_is_empty)] // Never empty: `map` refuses a zero length.
     pub fn len(&self) -> usize {
         self.len
     }
