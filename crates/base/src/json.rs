@@ -17,9 +17,7 @@ pub enum Value {
 }
 
 impl Value {
-    /// The member `key` of an object; None for a missing key or a non-object. Out of line:
-    /// `compare` calls it from many places (ARCHITECTURE.md, "Size").
-    #[inline(never)]
+    /// The member `key` of an object; None for a missing key or a non-object.
     pub fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),

@@ -1,6 +1,6 @@
 //! The cold code of `unixbench`: the driver (`Run`'s plan, passes and copies), the exporters,
 //! `compare`, the statistics, and the host tests' work directory. Built for size
-//! (`opt-level = "s"`, Cargo.toml): none of it is timed.
+//! (`opt-level = "z"`, Cargo.toml): none of it is timed, and none of it needs size tricks by hand.
 //!
 //! It imports only from `unixbench-base` (below it), never from the binary above; within the
 //! crate, modules import only modules of a lower layer (`tests/it/tidy.rs` checks both). The

@@ -4,8 +4,8 @@
 use super::load::{Kind, Source};
 use crate::json::{number, quote};
 use crate::model::Category;
-use crate::report::fmt::{put, putln};
 use crate::stats::Interval;
+use std::fmt::Write as _;
 
 /// One run's figure in a row: the score and its interval, if known.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,7 +66,6 @@ pub struct Comparison {
     pub not_compared: Vec<(usize, Vec<usize>)>,
 }
 
-#[inline(never)]
 fn copies_text(n: usize) -> String {
     if n == 1 {
         "1 copy".into()
@@ -191,7 +190,7 @@ fn source_line(i: usize, s: &Source) -> String {
 pub fn text(c: &Comparison) -> String {
     let mut o = String::from("Runs compared:\n");
     for (i, s) in c.sources.iter().enumerate() {
-        putln!(o, "{}", source_line(i, s));
+        let _ = writeln!(o, "{}", source_line(i, s));
     }
     for t in &c.tables {
         let title = if t.copies == 1 {
@@ -201,7 +200,7 @@ pub fn text(c: &Comparison) -> String {
         };
         let mut head = format!("\n{title:<40} {:>12}", "[1]");
         for j in 1..c.sources.len() {
-            put!(head, " {:>12} {:>8}", format!("[{}]", j + 1), "vs [1]");
+            let _ = write!(head, " {:>12} {:>8}", format!("[{}]", j + 1), "vs [1]");
         }
         o.push_str(head.trim_end());
         o.push('\n');
@@ -215,16 +214,16 @@ pub fn text(c: &Comparison) -> String {
             for (j, cell) in r.cells.iter().enumerate() {
                 match cell {
                     Some(x) => {
-                        put!(line, " {:>12.1}", x.score);
+                        let _ = write!(line, " {:>12.1}", x.score);
                     }
                     None => {
-                        put!(line, " {:>12}", "---");
+                        let _ = write!(line, " {:>12}", "---");
                     }
                 }
                 if j > 0 {
                     let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
                     let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
-                    put!(line, " {pct:>8}{sym}");
+                    let _ = write!(line, " {pct:>8}{sym}");
                 }
             }
             o.push_str(line.trim_end());
@@ -236,7 +235,7 @@ pub fn text(c: &Comparison) -> String {
         .map(|i| format!("[{}]", i + 1))
         .collect();
     if !partial.is_empty() {
-        putln!(
+        let _ = writeln!(
             o,
             "\nPartial index in {}: not every index test ran, so index scores may cover different tests.",
             partial.join(", ")
@@ -244,7 +243,7 @@ pub fn text(c: &Comparison) -> String {
     }
     for (n, which) in &c.not_compared {
         let names: Vec<String> = which.iter().map(|i| format!("[{}]", i + 1)).collect();
-        putln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
+        let _ = writeln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
     }
     if c.sources.len() > 1 {
         o.push_str("\nvs [1]: the score as a percentage of [1]'s score.\n");
@@ -255,7 +254,7 @@ pub fn text(c: &Comparison) -> String {
             .map(|i| format!("[{}]", i + 1))
             .collect();
         if !text.is_empty() {
-            putln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
+            let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
         }
         o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
     }
@@ -266,7 +265,6 @@ fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), number)
 }
 
-#[inline(never)]
 fn opt_json(x: Option<f64>) -> String {
     x.map_or("null".to_string(), number)
 }
@@ -292,7 +290,7 @@ pub fn tsv(c: &Comparison) -> String {
                     };
                     (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
                 };
-                putln!(
+                let _ = writeln!(
                     o,
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}",
                     t.copies,
@@ -314,7 +312,7 @@ pub fn json(c: &Comparison) -> String {
     let mut o = String::from("{\"schema\":\"unixbench-compare\",\"schema_version\":1,\"runs\":[");
     for (i, s) in c.sources.iter().enumerate() {
         let kind = if s.kind == Kind::Json { "json" } else { "text" };
-        put!(
+        let _ = write!(
             o,
             "{}{{\"run\":{},\"file\":{},\"kind\":\"{kind}\",\"version\":{},\"quick\":{}}}",
             if i > 0 { "," } else { "" },
@@ -326,9 +324,9 @@ pub fn json(c: &Comparison) -> String {
     }
     o.push_str("],\"tables\":[");
     for (ti, t) in c.tables.iter().enumerate() {
-        put!(o, "{}{{\"copies\":{},\"rows\":[", if ti > 0 { "," } else { "" }, t.copies);
+        let _ = write!(o, "{}{{\"copies\":{},\"rows\":[", if ti > 0 { "," } else { "" }, t.copies);
         for (ri, r) in t.rows.iter().enumerate() {
-            put!(
+            let _ = write!(
                 o,
                 "{}{{\"test\":{},\"index_score\":{},\"values\":[",
                 if ri > 0 { "," } else { "" },
@@ -342,7 +340,7 @@ pub fn json(c: &Comparison) -> String {
                     (_, Some(Mark::Apart)) => "false",
                 };
                 let vs = if j == 0 { None } else { pct(ratio(&r.cells[0], cell)) };
-                put!(
+                let _ = write!(
                     o,
                     "{}{{\"score\":{},\"ci95_low\":{},\"ci95_high\":{},\"vs_first_pct\":{},\"overlap\":{overlap}}}",
                     if j > 0 { "," } else { "" },
@@ -359,7 +357,7 @@ pub fn json(c: &Comparison) -> String {
     o.push_str("],\"not_compared\":[");
     for (k, (n, which)) in c.not_compared.iter().enumerate() {
         let runs: Vec<String> = which.iter().map(|i| (i + 1).to_string()).collect();
-        put!(o, "{}{{\"copies\":{n},\"runs\":[{}]}}", if k > 0 { "," } else { "" }, runs.join(","));
+        let _ = write!(o, "{}{{\"copies\":{n},\"runs\":[{}]}}", if k > 0 { "," } else { "" }, runs.join(","));
     }
     o.push_str("]}\n");
     o
@@ -458,23 +456,23 @@ pub fn scaling_text(s: &Scaling) -> String {
     let mut head = format!("{:<40} {:>10}", "Test", "1 copy");
     let mut rule = format!("{} {}", "-".repeat(40), "-".repeat(10));
     for &n in multi {
-        put!(head, " {:>10} {:>8}", copies_text(n), gain_head(n));
-        put!(rule, " {} {}", "-".repeat(10), "-".repeat(8));
+        let _ = write!(head, " {:>10} {:>8}", copies_text(n), gain_head(n));
+        let _ = write!(rule, " {} {}", "-".repeat(10), "-".repeat(8));
     }
-    putln!(o, "{head}\n{rule}");
+    let _ = writeln!(o, "{head}\n{rule}");
     let mut ruled = false;
     for r in &s.rows {
         if r.kind == ValueKind::IndexScore && !ruled {
-            putln!(o, "{rule}");
+            let _ = writeln!(o, "{rule}");
             ruled = true;
         }
         let cell = |v: Option<f64>| v.map_or("---".to_string(), |v| format!("{v:.1}"));
         let mut line = format!("{:<40} {:>10}", r.name, cell(r.values[0]));
         for v in &r.values[1..] {
             let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
-            put!(line, " {:>10} {g:>8}", cell(*v));
+            let _ = write!(line, " {:>10} {g:>8}", cell(*v));
         }
-        putln!(o, "{}", line.trim_end());
+        let _ = writeln!(o, "{}", line.trim_end());
     }
     o.push_str("\nValues are test indexes (10 x score / baseline), as in the UnixBench README");
     if s.rows.iter().any(|r| r.kind == ValueKind::Score) {
@@ -498,7 +496,8 @@ pub fn scaling_tsv(s: &Scaling) -> String {
     for r in &s.rows {
         for (j, v) in r.values.iter().enumerate() {
             let g = if j == 0 { None } else { pct(gain(r.values[0], *v)) };
-            putln!(o, "{}\t{}\t{}\t{}\t{}", r.name, kind_name(r.kind), s.copies[j], opt(*v), opt(g));
+            let _ =
+                writeln!(o, "{}\t{}\t{}\t{}\t{}", r.name, kind_name(r.kind), s.copies[j], opt(*v), opt(g));
         }
     }
     o
@@ -520,7 +519,7 @@ pub fn scaling_json(s: &Scaling) -> String {
             .enumerate()
             .map(|(j, v)| if j == 0 { "null".into() } else { opt_json(pct(gain(r.values[0], *v))) })
             .collect();
-        put!(
+        let _ = write!(
             o,
             "{}{{\"test\":{},\"kind\":\"{}\",\"values\":[{}],\"gain_pct\":[{}]}}",
             if i > 0 { "," } else { "" },

@@ -123,7 +123,6 @@ impl Console {
         }
     }
 
-    #[inline(never)]
     fn clear_hint(&mut self) {
         if self.hint_shown {
             let _ = io::stderr().write_all(if self.hint_inline { b"\x1b[K" } else { b"\r\x1b[K" });

@@ -4,44 +4,6 @@
 //! Rust's `{:.N}` rounds the exact binary value half-to-even, as glibc's `%.Nf` does, so finite
 //! numbers go through it unchanged; only infinities and NaN are spelled the C way here. Dates
 //! are formatted from a broken-down [`Tm`] with English names, as `strftime` does in the C locale.
-//!
-//! Helpers that every exporter calls are `#[inline(never)]`: at opt-level 3 a copy at each call
-//! site costs the static binary more than the call (ARCHITECTURE.md, "Size").
-
-/// Appending formatted text to a String, out of line: at opt-level 3 `write!` into a String
-/// inlines the formatting loop at every call, a few hundred bytes each. [`put!`] and [`putln!`]
-/// are `let _ = write!(..)` and `let _ = writeln!(..)` through this.
-pub trait Put {
-    fn put_fmt(&mut self, args: std::fmt::Arguments<'_>, newline: bool);
-}
-
-impl Put for String {
-    #[inline(never)]
-    fn put_fmt(&mut self, args: std::fmt::Arguments<'_>, newline: bool) {
-        let _ = std::fmt::Write::write_fmt(self, args);
-        if newline {
-            self.push('\n');
-        }
-    }
-}
-
-/// `write!` into a String (or a `&mut String`), which cannot fail.
-macro_rules! put {
-    ($s:expr, $($arg:tt)*) => {{
-        use $crate::report::fmt::Put as _;
-        $s.put_fmt(format_args!($($arg)*), false)
-    }};
-}
-
-/// `writeln!` into a String (or a `&mut String`), which cannot fail.
-macro_rules! putln {
-    ($s:expr, $($arg:tt)*) => {{
-        use $crate::report::fmt::Put as _;
-        $s.put_fmt(format_args!($($arg)*), true)
-    }};
-}
-
-pub(crate) use {put, putln};
 
 /// A broken-down time, as `struct tm` but plain (month 0-11, weekday 0 = Sunday).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -105,13 +67,11 @@ const MONTHS: [&str; 12] =
     ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /// `strftime("%a %b %d %Y")`, e.g. `Mon Nov 30 2026`.
-#[inline(never)]
 pub fn date(tm: &Tm) -> String {
     format!("{} {} {:02} {}", DAYS[tm.wday as usize % 7], MONTHS[tm.mon as usize % 12], tm.mday, tm.year)
 }
 
 /// `strftime("%H:%M:%S")`.
-#[inline(never)]
 pub fn hms(tm: &Tm) -> String {
     format!("{:02}:{:02}:{:02}", tm.hour, tm.min, tm.sec)
 }
@@ -123,7 +83,6 @@ pub fn ymd(tm: &Tm) -> String {
 }
 
 /// C's `%.<prec>f`: Rust's rounding for finite values, `inf`/`-inf`/`nan`/`-nan` otherwise.
-#[inline(never)]
 pub fn fixed(v: f64, prec: usize) -> String {
     if v.is_nan() {
         if v.is_sign_negative() { "-nan" } else { "nan" }.to_string()
@@ -140,7 +99,6 @@ pub fn f1(v: f64) -> String {
 }
 
 /// C's `%.<prec>g`.
-#[inline(never)]
 pub fn general(v: f64, prec: usize) -> String {
     if !v.is_finite() {
         return fixed(v, 0);
@@ -172,7 +130,6 @@ fn strip_zeros(s: &str) -> &str {
 }
 
 /// How Perl prints a floating-point number in string context (`%.15g`).
-#[inline(never)]
 pub fn perl_num(v: f64) -> String {
     if v.is_nan() {
         "NaN".to_string()
@@ -185,7 +142,6 @@ pub fn perl_num(v: f64) -> String {
 
 /// Run's `number()`: `"%d %s"` with the singular for 1 and the plural otherwise, or
 /// `unknown <plural>` when the count is unknown.
-#[inline(never)]
 pub fn number(n: Option<usize>, what: &str, plural: &str) -> String {
     match n {
         None => format!("unknown {plural}"),

@@ -4,12 +4,12 @@
 //! HTML-escaped. What `Run` never had to say (failed or skipped tests, `-t`, an interrupt) is a
 //! `<p class="note">` paragraph.
 
-use super::fmt::{self, put, putln, Zone};
+use super::fmt::{self, Zone};
 use super::text::{interval, score_title, scored, unscored_reason};
 use crate::model::{Category, CopyRun, Run, SystemInfo};
+use std::fmt::Write as _;
 
 /// Escapes text for element content and double-quoted attributes.
-#[inline(never)]
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -64,14 +64,14 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = String::from(
         "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"\n\"http://www.w3.org/TR/html4/loose.dtd\">\n<html>\n<head>\n  <meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\n  <meta name=\"keywords\" content=\"linux, benchmarks, benchmarking\">\n",
     );
-    putln!(s, "  <title>{title}</title>");
+    let _ = writeln!(s, "  <title>{title}</title>");
     s += STYLE;
     s += "</head>\n<body>\n";
-    putln!(s, "<h2>{title}</h2>");
-    put!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
+    let _ = writeln!(s, "<h2>{title}</h2>");
+    let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &system_table(sys, run.settings.verbosity == 3);
     if let Some(d) = run.settings.duration {
-        put!(
+        let _ = write!(
             s,
             "<p class=\"note\"><b>Durations set with -t {d}:</b> each test ran {d} s instead of its standard 10, 30 or 60 s; these scores are not comparable with standard runs.</p>\n\n"
         );
@@ -82,7 +82,7 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
 fn system_table(sys: &SystemInfo, brief: bool) -> String {
     let mut s = String::from("<h3>Test System Information</h3>\n<p><table>\n<tr>\n");
     let row = |s: &mut String, name: &str, value: String| {
-        put!(s, "   <td><b>{name}:</b></td>\n   <td colspan=2>{}</td>\n", escape(&value));
+        let _ = write!(s, "   <td><b>{name}:</b></td>\n   <td colspan=2>{}</td>\n", escape(&value));
     };
     row(&mut s, "System", format!("{}: {}", sys.hostname, sys.system));
     s += "</tr><tr>\n";
@@ -100,11 +100,11 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
         for (i, cpu) in sys.cpus.iter().enumerate() {
             s += "<tr>\n";
             if i == 0 {
-                putln!(s, "   <td rowspan={}><b>CPUs:</b></td>", sys.cpus.len());
+                let _ = writeln!(s, "   <td rowspan={}><b>CPUs:</b></td>", sys.cpus.len());
             }
-            putln!(s, "   <td><b>{i}:</b></td>");
-            putln!(s, "   <td>{} ({} bogomips)<br/>", escape(&cpu.model), fmt::f1(cpu.bogomips));
-            putln!(s, "       {}</td>", escape(&cpu.flags));
+            let _ = writeln!(s, "   <td><b>{i}:</b></td>");
+            let _ = writeln!(s, "   <td>{} ({} bogomips)<br/>", escape(&cpu.model), fmt::f1(cpu.bogomips));
+            let _ = writeln!(s, "       {}</td>", escape(&cpu.flags));
             s += "</tr>\n";
         }
     }
@@ -123,13 +123,13 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
 pub fn block(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     let secs = (cr.end - cr.start).max(0);
     let mut s = String::from("<p><hr/></p>\n");
-    putln!(
+    let _ = writeln!(
         s,
         "<h3>Benchmark Run: {}; {}</h3>",
         fmt::number(sys.cpu_count, "CPU", "CPUs"),
         fmt::number(Some(cr.copies), "parallel process", "parallel processes")
     );
-    put!(
+    let _ = write!(
         s,
         "<p>Time: {} - {}; {}m {:02}s</p>\n\n",
         fmt::hms(&zone(cr.start)),
@@ -146,7 +146,7 @@ pub fn block(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         .filter_map(|r| unscored_reason(r).map(|why| format!("<b>{}</b>: {}", escape(&r.name), escape(&why))))
         .collect();
     if !notes.is_empty() {
-        put!(s, "<p class=\"note\">Not scored:<br/>\n{}</p>\n\n", notes.join("<br/>\n"));
+        let _ = write!(s, "<p class=\"note\">Not scored:<br/>\n{}</p>\n\n", notes.join("<br/>\n"));
     }
     s
 }
@@ -166,24 +166,24 @@ fn category_table(cr: &CopyRun, cat: Category) -> String {
         Some(_) => "",
     };
     let mut s = String::new();
-    putln!(s, "<h4>{}{}</h4>", cat.display(), warn);
+    let _ = writeln!(s, "<h4>{}{}</h4>", cat.display(), warn);
     s += "<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>Score</th>\n   <th align=left>Unit</th>\n   <th align=right>Time</th>\n   <th align=right>Iters.</th>\n   <th align=right>Baseline</th>\n   <th align=right>Index</th>\n</tr>\n";
     for r in results {
         s += "<tr>\n";
-        putln!(s, "   <td><b>{}</b></td>", escape(&r.message));
-        putln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(r.score));
-        putln!(s, "   <td align=left><tt>{}</tt></td>", escape(&r.unit));
-        putln!(s, "   <td align=right><tt>{} s</tt></td>", fmt::f1(r.time));
-        putln!(s, "   <td align=right><tt>{}</tt></td>", r.kept.len());
+        let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
+        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(r.score));
+        let _ = writeln!(s, "   <td align=left><tt>{}</tt></td>", escape(&r.unit));
+        let _ = writeln!(s, "   <td align=right><tt>{} s</tt></td>", fmt::f1(r.time));
+        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", r.kept.len());
         let row = block.and_then(|b| b.rows.iter().find(|row| row.message == r.message));
         if let Some((Some(base), Some(index))) = row.map(|row| (row.baseline, row.index)) {
-            putln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(base));
-            putln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(index));
+            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(base));
+            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(index));
         }
         s += "</tr>\n";
     }
     if let Some(b) = block {
-        put!(
+        let _ = write!(
             s,
             "<tr>\n   <td colspan=6><b>{}:</b></td>\n   <td align=right><b><tt>{}</tt></b></td>\n</tr>\n",
             score_title(b),
@@ -205,19 +205,19 @@ pub fn stats_table(cr: &CopyRun) -> String {
     for r in results {
         let Some(st) = crate::stats::of_result(r) else { continue };
         s += "<tr>\n";
-        putln!(s, "   <td><b>{}</b></td>", escape(&r.message));
-        putln!(s, "   <td align=right><tt>{}</tt></td>", st.n);
+        let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
+        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", st.n);
         for v in [st.min, st.median, st.max, st.geomean] {
-            putln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(v));
+            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(v));
         }
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
-        putln!(s, "   <td align=right><tt>{cv}</tt></td>");
-        putln!(s, "   <td align=right><tt>{}</tt></td>", interval(st.ci95, st.geomean));
+        let _ = writeln!(s, "   <td align=right><tt>{cv}</tt></td>");
+        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", interval(st.ci95, st.geomean));
         s += "</tr>\n";
     }
     for b in super::text::ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
-        put!(
+        let _ = write!(
             s,
             "<tr>\n   <td colspan=7><b>{}:</b></td>\n   <td align=right><tt>{}</tt></td>\n</tr>\n",
             score_title(b),

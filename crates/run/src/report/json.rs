@@ -22,22 +22,17 @@ pub struct Json {
     after_key: bool,
 }
 
-// Every method is `#[inline(never)]`: the report calls them from a couple of hundred places, and
-// inlined at opt-level 3 each copy cost the static binary about 100 bytes (ARCHITECTURE.md, "Size").
 impl Json {
-    #[inline(never)]
     pub fn new() -> Json {
         Json::default()
     }
 
     /// The text, with a final newline.
-    #[inline(never)]
     pub fn finish(mut self) -> String {
         self.out.push('\n');
         self.out
     }
 
-    #[inline(never)]
     fn newline(&mut self) {
         self.out.push('\n');
         for _ in 0..self.stack.len() {
@@ -46,7 +41,6 @@ impl Json {
     }
 
     /// Before any value or key: the separator and indentation of a new member.
-    #[inline(never)]
     fn member(&mut self) {
         if self.after_key {
             self.after_key = false;
@@ -62,7 +56,6 @@ impl Json {
         }
     }
 
-    #[inline(never)]
     pub fn key(&mut self, k: &str) -> &mut Self {
         self.member();
         self.push_str_lit(k);
@@ -71,7 +64,6 @@ impl Json {
         self
     }
 
-    #[inline(never)]
     pub fn begin_object(&mut self) -> &mut Self {
         self.member();
         self.out.push('{');
@@ -79,12 +71,10 @@ impl Json {
         self
     }
 
-    #[inline(never)]
     pub fn end_object(&mut self) -> &mut Self {
         self.close('}')
     }
 
-    #[inline(never)]
     pub fn begin_array(&mut self) -> &mut Self {
         self.member();
         self.out.push('[');
@@ -92,12 +82,10 @@ impl Json {
         self
     }
 
-    #[inline(never)]
     pub fn end_array(&mut self) -> &mut Self {
         self.close(']')
     }
 
-    #[inline(never)]
     fn close(&mut self, c: char) -> &mut Self {
         if self.stack.pop() == Some(true) {
             self.newline();
@@ -106,14 +94,12 @@ impl Json {
         self
     }
 
-    #[inline(never)]
     pub fn string(&mut self, s: &str) -> &mut Self {
         self.member();
         self.push_str_lit(s);
         self
     }
 
-    #[inline(never)]
     pub fn opt_string(&mut self, s: Option<&str>) -> &mut Self {
         match s {
             Some(s) => self.string(s),
@@ -121,7 +107,6 @@ impl Json {
         }
     }
 
-    #[inline(never)]
     pub fn number(&mut self, v: f64) -> &mut Self {
         if !v.is_finite() {
             return self.null();
@@ -132,7 +117,6 @@ impl Json {
         self
     }
 
-    #[inline(never)]
     pub fn opt_number(&mut self, v: Option<f64>) -> &mut Self {
         match v {
             Some(v) => self.number(v),
@@ -140,14 +124,12 @@ impl Json {
         }
     }
 
-    #[inline(never)]
     pub fn int(&mut self, v: i64) -> &mut Self {
         self.member();
         self.out.push_str(&v.to_string());
         self
     }
 
-    #[inline(never)]
     pub fn opt_int(&mut self, v: Option<i64>) -> &mut Self {
         match v {
             Some(v) => self.int(v),
@@ -155,21 +137,18 @@ impl Json {
         }
     }
 
-    #[inline(never)]
     pub fn bool(&mut self, v: bool) -> &mut Self {
         self.member();
         self.out.push_str(if v { "true" } else { "false" });
         self
     }
 
-    #[inline(never)]
     pub fn null(&mut self) -> &mut Self {
         self.member();
         self.out.push_str("null");
         self
     }
 
-    #[inline(never)]
     fn push_str_lit(&mut self, s: &str) {
         self.out.push('"');
         for c in s.chars() {

@@ -3,8 +3,9 @@
 //! pass header and footer), each copy's parsed fields, the dropped and kept passes, and the
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.
 
-use super::fmt::{self, perl_num, put, putln};
+use super::fmt::{self, perl_num};
 use crate::model::{CopyOutcome, Pass, TestResult};
+use std::fmt::Write as _;
 
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
 /// `==> <command>` line followed by an empty line.
@@ -45,25 +46,25 @@ pub fn copies_footer(copies: &[CopyOutcome]) -> String {
 fn copy_fields(c: &CopyOutcome) -> String {
     let mut s = String::new();
     if let Some(v) = c.count {
-        putln!(s, "# COUNT0: {}", perl_num(v));
+        let _ = writeln!(s, "# COUNT0: {}", perl_num(v));
     }
     if let Some(v) = c.timebase {
-        putln!(s, "# COUNT1: {}", perl_num(v));
+        let _ = writeln!(s, "# COUNT1: {}", perl_num(v));
     }
     if let Some(v) = &c.label {
-        putln!(s, "# COUNT2: {v}");
+        let _ = writeln!(s, "# COUNT2: {v}");
     }
     if let Some(e) = &c.error {
-        putln!(s, "# ERROR: {e}");
+        let _ = writeln!(s, "# ERROR: {e}");
     }
     if let Some(v) = c.time {
-        putln!(s, "# TIME: {}", perl_num(v));
+        let _ = writeln!(s, "# TIME: {}", perl_num(v));
     }
-    putln!(s, "# elapsed: {}", fmt::fixed(c.elapsed, 6));
+    let _ = writeln!(s, "# elapsed: {}", fmt::fixed(c.elapsed, 6));
     if c.pid != 0 {
-        putln!(s, "# pid: {}", c.pid);
+        let _ = writeln!(s, "# pid: {}", c.pid);
     }
-    putln!(s, "# status: {}", c.status);
+    let _ = writeln!(s, "# status: {}", c.status);
     s
 }
 
@@ -76,23 +77,23 @@ pub fn summary(r: &TestResult) -> String {
     crate::sort::sort_by(&mut order, |&a, &b| r.passes[a].count.total_cmp(&r.passes[b].count));
     for i in order {
         let tag = if r.kept.contains(&i) { "Count score:" } else { "*Dump score:" };
-        putln!(s, "{tag} {:>12}", fmt::f1(r.passes[i].count));
+        let _ = writeln!(s, "{tag} {:>12}", fmt::f1(r.passes[i].count));
     }
     if r.copies == 1 {
         s.push_str("\n>>>> Results of 1 copy\n");
     } else {
-        put!(s, "\n>>>> Sum of {} copies\n", r.copies);
+        let _ = write!(s, "\n>>>> Sum of {} copies\n", r.copies);
     }
     if let Some(e) = &r.error {
-        putln!(s, ">>>> error: {}", fmt::one_line(e));
+        let _ = writeln!(s, ">>>> error: {}", fmt::one_line(e));
     } else if let Some(why) = &r.skipped {
-        putln!(s, ">>>> skipped: {}", fmt::one_line(why));
+        let _ = writeln!(s, ">>>> skipped: {}", fmt::one_line(why));
     } else if r.kept.is_empty() {
         s.push_str(">>>> error: no measured results\n");
     } else {
-        putln!(s, ">>>> score: {}", perl_num(r.score));
-        putln!(s, ">>>> time: {}", perl_num(r.time));
-        putln!(s, ">>>> iterations: {}", r.kept.len());
+        let _ = writeln!(s, ">>>> score: {}", perl_num(r.score));
+        let _ = writeln!(s, ">>>> time: {}", perl_num(r.time));
+        let _ = writeln!(s, ">>>> iterations: {}", r.kept.len());
     }
     s.push('\n');
     s

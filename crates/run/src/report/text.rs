@@ -8,8 +8,9 @@
 //! of the report (interrupted). No classic line starts with `*`, and a failed or skipped test
 //! has no result line and no index row, so a parser sees it exactly as a test that was not run.
 
-use super::fmt::{self, put, putln, Tm, Zone};
+use super::fmt::{self, Tm, Zone};
 use crate::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult};
+use std::fmt::Write as _;
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
 const ART: [&str; 6] = [
@@ -99,24 +100,24 @@ pub fn header(run: &Run) -> String {
 
 fn system_block(sys: &SystemInfo, brief: bool) -> String {
     let mut s = String::new();
-    putln!(s, "   System: {}: {}", sys.hostname, sys.system);
-    putln!(s, "   OS: {} -- {} -- {}", sys.os, sys.os_release, sys.os_version);
-    putln!(s, "   Machine: {} ({})", sys.machine, sys.platform);
-    putln!(s, "   Language: {}", sys.language);
+    let _ = writeln!(s, "   System: {}: {}", sys.hostname, sys.system);
+    let _ = writeln!(s, "   OS: {} -- {} -- {}", sys.os, sys.os_release, sys.os_version);
+    let _ = writeln!(s, "   Machine: {} ({})", sys.machine, sys.platform);
+    let _ = writeln!(s, "   Language: {}", sys.language);
     if sys.cpus.is_empty() {
         if !brief {
             s.push_str("   CPU: no details available\n");
         }
     } else {
         for (i, cpu) in sys.cpus.iter().enumerate() {
-            putln!(s, "   CPU {i}: {} ({} bogomips)", cpu.model, fmt::f1(cpu.bogomips));
-            putln!(s, "          {}", cpu.flags);
+            let _ = writeln!(s, "   CPU {i}: {} ({} bogomips)", cpu.model, fmt::f1(cpu.bogomips));
+            let _ = writeln!(s, "          {}", cpu.flags);
         }
     }
     if let Some(g) = sys.graphics.as_deref().filter(|g| !g.is_empty()) {
-        putln!(s, "   Graphics: {g}");
+        let _ = writeln!(s, "   Graphics: {g}");
     }
-    put!(s, "   {}; runlevel {}\n\n", sys.uptime, sys.runlevel);
+    let _ = write!(s, "   {}; runlevel {}\n\n", sys.uptime, sys.runlevel);
     s
 }
 
@@ -148,7 +149,6 @@ pub fn footer(run: &Run) -> String {
 }
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
-#[inline(never)]
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
     let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
     crate::sort::sort_by(&mut v, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
@@ -156,7 +156,6 @@ pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
 }
 
 /// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
-#[inline(never)]
 pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
     crate::sort::sort_by_key(&mut v, |b| Category::ALL.iter().position(|c| *c == b.category));
@@ -167,8 +166,8 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
 pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     let (start, end): (Tm, Tm) = (zone(cr.start), zone(cr.end));
     let mut s = format!("{}\n", "-".repeat(72));
-    putln!(s, "Benchmark Run: {} {} - {}", fmt::date(&start), fmt::hms(&start), fmt::hms(&end));
-    put!(
+    let _ = writeln!(s, "Benchmark Run: {} {} - {}", fmt::date(&start), fmt::hms(&start), fmt::hms(&end));
+    let _ = write!(
         s,
         "{} in system; running {} of tests\n\n",
         fmt::number(sys.cpu_count, "CPU", "CPUs"),
@@ -202,7 +201,6 @@ pub fn index4_block(cr: &CopyRun) -> String {
 }
 
 /// `low - high (-a% / +b%)`, or `---` when there is no interval.
-#[inline(never)]
 pub fn interval(ci: Option<crate::stats::Interval>, centre: f64) -> String {
     match ci {
         Some(c) if centre > 0.0 => format!(
@@ -229,7 +227,6 @@ pub fn result_line(r: &TestResult) -> String {
 }
 
 /// The title of a category's score line: `<name> Index Score[ (Partial Only)]`.
-#[inline(never)]
 pub fn score_title(b: &IndexBlock) -> String {
     let mut t = format!("{} Index Score", b.category.display());
     if b.partial {
@@ -246,7 +243,7 @@ pub fn index_block(b: &IndexBlock) -> String {
     for row in &b.rows {
         match (row.baseline, row.index) {
             (Some(base), Some(index)) => {
-                putln!(
+                let _ = writeln!(
                     s,
                     "{:<40} {:>12} {:>12} {:>8}",
                     row.message,
@@ -256,17 +253,17 @@ pub fn index_block(b: &IndexBlock) -> String {
                 );
             }
             _ => {
-                putln!(s, "{:<40} {:>12} {:>12} {:>8}", row.message, "---", fmt::f1(row.score), "---");
+                let _ =
+                    writeln!(s, "{:<40} {:>12} {:>12} {:>8}", row.message, "---", fmt::f1(row.score), "---");
             }
         }
     }
-    putln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
-    put!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
+    let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
+    let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
     s
 }
 
 /// Why a test of this block has no score, or None when it has one.
-#[inline(never)]
 pub fn unscored_reason(r: &TestResult) -> Option<String> {
     if let Some(e) = &r.error {
         Some(format!("failed: {}", fmt::one_line(e)))
@@ -290,7 +287,7 @@ pub fn quick_notes(cr: &CopyRun) -> String {
             Some(_) => interval(st.ci95, st.geomean),
             None => "no interval".to_string(),
         };
-        putln!(s, "** {}: {what}, {passes} pass{}", r.name, if passes == 1 { "" } else { "es" });
+        let _ = writeln!(s, "** {}: {what}, {passes} pass{}", r.name, if passes == 1 { "" } else { "es" });
     }
     for b in ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
@@ -298,7 +295,7 @@ pub fn quick_notes(cr: &CopyRun) -> String {
             Some(_) => format!("{}, propagated from the tests' (assumed independent)", interval(ci, b.score)),
             None => "no interval (a test has none)".to_string(),
         };
-        putln!(s, "** index {}: {what}", b.category.key());
+        let _ = writeln!(s, "** index {}: {what}", b.category.key());
     }
     s.push('\n');
     s
@@ -311,7 +308,7 @@ fn unscored_notes(cr: &CopyRun) -> String {
     let mut s = String::new();
     for r in &cr.results {
         if let Some(why) = unscored_reason(r) {
-            putln!(s, "** {}: {}", r.name, why);
+            let _ = writeln!(s, "** {}: {}", r.name, why);
         }
     }
     if !s.is_empty() {
