@@ -32,6 +32,24 @@ impl Category {
     pub const ALL: [Category; 4] = [Category::System, Category::TwoD, Category::ThreeD, Category::Misc];
 }
 
+/// How much the console shows (Run's verbosity levels); the results JSON records the number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Verbosity {
+    /// Also the default of an empty `Settings`, as the level 0 of a default number was.
+    #[default]
+    Quiet = 0,
+    Normal = 1,
+    Verbose = 2,
+    Brief = 3,
+}
+
+impl Verbosity {
+    /// The level as Run numbers it: 0 quiet, 1 normal, 2 verbose, 3 brief.
+    pub fn level(self) -> u8 {
+        self as u8
+    }
+}
+
 /// What one copy of a test printed and how it ended, in one pass (Run's per-copy hash).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CopyOutcome {
@@ -187,8 +205,7 @@ pub struct Settings {
     /// `--quick`: the whole run's time budget in seconds (passes shortened, their number decided
     /// as the run goes); None for a standard run.
     pub quick: Option<f64>,
-    /// 0 quiet, 1 normal, 2 verbose, 3 brief.
-    pub verbosity: u8,
+    pub verbosity: Verbosity,
     pub tmpdir: String,
     pub resultdir: String,
 }

@@ -3,9 +3,6 @@
 //! GL calls act on the calling thread's current context; without one, libGL's dispatch makes
 //! them no-ops, so none of these wrappers can touch memory they were not given. [`Context`]
 //! owns a GLX context and makes it current on a window of the same display.
-// The binding covers what the graphics kernels call; a call only some workloads use is
-// still declared once, here.
-#![allow(dead_code)]
 
 use super::x11::{Display, VisualInfo, Window};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};

@@ -9,9 +9,7 @@
 //!
 //! Xlib queues requests: a method returns when the request is in the output buffer, as in C.
 //! Only [`Display::sync`] and round-trip calls (`get_image`) wait for the server.
-// The binding covers what the graphics kernels call; a call only some workloads use is
-// still declared once, here.
-#![allow(dead_code)]
+
 // Xlib calls take many arguments; the wrappers keep them as Xlib orders them.
 #![allow(clippy::too_many_arguments)]
 
@@ -260,26 +258,21 @@ impl Event {
 
 // Constants from X.h.
 pub const GX_COPY: c_int = 3;
-pub const FILL_SOLID: c_int = 0;
 pub const FILL_TILED: c_int = 1;
 pub const FILL_STIPPLED: c_int = 2;
 pub const FILL_OPAQUE_STIPPLED: c_int = 3;
 pub const LINE_SOLID: c_int = 0;
-pub const LINE_ON_OFF_DASH: c_int = 1;
 pub const LINE_DOUBLE_DASH: c_int = 2;
 pub const CAP_BUTT: c_int = 1;
 pub const CAP_ROUND: c_int = 2;
 pub const JOIN_MITER: c_int = 0;
 pub const JOIN_ROUND: c_int = 1;
-pub const ARC_CHORD: c_int = 0;
 pub const ARC_PIE_SLICE: c_int = 1;
 pub const COMPLEX: c_int = 0;
-pub const NONCONVEX: c_int = 1;
 pub const CONVEX: c_int = 2;
 pub const COORD_MODE_ORIGIN: c_int = 0;
 pub const Z_PIXMAP: c_int = 2;
 pub const XY_PIXMAP: c_int = 1;
-pub const EVEN_ODD_RULE: c_int = 0;
 pub const CW_BACK_PIXEL: c_ulong = 1 << 1;
 pub const CW_BORDER_PIXEL: c_ulong = 1 << 3;
 pub const CW_BACKING_STORE: c_ulong = 1 << 6;
@@ -296,8 +289,6 @@ pub const INPUT_OUTPUT: c_uint = 1;
 pub const ALLOC_NONE: c_int = 0;
 // Render.
 pub const PICT_OP_OVER: c_int = 3;
-pub const PICT_OP_ADD: c_int = 12;
-pub const PICT_STANDARD_ARGB32: c_int = 0;
 pub const PICT_STANDARD_A8: c_int = 2;
 pub const PICT_STANDARD_A4: c_int = 3;
 pub const PICT_STANDARD_A1: c_int = 4;
@@ -368,7 +359,6 @@ extern "C" {
     fn XSetPlaneMask(d: *mut c_void, gc: *mut c_void, pm: c_ulong) -> c_int;
     fn XSetGraphicsExposures(d: *mut c_void, gc: *mut c_void, on: c_int) -> c_int;
     fn XSetFillStyle(d: *mut c_void, gc: *mut c_void, s: c_int) -> c_int;
-    fn XSetFillRule(d: *mut c_void, gc: *mut c_void, r: c_int) -> c_int;
     fn XSetTile(d: *mut c_void, gc: *mut c_void, p: Pixmap) -> c_int;
     fn XSetStipple(d: *mut c_void, gc: *mut c_void, p: Pixmap) -> c_int;
     fn XSetTSOrigin(d: *mut c_void, gc: *mut c_void, x: c_int, y: c_int) -> c_int;
@@ -527,8 +517,6 @@ extern "C" {
 
 #[link(name = "Xrender")]
 extern "C" {
-    fn XRenderQueryExtension(d: *mut c_void, ev: *mut c_int, err: *mut c_int) -> c_int;
-    fn XRenderFindVisualFormat(d: *mut c_void, visual: *mut c_void) -> *mut c_void;
     fn XRenderFindStandardFormat(d: *mut c_void, format: c_int) -> *mut c_void;
     fn XRenderCreatePicture(
         d: *mut c_void,
@@ -673,11 +661,6 @@ impl Font {
     pub fn max_bounds_height(&self) -> i32 {
         // SAFETY: raw is live.
         unsafe { ((*self.raw).max_bounds.ascent + (*self.raw).max_bounds.descent) as i32 }
-    }
-    /// The widest character's advance.
-    pub fn max_width(&self) -> i32 {
-        // SAFETY: as above.
-        unsafe { (*self.raw).max_bounds.width as i32 }
     }
 }
 
@@ -917,10 +900,6 @@ impl Display {
     pub fn set_fill_style(&self, gc: Gc, s: i32) {
         // SAFETY: gc is live.
         unsafe { XSetFillStyle(self.raw, gc.0, s) };
-    }
-    pub fn set_fill_rule(&self, gc: Gc, r: i32) {
-        // SAFETY: gc is live.
-        unsafe { XSetFillRule(self.raw, gc.0, r) };
     }
     pub fn set_tile(&self, gc: Gc, p: Pixmap) {
         // SAFETY: gc is live.
@@ -1170,17 +1149,6 @@ impl Display {
         unsafe { XSetScreenSaver(self.raw, v[0], v[1], v[2], v[3]) };
     }
 
-    /// Whether the server has the Render extension.
-    pub fn has_render(&self) -> bool {
-        let (mut a, mut b) = (0, 0);
-        // SAFETY: two valid out-pointers.
-        unsafe { XRenderQueryExtension(self.raw, &mut a, &mut b) != 0 }
-    }
-    /// The Render format of the default visual.
-    pub fn render_visual_format(&self) -> PictFormat {
-        // SAFETY: live connection, default visual.
-        PictFormat(unsafe { XRenderFindVisualFormat(self.raw, XDefaultVisual(self.raw, self.screen)) })
-    }
     /// `XRenderFindStandardFormat` (PICT_STANDARD_*).
     pub fn render_standard_format(&self, which: i32) -> PictFormat {
         // SAFETY: live connection.

@@ -38,11 +38,12 @@ pub struct Command<'a> {
 pub enum Outcome {
     /// Every copy ran to the end (each may still carry an error).
     Done(Vec<CopyOutcome>),
-    /// A signal arrived; the copies were killed. Holds the signal.
+    /// A signal arrived (`signals::caught` says which); the copies were killed.
     Interrupted,
 }
 
-struct Copy {
+/// One running copy: its process, its stderr pipe and what it has printed so far.
+struct CopyProcess {
     pid: i32,
     stderr: Option<Fd>,
     start: f64,
@@ -94,7 +95,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
     let cwd = CString::new(cmd.cwd.as_os_str().as_encoded_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte"))?;
 
-    let mut running: Vec<Copy> = Vec::with_capacity(copies);
+    let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
     for _ in 0..copies {
         match spawn(&exe, &argv, &cwd, stdin.raw(), stdout, &failed_exec) {
             Ok(c) => running.push(c),
@@ -193,7 +194,7 @@ fn spawn(
     stdin: RawFd,
     stdout: RawFd,
     failed_exec: &[u8],
-) -> io::Result<Copy> {
+) -> io::Result<CopyProcess> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
     let driver = sys::proc::getpid();
     let start = sys::clock::monotonic();
@@ -224,7 +225,7 @@ fn spawn(
             // Also from the parent, so the group exists before any kill(-pid) (either may win).
             let _ = sys::proc::setpgid(pid, pid);
             drop(err_wr);
-            Ok(Copy { pid, stderr: Some(err_rd), start, elapsed: None, output: Vec::new() })
+            Ok(CopyProcess { pid, stderr: Some(err_rd), start, elapsed: None, output: Vec::new() })
         }
     }
 }
@@ -260,7 +261,7 @@ fn report_child_error(prefix: &[u8], e: io::Error) {
     let _ = sys::fd::write_all(2, &digits[at..]);
 }
 
-fn kill_all(copies: &[Copy], sig: i32) {
+fn kill_all(copies: &[CopyProcess], sig: i32) {
     for c in copies {
         let _ = sys::proc::kill(-c.pid, sig);
     }
@@ -270,7 +271,7 @@ fn kill_all(copies: &[Copy], sig: i32) {
 /// child, a background job of a shell script), then reaps it. The copy stays a zombie until the
 /// group is killed, so the group's id cannot have been reused by then. Returns the raw wait
 /// statuses.
-fn reap(copies: &mut [Copy]) -> Vec<i32> {
+fn reap(copies: &mut [CopyProcess]) -> Vec<i32> {
     let statuses = copies
         .iter()
         .map(|c| {
@@ -298,7 +299,7 @@ fn reap(copies: &mut [Copy]) -> Vec<i32> {
 }
 
 /// fstime removes its files on SIGTERM, but not after SIGKILL.
-fn remove_scratch(copies: &[Copy], dir: &Path) {
+fn remove_scratch(copies: &[CopyProcess], dir: &Path) {
     for c in copies {
         for f in [format!("dummy0-{}", c.pid), format!("dummy1-{}", c.pid)] {
             let p: PathBuf = dir.join(f);

@@ -97,7 +97,7 @@ pub fn main(args: Vec<OsString>) -> Result {
             iterations: opts.iterations,
             duration: opts.duration,
             quick: quick_total,
-            verbosity: opts.verbosity as u8,
+            verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
         },

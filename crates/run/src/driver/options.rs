@@ -53,14 +53,8 @@ UB_OUTPUT_CSV=true (also write a .csv). Exit status: 0 all tests ran, 1 a test f
 reported).
 ";
 
-/// How much the console shows (Run's verbosity levels).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verbosity {
-    Quiet = 0,
-    Normal = 1,
-    Verbose = 2,
-    Brief = 3,
-}
+/// How much the console shows: part of the run model, which records it.
+pub use crate::model::Verbosity;
 
 /// What the final print on stdout is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

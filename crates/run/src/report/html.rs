@@ -6,7 +6,7 @@
 
 use super::fmt::{self, Zone};
 use super::text::{interval, score_title, scored, unscored_reason};
-use crate::model::{Category, CopyRun, Run, SystemInfo};
+use crate::model::{Category, CopyRun, Run, SystemInfo, Verbosity};
 use std::fmt::Write as _;
 
 /// Escapes text for element content and double-quoted attributes.
@@ -69,7 +69,7 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     s += "</head>\n<body>\n";
     let _ = writeln!(s, "<h2>{title}</h2>");
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
-    s += &system_table(sys, run.settings.verbosity == 3);
+    s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
     if let Some(d) = run.settings.duration {
         let _ = write!(
             s,

@@ -195,7 +195,7 @@ pub fn render(run: &Run) -> String {
     j.key("iterations").opt_int(st.iterations.map(i64::from));
     j.key("duration").opt_int(st.duration.map(i64::from));
     j.key("quick").opt_number(st.quick);
-    j.key("verbosity").int(i64::from(st.verbosity));
+    j.key("verbosity").int(i64::from(st.verbosity.level()));
     j.key("tmpdir").string(&st.tmpdir);
     j.key("resultdir").string(&st.resultdir);
     j.end_object();

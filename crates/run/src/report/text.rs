@@ -9,7 +9,7 @@
 //! has no result line and no index row, so a parser sees it exactly as a test that was not run.
 
 use super::fmt::{self, Tm, Zone};
-use crate::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult};
+use crate::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
@@ -93,7 +93,7 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
 /// (SPEC.md 6.2) and, when durations were changed with `-t`, a note saying so.
 pub fn header(run: &Run) -> String {
     let mut s = format!("   BYTE UNIX Benchmarks (Version {})\n\n", run.version);
-    s += &system_block(&run.system, run.settings.verbosity == 3);
+    s += &system_block(&run.system, run.settings.verbosity == Verbosity::Brief);
     s += &settings_note(&run.settings);
     s
 }
@@ -469,7 +469,7 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
     #[test]
     fn brief_mode_prints_no_cpu_line() {
         let mut run = fixture::troubled();
-        run.settings.verbosity = 3;
+        run.settings.verbosity = Verbosity::Brief;
         assert!(!header(&run).contains("CPU"));
     }
 
