@@ -12,6 +12,7 @@ mod baselines;
 mod compare;
 mod driver;
 mod error;
+mod exec_image;
 mod hosttools;
 mod json;
 mod kernels;

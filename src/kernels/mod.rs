@@ -15,6 +15,7 @@ pub mod looper;
 pub mod pipe;
 pub mod spawn;
 pub mod syscall;
+pub mod twin;
 #[cfg(feature = "graphics")]
 pub mod ubgears;
 pub mod whets;

@@ -24,7 +24,8 @@ pub fn pass_header(i: usize) -> String {
 }
 
 /// Written after a pass: an empty line, then per copy its fields as `# <key>: <value>` in
-/// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, TIME, elapsed, pid, status) and an
+/// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, IMAGE0, IMAGE1, TIME, elapsed, pid,
+/// status) and an
 /// empty line.
 pub fn pass_footer(pass: &Pass) -> String {
     copies_footer(&pass.copies)
@@ -55,6 +56,10 @@ fn copy_fields(c: &CopyOutcome) -> String {
     }
     if let Some(e) = &c.error {
         putln!(s, "# ERROR: {e}");
+    }
+    if let Some(i) = &c.image {
+        putln!(s, "# IMAGE0: {}", i.kind);
+        putln!(s, "# IMAGE1: {}", i.detail);
     }
     if let Some(v) = c.time {
         putln!(s, "# TIME: {}", perl_num(v));
@@ -148,6 +153,7 @@ mod tests {
                     status: 0,
                     error: None,
                     pid: pids[i],
+                    image: None,
                 }],
                 count: counts[i],
                 time: elapsed[i],
