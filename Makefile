@@ -98,6 +98,7 @@ run: unixbench
 
 test: unixbench unixbench-aarch64 test-deps
 	$(CARGO) fmt --check
+	rustfmt --check --edition 2021 twin/execl.rs twin/spawn.rs twin/build.rs
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
 		$(CARGO) test --locked

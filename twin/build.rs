@@ -208,7 +208,10 @@ fn link_musl(a: &Arch, program: &str, lib: &Path, out: &Path) -> PathBuf {
             .arg(m("crti.o"))
             .arg(gcc_file(a, "crtbeginS.o"))
             .arg(lib)
-            .arg(m("libc.so"))
+            // By name, not path: musl's libc.so has no soname, and its loader answers to
+            // `libc.so` itself, wherever the host keeps it.
+            .arg(format!("-L{}", m("libc.so").parent().unwrap().display()))
+            .arg("-lc")
             .arg(gcc_file(a, "libgcc.a"))
             .arg(gcc_file(a, "crtendS.o"))
             .arg(m("crtn.o"))

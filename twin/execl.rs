@@ -13,16 +13,13 @@
 
 mod libc;
 
-use core::ffi::{c_char, c_int, c_ulong};
+use core::ffi::c_ulong;
 
 /// C's `bss[8*1024]`: it makes the image's data segment as large as C's.
 #[used]
 static mut BSS: [u8; 8 * 1024] = [0; 8 * 1024];
 
-#[no_mangle]
-extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
-    // SAFETY: called by the C runtime with its argc and argv.
-    let args = unsafe { libc::Args::new(argc, argv) };
+fn run(args: libc::Args) -> ! {
     if args.len() < 2 {
         libc::print_str(c"Usage: %s duration\n", args.get(0));
         libc::exit_with(1);

@@ -15,7 +15,14 @@ extern "C" {
     fn exit(status: c_int) -> !;
 }
 
-/// argv as C's `main` receives it.
+/// C's entry point, which the C runtime's start files and `__libc_start_main` call: it hands
+/// argv to the program's `run` (`crate::run`), which never returns.
+#[no_mangle]
+extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+    crate::run(Args { argc, argv })
+}
+
+/// argv as C's `main` receives it: `argc` NUL-terminated strings that live until exit.
 #[derive(Clone, Copy)]
 pub struct Args {
     argc: c_int,
@@ -23,11 +30,6 @@ pub struct Args {
 }
 
 impl Args {
-    /// # Safety
-    /// `argv` must hold `argc` NUL-terminated strings, as the C runtime passes them to `main`.
-    pub unsafe fn new(argc: c_int, argv: *const *const c_char) -> Args {
-        Args { argc, argv }
-    }
     pub fn len(self) -> usize {
         self.argc.max(0) as usize
     }
@@ -36,7 +38,7 @@ impl Args {
         if i >= self.len() {
             return c"";
         }
-        // SAFETY: `i < argc`, and the runtime's argv strings live until exit.
+        // SAFETY: only `main` makes an Args, from the runtime's argv; `i < argc`.
         unsafe { CStr::from_ptr(*self.argv.add(i)) }
     }
 }

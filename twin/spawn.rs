@@ -13,7 +13,7 @@
 
 mod libc;
 
-use core::ffi::{c_char, c_int, c_ulong};
+use core::ffi::{c_int, c_ulong};
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Completed forks. Loads and stores only (no locked read-modify-write), like C's plain global.
@@ -24,10 +24,7 @@ extern "C" fn report(_: c_int) {
     libc::exit_with(0);
 }
 
-#[no_mangle]
-extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
-    // SAFETY: called by the C runtime with its argc and argv.
-    let args = unsafe { libc::Args::new(argc, argv) };
+fn run(args: libc::Args) -> ! {
     if args.len() < 2 {
         libc::print_str(c"Usage: %s duration\n", args.get(0));
         libc::exit_with(1);
@@ -48,12 +45,20 @@ extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
                     libc::exit_with(2);
                 }
                 None => {
-                    libc::print_ulong_str(c"wait failed at iteration %lu: %s\n", ITER.load(Relaxed) as c_ulong, libc::last_error());
+                    libc::print_ulong_str(
+                        c"wait failed at iteration %lu: %s\n",
+                        ITER.load(Relaxed) as c_ulong,
+                        libc::last_error(),
+                    );
                     libc::exit_with(2);
                 }
             },
             libc::Forked::Failed => {
-                libc::print_ulong_str(c"Fork failed at iteration %lu: %s\n", ITER.load(Relaxed) as c_ulong, libc::last_error());
+                libc::print_ulong_str(
+                    c"Fork failed at iteration %lu: %s\n",
+                    ITER.load(Relaxed) as c_ulong,
+                    libc::last_error(),
+                );
                 libc::exit_with(2);
             }
         }

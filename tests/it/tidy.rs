@@ -73,3 +73,33 @@ fn dependencies_are_libc_lexopt_oorandom() {
         .collect();
     assert_eq!(deps, ["libc", "lexopt", "oorandom"]);
 }
+
+/// The twins of execl and spawn (twin/) are programs of their own, started by the C runtime:
+/// their `unsafe` lives in twin/libc.rs only, each block with its SAFETY note.
+#[test]
+fn twin_unsafe_only_in_its_libc_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("twin"), &mut files);
+    assert!(files.len() >= 3, "twin/ holds {files:?}");
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let code = l.split("//").next().unwrap_or("");
+            if !code.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "unsafe") {
+                continue;
+            }
+            assert!(p.ends_with("twin/libc.rs"), "{}:{}: unsafe outside twin/libc.rs", p.display(), i + 1);
+            if code.contains("unsafe {") {
+                let window = &lines[i.saturating_sub(4)..=i];
+                assert!(
+                    window.iter().any(|w| w.contains("SAFETY")),
+                    "{}:{}: no SAFETY note",
+                    p.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+}
