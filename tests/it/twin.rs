@@ -148,3 +148,47 @@ fn a_bad_exec_image_is_refused_before_anything_is_created() {
     }
     assert!(dir.entries().is_empty(), "{:?}", dir.entries());
 }
+
+#[test]
+fn compare_flags_a_row_whose_two_sides_timed_different_images() {
+    let dir = Scratch::new("twincmp");
+    let save = |image: &str| {
+        let o = run(ub([
+            "-q",
+            "-c",
+            "1",
+            "-i",
+            "1",
+            "-t",
+            "1",
+            "--no-save",
+            "--format",
+            "json",
+            "--exec-image",
+            image,
+        ])
+        .arg("--tmpdir")
+        .arg(dir.path())
+        .args(["execl", "syscall"]));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let path = dir.path().join(format!("{image}.json"));
+        std::fs::write(&path, o.stdout).unwrap();
+        path
+    };
+    let (stat, auto) = (save("static"), save("auto"));
+    let o = run(ub(["compare"]).arg(&stat).arg(&auto));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row =
+        |name: &str| out.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{out}")).to_string();
+    if !row("Execl Throughput").ends_with('!') {
+        // Only where a twin ran: on a host without a loader both sides are static.
+        assert!(std::fs::read_to_string(&auto).unwrap().contains("\"kind\": \"static\""), "{out}");
+        return;
+    }
+    assert!(!row("System Call Overhead").ends_with('!'), "{out}");
+    assert!(out.contains("\n!: the two timed different exec images"), "{out}");
+    // The same file on both sides: no flag.
+    let o = run(ub(["compare"]).arg(&auto).arg(&auto));
+    assert!(!stdout(&o).contains('!'), "{}", stdout(&o));
+}
