@@ -44,6 +44,24 @@ pub enum Image {
 /// asked for and fails is a failure; under `auto` both fall back to the static image.
 pub fn prepare(program: &str) -> Result<Image> {
     let req = exec_image::request().map_err(Error::usage)?;
+    // From here a stopping signal only records itself, so that what is staged can be removed.
+    for sig in STOPPING {
+        let _ = sys::signal::on_signal(sig, pass_on);
+    }
+    let chosen = choose(program, req);
+    if let sig @ 1.. = CAUGHT.load(Ordering::Relaxed) {
+        drop(chosen);
+        die_of(sig);
+    }
+    if !matches!(chosen, Ok(Image::Dynamic(_))) {
+        for sig in STOPPING {
+            let _ = sys::signal::default(sig);
+        }
+    }
+    chosen
+}
+
+fn choose(program: &str, req: Request) -> Result<Image> {
     let usable = match exec_image::candidates(program, req) {
         Ok(v) => v,
         Err(msg) if req == Request::Auto || req == Request::Static => return Ok(Image::Static(msg)),
@@ -249,9 +267,6 @@ impl Staged {
         let path = OsString::from_vec(self.path.as_bytes().to_vec());
         let argv = sys::proc::Argv::new(std::iter::once(path.as_os_str()).chain(args.iter().copied()))
             .map_err(|e| Error::failed(reason(&e)))?;
-        for sig in STOPPING {
-            let _ = sys::signal::on_signal(sig, pass_on);
-        }
         let pid = match sys::proc::fork() {
             Ok(Fork::Child) => {
                 let e = sys::proc::execv(&self.path, &argv);
@@ -276,15 +291,17 @@ impl Staged {
         match sys::proc::exited(status) {
             Some(0) => Ok(()),
             Some(code) => Err(Error::Exit(code)),
-            None => {
-                // Die of the same signal, as the twin did, so our parent sees what Run would.
-                let sig = status & 0x7f;
-                let _ = sys::signal::default(sig);
-                sys::signal::raise(sig);
-                Err(Error::Exit(128 + sig))
-            }
+            // Die of the same signal, as the twin did, so our parent sees what Run would.
+            None => die_of(status & 0x7f),
         }
     }
+}
+
+/// Ends this process by `sig`, its default action restored.
+fn die_of(sig: i32) -> ! {
+    let _ = sys::signal::default(sig);
+    sys::signal::raise(sig);
+    sys::proc::exit_now(128 + sig)
 }
 
 #[cfg(test)]

@@ -192,3 +192,47 @@ fn compare_flags_a_row_whose_two_sides_timed_different_images() {
     let o = run(ub(["compare"]).arg(&auto).arg(&auto));
     assert!(!stdout(&o).contains('!'), "{}", stdout(&o));
 }
+
+#[test]
+fn a_signal_during_the_run_leaves_no_twin_and_no_process() {
+    use std::os::unix::process::ExitStatusExt;
+    for (program, sig) in [("execl", libc_sig::TERM), ("spawn", libc_sig::INT)] {
+        let tmp = Scratch::new("twinsig");
+        let mut child = ub([program, "20"])
+            .env("TMPDIR", tmp.path())
+            .env_remove("UB_TMPDIR")
+            .env_remove("UB_EXEC_IMAGE")
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Until the twin is staged and running (its directory appears).
+        let t0 = std::time::Instant::now();
+        while tmp.entries().is_empty() && t0.elapsed().as_secs() < 10 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let staged = !tmp.entries().is_empty();
+        assert!(std::process::Command::new("kill").arg(format!("-{sig}")).arg(child.id().to_string()).status().unwrap().success());
+        let st = child.wait().unwrap();
+        assert!(st.signal().is_some() || st.code().is_some_and(|c| c > 128), "{program}: {st:?}");
+        assert!(tmp.entries().is_empty(), "{program}: left {:?}", tmp.entries());
+        // Nothing still runs from the staged directory.
+        let needle = tmp.path().to_string_lossy().into_owned();
+        let stray: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| std::fs::read(e.unwrap().path().join("cmdline")).ok())
+            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+            .filter(|c| c.contains(&needle))
+            .collect();
+        assert!(stray.is_empty(), "{program}: still running: {stray:?}");
+        if !staged {
+            eprintln!("twin signal: {program} ran no twin here; checked the static image's cleanup only");
+        }
+    }
+}
+
+/// Signal names for `kill -NAME`.
+mod libc_sig {
+    pub const TERM: &str = "TERM";
+    pub const INT: &str = "INT";
+}
