@@ -91,9 +91,9 @@ measure() {
 
 trim() { printf '%s' "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $ROUNDS rounds, load average (1/5/15 min) $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 printf '%-22s %14s %14s %7s  %-13s %6s  %-9s %-9s %s\n' "test" "ours (median)" "C (median)" \
     "ours/C" "per round" "spread" "band" "verdict" "load"
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $ROUNDS rounds, load average (1/5/15 min) $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 for pairs in "$HERE"/pairs/*.pairs; do
     [ -f "$pairs" ] || continue
     while IFS= read -r line || [ -n "$line" ]; do
