@@ -14,14 +14,24 @@ pub struct Twin {
     pub libc: &'static str,
     /// Its PT_INTERP, read from the image at build time.
     pub loader: &'static str,
-    /// The image's length in bytes.
+    /// Where its bytes are in the unpacked stream of every twin, and how many.
+    pub offset: usize,
     pub size: usize,
-    /// The image with its zero runs squeezed out (`image::squeeze`).
-    pub squeezed: &'static [u8],
 }
 
 /// The twins built for this binary's architecture (none where the build has none).
 pub static TWINS: &[Twin] = include!(concat!(env!("OUT_DIR"), "/twins.rs"));
+
+/// Every twin's image, one after the other, packed by `image::pack`.
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/twins.lz"));
+
+impl Twin {
+    /// The ELF image, or None if the embedded stream is damaged.
+    pub fn image(&self) -> Option<Vec<u8>> {
+        let all = image::unpack(PACKED)?;
+        all.get(self.offset..self.offset.checked_add(self.size)?).map(<[u8]>::to_vec)
+    }
+}
 
 /// The programs that time an exec image, with the report name of their test.
 pub const PROGRAMS: [(&str, &str); 2] = [("execl", "Execl Throughput"), ("spawn", "Process Creation")];

@@ -8,8 +8,8 @@
 //! `libc.so.6` whose symbols all carry the architecture's oldest version node (GLIBC_2.2.5 on
 //! x86_64, GLIBC_2.17 on aarch64), so the image loads on every glibc from 2.17 on; the real
 //! library on the build host would record `__libc_start_main@GLIBC_2.34`. musl has no symbol
-//! versions. The table stores each image with its runs of zeros (page padding, mostly)
-//! squeezed out (`src/exec_image/image.rs`, which the applets use to undo it).
+//! versions. The images are stored one after the other in one stream packed by
+//! `src/exec_image/image.rs`, which the applets use to unpack it.
 //!
 //! What the build needs, and the Makefile installs: rustup's `<arch>-unknown-linux-musl`
 //! target (for `core`), the C compiler and binutils for the architecture, and Debian's `musl-dev`
@@ -79,6 +79,7 @@ pub fn build() {
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     let target_arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let mut table = String::from("&[\n");
+    let mut all = Vec::new();
     if let Some(a) = arch(&target_arch) {
         for program in PROGRAMS {
             let lib = compile(&a, program, &out);
@@ -88,18 +89,19 @@ pub fn build() {
                 let bytes = fs::read(&image).unwrap_or_else(|e| fail(format!("{}: {e}", image.display())));
                 let interp = crate::image::interpreter(&bytes)
                     .unwrap_or_else(|| fail(format!("{}: no PT_INTERP", image.display())));
-                let squeezed = out.join(format!("{program}-{libc}.sq"));
-                fs::write(&squeezed, crate::image::squeeze(&bytes)).unwrap();
                 table.push_str(&format!(
-                    "    Twin {{ program: {program:?}, libc: {libc:?}, loader: {interp:?}, size: {}, squeezed: include_bytes!({:?}) }},\n",
-                    bytes.len(),
-                    squeezed.display().to_string()
+                    "    Twin {{ program: {program:?}, libc: {libc:?}, loader: {interp:?}, offset: {}, size: {} }},\n",
+                    all.len(),
+                    bytes.len()
                 ));
+                all.extend_from_slice(&bytes);
             }
         }
     }
     table.push_str("]\n");
     fs::write(out.join("twins.rs"), table).unwrap();
+    // One stream: the images share their start files, symbol tables and much of their code.
+    fs::write(out.join("twins.lz"), crate::image::pack(&all)).unwrap();
 }
 
 /// The twin's Rust code as a static library (its own code plus the parts of `core` it uses).

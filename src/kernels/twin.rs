@@ -22,7 +22,7 @@
 //! and to pass on its exit status.
 
 use crate::error::{Error, Result};
-use crate::exec_image::{self, image, Request, Twin};
+use crate::exec_image::{self, Request, Twin};
 use crate::kernels::reason;
 use crate::protocol;
 use crate::sys::{self, fd::Fd, proc::Fork};
@@ -118,9 +118,7 @@ fn tmpdir() -> PathBuf {
 
 /// Writes `twin` into a private directory, else a memfd, and checks that it runs.
 fn stage(twin: &'static Twin) -> std::result::Result<Staged, String> {
-    let bytes = image::unsqueeze(twin.squeezed)
-        .filter(|b| b.len() == twin.size)
-        .ok_or_else(|| "the embedded image is damaged".to_string())?;
+    let bytes = twin.image().ok_or_else(|| "the embedded image is damaged".to_string())?;
     let in_dir = match stage_file(twin, &bytes) {
         Ok(s) => match check(&s) {
             Ok(()) => return Ok(s),
@@ -307,6 +305,7 @@ fn die_of(sig: i32) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec_image::image;
 
     #[test]
     fn embedded_twins_are_whole_and_name_their_loader() {
@@ -321,10 +320,9 @@ mod tests {
             }
         }
         for t in exec_image::TWINS {
-            let img = image::unsqueeze(t.squeezed).expect("unsqueezes");
+            let img = t.image().expect("unpacks");
             assert_eq!(img.len(), t.size);
             assert_eq!(image::interpreter(&img).as_deref(), Some(t.loader));
-            assert!(t.squeezed.len() < t.size, "{} {}: squeezing gained nothing", t.program, t.libc);
         }
     }
 
@@ -337,7 +335,7 @@ mod tests {
         let mut checked = 0;
         for t in exec_image::TWINS.iter().filter(|t| t.libc == "glibc") {
             let path = dir.join(format!("{}-{}", t.program, t.libc));
-            std::fs::write(&path, image::unsqueeze(t.squeezed).unwrap()).unwrap();
+            std::fs::write(&path, t.image().unwrap()).unwrap();
             let out = std::process::Command::new("readelf")
                 .arg("-V")
                 .arg(&path)

@@ -212,7 +212,12 @@ fn a_signal_during_the_run_leaves_no_twin_and_no_process() {
         }
         std::thread::sleep(std::time::Duration::from_millis(300));
         let staged = !tmp.entries().is_empty();
-        assert!(std::process::Command::new("kill").arg(format!("-{sig}")).arg(child.id().to_string()).status().unwrap().success());
+        assert!(std::process::Command::new("kill")
+            .arg(format!("-{sig}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap()
+            .success());
         let st = child.wait().unwrap();
         assert!(st.signal().is_some() || st.code().is_some_and(|c| c > 128), "{program}: {st:?}");
         assert!(tmp.entries().is_empty(), "{program}: left {:?}", tmp.entries());
