@@ -17,3 +17,4 @@ mod report;
 mod rigs;
 mod shell_tests;
 mod tidy;
+mod twin;

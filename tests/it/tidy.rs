@@ -161,6 +161,10 @@ const LAYERS: &[&[&str]] = &[
     &["sys"],
     &["protocol", "args"],
     &["timing"],
+    // The twins of execl and spawn (crates/twin): ELF packing, the table, staging.
+    &["elf"],
+    &["image"],
+    &["stage"],
     &["kernels"],
     // Scoring and statistics.
     &["stats"],
@@ -177,8 +181,12 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 /// The crates' source directories, bottom first, with the name the crates above use for them.
-const CRATES: &[(&str, &str)] =
-    &[("crates/base/src", "base"), ("crates/run/src", "run"), ("src", "unixbench")];
+const CRATES: &[(&str, &str)] = &[
+    ("crates/base/src", "base"),
+    ("crates/twin/src", "twin"),
+    ("crates/run/src", "run"),
+    ("src", "unixbench"),
+];
 
 #[test]
 fn imports_point_down() {
@@ -232,9 +240,16 @@ fn imports_point_down() {
         }
         crate_layers.push((krate, layers));
     }
-    // The bottom crate lies wholly below the cold one.
-    let (base, run) = (&crate_layers[0].1, &crate_layers[1].1);
-    assert!(base.iter().max() < run.iter().min(), "a module of base is not below every module of run");
+    // Each crate lies wholly below the next: base, then the twins, then the cold code.
+    for pair in crate_layers[..3].windows(2) {
+        let (low, high) = (&pair[0], &pair[1]);
+        assert!(
+            low.1.iter().max() < high.1.iter().min(),
+            "a module of {} is not below every module of {}",
+            low.0,
+            high.0
+        );
+    }
     assert!(problems.is_empty(), "imports that do not point down:\n{}", problems.join("\n"));
 }
 
@@ -242,7 +257,7 @@ fn imports_point_down() {
 /// group counted word by word), e.g. `use crate::{sys, error::Error}` names sys and error.
 fn named_modules(code: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for prefix in ["crate::", "base::", "run::"] {
+    for prefix in ["crate::", "base::", "twin::", "run::"] {
         let mut rest = code;
         while let Some(i) = rest.find(prefix) {
             let before = rest[..i].chars().next_back();
@@ -265,4 +280,39 @@ fn named_modules(code: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The twins of execl and spawn (crates/twin/programs/) are programs of their own, started by
+/// the C runtime: their `unsafe` lives in their libc.rs only, each block with its SAFETY note.
+#[test]
+fn twin_unsafe_only_in_its_libc_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("crates/twin/programs"), &mut files);
+    assert!(files.len() >= 3, "crates/twin/programs holds {files:?}");
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let code = l.split("//").next().unwrap_or("");
+            if !code.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "unsafe") {
+                continue;
+            }
+            assert!(
+                p.ends_with("programs/libc.rs"),
+                "{}:{}: unsafe outside programs/libc.rs",
+                p.display(),
+                i + 1
+            );
+            if code.contains("unsafe {") {
+                let window = &lines[i.saturating_sub(4)..=i];
+                assert!(
+                    window.iter().any(|w| w.contains("SAFETY")),
+                    "{}:{}: no SAFETY note",
+                    p.display(),
+                    i + 1
+                );
+            }
+        }
+    }
 }

@@ -69,6 +69,24 @@ pub struct CopyOutcome {
     pub error: Option<String>,
     /// The process id of the copy (the log's `# pid:` line); 0 when unknown.
     pub pid: i32,
+    /// The image it timed, from its `IMAGE|` line (execl and spawn only).
+    pub image: Option<ExecImage>,
+}
+
+/// Which image an execl or spawn copy timed (`twin::image`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecImage {
+    /// `dynamic-glibc`, `dynamic-musl` or `static`.
+    pub kind: String,
+    /// The loader's path for a dynamic image (` (memfd)` after it when run from one), the reason
+    /// for the static one.
+    pub detail: String,
+}
+
+impl ExecImage {
+    pub fn is_static(&self) -> bool {
+        self.kind == "static"
+    }
 }
 
 /// One pass of a test: N copies started together, combined as `runOnePass` does.
@@ -119,6 +137,15 @@ impl TestResult {
     /// Whether the test produced a score.
     pub fn ok(&self) -> bool {
         self.error.is_none() && self.skipped.is_none() && !self.kept.is_empty()
+    }
+
+    /// The image its copies timed: the first one any copy named. Every copy of a run makes the
+    /// same choice unless the host changed under it, in which case the static one is the one
+    /// to name, since it is the one that makes the figure incomparable.
+    pub fn exec_image(&self) -> Option<&ExecImage> {
+        let mut images = self.passes.iter().flat_map(|p| &p.copies).filter_map(|c| c.image.as_ref());
+        let first = images.next()?;
+        Some(images.find(|i| i.is_static()).unwrap_or(first))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The only writer and reader of the result protocol that UnixBench programs speak on stderr:
-//! `COUNT|<score>|<timebase>|<label>`, `TIME|<seconds>`, `ERROR|<message>` (SPEC.md 3.1).
+//! `COUNT|<score>|<timebase>|<label>`, `TIME|<seconds>`, `ERROR|<message>` (SPEC.md 3.1), and
+//! our `IMAGE|<kind>|<detail>`, which Run stores and ignores.
 //!
 //! Writers format into a caller's stack buffer with no allocation, so a SIGALRM handler can
 //! print its line as the C `report()` does. Number formats follow the C printf formats: `%ld`,
@@ -64,6 +65,15 @@ pub fn emit(line: &LineBuf) {
     let _ = crate::sys::fd::write_all(2, line.as_bytes());
 }
 
+/// `IMAGE|<kind>|<detail>\n`: which image the execl and spawn applets timed (`dynamic-glibc`,
+/// `dynamic-musl` with the loader's path, or `static` with the reason). Run stores it as the
+/// fields IMAGE0 and IMAGE1 and ignores it for scoring. A `|` or line break in `detail` would
+/// change the line's fields, so each becomes a space.
+pub fn image(kind: &str, detail: &str) -> String {
+    let detail: String = detail.chars().map(|c| if c == '|' || c.is_control() { ' ' } else { c }).collect();
+    format!("IMAGE|{kind}|{detail}\n")
+}
+
 /// One parsed stderr line of a kernel, as Run's helper sees it (SPEC.md 3.2).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
@@ -73,6 +83,8 @@ pub enum Line {
     Time(f64),
     /// `ERROR|message`.
     Error(String),
+    /// `IMAGE|kind|detail`: the image execl or spawn ran (see [`image`]).
+    Image { kind: String, detail: String },
     /// Any other `FIELD|value...` line: Run stores it as a field and ignores it for scoring.
     Other(String),
     /// A line with no `|`: Run collects it as error text.
@@ -95,6 +107,7 @@ pub fn parse(line: &str) -> Line {
         },
         ("TIME", [t]) => num(t).map(Line::Time).unwrap_or_else(|| Line::Stray(line.to_string())),
         ("ERROR", _) => Line::Error(rest.join("|")),
+        ("IMAGE", [kind, detail]) => Line::Image { kind: kind.to_string(), detail: detail.to_string() },
         _ => Line::Other(line.to_string()),
     }
 }
@@ -129,5 +142,10 @@ mod tests {
         assert_eq!(parse("sh: 1: dc: not found"), Line::Stray("sh: 1: dc: not found".into()));
         assert_eq!(parse("pid|42"), Line::Other("pid|42".into()));
         assert_eq!(parse("COUNT|x|1|lps"), Line::Stray("COUNT|x|1|lps".into()));
+        assert_eq!(
+            parse("IMAGE|dynamic-glibc|/lib64/ld-linux-x86-64.so.2"),
+            Line::Image { kind: "dynamic-glibc".into(), detail: "/lib64/ld-linux-x86-64.so.2".into() }
+        );
+        assert_eq!(image("static", "no loader|here\n"), "IMAGE|static|no loader here \n");
     }
 }

@@ -263,3 +263,11 @@ pub fn in_memory_fs(path: &OsStr) -> bool {
         matches!(st.f_type as i64, TMPFS_MAGIC | RAMFS_MAGIC)
     }
 }
+
+/// `memfd_create(2)` without MFD_CLOEXEC: an anonymous file that an exec'd image can reach again
+/// through `/proc/self/fd/N` (execl's chain re-executes its own path). Linux 3.17 and later;
+/// older kernels answer ENOSYS.
+pub fn memfd(name: &CStr) -> io::Result<Fd> {
+    // SAFETY: name is a valid NUL-terminated string.
+    cvt(unsafe { libc::memfd_create(name.as_ptr(), 0) }).map(Fd)
+}

@@ -56,6 +56,21 @@ pub struct Test {
     /// The test's index (10 × score / baseline), when it has a baseline.
     pub index: Option<f64>,
     pub ci: Option<Interval>,
+    /// For execl and spawn: whether they timed this static binary or a dynamically linked
+    /// program (ours or the C suite's). None where the file does not say.
+    pub image: Option<Image>,
+}
+
+/// The kind of image an execl or spawn figure was timed on (`crate::exec_image`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Image {
+    Static,
+    Dynamic,
+}
+
+/// Whether `message` is the report name of a test that times an exec image.
+fn times_an_image(message: &str) -> bool {
+    twin::image::PROGRAMS.iter().any(|(_, m)| *m == message)
 }
 
 /// One category's index score.
@@ -149,12 +164,20 @@ fn json_run(r: &Value) -> Result<Run, String> {
         let Some(score) = opt_num(t, "score").filter(|_| !failed) else { continue };
         let message = text_of(t, "message").map_err(|e| format!("results[{i}]: {e}"))?.to_string();
         let ci = json_interval(t);
+        // Files written before the twins existed have no exec_image: they timed the static one.
+        let image = times_an_image(&message).then(|| {
+            match t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str) {
+                Some(k) if k.starts_with("dynamic") => Image::Dynamic,
+                _ => Image::Static,
+            }
+        });
         tests.push(Test {
             message,
             score,
             unit: t.get("unit").and_then(Value::as_str).unwrap_or("").to_string(),
             index: opt_num(t, "index"),
             ci,
+            image,
         });
     }
     let mut index = Vec::new();
@@ -293,10 +316,16 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     let mut index = Vec::new();
     let mut rows: Vec<(String, Option<f64>)> = Vec::new();
     let mut in_index = false;
+    let mut on_static: Vec<String> = Vec::new();
     for (j, l) in lines.iter().enumerate().take(end).skip(i + 1) {
         let t = l.trim();
         // `** ` lines are our notes (failed or skipped tests, a quick run's intervals), which no
         // classic line resembles.
+        if let Some((names, _)) =
+            l.strip_prefix("** ").and_then(|n| n.split_once(" ran on the static image ("))
+        {
+            on_static.extend(names.split(" and ").map(str::to_string));
+        }
         if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") {
             continue;
         }
@@ -339,7 +368,14 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
         }
         let (message, score, unit) =
             result_line(l).ok_or_else(|| at(j, format!("not a result line: '{t}'")))?;
-        tests.push(Test { message, score, unit, index: None, ci: None });
+        tests.push(Test { message, score, unit, index: None, ci: None, image: None });
+    }
+    // execl and spawn timed a dynamic program (the C suite's, or our twin) unless a note says
+    // they ran on the static image.
+    for t in tests.iter_mut().filter(|t| times_an_image(&t.message)) {
+        let name = twin::image::PROGRAMS.iter().find(|(_, m)| *m == t.message).map(|(n, _)| *n);
+        let noted = name.is_some_and(|n| on_static.iter().any(|s| s == n));
+        t.image = Some(if noted { Image::Static } else { Image::Dynamic });
     }
     if in_index {
         return Err(at(

@@ -1,7 +1,7 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::load::{Kind, Source};
+use super::load::{Image, Kind, Source};
 use crate::json::{number, quote};
 use crate::model::Category;
 use crate::stats::Interval;
@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 pub struct Cell {
     pub score: f64,
     pub ci: Option<Interval>,
+    /// execl's and spawn's: the kind of image timed.
+    pub image: Option<Image>,
 }
 
 /// How a run's interval relates to the first run's.
@@ -22,10 +24,17 @@ pub enum Mark {
     Apart,
     /// One of the intervals is unknown.
     Unknown,
+    /// The two timed different exec images (static against dynamic): not comparable at all.
+    Images,
 }
 
 impl Mark {
     fn of(first: &Cell, other: &Cell) -> Mark {
+        if let (Some(a), Some(b)) = (first.image, other.image) {
+            if a != b {
+                return Mark::Images;
+            }
+        }
         match (first.ci, other.ci) {
             (Some(a), Some(b)) if a.overlaps(&b) => Mark::Overlap,
             (Some(_), Some(_)) => Mark::Apart,
@@ -37,6 +46,7 @@ impl Mark {
             Mark::Overlap => ' ',
             Mark::Apart => '*',
             Mark::Unknown => '?',
+            Mark::Images => '!',
         }
     }
 }
@@ -97,7 +107,11 @@ fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
             cells: runs
                 .iter()
                 .map(|r| {
-                    r.tests.iter().find(|t| t.message == name).map(|t| Cell { score: t.score, ci: t.ci })
+                    r.tests.iter().find(|t| t.message == name).map(|t| Cell {
+                        score: t.score,
+                        ci: t.ci,
+                        image: t.image,
+                    })
                 })
                 .collect(),
         })
@@ -105,7 +119,13 @@ fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
     for c in Category::ALL {
         let cells: Vec<Option<Cell>> = runs
             .iter()
-            .map(|r| r.index.iter().find(|i| i.category == c).map(|i| Cell { score: i.score, ci: i.ci }))
+            .map(|r| {
+                r.index.iter().find(|i| i.category == c).map(|i| Cell {
+                    score: i.score,
+                    ci: i.ci,
+                    image: None,
+                })
+            })
             .collect();
         if cells.iter().any(Option::is_some) {
             rows.push(Row { name: index_title(c), index_score: true, cells });
@@ -249,6 +269,14 @@ pub fn text(c: &Comparison) -> String {
         o.push_str("\nvs [1]: the score as a percentage of [1]'s score.\n");
         o.push_str("*: the two 95% confidence intervals do not overlap.\n");
         o.push_str("?: an interval is unknown (a text report has none; a single sample gives none).\n");
+        let images_differ = c
+            .tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .any(|r| r.cells.iter().skip(1).any(|x| mark(&r.cells[0], x) == Some(Mark::Images)));
+        if images_differ {
+            o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
+        }
         let text: Vec<String> = (0..c.sources.len())
             .filter(|&i| c.sources[i].kind == Kind::Text)
             .map(|i| format!("[{}]", i + 1))
@@ -286,6 +314,7 @@ pub fn tsv(c: &Comparison) -> String {
                         Some(Mark::Overlap) => "yes",
                         Some(Mark::Apart) => "no",
                         Some(Mark::Unknown) => "unknown",
+                        Some(Mark::Images) => "images differ",
                         None => "",
                     };
                     (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
@@ -338,6 +367,7 @@ pub fn json(c: &Comparison) -> String {
                     (0, _) | (_, None) | (_, Some(Mark::Unknown)) => "null",
                     (_, Some(Mark::Overlap)) => "true",
                     (_, Some(Mark::Apart)) => "false",
+                    (_, Some(Mark::Images)) => "\"images differ\"",
                 };
                 let vs = if j == 0 { None } else { pct(ratio(&r.cells[0], cell)) };
                 let _ = write!(

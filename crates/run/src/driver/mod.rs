@@ -27,6 +27,7 @@ use output::{Console, Files};
 use std::ffi::OsString;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
+use twin::image as exec_image;
 
 /// Whether `name` is a test or group name the driver knows.
 pub fn knows(name: &str) -> bool {
@@ -50,6 +51,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     let _ = sys::signal::ignore(libc::SIGPIPE);
     // Nor a file size limit: writing the log or a report then fails with EFBIG, and says so.
     let _ = sys::signal::ignore(libc::SIGXFSZ);
+    check_exec_image(&opts)?;
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     let dirs = Dirs::prepare(&opts)?;
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
@@ -576,6 +578,26 @@ fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
         s.push_str(&format!(" < {}", quote(&p.to_string_lossy())));
     }
     s
+}
+
+/// Refuses, before anything is created, an exec image the copies could not honour: a bad
+/// `UB_EXEC_IMAGE` in the environment, or `dynamic` where this host has no loader for a twin of
+/// a test in the plan. A loader that is there but fails is found by the copies themselves.
+/// The copies inherit the request through the environment.
+fn check_exec_image(opts: &options::Options) -> Result<()> {
+    if let Some(v) = &opts.exec_image {
+        std::env::set_var(exec_image::VAR, v);
+    }
+    let req = exec_image::request().map_err(Error::usage)?;
+    if let exec_image::Request::Dynamic(_) = req {
+        for (program, _) in exec_image::PROGRAMS {
+            if opts.tests.contains(&program) {
+                exec_image::candidates(program, req)
+                    .map_err(|e| Error::usage(format!("--exec-image: {e}")))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -37,6 +37,10 @@ Our options:
   --format FORMAT      what the final print on stdout is: text (the report, default), json,
                        csv or tsv; progress then goes to stderr
   --no-save            write no files (no results directory, no log)
+  --exec-image IMAGE   the image Execl Throughput and Process Creation time: auto (default: the
+                       dynamically linked twin of the C program where this host has its
+                       loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,
+                       or static (not comparable with the C suite's figures)
   -h, --help           this help
   -V, --version        the version
 
@@ -89,6 +93,8 @@ pub struct Options {
     pub tmpdir: Option<PathBuf>,
     pub format: Format,
     pub save: bool,
+    /// `--exec-image`: passed to the copies as `UB_EXEC_IMAGE`; None leaves the environment's.
+    pub exec_image: Option<String>,
 }
 
 /// What the command line asks for.
@@ -118,6 +124,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
         tmpdir: None,
         format: Format::Text,
         save: true,
+        exec_image: None,
     };
     let need = |p: &mut lexopt::Parser, opt: &str| -> Result<OsString> {
         p.value().map_err(|_| Error::usage(format!("option {opt} needs a value")))
@@ -163,6 +170,19 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
                 }
             }
             Long("no-save") => o.save = false,
+            Long("exec-image") => {
+                let v = need(&mut p, "--exec-image")?;
+                match v.to_str().filter(|s| twin::image::parse_request(s).is_some()) {
+                    Some(s) => o.exec_image = Some(s.to_string()),
+                    None => {
+                        return Err(Error::usage(format!(
+                            "invalid --exec-image '{}': expected {}",
+                            v.to_string_lossy(),
+                            twin::image::CHOICES
+                        )))
+                    }
+                }
+            }
             Short('h') | Long("help") => return Ok(Parsed::Help),
             Short('V') | Long("version") => return Ok(Parsed::Version),
             Value(v) => {
@@ -184,7 +204,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
             }
             Long(l) => {
                 return Err(Error::usage(format!(
-                    "unknown option '--{l}' (allowed: --time --quick --results --tmpdir --format --no-save --help --version)"
+                    "unknown option '--{l}' (allowed: --time --quick --results --tmpdir --format --no-save --exec-image --help --version)"
                 )))
             }
         }

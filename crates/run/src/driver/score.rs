@@ -5,7 +5,7 @@
 //! Nothing here runs a process, reads a clock or prints: the tests below feed literal samples,
 //! many of them taken from a real run of the C suite (its .log), and expect its scores.
 
-use crate::model::{Category, CopyOutcome, IndexBlock, IndexRow, Pass, TestResult};
+use crate::model::{Category, CopyOutcome, ExecImage, IndexBlock, IndexRow, Pass, TestResult};
 use crate::protocol::{self, Line};
 use crate::suite::Repeat;
 
@@ -114,6 +114,8 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
         status,
         error,
         pid,
+        image: get("IMAGE0")
+            .map(|kind| ExecImage { kind: kind.clone(), detail: get("IMAGE1").cloned().unwrap_or_default() }),
     }
 }
 

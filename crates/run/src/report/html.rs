@@ -5,7 +5,7 @@
 //! `<p class="note">` paragraph.
 
 use super::fmt::{self, Zone};
-use super::text::{interval, score_title, scored, unscored_reason};
+use super::text::{interval, score_title, scored, static_image_note, unscored_reason};
 use crate::model::{Category, CopyRun, Run, SystemInfo, Verbosity};
 use std::fmt::Write as _;
 
@@ -139,6 +139,21 @@ pub fn block(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     );
     for cat in Category::ALL {
         s += &category_table(cr, cat);
+    }
+    let images: Vec<String> = cr
+        .results
+        .iter()
+        .filter_map(|r| {
+            r.exec_image().map(|i| {
+                format!("<b>{}</b>: {} ({})", escape(&r.message), escape(&i.kind), escape(&i.detail))
+            })
+        })
+        .collect();
+    if !images.is_empty() {
+        let _ = write!(s, "<p class=\"note\">Image timed:<br/>\n{}</p>\n\n", images.join("<br/>\n"));
+    }
+    if let Some(note) = static_image_note(cr) {
+        let _ = writeln!(s, "<p class=\"note\"><b>Note:</b> {}.</p>\n", escape(&note));
     }
     let notes: Vec<String> = cr
         .results

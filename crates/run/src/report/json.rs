@@ -269,6 +269,12 @@ fn result(j: &mut Json, cr: &CopyRun, r: &TestResult) {
     j.key("index").opt_number(index);
     j.key("error").opt_string(r.error.as_deref());
     j.key("skipped").opt_string(r.skipped.as_deref());
+    if let Some(i) = r.exec_image() {
+        j.key("exec_image").begin_object();
+        j.key("kind").string(&i.kind);
+        j.key(if i.is_static() { "reason" } else { "loader" }).string(&i.detail);
+        j.end_object();
+    }
     j.key("passes").begin_array();
     for (i, p) in r.passes.iter().enumerate() {
         pass(j, p, r.kept.contains(&i));

@@ -25,7 +25,8 @@ pub fn pass_header(i: usize) -> String {
 }
 
 /// Written after a pass: an empty line, then per copy its fields as `# <key>: <value>` in
-/// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, TIME, elapsed, pid, status) and an
+/// Perl's sorted key order (COUNT0, COUNT1, COUNT2, ERROR, IMAGE0, IMAGE1, TIME, elapsed, pid,
+/// status) and an
 /// empty line.
 pub fn pass_footer(pass: &Pass) -> String {
     copies_footer(&pass.copies)
@@ -56,6 +57,10 @@ fn copy_fields(c: &CopyOutcome) -> String {
     }
     if let Some(e) = &c.error {
         let _ = writeln!(s, "# ERROR: {e}");
+    }
+    if let Some(i) = &c.image {
+        let _ = writeln!(s, "# IMAGE0: {}", i.kind);
+        let _ = writeln!(s, "# IMAGE1: {}", i.detail);
     }
     if let Some(v) = c.time {
         let _ = writeln!(s, "# TIME: {}", perl_num(v));
@@ -149,6 +154,7 @@ mod tests {
                     status: 0,
                     error: None,
                     pid: pids[i],
+                    image: None,
                 }],
                 count: counts[i],
                 time: elapsed[i],

@@ -181,8 +181,28 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         s += &index_block(b);
     }
     s += &index4_block(cr);
+    if let Some(note) = static_image_note(cr) {
+        let _ = writeln!(s, "** {note}\n");
+    }
     s += &unscored_notes(cr);
     s
+}
+
+/// When execl or spawn timed this static binary rather than the dynamically linked twin of the
+/// C program (`twin::image`), the sentence that says so, naming the tests by test name
+/// (as the other notes do, so that no grep for a report name meets it) and the first reason.
+pub fn static_image_note(cr: &CopyRun) -> Option<String> {
+    let on_static: Vec<&TestResult> = twin::image::PROGRAMS
+        .iter()
+        .filter_map(|(name, _)| cr.results.iter().find(|r| r.name == *name))
+        .filter(|r| r.ok() && r.exec_image().is_some_and(|i| i.is_static()))
+        .collect();
+    let why = &on_static.first()?.exec_image()?.detail;
+    let names: Vec<&str> = on_static.iter().map(|r| r.name.as_str()).collect();
+    Some(format!(
+        "{} ran on the static image ({why}): not comparable with the C suite's figures",
+        names.join(" and ")
+    ))
 }
 
 /// UnixBench 4.0's INDEX VALUES block, after the usual blocks, when every one of its eleven
@@ -464,6 +484,38 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
         for l in report.lines().filter(|l| !l.starts_with("** ")) {
             assert!(classic(l), "unexpected line {l:?}");
         }
+    }
+
+    /// The reference run with execl and spawn marked as having timed `kind`.
+    fn with_image(kind: &str, detail: &str) -> Run {
+        let mut run = fixture::reference();
+        for cr in &mut run.runs {
+            for r in cr.results.iter_mut().filter(|r| r.name == "execl" || r.name == "spawn") {
+                for c in r.passes.iter_mut().flat_map(|p| &mut p.copies) {
+                    c.image = Some(crate::model::ExecImage { kind: kind.into(), detail: detail.into() });
+                }
+            }
+        }
+        run
+    }
+
+    #[test]
+    fn a_static_exec_image_gets_one_note_after_the_index_block() {
+        let plain = report_in(&fixture::reference(), fmt::utc);
+        let dynamic = report_in(&with_image("dynamic-glibc", "/lib64/ld-linux-x86-64.so.2"), fmt::utc);
+        assert_eq!(plain, dynamic, "a dynamic image changes nothing in the text report");
+        let report = report_in(&with_image("static", "no C library loader on this host"), fmt::utc);
+        let note = "** execl and spawn ran on the static image (no C library loader on this host): \
+                    not comparable with the C suite's figures";
+        assert_eq!(report.matches(note).count(), 2, "one per block:\n{report}");
+        // Everything else is the plain report: the note and its blank line are all it adds.
+        let without: String = report.replace(&format!("{note}\n\n"), "");
+        assert_eq!(without, plain);
+        let before: Vec<&str> = report[..report.find(note).unwrap()].lines().rev().take(2).collect();
+        assert!(
+            before[0].is_empty() && before[1].starts_with("System Benchmarks Index Score "),
+            "{before:?}"
+        );
     }
 
     #[test]
