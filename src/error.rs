@@ -58,5 +58,14 @@ impl From<lexopt::Error> for Error {
     }
 }
 
+/// Writes `s` to stdout through its descriptor: a full, closed or broken stdout is a failure
+/// that says so, never a panic (as std's `print!` on a full disk) nor silence (std's stdout
+/// hides a closed descriptor).
+#[inline(never)]
+pub fn print(s: &str) -> Result {
+    crate::sys::fd::write_all(1, s.as_bytes())
+        .map_err(|e| Error::failed(format!("cannot write to stdout: {}", crate::kernels::reason(&e))))
+}
+
 /// Shorthand for applet results.
 pub type Result<T = ()> = std::result::Result<T, Error>;

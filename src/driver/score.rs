@@ -54,6 +54,9 @@ fn signal_name(sig: i32) -> &'static str {
     }
 }
 
+/// The most lines of a copy's stray stderr kept in its error.
+pub const MAX_STRAY_LINES: usize = 5;
+
 /// One copy's outcome from everything it wrote on stderr, its elapsed wall time (until its
 /// stderr reached EOF), its raw wait status and pid, as Run's helper and `readResults` see it:
 /// `FIELD|v` lines become fields (the last one wins), `FIELD|a|b|c` become FIELD0.., a line
@@ -63,6 +66,9 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
     // A few fields per copy, in the order printed; looked up from the end, so the last wins.
     let mut fields: Vec<(String, String)> = Vec::new();
     let mut error: Option<String> = None;
+    // What a copy prints that is not protocol is kept to its first lines and a count: a copy
+    // (or a host without /dev/null) that prints thousands of lines cannot flood the report.
+    let mut stray = 0usize;
     let add_error = |e: &mut Option<String>, text: &str| match e {
         Some(s) => {
             s.push('\n');
@@ -72,7 +78,9 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
     };
     for line in stderr.lines() {
         match protocol::parse(line) {
+            Line::Stray(_) if stray >= MAX_STRAY_LINES => stray += 1,
             Line::Stray(text) => {
+                stray += 1;
                 add_error(&mut error, if text.is_empty() { "(an empty line)" } else { &text })
             }
             Line::Error(msg) => error = Some(msg),
@@ -95,6 +103,9 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
                 }
             }
         }
+    }
+    if stray > MAX_STRAY_LINES {
+        add_error(&mut error, &format!("(and {} more lines)", stray - MAX_STRAY_LINES));
     }
     let get = |k: &str| fields.iter().rev().find(|(f, _)| f == k).map(|(_, v)| v);
     let num = |k: &str| get(k).and_then(|v| v.trim().parse::<f64>().ok());

@@ -127,11 +127,6 @@ pub fn open(path: &OsStr, flags: i32, mode: u32) -> io::Result<Fd> {
     cvt_r(|| unsafe { libc::open(p.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
 }
 
-/// `creat(2)` semantics (write-only, create, truncate) with the given mode, then closed.
-pub fn create_file(path: &OsStr, mode: u32) -> io::Result<()> {
-    open(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, mode).map(drop)
-}
-
 /// `unlink(2)` on a C string, async-signal-safe (for cleanup in signal handlers).
 pub fn unlink_c(path: &CStr) -> bool {
     // SAFETY: path is a valid NUL-terminated string.
