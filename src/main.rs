@@ -60,6 +60,8 @@ fn main() -> ExitCode {
     // The C programs start with SIGPIPE at its default; Rust's runtime ignores it. Restore it so
     // kernels and their children behave as the originals, and `unixbench --list | head` is quiet.
     let _ = sys::signal::default(libc::SIGPIPE);
+    // A closed stdout must stay an error to write to, not become the first file opened.
+    let _ = sys::fd::reserve_std_fds();
     let mut argv: Vec<OsString> = std::env::args_os().collect();
     if argv.is_empty() {
         argv.push(OsString::from("unixbench"));
