@@ -482,6 +482,18 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_of_stray_lines_is_kept_to_its_first_lines_and_a_count() {
+        let mut err: String = (0..5000).map(|i| format!("sh: cannot open /dev/null {i}\n")).collect();
+        err.push_str("COUNT|5|60|lpm\n");
+        let c = parse_copy(&err, 1.0, 0, 1);
+        let e = c.error.unwrap();
+        assert_eq!(e.lines().count(), MAX_STRAY_LINES + 1, "{e}");
+        assert!(e.starts_with("sh: cannot open /dev/null 0\n"), "{e}");
+        assert!(e.ends_with("\n(and 4995 more lines)"), "{e}");
+        assert_eq!(c.count, Some(5.0), "protocol lines after the flood are still read");
+    }
+
+    #[test]
     fn parse_copy_errors() {
         // Stray text is an error, joined by newlines; context1's two COUNT lines: the last wins.
         let c = parse_copy("COUNT|5|1|lps\nCOUNT|7|1|lps\n", 1.0, 0, 1);

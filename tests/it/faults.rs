@@ -254,6 +254,19 @@ fn stdout_full_or_closed_is_reported_and_the_files_still_hold_the_results() {
         assert_eq!(files.len(), 4, "{files:?}");
         assert!(!report.contains("** Incomplete"), "{report}");
     }
+    // A reader that goes away (`unixbench | head -c 10`): the run goes on and saves its files.
+    let s = Scratch::new("flt-out-pipe");
+    let mut child =
+        short_run(&s, &["syscall"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = [0u8; 10];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write the report to stdout: Broken pipe"), "{}", stderr(&o));
+    let (report, _) = report_in(&s.path().join("results"));
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
     // --no-save: nowhere else to go, and it says so.
     let s = Scratch::new("flt-out-nosave");
     let o = run(short_run(&s, &["-q", "--no-save", "syscall"])
@@ -488,11 +501,8 @@ fn compare_refuses_what_it_cannot_hold() {
         std::fs::write(&f, j).unwrap();
         let o = run(ub(["compare"]).arg(&f).arg(&f));
         // A score beyond a double is refused by the JSON reader; copies beyond -c's range here.
-        let needle = if field == "copies" {
-            "\"copies\" is beyond what the field can hold"
-        } else {
-            "too large"
-        };
+        let needle =
+            if field == "copies" { "\"copies\" is beyond what the field can hold" } else { "too large" };
         assert_usage_error(&o, needle);
     }
 }
