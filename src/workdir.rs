@@ -116,15 +116,17 @@ const OWNER: &str = ".unixbench-run";
 
 /// This process's start time (clock ticks since boot, field 22 of /proc/PID/stat) and pid
 /// namespace, as written in [`OWNER`]; `-` for what cannot be read (no /proc).
+#[inline(never)]
 fn identity(pid: &str) -> (String, String) {
-    let start = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| Some(s[s.rfind(')')? + 1..].split_whitespace().nth(19)?.to_string()))
-        .unwrap_or_else(|| "-".into());
-    let ns = std::fs::read_link(format!("/proc/{pid}/ns/pid"))
-        .map(|l| l.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| "-".into());
-    (start, ns)
+    let at = Path::new("/proc").join(pid);
+    let stat = std::fs::read(at.join("stat")).unwrap_or_default();
+    // The fields after the command name, which may itself hold spaces and parentheses.
+    let tail = stat.iter().rposition(|&b| b == b')').map_or(&[][..], |i| &stat[i + 1..]);
+    let start = tail.split(|&b| b == b' ').filter(|f| !f.is_empty()).nth(19);
+    let text =
+        |b: Option<&[u8]>| b.map_or_else(|| "-".to_string(), |b| String::from_utf8_lossy(b).into_owned());
+    let ns = std::fs::read_link(at.join("ns/pid")).ok();
+    (text(start), text(ns.as_ref().map(|l| l.as_os_str().as_encoded_bytes())))
 }
 
 /// Removes the work directories in `tmpdir` that runs of this user left when they were killed
@@ -403,10 +405,18 @@ mod tests {
         let record = std::fs::read_to_string(dead.file(OWNER)).unwrap();
         let rest = record.split_once(' ').unwrap().1;
         std::fs::write(dead.file(OWNER), format!("999999999 {rest}")).unwrap();
+        // A live pid that started at another time (pid 1, long before): another process now.
+        let reused = WorkDir::create(&tmp).unwrap();
+        let (start, ns) = identity(&std::process::id().to_string());
+        assert!(start.parse::<u64>().is_ok(), "{start}");
+        std::fs::write(reused.file(OWNER), format!("1 999999999999 {ns}\n")).unwrap();
         // A directory without a record (another program's, or a run just starting) is kept.
         std::fs::create_dir(tmp.join("unixbench-norecd")).unwrap();
-        let gone = sweep_stale(&tmp);
-        assert_eq!(gone, [dead.path().to_path_buf()]);
+        let mut gone = sweep_stale(&tmp);
+        gone.sort();
+        let mut want = vec![dead.path().to_path_buf(), reused.path().to_path_buf()];
+        want.sort();
+        assert_eq!(gone, want);
         assert!(live.path().is_dir() && tmp.join("unixbench-norecd").is_dir());
         std::fs::remove_dir_all(&tmp).unwrap();
     }

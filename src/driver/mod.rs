@@ -501,28 +501,34 @@ impl Runner<'_> {
     /// files it reads while it runs (and only then). None when a signal stopped it.
     fn run_test(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
         if let Err(e) = self.workdir.provide(t.name) {
-            // Too little room (or a file size limit) fails this test only, with its reason.
-            let r = TestResult {
-                name: t.name.to_string(),
-                message: t.message.to_string(),
-                category: Some(t.category),
-                copies,
-                error: Some(e.to_string()),
-                ..Default::default()
-            };
-            self.console.test(copies, t.message);
-            self.console.test_end();
-            self.console.failed(t.message, &e.to_string());
-            let s =
-                output::fmt::log_test_header(t.message, copies, "(not run)") + &output::fmt::log_summary(&r);
-            self.log(&s);
-            return Some(r);
+            return Some(self.cannot_start(t, copies, e.to_string()));
         }
         let r = self.run_passes(t, copies);
         self.workdir.release(t.name);
         r
     }
 
+    /// A test whose files could not be written (too little room, a file size limit): it fails
+    /// with the reason, alone; the run goes on.
+    #[inline(never)]
+    fn cannot_start(&mut self, t: &Test, copies: usize, e: String) -> TestResult {
+        self.console.test(copies, t.message);
+        self.console.test_end();
+        self.console.failed(t.message, &e);
+        let r = TestResult {
+            name: t.name.to_string(),
+            message: t.message.to_string(),
+            category: Some(t.category),
+            copies,
+            error: Some(e),
+            ..Default::default()
+        };
+        let s = output::fmt::log_test_header(t.message, copies, "(not run)") + &output::fmt::log_summary(&r);
+        self.log(&s);
+        r
+    }
+
+    /// The passes of [`Runner::run_test`].
     fn run_passes(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
         let mut r = TestResult {
             name: t.name.to_string(),
