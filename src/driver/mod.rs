@@ -47,7 +47,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     // Checks both directories; creates nothing (the results directory is made further down,
     // once the work directory exists).
-    let mut dirs = Dirs::prepare(&opts)?;
+    let dirs = Dirs::prepare(&opts)?;
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
     std::env::set_var("UB_TMPDIR", &dirs.tmp);
@@ -70,7 +70,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     }
     let workdir = WorkDir::create(&dirs.tmp)
         .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
-    dirs.make_results()?;
+    let made_results = dirs.make_results()?;
     for (d, what) in [(Some(&dirs.tmp), "tmp directory"), (dirs.results.as_ref(), "results directory")] {
         if let Some(d) = d.filter(|d| open_to_others(d)) {
             note(&format!(
@@ -118,8 +118,14 @@ pub fn main(args: Vec<OsString>) -> Result {
     };
     let files = match &dirs.results {
         Some(dir) => Some(
-            Files::create(dir, &crate::report::fmt::file_name_part(&run.system.hostname), &today())
-                .map_err(|e| Error::usage(format!("cannot create result files in {}: {e}", dir.display())))?,
+            Files::create(dir, &crate::report::fmt::file_name_part(&run.system.hostname), &today()).map_err(
+                |e| {
+                    if made_results {
+                        let _ = std::fs::remove_dir(dir);
+                    }
+                    Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
+                },
+            )?,
         ),
         None => None,
     };
@@ -308,15 +314,17 @@ impl Dirs {
         Ok(Dirs { results, tmp })
     }
 
-    /// Makes the results directory if missing (0755, as Run) and checks it.
-    fn make_results(&mut self) -> Result {
-        let Some(r) = &self.results else { return Ok(()) };
-        if !r.exists() {
+    /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
+    /// it was made here.
+    fn make_results(&self) -> Result<bool> {
+        let Some(r) = &self.results else { return Ok(false) };
+        let made = !r.exists();
+        if made {
             std::fs::DirBuilder::new().recursive(true).mode(0o755).create(r).map_err(|e| {
                 Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
             })?;
         }
-        usable_dir(r, "results directory")
+        usable_dir(r, "results directory").map(|()| made)
     }
 }
 

@@ -416,7 +416,11 @@ mod tests {
         assert_eq!(o.dirs, [OsString::from("/x y")]);
         assert_eq!(parse(&os(&["-d", "a", "-d", "b"])).unwrap().dirs, ["a", "b"]);
         assert_eq!(parse(&os(&["-w", "-b256"])).unwrap().bufsize, 256);
-        assert_eq!(parse(&os(&["-w", "-c"])).unwrap().test, Test::Copy);
+        // C lets the last mode flag win; two different ones are refused, the same twice is fine.
+        let e = parse(&os(&["-w", "-c"])).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().starts_with("-w and -c exclude each other"), "{e}");
+        assert_eq!(parse(&os(&["-w", "-w"])).unwrap().test, Test::Write);
         assert_eq!(parse(&os(&["-m", "1048576", "-t", "3600"])).unwrap().max_blocks, 1 << 20);
     }
 
