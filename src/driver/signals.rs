@@ -1,8 +1,8 @@
 //! Every terminating signal that can be caught (Ctrl-C, Ctrl-\, SIGTERM, SIGHUP, SIGUSR1/2,
-//! SIGALRM, a SIGPIPE sent by another process) during a run: the handler only records it and
-//! writes a byte into a self-pipe. Everything that waits (the settle between passes, reading the
-//! copies' stderr) polls that pipe too, so a signal wakes it at once with no race between "check the
-//! flag" and "block". The driver then kills the copies' process groups, removes temp files,
+//! SIGALRM, a SIGPIPE sent by another process, ...: [`SIGNALS`]) during a run: the handler only
+//! records it and writes a byte into a self-pipe. Everything that waits (the settle between
+//! passes, reading the copies' stderr) polls that pipe too, so a signal wakes it at once with no
+//! race between "check the flag" and "block". The driver then kills the copies' process groups, removes temp files,
 //! writes the report of the finished tests and exits 128 + the signal number.
 
 use crate::sys::{self, fd::Fd};
@@ -13,7 +13,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 static CAUGHT: AtomicI32 = AtomicI32::new(0);
 static WAKE_WR: AtomicI32 = AtomicI32::new(-1);
 
-const SIGNALS: [i32; 8] = [
+/// Every signal whose default action ends the process and that can be caught (the driver sets
+/// no timer of its own, so SIGALRM, SIGVTALRM and SIGPROF come from someone else; SIGXCPU from
+/// RLIMIT_CPU), but the real-time ones.
+const SIGNALS: [i32; 13] = [
     libc::SIGINT,
     libc::SIGTERM,
     libc::SIGHUP,
@@ -22,6 +25,11 @@ const SIGNALS: [i32; 8] = [
     libc::SIGUSR2,
     libc::SIGPIPE,
     libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGIO,
+    libc::SIGPWR,
 ];
 
 /// The driver's pid, to tell the SIGPIPE of its own write to a closed stdout (the write fails
@@ -116,6 +124,11 @@ pub fn name(sig: i32) -> &'static str {
         libc::SIGUSR2 => "SIGUSR2",
         libc::SIGPIPE => "SIGPIPE",
         libc::SIGALRM => "SIGALRM",
+        libc::SIGVTALRM => "SIGVTALRM",
+        libc::SIGPROF => "SIGPROF",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGIO => "SIGIO",
+        libc::SIGPWR => "SIGPWR",
         _ => "a signal",
     }
 }

@@ -369,7 +369,7 @@ fn a_root_without_dev_null_skips_the_shell_tests_in_one_line_each() {
 
 #[test]
 fn every_catchable_terminating_signal_stops_the_run_cleanly() {
-    for (sig, num) in [("USR1", 10), ("USR2", 12), ("PIPE", 13), ("ALRM", 14), ("HUP", 1)] {
+    for (sig, num) in [("USR1", 10), ("USR2", 12), ("PIPE", 13), ("ALRM", 14), ("HUP", 1), ("XCPU", 24)] {
         let s = Scratch::new(&format!("flt-sig{sig}"));
         let child = short_run(&s, &["-t", "5", "pipe", "syscall"])
             .stdout(Stdio::piped())
