@@ -96,6 +96,28 @@ fn a_planted_link_at_any_name_of_the_result_set_is_never_followed() {
 }
 
 #[test]
+fn a_fixed_result_name_replaces_a_planted_report_link_and_refuses_a_log_link() {
+    let s = Scratch::new("flt-fixed");
+    let results = s.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    let target = s.path().join("precious");
+    std::fs::write(&target, "keep me\n").unwrap();
+    // UB_OUTPUT_FILE_NAME: the report is replaced whole (the link itself, never its target).
+    std::os::unix::fs::symlink(&target, results.join("mine")).unwrap();
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "mine"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+    assert!(!std::fs::symlink_metadata(results.join("mine")).unwrap().file_type().is_symlink());
+    assert!(has_result(&std::fs::read_to_string(results.join("mine")).unwrap(), "System Call Overhead"));
+    // Its .log grows run after run, as Run's; a link there is refused before anything runs.
+    std::fs::remove_file(results.join("mine.log")).unwrap();
+    std::os::unix::fs::symlink(&target, results.join("mine.log")).unwrap();
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "mine"));
+    assert_usage_error(&o, "result files");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+}
+
+#[test]
 fn fstime_never_follows_a_planted_link_in_its_directory() {
     let s = Scratch::new("flt-fstime");
     let target = s.path().join("precious");
