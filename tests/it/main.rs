@@ -9,6 +9,7 @@ mod compare;
 mod cpu_kernels;
 mod dispatch;
 mod driver;
+mod faults;
 mod graphics;
 mod lmbench;
 mod os_kernels;

@@ -25,17 +25,17 @@ const INDEX_MESSAGES: [&str; 12] = [
     "System Call Overhead",
 ];
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     // /proc/self belongs to the effective user of the process that looks at it.
     std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
 }
 
-fn skip(rig: &str, why: &str) {
+pub(crate) fn skip(rig: &str, why: &str) {
     eprintln!("rig {rig}: skipped: {why}");
 }
 
 /// The host program `program`, found in PATH (or the sbin directories root's PATH may lack).
-fn host(program: &str) -> Option<PathBuf> {
+pub(crate) fn host(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain(["/usr/sbin", "/sbin"].map(PathBuf::from))
@@ -43,12 +43,12 @@ fn host(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn have(program: &str) -> bool {
+pub(crate) fn have(program: &str) -> bool {
     host(program).is_some()
 }
 
 /// `chroot ROOT`, by absolute path: the child's PATH is the root's, not ours.
-fn chroot(root: &Path) -> Command {
+pub(crate) fn chroot(root: &Path) -> Command {
     let mut c = Command::new(host("chroot").expect("chroot"));
     c.arg(root);
     c
@@ -66,7 +66,7 @@ fn assert_full_index(report: &str, blocks: usize) {
 }
 
 /// The one report (no extension) in `dir`, and the names of every file there.
-fn report_in(dir: &Path) -> (String, Vec<String>) {
+pub(crate) fn report_in(dir: &Path) -> (String, Vec<String>) {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -78,7 +78,7 @@ fn report_in(dir: &Path) -> (String, Vec<String>) {
 
 /// A directory holding only a static BusyBox and its applet links, /tmp, /dev/null and the
 /// binary under test: a rescue system's root, without /proc.
-fn busybox_root(tag: &str) -> Option<Scratch> {
+pub(crate) fn busybox_root(tag: &str) -> Option<Scratch> {
     if std::env::var_os("UNIXBENCH_BIN").is_none() {
         // cargo's debug build is dynamically linked and cannot run in a root without libc.
         eprintln!("rig busybox root: needs the static binary (UNIXBENCH_BIN; make test sets it)");
@@ -279,15 +279,27 @@ fn a_low_process_limit_fails_the_forking_tests_and_nothing_else() {
 }
 
 #[test]
-fn an_unwritable_results_dir_stops_before_anything_runs_and_a_missing_tmp_dir_is_made() {
+fn an_unwritable_results_dir_stops_before_anything_runs_and_a_missing_tmp_dir_is_refused() {
     let d = Scratch::new("dirs");
     let file = d.path().join("plainfile");
     std::fs::write(&file, "x").unwrap();
     let o = run(ub(["-i", "1", "-t", "1", "-c", "1", "--results"]).arg(file.join("results")).arg("pipe"));
     assert_usage_error(&o, "results");
     assert_eq!(d.entries(), ["plainfile"]);
-    // As Run, a missing tmp dir is created (0755); the run leaves it empty.
+    // Unlike Run, a missing tmp dir is never created (a typo would measure another disk): one
+    // line naming it and where it came from, and nothing made, not even the results directory.
     let tmp = d.path().join("missing");
+    let o = run(ub(["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir"])
+        .arg(&tmp)
+        .arg("--results")
+        .arg(d.path().join("results"))
+        .arg("pipe")
+        .current_dir(d.path()));
+    assert_usage_error(&o, "--tmpdir");
+    assert!(stderr(&o).contains(&*tmp.to_string_lossy()), "{}", stderr(&o));
+    assert_eq!(d.entries(), ["plainfile"]);
+    // An existing one is left as it was found: empty.
+    std::fs::create_dir(&tmp).unwrap();
     let o = run(ub(["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir"])
         .arg(&tmp)
         .arg("--results")
@@ -321,6 +333,7 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
         let delay_ms = 300 + (state >> 33) % 5000;
         let (sig, code) = if seed % 2 == 0 { ("-INT", 130) } else { ("-TERM", 143) };
         let d = Scratch::new(&format!("sig{seed}"));
+        std::fs::create_dir(d.path().join("tmp")).unwrap();
         let tag = format!("UB_RIG_TAG=sig-{}-{seed}", std::process::id());
         let (k, v) = tag.split_once('=').unwrap();
         let child = ub(["-i", "1", "-t", "1", "-c", "2", "--results"])
@@ -334,7 +347,6 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::fs::create_dir_all(d.path().join("tmp")).ok();
         std::thread::sleep(Duration::from_millis(delay_ms));
         let _ = Command::new("kill").args([sig, &child.id().to_string()]).status();
         let o = child.wait_with_output().unwrap();

@@ -11,6 +11,11 @@ use std::ffi::OsString;
 /// far below where `alarm()` or the counters could overflow.
 pub const MAX_DURATION: u64 = 86_400;
 
+/// An argument as error messages show it: in single quotes, so that an empty one reads `''`.
+pub fn quoted(value: &std::ffi::OsStr) -> String {
+    format!("'{}'", value.to_string_lossy())
+}
+
 /// Parses an unsigned integer argument in `min..=max`. `what` names the argument in errors,
 /// e.g. `duration`.
 pub fn parse_uint(what: &str, value: &OsString, min: u64, max: u64) -> Result<u64> {

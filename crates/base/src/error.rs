@@ -58,5 +58,22 @@ impl From<lexopt::Error> for Error {
     }
 }
 
+/// Writes `s` to stdout through its descriptor: a full, closed or broken stdout is a failure
+/// that says so, never a panic (as std's `print!` on a full disk) nor silence (std's stdout
+/// hides a closed descriptor).
+pub fn print(s: &str) -> Result {
+    crate::sys::fd::write_all(1, s.as_bytes())
+        .map_err(|e| Error::failed(format!("cannot write to stdout: {}", reason(&e))))
+}
+
+/// The text C's `perror` prints for an OS error: std's message without its " (os error N)" tail.
+pub fn reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
 /// Shorthand for applet results.
 pub type Result<T = ()> = std::result::Result<T, Error>;

@@ -247,4 +247,7 @@ pub struct Run {
     pub runs: Vec<CopyRun>,
     /// Stopped by SIGINT or SIGTERM before the end.
     pub interrupted: bool,
+    /// Saved while the run was still going: the driver rewrites the report after every test, so
+    /// a run killed by SIGKILL (which cannot save at the end) leaves a report that says so.
+    pub incomplete: bool,
 }

@@ -21,7 +21,7 @@
 //! memfd run as `/proc/self/fd/N`. The applet stays the twin's parent while it runs, to clean up
 //! and to pass on its exit status.
 
-use crate::error::{Error, Result};
+use crate::error::{reason, Error, Result};
 use crate::image::{self as exec_image, Request, Twin};
 use crate::protocol;
 use crate::sys::{self, fd::Fd, proc::Fork};
@@ -231,12 +231,6 @@ fn check(s: &Staged) -> std::result::Result<(), Check> {
         Some(code) => Err(Check::Ran(format!("its check exited with status {code}"))),
         None => Err(Check::Ran(format!("its check was killed by signal {}", status & 0x7f))),
     }
-}
-
-/// The text C's `perror` prints for an OS error: std's message without its " (os error N)".
-fn reason(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    s.rfind(" (os error ").map_or(s.clone(), |i| s[..i].to_string())
 }
 
 /// The twin's pid while it runs, for the handler that passes signals on.

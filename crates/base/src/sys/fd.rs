@@ -29,6 +29,42 @@ impl Drop for Fd {
     }
 }
 
+/// Makes each of descriptors 0, 1 and 2 that the caller closed fail as a closed one would. std's
+/// runtime opens /dev/null read-write on a closed standard descriptor before `main` (so that no
+/// file lands there), which makes writes to a closed stdout vanish; a read-write /dev/null there
+/// is taken for that and replaced by a read-only one, on which a write fails with EBADF. A
+/// descriptor still closed (no std runtime) gets the same. Returns which were closed.
+pub fn reserve_std_fds() -> [bool; 3] {
+    let mut closed = [false; 3];
+    let null_rdev = |fd: RawFd| -> Option<u64> {
+        // SAFETY: st is plain data the kernel fills; no other pointer is involved.
+        unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            (libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFCHR)
+                .then_some(st.st_rdev as u64)
+        }
+    };
+    let dev_null = open(OsStr::new("/dev/null"), libc::O_RDONLY, 0).ok();
+    let null = dev_null.as_ref().and_then(|f| null_rdev(f.0));
+    for (fd, c) in closed.iter_mut().enumerate() {
+        let fd = fd as RawFd;
+        // SAFETY: F_GETFL takes no pointer.
+        let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        *c = fl == -1 || (fl & libc::O_ACCMODE == libc::O_RDWR && null.is_some() && null_rdev(fd) == null);
+        if *c {
+            match &dev_null {
+                Some(f) => drop(dup2(f.0, fd)),
+                None => {
+                    if let Ok((r, _w)) = pipe() {
+                        let _ = dup2(r.0, fd);
+                    }
+                }
+            }
+        }
+    }
+    closed
+}
+
 /// `pipe(2)`: returns (read end, write end). Not close-on-exec: the C programs' pipes are not.
 pub fn pipe() -> io::Result<(Fd, Fd)> {
     let mut fds = [0 as libc::c_int; 2];
@@ -125,11 +161,6 @@ pub fn open(path: &OsStr, flags: i32, mode: u32) -> io::Result<Fd> {
     let p = cstr(path)?;
     // SAFETY: p is a valid NUL-terminated string.
     cvt_r(|| unsafe { libc::open(p.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
-}
-
-/// `creat(2)` semantics (write-only, create, truncate) with the given mode, then closed.
-pub fn create_file(path: &OsStr, mode: u32) -> io::Result<()> {
-    open(path, libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC, mode).map(drop)
 }
 
 /// `unlink(2)` on a C string, async-signal-safe (for cleanup in signal handlers).

@@ -152,6 +152,12 @@ pub fn getuid() -> u32 {
     unsafe { libc::getuid() }
 }
 
+/// `geteuid(2)`.
+pub fn geteuid() -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::geteuid() }
+}
+
 /// `kill(2)`. A negative pid names a process group.
 pub fn kill(pid: i32, sig: i32) -> io::Result<()> {
     // SAFETY: no pointers involved.

@@ -34,6 +34,27 @@ pub fn on_signal_interrupting(sig: i32, handler: Handler) -> io::Result<()> {
     install(sig, handler as usize as libc::sighandler_t, 0)
 }
 
+/// A handler that also gets the signal's `siginfo_t` (installed with SA_SIGINFO).
+pub type InfoHandler = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
+
+/// Installs an SA_SIGINFO `handler` for `sig` without SA_RESTART.
+pub fn on_signal_info_interrupting(sig: i32, handler: InfoHandler) -> io::Result<()> {
+    install(sig, handler as usize as libc::sighandler_t, libc::SA_SIGINFO)
+}
+
+/// Who sent a signal: the `si_pid` of the `siginfo_t` an SA_SIGINFO handler got (0 if none).
+/// Linux puts the writer's own pid there for the SIGPIPE of a write to a broken pipe.
+/// Async-signal-safe. Only for the pointer an SA_SIGINFO handler was given, which is why a
+/// public function may take it raw (the lint cannot know the contract).
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
+pub fn sender(info: *const libc::siginfo_t) -> i32 {
+    if info.is_null() {
+        return 0;
+    }
+    // SAFETY: a non-null pointer is the siginfo_t the kernel passed to the running handler.
+    unsafe { (*info).si_pid() }
+}
+
 /// Restores the default action of `sig`.
 pub fn default(sig: i32) -> io::Result<()> {
     install(sig, libc::SIG_DFL, 0)

@@ -140,7 +140,18 @@ fn from_json(file: &str, text: &str) -> Result<Source, String> {
 }
 
 fn num(v: &Value, key: &str) -> Result<f64, String> {
-    v.get(key).and_then(Value::as_f64).ok_or_else(|| format!("\"{key}\" is missing or not a number"))
+    let n =
+        v.get(key).and_then(Value::as_f64).ok_or_else(|| format!("\"{key}\" is missing or not a number"))?;
+    finite(n, key)
+}
+
+/// A number that overflowed to an infinity when read (`1e400`) is refused, not computed with.
+fn finite(n: f64, key: &str) -> Result<f64, String> {
+    if n.is_finite() {
+        Ok(n)
+    } else {
+        Err(format!("\"{key}\" is beyond what the field can hold"))
+    }
 }
 
 fn opt_num(v: &Value, key: &str) -> Option<f64> {
@@ -156,12 +167,17 @@ fn json_run(r: &Value) -> Result<Run, String> {
     if copies < 1.0 || copies.fract() != 0.0 {
         return Err(format!("\"copies\" is {copies}, not a positive whole number"));
     }
+    let most = crate::driver::options::MAX_COPIES as f64;
+    if copies > most {
+        return Err(format!("\"copies\" is beyond what the field can hold (at most {most})"));
+    }
     let results = r.get("results").and_then(Value::as_array).ok_or("\"results\" is missing or not a list")?;
     let mut tests = Vec::new();
     for (i, t) in results.iter().enumerate() {
         let failed =
             t.get("error").is_some_and(|e| !e.is_null()) || t.get("skipped").is_some_and(|e| !e.is_null());
         let Some(score) = opt_num(t, "score").filter(|_| !failed) else { continue };
+        let score = finite(score, "score").map_err(|e| format!("results[{i}]: {e}"))?;
         let message = text_of(t, "message").map_err(|e| format!("results[{i}]: {e}"))?.to_string();
         let ci = json_interval(t);
         // Files written before the twins existed have no exec_image: they timed the static one.

@@ -23,7 +23,39 @@ UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no i
 
 Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
 README: each test's index at 1 and at N copies, and the gain.
+
+A FILE must be a regular file of at most 64 MiB (results files are a few KB).
 ";
+
+/// The largest input read: far above any results file, far below what would exhaust memory.
+const MAX_INPUT: u64 = 64 << 20;
+
+/// Reads `path` if it is a regular file of at most [`MAX_INPUT`] bytes. Opened non-blocking, so
+/// that a FIFO without a writer is refused rather than waited for.
+fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    let m = f.metadata().map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    if !m.is_file() {
+        let kind = if m.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
+        return Err(format!("{kind}: compare reads results files"));
+    }
+    if m.len() > MAX_INPUT {
+        return Err(format!("{} bytes: larger than the {} MiB compare reads", m.len(), MAX_INPUT >> 20));
+    }
+    let mut bytes = Vec::new();
+    // The cap holds even for a file that grows while it is read.
+    f.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than the {} MiB compare reads", MAX_INPUT >> 20));
+    }
+    Ok(bytes)
+}
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +87,7 @@ pub fn main(args: Vec<OsString>) -> Result {
                 format = parse_format(&v.to_string_lossy())?;
             }
             Short('h') | Long("help") => {
-                print!("{HELP}");
-                return Ok(());
+                return crate::error::print(HELP);
             }
             Value(v) => files.push(v),
             other => return Err(Error::usage(format!("compare: {}", other.unexpected()))),
@@ -69,9 +100,9 @@ pub fn main(args: Vec<OsString>) -> Result {
     }
     let mut sources = Vec::new();
     for f in &files {
-        let name = f.to_string_lossy().into_owned();
+        let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
         let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
-        let bytes = std::fs::read(f).map_err(|e| bad(format!("cannot read: {}", io_reason(&e))))?;
+        let bytes = read_capped(f).map_err(bad)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
         sources.push(load::load(&name, &text).map_err(bad)?);

@@ -160,7 +160,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
                     c.elapsed = Some(sys::clock::monotonic() - c.start);
                     c.stderr = None;
                 }
-                Ok(n) => c.output.extend_from_slice(&buf[..n]),
+                Ok(n) => score::hold(&mut c.output, &buf[..n]),
             }
         }
     }

@@ -37,22 +37,17 @@ pub fn knows(name: &str) -> bool {
 /// Runs tests as `Run` does; `args` excludes the program name.
 pub fn main(args: Vec<OsString>) -> Result {
     let opts = match options::parse(args)? {
-        Parsed::Help => {
-            print!("{}", options::HELP);
-            return Ok(());
-        }
-        Parsed::Version => {
-            println!("unixbench {} (BYTE UNIX Benchmarks 6.0.0-compatible)", env!("CARGO_PKG_VERSION"));
-            return Ok(());
-        }
+        Parsed::Help => return crate::error::print(options::HELP),
+        Parsed::Version => return crate::error::print(base::VERSION_LINE),
         Parsed::Run(o) => o,
     };
-    // A closed stdout (`unixbench | head`) must not kill the run and strand its copies.
-    let _ = sys::signal::ignore(libc::SIGPIPE);
-    // Nor a file size limit: writing the log or a report then fails with EFBIG, and says so.
+    // A file size limit must not kill the run: writing the log or a report then fails with
+    // EFBIG, and says so. (A closed stdout, `unixbench | head`, is handled with the signals.)
     let _ = sys::signal::ignore(libc::SIGXFSZ);
     check_exec_image(&opts)?;
     let exe = crate::selfexe::path().map_err(Error::failed)?;
+    // Checks both directories; creates nothing (the results directory is made further down,
+    // once the work directory exists).
     let dirs = Dirs::prepare(&opts)?;
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
@@ -69,8 +64,23 @@ pub fn main(args: Vec<OsString>) -> Result {
     let _ = sys::proc::become_subreaper();
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let swept = crate::workdir::sweep_stale(&dirs.tmp);
+    if !swept.is_empty() {
+        let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
+        note(&format!("removed the work directories of runs that were killed: {}", names.join(", ")));
+    }
     let workdir = WorkDir::create(&dirs.tmp)
         .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
+    let made_results = dirs.make_results()?;
+    for (d, what) in [(Some(&dirs.tmp), "tmp directory"), (dirs.results.as_ref(), "results directory")] {
+        if let Some(d) = d.filter(|d| open_to_others(d)) {
+            note(&format!(
+                "warning: the {what} {} is writable by other users and not sticky: they can \
+                 replace what this run writes there",
+                d.display()
+            ));
+        }
+    }
 
     let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let copies = if opts.copies.is_empty() {
@@ -105,11 +115,18 @@ pub fn main(args: Vec<OsString>) -> Result {
         },
         runs: Vec::new(),
         interrupted: false,
+        incomplete: true,
     };
     let files = match &dirs.results {
         Some(dir) => Some(
-            Files::create(dir, &run.system.hostname, &today())
-                .map_err(|e| Error::usage(format!("cannot create result files in {}: {e}", dir.display())))?,
+            Files::create(dir, &crate::report::fmt::file_name_part(&run.system.hostname), &today()).map_err(
+                |e| {
+                    if made_results {
+                        let _ = std::fs::remove_dir(dir);
+                    }
+                    Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
+                },
+            )?,
         ),
         None => None,
     };
@@ -122,9 +139,11 @@ pub fn main(args: Vec<OsString>) -> Result {
         console: Console::new(opts.verbosity, opts.format),
         files,
         left: quick_total.unwrap_or(standard),
-        write_error: None,
+        lost: Vec::new(),
         quick: quick_total.map(|total| QuickBudget { left: total, weight_left: standard }),
     };
+    // The result set holds a report (marked incomplete) from the start, never an empty file.
+    runner.save(&run);
     runner.console.start(&run);
     let file_tests = opts.tests.iter().any(|t| t.starts_with("fs"));
     if file_tests
@@ -132,11 +151,11 @@ pub fn main(args: Vec<OsString>) -> Result {
         && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
     {
         // ./Run writes beside itself, usually on a disk: say why File Copy may be far higher.
-        eprintln!(
-            "unixbench: note: {} is in memory (tmpfs); the file tests will not measure a disk \
+        note(&format!(
+            "note: {} is in memory (tmpfs); the file tests will not measure a disk \
              (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
             dirs.tmp.display()
-        );
+        ));
     }
     let mut stopped_by = None;
     'copies: for &c in &copies {
@@ -168,18 +187,30 @@ pub fn main(args: Vec<OsString>) -> Result {
         run.runs.last_mut().unwrap().end = sys::clock::time();
     }
     run.interrupted = stopped_by.is_some();
+    run.incomplete = false;
     runner.save(&run);
     runner.console.finish(&run, opts.format);
 
+    // What could not be written where is said here, after the run, and makes the exit status
+    // non-zero: a result is never lost in silence.
     if let Some(e) = runner.files.as_ref().and_then(|f| f.log_error()) {
-        eprintln!("unixbench: warning: the log is incomplete: {e}");
-    }
-    if let Some(e) = &runner.write_error {
-        eprintln!("unixbench: warning: {e}");
+        runner.lost.push(format!(
+            "the log {} is incomplete: {e}",
+            output::with_ext(&runner.files.as_ref().unwrap().base, "log").display()
+        ));
     }
     let saved =
         runner.files.as_ref().map(|f| format!("; results in {}", f.base.display())).unwrap_or_default();
+    if let Some(e) = &runner.console.stdout_error {
+        let rest = match &runner.files {
+            Some(f) if runner.lost.is_empty() => format!("the results are in {}", f.base.display()),
+            Some(_) => "the result files are incomplete too (above)".to_string(),
+            None => "--no-save: these results are lost".to_string(),
+        };
+        runner.lost.push(format!("cannot write the report to stdout: {}; {rest}", crate::error::reason(e)));
+    }
     if let Some(sig) = stopped_by {
+        runner.lost.iter().for_each(|l| note(l));
         return Err(Error::failed_with(
             128 + sig,
             format!("stopped by {}: the report holds the tests that finished{saved}", signals::name(sig)),
@@ -195,6 +226,12 @@ pub fn main(args: Vec<OsString>) -> Result {
                 .map(move |r| format!("{} ({} x)", r.name, cr.copies))
         })
         .collect();
+    if let Some((last, rest)) = runner.lost.split_last() {
+        rest.iter().for_each(|l| note(l));
+        let also =
+            if failed.is_empty() { String::new() } else { format!(" (and {} test(s) failed)", failed.len()) };
+        return Err(Error::failed(format!("{last}{also}")));
+    }
     if !failed.is_empty() {
         return Err(Error::failed(format!(
             "{} test{} failed: {}{saved}",
@@ -225,7 +262,16 @@ fn max_copies(c: Category) -> Option<usize> {
     }
 }
 
-/// The results and tmp directories, created (0755) and checked before anything runs.
+/// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
+#[inline(never)]
+fn note(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "unixbench: {msg}");
+}
+
+/// The results and tmp directories, checked before anything runs. The tmp directory must exist
+/// (a typo must not make the file tests measure another disk); the results directory is made
+/// (0755, as Run) by [`Dirs::make_results`], once everything else is known to be good.
 struct Dirs {
     /// None with `--no-save`.
     results: Option<PathBuf>,
@@ -234,42 +280,77 @@ struct Dirs {
 
 impl Dirs {
     fn prepare(o: &Options) -> Result<Dirs> {
-        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let tmp = o
+        let env =
+            |k: &'static str| std::env::var_os(k).filter(|v| !v.is_empty()).map(|v| (PathBuf::from(v), k));
+        let (tmp, from) = o
             .tmpdir
             .clone()
+            .map(|t| (t, "--tmpdir"))
             .or_else(|| env("UB_TMPDIR"))
             .or_else(|| env("TMPDIR"))
-            .unwrap_or_else(|| "/tmp".into());
+            .unwrap_or_else(|| ("/tmp".into(), "the default"));
+        let tmp = absolute(&tmp, "tmp directory", from)?;
+        if !tmp.exists() {
+            return Err(Error::usage(format!(
+                "the tmp directory {} (from {from}) does not exist; it is not created: make it, or name another",
+                tmp.display()
+            )));
+        }
+        usable_dir(&tmp, "tmp directory")?;
         let results = if o.save {
-            let r = o.results.clone().or_else(|| env("UB_RESULTDIR")).unwrap_or_else(|| "results".into());
-            Some(usable_dir(&r, "results directory")?)
+            let (r, from) = o
+                .results
+                .clone()
+                .map(|r| (r, "--results"))
+                .or_else(|| env("UB_RESULTDIR"))
+                .unwrap_or_else(|| ("results".into(), "the default"));
+            let r = absolute(&r, "results directory", from)?;
+            if r.exists() {
+                usable_dir(&r, "results directory")?;
+            }
+            Some(r)
         } else {
             None
         };
-        let tmp = usable_dir(&tmp, "tmp directory")?;
         Ok(Dirs { results, tmp })
+    }
+
+    /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
+    /// it was made here.
+    fn make_results(&self) -> Result<bool> {
+        let Some(r) = &self.results else { return Ok(false) };
+        let made = !r.exists();
+        if made {
+            std::fs::DirBuilder::new().recursive(true).mode(0o755).create(r).map_err(|e| {
+                Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
+            })?;
+        }
+        usable_dir(r, "results directory").map(|()| made)
     }
 }
 
-/// Makes `dir` if missing (0755, as Run) and checks that it is a writable directory; returns
-/// its absolute path, since the tests run in another working directory.
-fn usable_dir(dir: &Path, what: &str) -> Result<PathBuf> {
-    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    if !abs.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o755)
-            .create(&abs)
-            .map_err(|e| Error::usage(format!("cannot create the {what} {}: {e}", abs.display())))?;
+/// Whether another user may replace files in `dir`: writable by all, without the sticky bit.
+fn open_to_others(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o1002 == 0o002)
+}
+
+/// `dir` made absolute (the tests run in another working directory); an empty one is refused.
+fn absolute(dir: &Path, what: &str, from: &str) -> Result<PathBuf> {
+    std::path::absolute(dir).map_err(|e| {
+        Error::usage(format!("invalid {what} {} (from {from}): {e}", crate::args::quoted(dir.as_os_str())))
+    })
+}
+
+/// Checks that `dir` is a writable directory.
+fn usable_dir(dir: &Path, what: &str) -> Result {
+    if !dir.is_dir() {
+        return Err(Error::usage(format!("the {what} {} is not a directory", dir.display())));
     }
-    if !abs.is_dir() {
-        return Err(Error::usage(format!("the {what} {} is not a directory", abs.display())));
+    if !sys::fd::writable(dir.as_os_str()) {
+        return Err(Error::usage(format!("the {what} {} is not writable", dir.display())));
     }
-    if !sys::fd::writable(abs.as_os_str()) {
-        return Err(Error::usage(format!("the {what} {} is not writable", abs.display())));
-    }
-    Ok(abs)
+    Ok(())
 }
 
 /// `YYYY-MM-DD`, local time.
@@ -360,7 +441,8 @@ struct Runner<'a> {
     files: Option<Files>,
     /// Planned seconds left, for the hint.
     left: f64,
-    write_error: Option<String>,
+    /// What could not be saved (a message per file), reported at the end.
+    lost: Vec<String>,
     /// Set by --quick.
     quick: Option<QuickBudget>,
 }
@@ -370,11 +452,15 @@ impl Runner<'_> {
         output::log(&mut self.files, s);
     }
 
-    /// Rewrites the report files from the run so far.
+    /// Rewrites the report files from the run so far. A file that cannot be written is said
+    /// at once (once per file) and again at the end; its last complete version stays.
     fn save(&mut self, run: &Run) {
         if let Some(f) = &self.files {
-            if let Err(e) = f.write_reports(run) {
-                self.write_error.get_or_insert(e.to_string());
+            for e in f.write_reports(run) {
+                if !self.lost.contains(&e) {
+                    note(&format!("warning: {e}; the report still goes to stdout"));
+                    self.lost.push(e);
+                }
             }
         }
     }
@@ -420,8 +506,39 @@ impl Runner<'_> {
         }
     }
 
-    /// Runs every pass of one test at `copies` copies. None when a signal stopped it.
+    /// Runs every pass of one test at `copies` copies, with the work directory holding the
+    /// files it reads while it runs (and only then). None when a signal stopped it.
     fn run_test(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
+        if let Err(e) = self.workdir.provide(t.name) {
+            return Some(self.cannot_start(t, copies, e.to_string()));
+        }
+        let r = self.run_passes(t, copies);
+        self.workdir.release(t.name);
+        r
+    }
+
+    /// A test whose files could not be written (too little room, a file size limit): it fails
+    /// with the reason, alone; the run goes on.
+    #[inline(never)]
+    fn cannot_start(&mut self, t: &Test, copies: usize, e: String) -> TestResult {
+        self.console.test(copies, t.message);
+        self.console.test_end();
+        self.console.failed(t.message, &e);
+        let r = TestResult {
+            name: t.name.to_string(),
+            message: t.message.to_string(),
+            category: Some(t.category),
+            copies,
+            error: Some(e),
+            ..Default::default()
+        };
+        let s = output::fmt::log_test_header(t.message, copies, "(not run)") + &output::fmt::log_summary(&r);
+        self.log(&s);
+        r
+    }
+
+    /// The passes of [`Runner::run_test`].
+    fn run_passes(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
         let mut r = TestResult {
             name: t.name.to_string(),
             message: t.message.to_string(),

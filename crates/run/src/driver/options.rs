@@ -33,7 +33,8 @@ Our options:
                        every test's interval and the index's
   --results DIR        results directory (default: $UB_RESULTDIR, else ./results)
   --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
-                       /tmp); the run works in a private subdirectory and removes it
+                       /tmp; it must exist: it is never created); the run works in a private
+                       subdirectory and removes it
   --format FORMAT      what the final print on stdout is: text (the report, default), json,
                        csv or tsv; progress then goes to stderr
   --no-save            write no files (no results directory, no log)
@@ -54,7 +55,7 @@ short int long float double dc hanoi grep sysexec
 Environment: UB_RESULTDIR, UB_TMPDIR, UB_OUTPUT_FILE_NAME (the results' base name),
 UB_OUTPUT_CSV=true (also write a .csv). Exit status: 0 all tests ran, 1 a test failed,
 2 bad command line or unusable directory, 128+N stopped by signal N (the finished tests are
-reported).
+reported). A result that cannot be written to a file or stdout is said on stderr, exit 1.
 ";
 
 /// How much the console shows: part of the run model, which records it.

@@ -87,6 +87,8 @@ pub struct Console {
     /// hint has a line of its own on stderr).
     hint_inline: bool,
     hint_shown: bool,
+    /// The first error writing to stdout (full, closed, a broken pipe): reported at the end.
+    pub stdout_error: Option<io::Error>,
 }
 
 impl Console {
@@ -101,6 +103,7 @@ impl Console {
             // Inline when the progress line is on the same terminal, whichever stream it uses.
             hint_inline: tty_err && (progress_on_stderr || tty_out),
             hint_shown: false,
+            stdout_error: None,
         }
     }
 
@@ -117,9 +120,18 @@ impl Console {
         if self.progress_on_stderr {
             let _ = io::stderr().write_all(s.as_bytes());
         } else {
-            let mut out = io::stdout().lock();
-            let _ = out.write_all(s.as_bytes());
-            let _ = out.flush();
+            self.out(s.as_bytes());
+        }
+    }
+
+    /// Writes to stdout unbuffered (through the descriptor, so that a closed stdout is an error
+    /// too, which std's stdout hides), keeping the first error; after one, stdout is given up.
+    #[inline(never)]
+    fn out(&mut self, b: &[u8]) {
+        if self.stdout_error.is_none() {
+            if let Err(e) = sys::fd::write_all(1, b) {
+                self.stdout_error = Some(e);
+            }
         }
     }
 
@@ -200,7 +212,6 @@ impl Console {
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
         self.clear_hint();
-        let _ = io::stdout().flush();
         let _ = write!(io::stderr(), "\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46));
     }
 
@@ -214,9 +225,7 @@ impl Console {
             Format::Csv => fmt::csv(run),
             Format::Tsv => fmt::tsv(run),
         };
-        let mut out = io::stdout().lock();
-        let _ = out.write_all(doc.as_bytes());
-        let _ = out.flush();
+        self.out(doc.as_bytes());
     }
 }
 
@@ -258,32 +267,71 @@ pub struct Files {
     log_error: Option<io::Error>,
 }
 
+/// The extensions of the files beside the report: the result set is the report and these.
+const EXTS: [&str; 4] = ["html", "log", "json", "csv"];
+
+/// Creates `path` for writing, failing if anything (a file, a planted symbolic link) is there.
+fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).custom_flags(libc::O_NOFOLLOW).mode(0o644).open(path)
+}
+
 impl Files {
-    /// Claims the first free `<host>-<date>-NN` in `dir` (creating the base file, so two runs
-    /// never pick the same name) and opens the .log for appending.
+    /// Claims the first `<host>-<date>-NN` in `dir` whose whole result set (the report, .html,
+    /// .log, .json and, when asked, .csv) is free, creating each file `O_EXCL|O_NOFOLLOW`, so
+    /// two runs never pick the same name and no planted link is followed; opens the .log.
     pub fn create(dir: &Path, hostname: &str, date: &str) -> io::Result<Files> {
-        let base = match std::env::var_os("UB_OUTPUT_FILE_NAME").filter(|n| !n.is_empty()) {
-            Some(name) => {
-                let b = dir.join(name);
-                File::create(&b)?;
-                b
+        let csv = std::env::var("UB_OUTPUT_CSV").is_ok_and(|v| v == "true");
+        let set = |base: &Path| {
+            let mut v = vec![base.to_path_buf()];
+            v.extend(EXTS.iter().filter(|&&e| csv || e != "csv").map(|e| with_ext(base, e)));
+            v
+        };
+        if let Some(name) = std::env::var_os("UB_OUTPUT_FILE_NAME").filter(|n| !n.is_empty()) {
+            let base = dir.join(name);
+            // Never truncated, as Run's: a UB_OUTPUT_FILE_NAME log grows run after run. A link
+            // is refused (O_NOFOLLOW), and so is anything but a regular file of our own.
+            let log = OpenOptions::new()
+                .append(true)
+                .create(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .mode(0o644)
+                .open(with_ext(&base, "log"))?;
+            let m = log.metadata()?;
+            if !m.is_file() || std::os::unix::fs::MetadataExt::uid(&m) != sys::proc::geteuid() {
+                let what = with_ext(&base, "log");
+                return Err(io::Error::other(format!("{} is not a file of this user", what.display())));
             }
-            None => {
-                let mut n = 1;
-                loop {
-                    let b = dir.join(format!("{hostname}-{date}-{n:02}"));
-                    match OpenOptions::new().write(true).create_new(true).open(&b) {
-                        Ok(_) => break b,
-                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => n += 1,
-                        Err(e) => return Err(e),
+            return Ok(Files { base, log, csv, log_error: None });
+        }
+        for n in 1..=9999 {
+            let base = dir.join(format!("{hostname}-{date}-{n:02}"));
+            let names = set(&base);
+            let mut made = Vec::new();
+            let mut log = None;
+            for (i, p) in names.iter().enumerate() {
+                match create_new(p) {
+                    Ok(f) => {
+                        // The set is ordered as EXTS, after the report: [2] is the .log.
+                        if i == 2 {
+                            log = Some(f);
+                        }
+                        made.push(p);
+                    }
+                    Err(e) => {
+                        made.iter().for_each(|p| drop(std::fs::remove_file(p)));
+                        if e.kind() == io::ErrorKind::AlreadyExists {
+                            log = None;
+                            break;
+                        }
+                        return Err(io::Error::new(e.kind(), format!("cannot create {}: {e}", p.display())));
                     }
                 }
             }
-        };
-        // Never truncated, as Run's: a UB_OUTPUT_FILE_NAME log grows run after run.
-        let log = OpenOptions::new().append(true).create(true).mode(0o644).open(with_ext(&base, "log"))?;
-        let csv = std::env::var("UB_OUTPUT_CSV").is_ok_and(|v| v == "true");
-        Ok(Files { base, log, csv, log_error: None })
+            if let Some(log) = log.filter(|_| made.len() == names.len()) {
+                return Ok(Files { base, log, csv, log_error: None });
+            }
+        }
+        Err(io::Error::other("every run number from 01 to 9999 is taken"))
     }
 
     /// Appends to the .log.
@@ -298,25 +346,52 @@ impl Files {
         self.log.as_raw_fd()
     }
 
-    /// (Re)writes the report, HTML, JSON and, when asked, CSV from the run so far.
-    pub fn write_reports(&self, run: &Run) -> io::Result<()> {
-        let write = |p: PathBuf, s: String| {
-            std::fs::write(&p, s)
-                .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", p.display())))
+    /// (Re)writes the report, HTML, JSON and, when asked, CSV from the run so far, each whole
+    /// or not at all ([`write_atomic`]); returns one message per file that could not be written.
+    pub fn write_reports(&self, run: &Run) -> Vec<String> {
+        let mut lost = Vec::new();
+        let mut write = |p: PathBuf, s: String| {
+            if let Err(e) = write_atomic(&p, s.as_bytes()) {
+                lost.push(format!("cannot write {}: {e}", p.display()));
+            }
         };
-        write(self.base.clone(), fmt::text(run))?;
-        write(with_ext(&self.base, "html"), fmt::html(run))?;
-        write(with_ext(&self.base, "json"), fmt::json(run))?;
+        write(self.base.clone(), fmt::text(run));
+        write(with_ext(&self.base, "html"), fmt::html(run));
+        write(with_ext(&self.base, "json"), fmt::json(run));
         if self.csv {
-            write(with_ext(&self.base, "csv"), fmt::csv(run))?;
+            write(with_ext(&self.base, "csv"), fmt::csv(run));
         }
-        Ok(())
+        lost
     }
 
     /// The first error writing the log, if any.
     pub fn log_error(&self) -> Option<&io::Error> {
         self.log_error.as_ref()
     }
+}
+
+/// Writes `path` whole or not at all: into a new `.<name>.tmp<pid>-<k>` beside it (created
+/// `O_EXCL|O_NOFOLLOW`), then renamed over it. A crash, a full disk or a planted link leaves the
+/// previous version (or nothing) at `path`, never a half-written file; rename replaces a
+/// planted link itself, never its target.
+#[inline(never)]
+pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let pid = sys::proc::getpid();
+    for k in 0..100 {
+        let tmp = dir.join(format!(".{name}.tmp{pid}-{k}"));
+        let mut f = match create_new(&tmp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            other => other?,
+        };
+        let done = f.write_all(data).and_then(|()| std::fs::rename(&tmp, path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        return done;
+    }
+    Err(io::Error::other("no free temporary name"))
 }
 
 /// `<base>.<ext>` (the base may contain dots: the host name).

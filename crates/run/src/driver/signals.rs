@@ -1,7 +1,8 @@
-//! Ctrl-C, Ctrl-\, SIGTERM and SIGHUP during a run: the handler only records the signal and
-//! writes a byte into a self-pipe. Everything that waits (the settle between passes, reading the
-//! copies' stderr) polls that pipe too, so a signal wakes it at once with no race between "check the
-//! flag" and "block". The driver then kills the copies' process groups, removes temp files,
+//! Every terminating signal that can be caught (Ctrl-C, Ctrl-\, SIGTERM, SIGHUP, SIGUSR1/2,
+//! SIGALRM, a SIGPIPE sent by another process, ...: [`SIGNALS`]) during a run: the handler only
+//! records it and writes a byte into a self-pipe. Everything that waits (the settle between
+//! passes, reading the copies' stderr) polls that pipe too, so a signal wakes it at once with no
+//! race between "check the flag" and "block". The driver then kills the copies' process groups, removes temp files,
 //! writes the report of the finished tests and exits 128 + the signal number.
 
 use crate::sys::{self, fd::Fd};
@@ -12,9 +13,33 @@ use std::sync::atomic::{AtomicI32, Ordering};
 static CAUGHT: AtomicI32 = AtomicI32::new(0);
 static WAKE_WR: AtomicI32 = AtomicI32::new(-1);
 
-const SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+/// Every signal whose default action ends the process and that can be caught (the driver sets
+/// no timer of its own, so SIGALRM, SIGVTALRM and SIGPROF come from someone else; SIGXCPU from
+/// RLIMIT_CPU), but the real-time ones.
+const SIGNALS: [i32; 13] = [
+    libc::SIGINT,
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGPIPE,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGIO,
+    libc::SIGPWR,
+];
 
-extern "C" fn on_signal(sig: libc::c_int) {
+/// The driver's pid, to tell the SIGPIPE of its own write to a closed stdout (the write fails
+/// with EPIPE and is reported: the run goes on and saves its files) from one sent by kill.
+static ME: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    if sig == libc::SIGPIPE && sys::signal::sender(info) == ME.load(Ordering::SeqCst) {
+        return;
+    }
     // The first signal decides the exit status.
     let _ = CAUGHT.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
     let fd = WAKE_WR.load(Ordering::SeqCst);
@@ -37,8 +62,9 @@ impl Watch {
         sys::fd::set_nonblocking(rd.raw())?;
         sys::fd::set_nonblocking(wr.raw())?;
         WAKE_WR.store(wr.raw(), Ordering::SeqCst);
+        ME.store(sys::proc::getpid(), Ordering::SeqCst);
         for s in SIGNALS {
-            sys::signal::on_signal_interrupting(s, on_signal)?;
+            sys::signal::on_signal_info_interrupting(s, on_signal)?;
         }
         Ok(Watch { rd, _wr: wr })
     }
@@ -94,6 +120,15 @@ pub fn name(sig: i32) -> &'static str {
         libc::SIGTERM => "SIGTERM",
         libc::SIGHUP => "SIGHUP",
         libc::SIGQUIT => "SIGQUIT",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGVTALRM => "SIGVTALRM",
+        libc::SIGPROF => "SIGPROF",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGIO => "SIGIO",
+        libc::SIGPWR => "SIGPWR",
         _ => "a signal",
     }
 }

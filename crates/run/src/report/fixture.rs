@@ -179,6 +179,7 @@ pub fn reference() -> Run {
         },
         runs: vec![copy_run(1, START1, END1, &C1, 1433.1), copy_run(2, END1, END2, &C2, 3209.6)],
         interrupted: false,
+        incomplete: false,
     }
 }
 
@@ -260,5 +261,6 @@ pub fn troubled() -> Run {
             index: vec![misc_block, system_block],
         }],
         interrupted: true,
+        incomplete: false,
     }
 }

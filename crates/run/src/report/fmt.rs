@@ -156,9 +156,39 @@ pub fn one_line(s: &str) -> String {
     parts.join(" / ")
 }
 
+/// A host string as part of a file name: anything but ASCII letters, digits, `.`, `_` and `-`
+/// becomes `_`, and so does a leading `.`, so no host name makes a path, a hidden file or `..`.
+#[inline(never)]
+pub fn file_name_part(s: &str) -> String {
+    let keep = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
+    let mut out: String = s.bytes().map(|b| if keep(b) { char::from(b) } else { '_' }).collect();
+    if out.starts_with('.') {
+        out.replace_range(..1, "_");
+    }
+    if out.is_empty() {
+        out.push_str("unknown");
+    }
+    out
+}
+
+/// A string read from the system made safe for line-oriented text: every control character
+/// (a newline that could fake a report line, an escape sequence) becomes `?`.
+pub fn printable(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_strings_are_data() {
+        assert_eq!(file_name_part("a/b<c>\nd"), "a_b_c__d");
+        assert_eq!(file_name_part("..x"), "_.x");
+        assert_eq!(file_name_part(""), "unknown");
+        assert_eq!(file_name_part("web-1.example_x"), "web-1.example_x");
+        assert_eq!(printable("a\nb\x1b[2Jc\t"), "a?b?[2Jc?");
+    }
 
     #[test]
     fn fixed_rounds_like_glibc() {

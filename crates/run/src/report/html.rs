@@ -247,7 +247,9 @@ pub fn stats_table(cr: &CopyRun) -> String {
 /// tags.
 pub fn footer(run: &Run) -> String {
     let mut s = String::new();
-    if run.interrupted {
+    if run.incomplete {
+        s += "<p class=\"note\"><b>Incomplete:</b> saved while the run was going.</p>\n\n";
+    } else if run.interrupted {
         s += "<p class=\"note\"><b>Run interrupted:</b> the results above are incomplete, and copy counts not shown did not run.</p>\n\n";
     }
     s += "<p><hr/></p>

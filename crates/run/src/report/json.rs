@@ -178,6 +178,7 @@ pub fn render(run: &Run) -> String {
     j.key("schema_version").int(1);
     j.key("version").string(&run.version);
     j.key("interrupted").bool(run.interrupted);
+    j.key("incomplete").bool(run.incomplete);
     j.key("system");
     system(&mut j, &run.system);
     let st = &run.settings;
@@ -425,6 +426,7 @@ mod tests {
   "schema_version": 1,
   "version": "6.0.0-compatible; unixbench 0.1.0",
   "interrupted": true,
+  "incomplete": false,
   "system": {
     "hostname": "h<&>",
     "os": "GNU/Linux",

@@ -17,7 +17,28 @@ const UNKNOWN: &str = "unknown";
 
 /// Gathers the system block. `brief` (`-b`) skips the CPU details, as `Run` does.
 pub fn gather(brief: bool) -> SystemInfo {
-    gather_under(Path::new("/"), brief)
+    let mut s = gather_under(Path::new("/"), brief);
+    // Strings of the system are data: no control character reaches a report (the HTML and
+    // JSON writers escape the rest; the results file name is made of file_name_part).
+    let p = fmt::printable;
+    for v in [
+        &mut s.hostname,
+        &mut s.os,
+        &mut s.os_release,
+        &mut s.os_version,
+        &mut s.machine,
+        &mut s.system,
+        &mut s.language,
+        &mut s.uptime,
+        &mut s.runlevel,
+    ] {
+        *v = p(v);
+    }
+    for c in &mut s.cpus {
+        c.model = p(&c.model);
+        c.flags = p(&c.flags);
+    }
+    s
 }
 
 /// [`gather`] with every file read under `root` (tests point it at a bare directory to see

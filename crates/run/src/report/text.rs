@@ -138,9 +138,11 @@ fn settings_note(settings: &Settings) -> String {
     }
 }
 
-/// The end of the report: a note when the run was interrupted, else nothing.
+/// The end of the report: a note when the run was interrupted or is still going, else nothing.
 pub fn footer(run: &Run) -> String {
-    if run.interrupted {
+    if run.incomplete {
+        "** Incomplete: saved while the run was going; a run that ends rewrites this report.\n\n".to_string()
+    } else if run.interrupted {
         "** Run interrupted: the results above are incomplete, and copy counts not shown did not run.\n\n"
             .to_string()
     } else {
