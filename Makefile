@@ -2,7 +2,7 @@
 #
 #   make              build ./unixbench, static, for x86_64-unknown-linux-musl
 #   make run          build and run the standard benchmark (the index, 1 and N copies)
-#   make test         build and run every test (what .ci/run calls)
+#   make test         build and run every test of every crate (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
@@ -24,7 +24,7 @@ GREPEAT ?= 3
 GTIME   ?= 2
 GROUNDS ?= 3
 
-.PHONY: all run test test-deps aarch64 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
+.PHONY: all run test test-deps twin-deps twin-deps-arm aarch64 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
 all: unixbench
 
@@ -33,7 +33,28 @@ define need_target
 	@rustup target list --installed 2>/dev/null | grep -qx '$(1)' || rustup target add '$(1)'
 endef
 
-unixbench: FORCE
+# The dynamically linked twins of C's execl and spawn (twin/, built by build.rs) are linked by
+# the C compiler against each C library family: gcc and Debian's musl-dev for x86_64, and for
+# aarch64 the cross gcc, the cross glibc and musl-dev:arm64 (which needs dpkg's arm64
+# architecture). Installed as root when missing; elsewhere the build says what is missing.
+# (musl's packages are named with their architecture, which stays unambiguous once arm64's are in.)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+X86_TWIN_DEBS := gcc binutils musl:$(DEB_ARCH) musl-dev:$(DEB_ARCH)
+ARM_TWIN_DEBS := gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+
+twin-deps:
+	$(call need_debs,$(X86_TWIN_DEBS))
+
+twin-deps-arm:
+	$(call need_debs,$(ARM_TWIN_DEBS))
+	@if ! dpkg -s musl-dev:arm64 >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq musl:arm64 musl-dev:arm64; \
+		else echo "twin-deps-arm: musl-dev:arm64 is missing (as root: dpkg --add-architecture arm64; apt-get install musl-dev:arm64)" >&2; exit 1; fi; \
+	fi
+
+unixbench: twin-deps FORCE
 	$(call need_target,$(TARGET))
 	$(CARGO) build --release --locked --target $(TARGET)
 	cp target/$(TARGET)/release/unixbench $@
@@ -44,7 +65,7 @@ define need_debs
 	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 endef
 
-unixbench-graphics: FORCE
+unixbench-graphics: twin-deps FORCE
 	$(call need_debs,libx11-dev libxrender-dev libxft-dev libgl-dev)
 	$(call need_target,$(GTARGET))
 	$(CARGO) build --release --locked --features graphics --target $(GTARGET)
@@ -55,7 +76,7 @@ graphics: unixbench-graphics
 # xvfb-run -a picks a free display and stops the server afterwards.
 test-graphics: unixbench-graphics
 	$(call need_debs,xvfb xauth libgl1-mesa-dri xfonts-base fonts-dejavu-core)
-	$(CARGO) clippy --locked --features graphics --all-targets -- -D warnings
+	$(CARGO) clippy --locked --workspace --features graphics --all-targets -- -D warnings
 	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
 		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
 		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
@@ -64,7 +85,7 @@ bench-graphics: unixbench-graphics
 	$(call need_debs,xvfb libgl1-mesa-dri xfonts-base fonts-dejavu-core x11-apps)
 	sh bench/graphics.sh ./unixbench-graphics "$(UBGEARS)" $(GREPEAT) $(GTIME) $(GROUNDS)
 
-unixbench-aarch64: FORCE
+unixbench-aarch64: twin-deps-arm FORCE
 	$(call need_target,$(ARM))
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
 		$(CARGO) build --release --locked --target $(ARM)
@@ -76,20 +97,24 @@ run: unixbench
 	./unixbench
 
 test: unixbench unixbench-aarch64 test-deps
-	$(CARGO) fmt --check
-	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	rustfmt --check --edition 2021 crates/twin/programs/execl.rs crates/twin/programs/spawn.rs
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
-		$(CARGO) test --locked
+		$(CARGO) test --locked --workspace
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
-# qemu-user for the aarch64 binary, and binfmt_misc so that the emulated driver can exec its
-# emulated kernels. Only as root with apt; otherwise those rigs say they were skipped.
+# qemu-user for the aarch64 binary, binfmt_misc so that the emulated driver can exec its
+# emulated kernels, and arm64's glibc (multiarch: its loader at /lib/ld-linux-aarch64.so.1) so
+# that the aarch64 glibc twin of execl and spawn has a loader to run on. Only as root with apt; otherwise those rigs say they were skipped.
 test-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		need=""; \
 		[ -x /bin/busybox ] || need="$$need busybox-static"; \
 		command -v qemu-aarch64-static >/dev/null || need="$$need qemu-user-static"; \
+		dpkg -s libc6:arm64 >/dev/null 2>&1 || need="$$need libc6:arm64"; \
+		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
 		if [ -n "$$need" ]; then \
 			echo "installing:$$need"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \

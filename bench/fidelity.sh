@@ -4,12 +4,16 @@
 #   sh bench/fidelity.sh UB CDIR [ROUNDS]
 #
 # UB is our binary; CDIR is a C UnixBench directory whose pgms/ was built by its own Makefile
-# (it must also hold testdir/; tmp/ is made if missing). ROUNDS defaults to 3.
+# (it must also hold testdir/; tmp/ is made if missing). ROUNDS defaults to 5: on a shared VM
+# two or three rounds cannot tell a 5% deviation from noise.
 #
 # Pairs come from bench/pairs/*.pairs, one per line (blank lines and `#` comments skipped):
 #
-#   label | ours args | C command
+#   label | ours args | C command [| band]
 #   pipe  | pipe 10   | pgms/pipe 10
+#
+# The band is the ratio range the pair is expected to fall in, `0.90-1.10` say; the default is
+# 0.95-1.05 (BAND=LO-HI in the environment changes the default).
 #
 # Both sides run with cwd CDIR/testdir and UB_BINDIR=CDIR/pgms exported, as Run runs them; ours
 # runs as `UB <ours args>`. In the C command, a word starting with `pgms/` means CDIR/pgms/...;
@@ -21,7 +25,11 @@
 # pass: the last COUNT line wins (fstime's final phase, context1's child), the time is the TIME
 # line if there is one, else the wall time measured here; rate = count / (time / timebase), or
 # the count itself when the timebase is 0. The table gives each side's median, the ratio of the
-# medians (ours/C) and the range of the per-round ratios.
+# medians (ours/C), the range of the per-round ratios, its spread (highest over lowest), the
+# verdict and the load average (1 min) before and after the pair's rounds. The verdict:
+# `within` when every round's ratio lies in the band, `outside` when none does, else
+# `undecided` when the spread is wider than the band (the noise hides the answer), else what
+# the median says.
 #
 # ONLY="label label ..." in the environment restricts the run to those pairs.
 #
@@ -37,7 +45,8 @@ usage() {
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 UB=$1
 CDIR=$2
-ROUNDS=${3:-3}
+ROUNDS=${3:-5}
+BAND=${BAND:-0.95-1.05}
 case $ROUNDS in '' | *[!0-9]* | 0) echo "fidelity.sh: ROUNDS must be a whole number, 1 or more" >&2; exit 2 ;; esac
 case $UB in /*) ;; *) UB=$(pwd)/$UB ;; esac
 case $CDIR in /*) ;; *) CDIR=$(pwd)/$CDIR ;; esac
@@ -55,6 +64,7 @@ UB_BINDIR=$CDIR/pgms
 export UB UB_BINDIR CDIR
 
 now() { date +%s.%N; }
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 
 # Runs one command line (evaluated by sh in CDIR/testdir) and prints its Run-style rate, or
 # FAIL when it exits non-zero or prints no COUNT line.
@@ -81,7 +91,9 @@ measure() {
 
 trim() { printf '%s' "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 
-printf '%-22s %16s %16s %8s  %s\n' "test" "ours (median)" "C (median)" "ours/C" "per-round ratio"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $ROUNDS rounds, load average (1/5/15 min) $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+printf '%-22s %14s %14s %7s  %-13s %6s  %-9s %-9s %s\n' "test" "ours (median)" "C (median)" \
+    "ours/C" "per round" "spread" "band" "verdict" "load"
 for pairs in "$HERE"/pairs/*.pairs; do
     [ -f "$pairs" ] || continue
     while IFS= read -r line || [ -n "$line" ]; do
@@ -92,7 +104,11 @@ for pairs in "$HERE"/pairs/*.pairs; do
         fi
         rest=${line#*|}
         ours=$(trim "${rest%%|*}")
-        c=$(trim "${rest#*|}")
+        rest=${rest#*|}
+        c=$(trim "${rest%%|*}")
+        band=$BAND
+        case $rest in *'|'*) band=$(trim "${rest#*|}") ;; esac
+        load0=$(load)
         c=$(printf '%s' "$c" | sed "s#^pgms/#$CDIR/pgms/#; s#\([[:space:]]\)pgms/#\1$CDIR/pgms/#g")
         : >"$TMP/rounds"
         r=1
@@ -108,7 +124,7 @@ for pairs in "$HERE"/pairs/*.pairs; do
             echo "$a $b" >>"$TMP/rounds"
             r=$((r + 1))
         done
-        awk -v label="$label" '
+        awk -v label="$label" -v band="$band" -v load0="$load0" -v load1="$(load)" '
             function median(v, n,   i, j, x) {
                 for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
                 return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
@@ -117,10 +133,16 @@ for pairs in "$HERE"/pairs/*.pairs; do
             { n++; a[n] = $1; b[n] = $2; q = ($2 > 0) ? $1 / $2 : 0
               if (n == 1 || q < lo) lo = q; if (n == 1 || q > hi) hi = q }
             END {
-                if (n == 0) { printf "%-22s %16s %16s %8s  %s\n", label, "FAIL", "FAIL", "-", "-"; exit }
-                ma = median(a, n); mb = median(b, n)
-                printf "%-22s %16.1f %16.1f %8.3f  %.3f-%.3f%s\n", label, ma, mb, (mb > 0 ? ma / mb : 0), lo, hi,
-                    fail ? " (some rounds failed)" : ""
+                if (n == 0) { printf "%-22s %14s %14s %7s\n", label, "FAIL", "FAIL", "-"; exit }
+                ma = median(a, n); mb = median(b, n); r = (mb > 0 ? ma / mb : 0)
+                split(band, bl, "-"); blo = bl[1] + 0; bhi = bl[2] + 0
+                spread = (lo > 0) ? hi / lo : 0
+                if (lo >= blo && hi <= bhi) v = "within"
+                else if (hi < blo || lo > bhi) v = "outside"
+                else if (spread > bhi / blo) v = "undecided"
+                else v = (r >= blo && r <= bhi) ? "within" : "outside"
+                printf "%-22s %14.1f %14.1f %7.3f  %.3f-%.3f %6.3f  %-9s %-9s %s-%s%s\n", label, ma, mb, r, lo, hi,
+                    spread, band, v, load0, load1, fail ? " (some rounds failed)" : ""
             }' "$TMP/rounds"
     done <"$pairs"
 done

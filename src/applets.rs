@@ -124,7 +124,7 @@ pub static APPLETS: &[Applet] = &[
         name: "workdir",
         args: "DIR [TEST [SECONDS]]",
         about: "Writes the shell, C, dc and grep tests' files into DIR; prints TEST's command line",
-        entry: crate::workdir::main,
+        entry: run::hosttools::workdir_main,
     },
     #[cfg(feature = "graphics")]
     Applet {

@@ -7,31 +7,19 @@
 //! prints an error and maps it to the exit status.
 
 mod applets;
-mod args;
-mod baselines;
-mod compare;
-mod driver;
-mod error;
-mod hosttools;
-mod json;
 mod kernels;
-mod protocol;
-mod quick;
-mod report;
-mod selfexe;
-mod sort;
-#[allow(dead_code)] // Until the exporters call it.
-mod stats;
-mod suite;
-mod sys;
-mod timing;
-mod workdir;
+
+// The layers below, in scope as `crate::sys`, `crate::driver`, ... (ARCHITECTURE.md, "Layers").
+use base::{args, error, json, protocol, selfexe, sort, sys, timing};
+use run::{compare, driver};
 
 use error::Error;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+
+use base::VERSION_LINE;
 
 const HELP: &str = "\
 unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static binary
@@ -56,6 +44,8 @@ fn main() -> ExitCode {
     // The C programs start with SIGPIPE at its default; Rust's runtime ignores it. Restore it so
     // kernels and their children behave as the originals, and `unixbench --list | head` is quiet.
     let _ = sys::signal::default(libc::SIGPIPE);
+    // A closed stdout must stay an error to write to, not become the first file opened.
+    let _ = sys::fd::reserve_std_fds();
     let mut argv: Vec<OsString> = std::env::args_os().collect();
     if argv.is_empty() {
         argv.push(OsString::from("unixbench"));
@@ -85,16 +75,10 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
     let me = "unixbench".to_string();
     match first.as_deref() {
         None => (me, driver::main(argv)),
-        Some("--list") => (me, list()),
+        Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install(&argv[1..])),
-        Some("--version" | "-V") => {
-            println!("unixbench {} (BYTE UNIX Benchmarks 6.0.0-compatible)", env!("CARGO_PKG_VERSION"));
-            (me, Ok(()))
-        }
-        Some("--help" | "-h") => {
-            print!("{HELP}");
-            (me, Ok(()))
-        }
+        Some("--version" | "-V") => (me, no_more(&argv).and_then(|()| error::print(VERSION_LINE))),
+        Some("--help" | "-h") => (me, no_more(&argv).and_then(|()| error::print(HELP))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {
             argv.remove(0);
@@ -112,18 +96,30 @@ fn run_applet(a: &applets::Applet, mut argv: Vec<OsString>) -> error::Result {
     argv[0] = OsString::from(a.name);
     // lmbench documents its own options; the kernels take the C programs' arguments only.
     if a.name != "lmbench" && matches!(argv.get(1).and_then(|s| s.to_str()), Some("--help")) {
-        print!("{}", applets::usage(a));
-        return Ok(());
+        return error::print(&applets::usage(a));
     }
     (a.entry)(argv)
 }
 
 fn list() -> error::Result {
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     for a in applets::APPLETS {
-        let _ = writeln!(out, "{}", a.name);
+        out.push_str(a.name);
+        out.push('\n');
     }
-    Ok(())
+    error::print(&out)
+}
+
+/// `--list`, `--version` and `--help` take nothing after them: one line naming what follows.
+fn no_more(argv: &[OsString]) -> error::Result {
+    match argv.get(1) {
+        None => Ok(()),
+        Some(a) => Err(Error::usage(format!(
+            "unexpected argument {} after {}",
+            args::quoted(a),
+            argv[0].to_string_lossy()
+        ))),
+    }
 }
 
 /// `--install [-s] DIR`: one link per applet, as BusyBox's `--install`.
@@ -138,8 +134,32 @@ fn install(args: &[OsString]) -> error::Result {
         return Err(Error::usage(format!("--install: '{}' is not a directory", dir.display())));
     }
     let me = selfexe::path().map_err(Error::failed)?;
+    // A second --install replaces its own links (to this binary, symbolic or hard); anything
+    // else of an applet's name is refused before a link is made.
+    let ours = |link: &Path| -> Option<bool> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::symlink_metadata(link).ok()?;
+        let target = std::fs::metadata(&me).ok();
+        Some(if m.file_type().is_symlink() {
+            std::fs::read_link(link).is_ok_and(|t| t == me)
+        } else {
+            target.is_some_and(|t| t.dev() == m.dev() && t.ino() == m.ino())
+        })
+    };
     for a in applets::APPLETS {
         let link = dir.join(a.name);
+        if ours(&link) == Some(false) {
+            return Err(Error::usage(format!(
+                "--install: {} exists and is not a link to this binary; it is not replaced",
+                link.display()
+            )));
+        }
+    }
+    for a in applets::APPLETS {
+        let link = dir.join(a.name);
+        if ours(&link) == Some(true) {
+            let _ = std::fs::remove_file(&link);
+        }
         let made =
             if symbolic { std::os::unix::fs::symlink(&me, &link) } else { std::fs::hard_link(&me, &link) };
         made.map_err(|e| Error::failed(format!("--install: cannot create {}: {e}", link.display())))?;

@@ -7,7 +7,9 @@
 //! The end, as in the C master: the alarm is armed before `fork`, and `alarm` is not inherited,
 //! so only the parent's SIGALRM fires; its handler prints `COUNT|n|1|lps` and exits. The child
 //! then sees EOF (or EPIPE, SIGPIPE being ignored), cancels its alarm and prints its own COUNT
-//! line, n or n+1. Both lines appear, the child's last, and Run keeps the last one.
+//! line, n or n+1. Both lines appear, the child's last, and Run keeps the last one. A child
+//! that dies before the alarm (killed, out of memory) fails the copy with how it ended; C's
+//! master would report the truncated count as a valid sample.
 //!
 //! No CPU pinning: the figure depends heavily on whether the scheduler puts the two processes on
 //! one CPU or two (docs/FIDELITY.md). Deviations: the duration is parsed strictly; error lines
@@ -73,10 +75,10 @@ pub fn main(args: Vec<OsString>) -> Result {
     let ((p1r, p1w), (p2r, p2w)) =
         pipes.map_err(|e| Error::failed(format!("pipe create failed: {}", reason(&e))))?;
     match proc::fork() {
-        Ok(proc::Fork::Parent(_)) => {
+        Ok(proc::Fork::Parent(child)) => {
             drop(p1r);
             drop(p2w);
-            Err(master(p1w.raw(), p2r.raw()))
+            Err(master(p1w.raw(), p2r.raw(), child))
         }
         Ok(proc::Fork::Child) => {
             drop(p1w);
@@ -87,18 +89,37 @@ pub fn main(args: Vec<OsString>) -> Result {
     }
 }
 
+/// The parent's answer to a partner gone before the alarm: C reports the count so far as a
+/// valid sample; we fail the copy, saying how the partner ended (the child never ends first
+/// on its own: only the parent has the alarm).
+fn partner_died(f: Failure, child: i32) -> Error {
+    if !matches!(f, Failure::Report) {
+        return fail(f, false);
+    }
+    signal::alarm(0);
+    let how = match proc::waitpid(child) {
+        Ok((_, s)) if libc::WIFSIGNALED(s) => format!("was killed by signal {}", libc::WTERMSIG(s)),
+        Ok((_, s)) if libc::WIFEXITED(s) => format!("exited with status {}", libc::WEXITSTATUS(s)),
+        _ => "ended".to_string(),
+    };
+    Error::failed(format!(
+        "the partner process {how} after {} round trips, before the end of the test: no valid sample",
+        timing::count()
+    ))
+}
+
 /// The parent: write p1, read p2, check. Returns only on an error.
-fn master(to: RawFd, from: RawFd) -> Error {
+fn master(to: RawFd, from: RawFd, child: i32) -> Error {
     let mut check = [0u8; 8];
     loop {
         let iter = timing::count();
         let ret = fd::write_raw(to, &iter.to_ne_bytes());
         if ret != 8 {
-            return fail(write_fail(ret, "master write"), false);
+            return partner_died(write_fail(ret, "master write"), child);
         }
         let ret = fd::read_raw(from, &mut check);
         if ret != 8 {
-            return fail(read_fail(ret, "master read"), false);
+            return partner_died(read_fail(ret, "master read"), child);
         }
         let got = u64::from_ne_bytes(check);
         if got != iter {

@@ -23,7 +23,11 @@
 //! any error, on SIGHUP/SIGINT/SIGQUIT/SIGTERM (the handler unlinks them, says so on stderr and
 //! dies of the signal), and SIGXFSZ is ignored so that exceeding RLIMIT_FSIZE is a `File too
 //! large` write error instead of a core dump. A directory that cannot be entered or written is
-//! reported with its name. C's `signal(SIGKILL, ...)` is dropped: SIGKILL cannot be caught.
+//! reported with its name (one that does not exist is a bad argument, exit 2). C's
+//! `signal(SIGKILL, ...)` is dropped: SIGKILL cannot be caught. The files are created
+//! `O_EXCL|O_NOFOLLOW` and read-write at once (C: `creat`, then `open`): a file or planted link
+//! of either name in a shared directory is an error, never followed or truncated. Two
+//! different mode flags (`-w -r`) are refused (C: the last wins).
 //!
 //! Ours: `-s SETTLE` (seconds, fractions allowed, 0.01 to 60; default 2, which is C's program
 //! exactly) replaces the 2 of the settles (`sync; sleep S; sync; sleep S`, the copy phase's last
@@ -87,7 +91,17 @@ fn parse(args: &[OsString]) -> Result<Options> {
         settle: SETTLE,
     };
     let mut p = lexopt::Parser::from_args(args.iter().skip(1).cloned());
+    let mut mode: Option<char> = None;
     while let Some(arg) = p.next()? {
+        if let Short(m @ ('c' | 'r' | 'w')) = arg {
+            // C lets the last one win; two different modes are a mistake to say, not guess.
+            match mode {
+                Some(prev) if prev != m => {
+                    return Err(Error::usage(format!("-{prev} and -{m} exclude each other: {USAGE}")))
+                }
+                _ => mode = Some(m),
+            }
+        }
         match arg {
             Short('c') => o.test = Test::Copy,
             Short('r') => o.test = Test::Read,
@@ -137,21 +151,53 @@ extern "C" fn on_fatal(sig: libc::c_int) {
 pub fn main(args: Vec<OsString>) -> Result {
     let o = parse(&args)?;
     for d in &o.dirs {
+        // A directory that is not there is a bad argument (exit 2), as any other.
         fd::chdir(d).map_err(|e| {
-            Error::failed(format!("cannot use directory '{}': {}", d.to_string_lossy(), reason(&e)))
+            let msg = format!("cannot use directory (-d) {}: {}", args::quoted(d), reason(&e));
+            if matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ENOTDIR)) {
+                Error::usage(msg)
+            } else {
+                Error::failed(msg)
+            }
         })?;
     }
     let pid = proc::getpid();
     let names = [format!("dummy0-{pid}"), format!("dummy1-{pid}")];
+    // Created O_EXCL|O_NOFOLLOW (a shared -d directory may hold a planted link of that name:
+    // it is refused, never followed), before the handlers that remove them are armed, so that
+    // only files of our own are ever removed.
+    let files = create_files(&names)?;
     let c = |s: &String| CString::new(s.as_bytes()).expect("no NUL in a file name");
     let _ = FILES.set([c(&names[0]), c(&names[1])]);
     for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM] {
-        signal::on_signal(sig, on_fatal).map_err(|e| Error::failed(format!("sigaction: {}", reason(&e))))?;
+        if let Err(e) = signal::on_signal(sig, on_fatal) {
+            remove_files();
+            return Err(Error::failed(format!("sigaction: {}", reason(&e))));
+        }
     }
     let _ = signal::ignore(libc::SIGXFSZ);
-    let result = run(&o, &names);
+    let result = run(&o, &files);
     remove_files();
     result
+}
+
+/// Creates the two files, read-write, mode 0600 (C: `creat` then `open(O_RDWR)`), refusing a
+/// name that exists. On a failure the one already made is removed.
+fn create_files(names: &[String; 2]) -> Result<[fd::Fd; 2]> {
+    let dir = || std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| ".".to_string());
+    let create = |n: &String| {
+        let flags = libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW;
+        fd::open(n.as_ref(), flags, 0o600)
+            .map_err(|e| Error::failed(format!("cannot create {n} in {}: {}", dir(), reason(&e))))
+    };
+    let f = create(&names[0])?;
+    match create(&names[1]) {
+        Ok(g) => Ok([f, g]),
+        Err(e) => {
+            let _ = std::fs::remove_file(&names[0]);
+            Err(e)
+        }
+    }
 }
 
 /// A buffer aligned as C's static array is (gcc aligns large arrays), so copies to and from the
@@ -159,16 +205,7 @@ pub fn main(args: Vec<OsString>) -> Result {
 #[repr(C, align(64))]
 struct Buf([u8; MAX_BUFSIZE]);
 
-fn run(o: &Options, names: &[String; 2]) -> Result {
-    let dir = || std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| ".".to_string());
-    let mut files = Vec::with_capacity(2);
-    for n in names {
-        let name = OsString::from(n);
-        let opened = fd::create_file(&name, 0o600).and_then(|()| fd::open(&name, libc::O_RDWR, 0));
-        files.push(
-            opened.map_err(|e| Error::failed(format!("cannot create {n} in {}: {}", dir(), reason(&e))))?,
-        );
-    }
+fn run(o: &Options, files: &[fd::Fd; 2]) -> Result {
     let mut buf = Buf([0; MAX_BUFSIZE]);
     for (i, b) in buf.0.iter_mut().enumerate().take(o.bufsize) {
         *b = (i & 0xff) as u8;
@@ -379,7 +416,11 @@ mod tests {
         assert_eq!(o.dirs, [OsString::from("/x y")]);
         assert_eq!(parse(&os(&["-d", "a", "-d", "b"])).unwrap().dirs, ["a", "b"]);
         assert_eq!(parse(&os(&["-w", "-b256"])).unwrap().bufsize, 256);
-        assert_eq!(parse(&os(&["-w", "-c"])).unwrap().test, Test::Copy);
+        // C lets the last mode flag win; two different ones are refused, the same twice is fine.
+        let e = parse(&os(&["-w", "-c"])).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().starts_with("-w and -c exclude each other"), "{e}");
+        assert_eq!(parse(&os(&["-w", "-w"])).unwrap().test, Test::Write);
         assert_eq!(parse(&os(&["-m", "1048576", "-t", "3600"])).unwrap().max_blocks, 1 << 20);
     }
 

@@ -4,10 +4,11 @@
 //! Until SIGALRM after DURATION seconds: fork, the child `execvp`s COMMAND (exit 99 if it
 //! cannot), the parent waits for it and counts one iteration. At the alarm it prints
 //! `COUNT|<iterations>|60|lpm` on stderr and exits 0, leaving the in-flight child running, as
-//! the C program does (docs/ORIGINAL.md, "looper and the shell scripts"): a caller that waits for
-//! EOF on the stderr pipe waits for it too. The C program's messages and exit status 2 are kept:
-//! `Command "<cmd>" didn't exec` when the child exits 99, `Bad wait status: 0x<status>` on any
-//! other non-zero status, `Fork failed at iteration <n>` and `Reason: <error>` when fork fails.
+//! the C program does (docs/ORIGINAL.md, "looper and the shell scripts"): a caller that waits for EOF on the stderr pipe waits for it
+//! too. The C program's messages and exit status 2 are kept: `Command "<cmd>" didn't exec` when
+//! the child exits 99 (ours prefixed `looper: ` and followed by the reason, `: No such file or
+//! directory`), `Bad wait status: 0x<status>` on any other non-zero status,
+//! `Fork failed at iteration <n>` and `Reason: <error>` when fork fails.
 //!
 //! Deviations:
 //! - Bad input (a missing, zero or non-numeric duration, a missing command) is one error line
@@ -91,6 +92,10 @@ pub fn main(argv: Vec<OsString>) -> Result {
         .map_err(|_| Error::usage("invalid command: it contains a NUL byte"))?;
     let cargv = Argv::new(&o.command).map_err(|e| Error::usage(format!("invalid argument: {e}")))?;
     let input_fd = input.as_ref().map(Fd::raw);
+    // A child that cannot exec writes its errno here (close-on-exec, so an exec'd command
+    // never holds it), for the parent to say why.
+    let (why_rd, why_wr) = fd::pipe_cloexec().map_err(|e| Error::failed(format!("pipe: {}", reason(&e))))?;
+    fd::set_nonblocking(why_rd.raw()).map_err(|e| Error::failed(format!("pipe: {}", reason(&e))))?;
 
     timing::report_on_alarm(o.duration, Unit::Lpm);
     loop {
@@ -104,7 +109,8 @@ pub fn main(argv: Vec<OsString>) -> Result {
                         proc::exit_now(99);
                     }
                 }
-                let _ = proc::execvp(&file, &cargv);
+                let e = proc::execvp(&file, &cargv);
+                let _ = fd::write_raw(why_wr.raw(), &e.raw_os_error().unwrap_or(0).to_ne_bytes());
                 proc::exit_now(99);
             }
             Ok(Fork::Parent(pid)) => {
@@ -119,8 +125,15 @@ pub fn main(argv: Vec<OsString>) -> Result {
                     }
                 };
                 if status == 99 << 8 {
+                    let mut errno = [0u8; 4];
+                    let why = match fd::read(why_rd.raw(), &mut errno) {
+                        Ok(4) => {
+                            format!(": {}", reason(&io::Error::from_raw_os_error(i32::from_ne_bytes(errno))))
+                        }
+                        _ => String::new(),
+                    };
                     return Err(die(format_args!(
-                        "Command \"{}\" didn't exec\n",
+                        "looper: Command \"{}\" didn't exec{why}\n",
                         o.command[0].to_string_lossy()
                     )));
                 } else if status != 0 {

@@ -20,13 +20,7 @@ pub mod ubgears;
 pub mod whets;
 
 /// The text C's `perror` prints for an OS error: std's message without its " (os error N)" tail.
-pub(crate) fn reason(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" (os error ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
-}
+pub(crate) use crate::error::reason;
 
 /// Ends a forked child that hit an error: one line `<applet>: <msg>` on stderr, then `_exit`.
 /// A child never returns into `main` (that would run the parent's exit path a second time).

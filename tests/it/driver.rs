@@ -8,7 +8,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// `unixbench ARGS --results <scratch>/results --tmpdir <scratch>/tmp`, cwd = the scratch dir.
+/// The tmp dir is made here: the driver never makes one.
 fn driver(s: &Scratch, args: &[&str]) -> Command {
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
     let mut c = ub(args);
     c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
     c.current_dir(s.path());
@@ -362,6 +364,7 @@ fn a_full_disk_fails_the_file_test_and_the_run_goes_on() {
     // be written (EFBIG), while the work directory's data (0.7 MB), the log and the reports
     // stay below it.
     let s = Scratch::new("drv-fsize");
+    std::fs::create_dir(s.path().join("tmp")).unwrap();
     let mut c = Command::new("/bin/sh");
     c.arg("-c").arg("ulimit -f 2400 && exec \"$0\" \"$@\"").arg(bin());
     c.args(["-i", "1", "-t", "1", "-c", "1", "fsdisk-w", "syscall"]);

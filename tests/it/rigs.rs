@@ -25,17 +25,17 @@ const INDEX_MESSAGES: [&str; 12] = [
     "System Call Overhead",
 ];
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     // /proc/self belongs to the effective user of the process that looks at it.
     std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
 }
 
-fn skip(rig: &str, why: &str) {
+pub(crate) fn skip(rig: &str, why: &str) {
     eprintln!("rig {rig}: skipped: {why}");
 }
 
 /// The host program `program`, found in PATH (or the sbin directories root's PATH may lack).
-fn host(program: &str) -> Option<PathBuf> {
+pub(crate) fn host(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain(["/usr/sbin", "/sbin"].map(PathBuf::from))
@@ -43,12 +43,12 @@ fn host(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn have(program: &str) -> bool {
+pub(crate) fn have(program: &str) -> bool {
     host(program).is_some()
 }
 
 /// `chroot ROOT`, by absolute path: the child's PATH is the root's, not ours.
-fn chroot(root: &Path) -> Command {
+pub(crate) fn chroot(root: &Path) -> Command {
     let mut c = Command::new(host("chroot").expect("chroot"));
     c.arg(root);
     c
@@ -66,7 +66,7 @@ fn assert_full_index(report: &str, blocks: usize) {
 }
 
 /// The one report (no extension) in `dir`, and the names of every file there.
-fn report_in(dir: &Path) -> (String, Vec<String>) {
+pub(crate) fn report_in(dir: &Path) -> (String, Vec<String>) {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -78,7 +78,7 @@ fn report_in(dir: &Path) -> (String, Vec<String>) {
 
 /// A directory holding only a static BusyBox and its applet links, /tmp, /dev/null and the
 /// binary under test: a rescue system's root, without /proc.
-fn busybox_root(tag: &str) -> Option<Scratch> {
+pub(crate) fn busybox_root(tag: &str) -> Option<Scratch> {
     if std::env::var_os("UNIXBENCH_BIN").is_none() {
         // cargo's debug build is dynamically linked and cannot run in a root without libc.
         eprintln!("rig busybox root: needs the static binary (UNIXBENCH_BIN; make test sets it)");
@@ -279,15 +279,27 @@ fn a_low_process_limit_fails_the_forking_tests_and_nothing_else() {
 }
 
 #[test]
-fn an_unwritable_results_dir_stops_before_anything_runs_and_a_missing_tmp_dir_is_made() {
+fn an_unwritable_results_dir_stops_before_anything_runs_and_a_missing_tmp_dir_is_refused() {
     let d = Scratch::new("dirs");
     let file = d.path().join("plainfile");
     std::fs::write(&file, "x").unwrap();
     let o = run(ub(["-i", "1", "-t", "1", "-c", "1", "--results"]).arg(file.join("results")).arg("pipe"));
     assert_usage_error(&o, "results");
     assert_eq!(d.entries(), ["plainfile"]);
-    // As Run, a missing tmp dir is created (0755); the run leaves it empty.
+    // Unlike Run, a missing tmp dir is never created (a typo would measure another disk): one
+    // line naming it and where it came from, and nothing made, not even the results directory.
     let tmp = d.path().join("missing");
+    let o = run(ub(["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir"])
+        .arg(&tmp)
+        .arg("--results")
+        .arg(d.path().join("results"))
+        .arg("pipe")
+        .current_dir(d.path()));
+    assert_usage_error(&o, "--tmpdir");
+    assert!(stderr(&o).contains(&*tmp.to_string_lossy()), "{}", stderr(&o));
+    assert_eq!(d.entries(), ["plainfile"]);
+    // An existing one is left as it was found: empty.
+    std::fs::create_dir(&tmp).unwrap();
     let o = run(ub(["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir"])
         .arg(&tmp)
         .arg("--results")
@@ -321,6 +333,7 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
         let delay_ms = 300 + (state >> 33) % 5000;
         let (sig, code) = if seed % 2 == 0 { ("-INT", 130) } else { ("-TERM", 143) };
         let d = Scratch::new(&format!("sig{seed}"));
+        std::fs::create_dir(d.path().join("tmp")).unwrap();
         let tag = format!("UB_RIG_TAG=sig-{}-{seed}", std::process::id());
         let (k, v) = tag.split_once('=').unwrap();
         let child = ub(["-i", "1", "-t", "1", "-c", "2", "--results"])
@@ -334,7 +347,6 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        std::fs::create_dir_all(d.path().join("tmp")).ok();
         std::thread::sleep(Duration::from_millis(delay_ms));
         let _ = Command::new("kill").args([sig, &child.id().to_string()]).status();
         let o = child.wait_with_output().unwrap();
@@ -366,5 +378,197 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
             .map(|r| r.map(|e| e.unwrap().file_name()).collect())
             .unwrap_or_default();
         assert!(left.is_empty(), "seed {seed}: left in the tmp dir: {left:?}");
+    }
+}
+
+/// The twins' rigs: a root with only musl's loader, a root with no loader, a loader that is
+/// there but fails, a noexec tmp dir.
+mod twins {
+    use super::*;
+    use crate::twin::image_line;
+
+    fn applet(root: &Path, program: &str, request: Option<&str>) -> Output {
+        let mut c = chroot(root);
+        c.args(["/unixbench", program, "1"]).env_clear().env("PATH", "/bin").env("TMPDIR", "/tmp");
+        if let Some(r) = request {
+            c.env("UB_EXEC_IMAGE", r);
+        }
+        run(&mut c)
+    }
+
+    fn tmp_is_empty(root: &Path) {
+        let left: Vec<_> =
+            std::fs::read_dir(root.join("tmp")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "left in /tmp: {left:?}");
+    }
+
+    #[test]
+    fn a_root_with_musls_loader_runs_the_musl_twin() {
+        if !is_root() {
+            return skip("musl root", "needs root for chroot");
+        }
+        let musl = Path::new("/lib/ld-musl-x86_64.so.1");
+        if std::env::consts::ARCH != "x86_64" || !musl.exists() {
+            return skip("musl root", "no /lib/ld-musl-x86_64.so.1 (Debian: musl)");
+        }
+        let Some(root) = busybox_root("muslroot") else {
+            return skip("musl root", "no static busybox (Debian: busybox-static)");
+        };
+        std::fs::create_dir(root.path().join("lib")).unwrap();
+        std::fs::copy(musl, root.path().join("lib/ld-musl-x86_64.so.1")).unwrap();
+        for program in ["execl", "spawn"] {
+            let o = applet(root.path(), program, None);
+            let err = stderr(&o);
+            assert!(o.status.success(), "{program}: {err}");
+            assert_eq!(
+                image_line(&err),
+                Some(("dynamic-musl".into(), "/lib/ld-musl-x86_64.so.1".into())),
+                "{err}"
+            );
+            assert!(counts(&err).iter().all(|c| c.0 > 0.0) && counts(&err).len() == 1, "{err}");
+        }
+        tmp_is_empty(root.path());
+    }
+
+    #[test]
+    fn a_root_without_a_loader_falls_back_to_the_static_image_and_says_so() {
+        if !is_root() {
+            return skip("no-loader root", "needs root for chroot");
+        }
+        let Some(root) = busybox_root("noloader") else {
+            return skip("no-loader root", "no static busybox (Debian: busybox-static)");
+        };
+        let o = applet(root.path(), "execl", None);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        let (kind, why) = image_line(&err).expect("an IMAGE line");
+        assert_eq!(kind, "static");
+        assert!(why.starts_with("no C library loader on this host (") && why.contains("missing"), "{why}");
+        // Asked for a twin where none can load: bad input, one line, exit 2, nothing made.
+        for program in ["execl", "spawn"] {
+            let o = applet(root.path(), program, Some("dynamic"));
+            assert_usage_error(&o, "no C library loader on this host");
+        }
+        let o = run(chroot(root.path())
+            .args(["/unixbench", "-t", "1", "-i", "1", "--exec-image", "dynamic", "execl"])
+            .current_dir("/")
+            .env_clear()
+            .env("PATH", "/bin"));
+        assert_usage_error(&o, "--exec-image: no C library loader on this host");
+        assert!(!root.path().join("results").exists());
+        tmp_is_empty(root.path());
+        // The driver's report and JSON say what was timed.
+        let o = run(chroot(root.path())
+            .args(["/unixbench", "-q", "-c", "1", "-i", "1", "-t", "1", "--results", "/tmp/results"])
+            .args(["--tmpdir", "/tmp", "execl", "spawn"])
+            .env_clear()
+            .env("PATH", "/bin"));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let (report, files) = report_in(&root.path().join("tmp/results"));
+        assert!(
+            report.contains("** execl and spawn ran on the static image (no C library loader"),
+            "{report}"
+        );
+        let json =
+            std::fs::read_to_string(root.path().join("tmp/results").join(format!("{}.json", files[0])))
+                .unwrap();
+        assert_eq!(json.matches("\"kind\": \"static\"").count(), 2, "{json}");
+    }
+
+    #[test]
+    fn a_loader_that_is_there_but_fails_falls_back_or_fails_the_test() {
+        if !is_root() {
+            return skip("failing loader", "needs root for chroot");
+        }
+        if std::env::consts::ARCH != "x86_64" {
+            return skip("failing loader", "the rig plants an x86_64 loader path");
+        }
+        let Some(root) = busybox_root("badloader") else {
+            return skip("failing loader", "no static busybox (Debian: busybox-static)");
+        };
+        // A file where glibc's loader should be that cannot load anything: busybox itself,
+        // which, run as an interpreter, finds no applet and exits non-zero.
+        std::fs::create_dir(root.path().join("lib64")).unwrap();
+        std::fs::copy(root.path().join("bin/busybox"), root.path().join("lib64/ld-linux-x86-64.so.2"))
+            .unwrap();
+        let o = applet(root.path(), "spawn", None);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        let (kind, why) = image_line(&err).expect("an IMAGE line");
+        assert_eq!(kind, "static", "{err}");
+        assert!(why.starts_with("no dynamic spawn image runs here (glibc: its check "), "{why}");
+        let o = applet(root.path(), "execl", Some("dynamic-glibc"));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("execl: no dynamic execl image runs here (glibc: "), "{err}");
+        tmp_is_empty(root.path());
+    }
+
+    #[test]
+    fn a_noexec_tmp_dir_takes_the_memfd_path() {
+        if !is_root() {
+            return skip("noexec tmp", "needs root to mount a tmpfs");
+        }
+        let dir = Scratch::new("noexec");
+        let mnt = dir.path().join("mnt");
+        std::fs::create_dir(&mnt).unwrap();
+        let st =
+            Command::new("mount").args(["-t", "tmpfs", "-o", "noexec,size=1m", "tmpfs"]).arg(&mnt).status();
+        assert!(st.unwrap().success(), "mount tmpfs noexec");
+        let outcome = std::panic::catch_unwind(|| {
+            for program in ["execl", "spawn"] {
+                let o = run(ub([program, "1"])
+                    .env("TMPDIR", &mnt)
+                    .env_remove("UB_TMPDIR")
+                    .env_remove("UB_EXEC_IMAGE"));
+                let err = stderr(&o);
+                assert!(o.status.success(), "{err}");
+                let (kind, detail) = image_line(&err).expect("an IMAGE line");
+                assert!(kind.starts_with("dynamic-") && detail.ends_with(" (memfd)"), "{err}");
+                assert!(counts(&err).len() == 1 && counts(&err)[0].0 > 0.0, "{err}");
+                let left: Vec<_> = std::fs::read_dir(&mnt).unwrap().collect();
+                assert!(left.is_empty(), "left on the noexec mount: {left:?}");
+            }
+        });
+        let _ = Command::new("umount").arg(&mnt).status();
+        outcome.unwrap();
+    }
+
+    #[test]
+    fn the_aarch64_twins_run_under_emulation() {
+        let Some(arm) = aarch64_bin() else {
+            return skip("aarch64 twins", "UNIXBENCH_AARCH64_BIN not set (make test sets it)");
+        };
+        if !have("qemu-aarch64-static") || !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
+            return skip("aarch64 twins", "no qemu-aarch64-static with a binfmt_misc entry to exec the twin");
+        }
+        for (family, loader) in
+            [("glibc", "/lib/ld-linux-aarch64.so.1"), ("musl", "/lib/ld-musl-aarch64.so.1")]
+        {
+            if !Path::new(loader).exists() {
+                skip("aarch64 twins", &format!("no {loader} (make test installs arm64's {family})"));
+                continue;
+            }
+            let tmp = Scratch::new("armtwin");
+            for program in ["execl", "spawn"] {
+                let o = run(Command::new("qemu-aarch64-static")
+                    .arg(&arm)
+                    .args([program, "1"])
+                    .env("UB_EXEC_IMAGE", format!("dynamic-{family}"))
+                    .env("TMPDIR", tmp.path())
+                    .env_remove("UB_TMPDIR"));
+                let err = stderr(&o);
+                assert!(o.status.success(), "{family} {program}: {err}");
+                assert_eq!(
+                    image_line(&err),
+                    Some((format!("dynamic-{family}"), loader.to_string())),
+                    "{err}"
+                );
+                assert!(counts(&err).len() == 1 && counts(&err)[0].0 > 0.0, "{err}");
+                eprintln!("aarch64 {family} twin (emulated, not a benchmark): {program} 1 -> {}", err.trim());
+            }
+            assert!(tmp.entries().is_empty(), "{:?}", tmp.entries());
+        }
     }
 }

@@ -47,7 +47,10 @@ fn looper_counts_runs_of_a_command_and_exits_0() {
 fn looper_reports_a_command_that_does_not_exec() {
     let o = run(&mut ub(["looper", "1", "ub-no-such-command-x"]));
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), "Command \"ub-no-such-command-x\" didn't exec\n");
+    assert_eq!(
+        stderr(&o),
+        "looper: Command \"ub-no-such-command-x\" didn't exec: No such file or directory\n"
+    );
 }
 
 #[test]

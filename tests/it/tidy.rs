@@ -13,15 +13,45 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `unsafe` lives in src/sys only: kernels and the driver call its thin, documented wrappers.
+/// The workspace's packages: the binary (the root) and every member under crates/.
+fn package_dirs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.to_path_buf()];
+    let mut members: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    members.sort();
+    dirs.extend(members);
+    dirs
+}
+
+/// Every Rust source file of every package (build scripts included).
+fn all_rust_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in package_dirs() {
+        rust_files(&dir.join("src"), &mut files);
+        if dir.join("build.rs").exists() {
+            files.push(dir.join("build.rs"));
+        }
+    }
+    files
+}
+
+/// The one directory where `unsafe` may appear: the `sys` module of the bottom crate.
+const SYS: &str = "crates/base/src/sys";
+
+/// `unsafe` lives in the sys module only: kernels and the driver call its thin, documented
+/// wrappers.
 #[test]
 fn unsafe_only_in_sys() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
+    let files = all_rust_files();
+    assert!(files.iter().any(|p| p.starts_with(root.join(SYS))), "no sources under {SYS}");
     let offenders: Vec<String> = files
         .iter()
-        .filter(|p| !p.starts_with(root.join("src/sys")))
+        .filter(|p| !p.starts_with(root.join(SYS)))
         .filter(|p| {
             std::fs::read_to_string(p).unwrap().lines().any(|l| {
                 let code = l.split("//").next().unwrap_or("");
@@ -30,15 +60,16 @@ fn unsafe_only_in_sys() {
         })
         .map(|p| p.strip_prefix(root).unwrap().display().to_string())
         .collect();
-    assert!(offenders.is_empty(), "unsafe outside src/sys: {offenders:?}");
+    assert!(offenders.is_empty(), "unsafe outside {SYS}: {offenders:?}");
 }
 
-/// Every unsafe block in src/sys says why it is sound.
+/// Every unsafe block in the sys module says why it is sound.
 #[test]
 fn every_unsafe_block_has_a_safety_note() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&root.join("src/sys"), &mut files);
+    rust_files(&root.join(SYS), &mut files);
+    assert!(!files.is_empty(), "no sources under {SYS}");
     for p in files {
         let text = std::fs::read_to_string(&p).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -189,19 +220,231 @@ fn original_baselines_match_baselines_txt() {
     assert_eq!(from_doc, from_txt);
 }
 
-/// Only the three allowed dependencies.
+/// The names in one dependency table (`[dependencies]`, `[dev-dependencies]`, ...) of a manifest,
+/// each with whether it is a path dependency (a member of this workspace).
+fn dependency_table(toml: &str, table: &str) -> Vec<(String, bool)> {
+    let Some(body) = toml.split(&format!("\n[{table}]\n")).nth(1) else { return Vec::new() };
+    body.lines()
+        .take_while(|l| !l.starts_with('['))
+        .filter_map(|l| l.split_once('=').map(|(n, v)| (n.trim().to_string(), v.contains("path ="))))
+        .filter(|(n, _)| !n.is_empty() && !n.starts_with('#'))
+        .collect()
+}
+
+/// Only the three allowed dependencies, in every package of the workspace; the packages depend
+/// on each other by path only, and the workspace's members are exactly the crates under crates/.
 #[test]
 fn dependencies_are_libc_lexopt_oorandom() {
-    let toml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
-    let deps: Vec<&str> = toml
-        .split("[dependencies]")
-        .nth(1)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .take_while(|l| !l.starts_with('['))
-        .filter_map(|l| l.split('=').next().map(str::trim))
-        .filter(|n| !n.is_empty() && !n.starts_with('#'))
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = |dir: &Path| std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let toml = manifest(root);
+    let deps: Vec<String> = dependency_table(&toml, "dependencies")
+        .into_iter()
+        .filter(|(_, path)| !path)
+        .map(|(n, _)| n)
         .collect();
     assert_eq!(deps, ["libc", "lexopt", "oorandom"]);
+
+    let members: Vec<String> = package_dirs()[1..]
+        .iter()
+        .map(|d| format!("\"{}\"", d.strip_prefix(root).unwrap().display()))
+        .collect();
+    let listed = toml.split("\nmembers = [").nth(1).and_then(|r| r.split(']').next()).unwrap_or("");
+    assert_eq!(listed.split(", ").map(str::to_string).collect::<Vec<_>>(), members, "workspace members");
+
+    let mut names = Vec::new();
+    for dir in package_dirs() {
+        let toml = manifest(&dir);
+        let name = toml.split("name = \"").nth(1).and_then(|r| r.split('"').next()).unwrap().to_string();
+        for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            for (dep, path) in dependency_table(&toml, table) {
+                let allowed = ["libc", "lexopt", "oorandom"].contains(&dep.as_str()) || path;
+                assert!(allowed, "{name}: [{table}] {dep} is not libc, lexopt, oorandom or a member");
+            }
+        }
+        assert!(!toml.contains("[target."), "{name}: a target-specific dependency table escapes this check");
+        names.push(name);
+    }
+    // A path dependency must name a member, not something outside the workspace.
+    for dir in package_dirs() {
+        for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            for (dep, path) in dependency_table(&manifest(&dir), table) {
+                assert!(
+                    !path || names.contains(&dep),
+                    "{}: {dep} is a path outside the workspace",
+                    dir.display()
+                );
+            }
+        }
+    }
+}
+
+/// The layers, bottom first: a top-level module may name (`crate::m`, `base::m`, `run::m`)
+/// only modules of a lower layer, so that every import points down (ARCHITECTURE.md, "Layers").
+/// The crates follow the order: `base` holds the layers up to `timing`, `run` those from `stats`
+/// to `compare`; the binary holds the kernels (measuring, so below the cold code although in the
+/// top crate: they name nothing of `run`) and the applet table.
+const LAYERS: &[&[&str]] = &[
+    // The plain data: errors, the run model, the baselines, the small pure helpers.
+    &["error", "model", "baselines", "sort", "json", "selfexe"],
+    // The catalogue: tests and groups (with their categories and baselines).
+    &["suite"],
+    // Measuring: sys, then the protocol and argument parsing, the alarm deadline, the kernels.
+    &["sys"],
+    &["protocol", "args"],
+    &["timing"],
+    // The twins of execl and spawn (crates/twin): ELF packing, the table, staging.
+    &["elf"],
+    &["image"],
+    &["stage"],
+    &["kernels"],
+    // Scoring and statistics.
+    &["stats"],
+    &["quick"],
+    // The host tests' work directory, then their command lines.
+    &["workdir"],
+    &["hosttools"],
+    // The exporters: pure functions of the model.
+    &["report"],
+    // The driver and compare, side by side.
+    &["driver", "compare"],
+    // The applet table (above it only the dispatch, main.rs, the root).
+    &["applets"],
+];
+
+/// The crates' source directories, bottom first, with the name the crates above use for them.
+const CRATES: &[(&str, &str)] = &[
+    ("crates/base/src", "base"),
+    ("crates/twin/src", "twin"),
+    ("crates/run/src", "run"),
+    ("src", "unixbench"),
+];
+
+#[test]
+fn imports_point_down() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let layer = |m: &str| LAYERS.iter().position(|l| l.contains(&m));
+    let mut problems = Vec::new();
+    let mut crate_layers = Vec::new();
+    for &(dir, krate) in CRATES {
+        let src = root.join(dir);
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let mut layers = Vec::new();
+        for p in &files {
+            let rel = p.strip_prefix(&src).unwrap();
+            let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+            let module = first.trim_end_matches(".rs").to_string();
+            let here = rel.display();
+            // The crate roots only declare modules and bring the layers below into scope.
+            let own = if module == "lib" || module == "main" {
+                None
+            } else {
+                match layer(&module) {
+                    Some(l) => Some(l),
+                    None => {
+                        problems.push(format!("{dir}/{here}: module '{module}' is in no layer of LAYERS"));
+                        continue;
+                    }
+                }
+            };
+            if let Some(l) = own {
+                layers.push(l);
+            }
+            let text = std::fs::read_to_string(p).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                for target in named_modules(code) {
+                    let Some(t) = layer(&target) else {
+                        problems.push(format!("{dir}/{here}:{}: names unknown module '{target}'", n + 1));
+                        continue;
+                    };
+                    if let Some(l) = own {
+                        if target != module && t >= l {
+                            problems.push(format!(
+                                "{dir}/{here}:{}: {module} imports {target}, not below it",
+                                n + 1
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        crate_layers.push((krate, layers));
+    }
+    // Each crate lies wholly below the next: base, then the twins, then the cold code.
+    for pair in crate_layers[..3].windows(2) {
+        let (low, high) = (&pair[0], &pair[1]);
+        assert!(
+            low.1.iter().max() < high.1.iter().min(),
+            "a module of {} is not below every module of {}",
+            low.0,
+            high.0
+        );
+    }
+    assert!(problems.is_empty(), "imports that do not point down:\n{}", problems.join("\n"));
+}
+
+/// The top-level modules a line of code names through `crate::`, `base::` or `run::` (a brace
+/// group counted word by word), e.g. `use crate::{sys, error::Error}` names sys and error.
+fn named_modules(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for prefix in ["crate::", "base::", "twin::", "run::"] {
+        let mut rest = code;
+        while let Some(i) = rest.find(prefix) {
+            let before = rest[..i].chars().next_back();
+            rest = &rest[i + prefix.len()..];
+            // `base::` inside a longer path (`unixbench_base::`, `x::run::`) is not a crate root.
+            if prefix != "crate::" && before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let ident =
+                |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+            if let Some(group) = rest.strip_prefix('{') {
+                let body = group.split('}').next().unwrap_or("");
+                out.extend(body.split(',').map(|w| ident(w.trim())).filter(|w| !w.is_empty() && w != "self"));
+            } else {
+                let w = ident(rest);
+                if !w.is_empty() {
+                    out.push(w);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The twins of execl and spawn (crates/twin/programs/) are programs of their own, started by
+/// the C runtime: their `unsafe` lives in their libc.rs only, each block with its SAFETY note.
+#[test]
+fn twin_unsafe_only_in_its_libc_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("crates/twin/programs"), &mut files);
+    assert!(files.len() >= 3, "crates/twin/programs holds {files:?}");
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let code = l.split("//").next().unwrap_or("");
+            if !code.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "unsafe") {
+                continue;
+            }
+            assert!(
+                p.ends_with("programs/libc.rs"),
+                "{}:{}: unsafe outside programs/libc.rs",
+                p.display(),
+                i + 1
+            );
+            if code.contains("unsafe {") {
+                let window = &lines[i.saturating_sub(4)..=i];
+                assert!(
+                    window.iter().any(|w| w.contains("SAFETY")),
+                    "{}:{}: no SAFETY note",
+                    p.display(),
+                    i + 1
+                );
+            }
+        }
+    }
 }

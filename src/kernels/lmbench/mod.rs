@@ -101,7 +101,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
             Long("hello") => o.hello = true,
             Value(v) if summary => o.summary.push(v.into()),
             Long("help") | Short('h') => {
-                print!("{HELP}");
+                crate::error::print(HELP)?;
                 return Err(Error::Exit(0));
             }
             _ => return Err(arg.unexpected().into()),

@@ -1,0 +1,100 @@
+//! Argument helpers shared by the kernels: strict number parsing with errors that name the
+//! argument and say what is allowed.
+//!
+//! The C programs parse with `atoi`, so `pipe abc` silently runs for 0 seconds. We refuse such
+//! input with exit 2 instead (docs/FIDELITY.md lists this as a deliberate difference).
+
+use crate::error::{Error, Result};
+use std::ffi::OsString;
+
+/// The longest duration any kernel accepts, in seconds (one day). Far above any real use and
+/// far below where `alarm()` or the counters could overflow.
+pub const MAX_DURATION: u64 = 86_400;
+
+/// An argument as error messages show it: in single quotes, so that an empty one reads `''`.
+pub fn quoted(value: &std::ffi::OsStr) -> String {
+    format!("'{}'", value.to_string_lossy())
+}
+
+/// Parses an unsigned integer argument in `min..=max`. `what` names the argument in errors,
+/// e.g. `duration`.
+pub fn parse_uint(what: &str, value: &OsString, min: u64, max: u64) -> Result<u64> {
+    let s = value.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
+    let allowed = || format!("expected a whole number from {min} to {max}");
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(Error::usage(format!("invalid {what} '': {}", allowed())));
+    }
+    match t.parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(Error::usage(format!("invalid {what} '{s}': {}", allowed()))),
+    }
+}
+
+/// Parses a number of seconds that need not be whole (`0.25`), in `min..=max`. `what` names the
+/// argument in errors. Infinities and NaN are refused with the rest.
+pub fn parse_seconds(what: &str, value: &OsString, min: f64, max: f64) -> Result<f64> {
+    let s = value.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+        _ => Err(Error::usage(format!(
+            "invalid {what} '{s}': expected a number of seconds from {min} to {max}"
+        ))),
+    }
+}
+
+/// Parses a duration in whole seconds, 1 to [`MAX_DURATION`].
+pub fn parse_duration(value: &OsString) -> Result<u32> {
+    parse_uint("duration", value, 1, MAX_DURATION).map(|v| v as u32)
+}
+
+/// The usual kernel command line `NAME DURATION`: returns the duration, refusing anything else.
+pub fn duration_only(args: &[OsString]) -> Result<u32> {
+    match args {
+        [_, d] => parse_duration(d),
+        [_] => Err(Error::usage("missing duration: expected a whole number of seconds, 1 or more")),
+        [_, _, extra, ..] => Err(Error::usage(format!(
+            "unexpected argument '{}': expected only a duration",
+            extra.to_string_lossy()
+        ))),
+        [] => Err(Error::usage("missing duration")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration_only(&os(&["pipe", "10"])).unwrap(), 10);
+        assert_eq!(duration_only(&os(&["pipe", " 3 "])).unwrap(), 3);
+        for bad in ["0", "-1", "abc", "", "1.5", "86401", "99999999999999999999999"] {
+            let e = duration_only(&os(&["pipe", bad])).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}");
+            assert!(e.to_string().contains("duration"), "{bad}: {e}");
+        }
+        assert!(duration_only(&os(&["pipe"])).unwrap_err().to_string().contains("missing duration"));
+        assert!(duration_only(&os(&["pipe", "1", "2"])).unwrap_err().to_string().contains("'2'"));
+    }
+
+    #[test]
+    fn seconds_with_a_fraction() {
+        let secs = |v: &str| parse_seconds("settle (-s)", &OsString::from(v), 0.01, 60.0);
+        assert_eq!(secs("0.25").unwrap(), 0.25);
+        assert_eq!(secs("2").unwrap(), 2.0);
+        assert_eq!(secs(" 60 ").unwrap(), 60.0);
+        assert_eq!(secs("0.01").unwrap(), 0.01);
+        for bad in ["0", "-1", "0.001", "60.5", "abc", "", "inf", "NaN", "1,5"] {
+            let e = secs(bad).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}");
+            let msg = e.to_string();
+            assert!(msg.contains(&format!("invalid settle (-s) '{bad}'")), "{bad}: {msg}");
+            assert!(msg.contains("from 0.01 to 60"), "{bad}: {msg}");
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! A small JSON reader (RFC 8259) for `unixbench compare`: our results files are JSON, and the
+//! project takes no serde. Values keep object members in file order; numbers are f64. Errors
+//! name the line and column (1-based, columns counted in characters) of the offending byte.
+
+use std::fmt;
+
+/// A parsed JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<Value>),
+    /// Members in file order; a repeated key keeps both (lookups find the first).
+    Object(Vec<(String, Value)>),
+}
+
+impl Value {
+    /// The member `key` of an object; None for a missing key or a non-object.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+    /// The members of an object in file order; empty for a non-object.
+    pub fn members(&self) -> &[(String, Value)] {
+        match self {
+            Value::Object(m) => m,
+            _ => &[],
+        }
+    }
+}
+
+/// Why a text is not JSON, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub msg: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.msg)
+    }
+}
+
+/// Nesting deeper than this is refused rather than risking the stack.
+const MAX_DEPTH: usize = 200;
+
+/// Parses one JSON text (surrounding whitespace allowed, nothing else).
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    let mut p = Parser { s: text.as_bytes(), text, i: 0, depth: 0 };
+    p.ws();
+    let v = p.value()?;
+    p.ws();
+    if p.i < p.s.len() {
+        return Err(p.err("unexpected text after the JSON value"));
+    }
+    Ok(v)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, msg: impl Into<String>) -> ParseError {
+        self.err_at(self.i, msg)
+    }
+
+    fn err_at(&self, at: usize, msg: impl Into<String>) -> ParseError {
+        let before = &self.text[..floor_char(self.text, at)];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        ParseError { line, column, msg: msg.into() }
+    }
+
+    fn eof(&self, what: &str) -> ParseError {
+        self.err(format!("unexpected end of input in {what} (truncated file?)"))
+    }
+
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.s.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, ParseError> {
+        match self.s.get(self.i) {
+            None => Err(self.eof("a value")),
+            Some(b'{') => self.nested(Parser::object),
+            Some(b'[') => self.nested(Parser::array),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b't') => self.word("true", Value::Bool(true)),
+            Some(b'f') => self.word("false", Value::Bool(false)),
+            Some(b'n') => self.word("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.err(format!("expected a value, found {}", self.found()))),
+        }
+    }
+
+    fn found(&self) -> String {
+        match self.text[floor_char(self.text, self.i)..].chars().next() {
+            Some(c) if c.is_control() => format!("{c:?}"),
+            Some(c) => format!("'{c}'"),
+            None => "the end of input".into(),
+        }
+    }
+
+    fn nested(&mut self, f: fn(&mut Self) -> Result<Value, ParseError>) -> Result<Value, ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        let v = f(self);
+        self.depth -= 1;
+        v
+    }
+
+    fn word(&mut self, w: &str, v: Value) -> Result<Value, ParseError> {
+        let end = self.i + w.len();
+        if self.s.len() >= end && &self.s[self.i..end] == w.as_bytes() {
+            self.i = end;
+            Ok(v)
+        } else if w.as_bytes().starts_with(&self.s[self.i..]) {
+            self.i = self.s.len();
+            Err(self.eof("a literal"))
+        } else {
+            Err(self.err(format!("expected a value, found {}", self.found())))
+        }
+    }
+
+    fn object(&mut self) -> Result<Value, ParseError> {
+        self.i += 1;
+        let mut members = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b'"') => {}
+                None => return Err(self.eof("an object")),
+                Some(_) => {
+                    return Err(self.err(format!("expected a member name in quotes, found {}", self.found())))
+                }
+            }
+            let key = self.string()?;
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b':') => self.i += 1,
+                None => return Err(self.eof("an object")),
+                Some(_) => {
+                    return Err(self.err(format!("expected ':' after a member name, found {}", self.found())))
+                }
+            }
+            self.ws();
+            let v = self.value()?;
+            members.push((key, v));
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(Value::Object(members));
+                }
+                None => return Err(self.eof("an object")),
+                Some(_) => {
+                    return Err(self.err(format!("expected ',' or '}}' in an object, found {}", self.found())))
+                }
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Value, ParseError> {
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b']') {
+            self.i += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.ws();
+            items.push(self.value()?);
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(Value::Array(items));
+                }
+                None => return Err(self.eof("an array")),
+                Some(_) => {
+                    return Err(self.err(format!("expected ',' or ']' in an array, found {}", self.found())))
+                }
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let start = self.i;
+        if self.s.len() < start + 4 {
+            self.i = self.s.len();
+            return Err(self.eof("a \\u escape"));
+        }
+        let digits = std::str::from_utf8(&self.s[start..start + 4]).ok();
+        match digits.and_then(|d| {
+            u32::from_str_radix(d, 16).ok().filter(|_| d.bytes().all(|b| b.is_ascii_hexdigit()))
+        }) {
+            Some(v) => {
+                self.i += 4;
+                Ok(v)
+            }
+            None => Err(self.err("expected four hex digits after \\u")),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, ParseError> {
+        let open = self.i;
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let run = self.i;
+            while let Some(&b) = self.s.get(self.i) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.i += 1;
+            }
+            out.push_str(&self.text[run..self.i]);
+            match self.s.get(self.i) {
+                None => return Err(self.err_at(open, "a string that never ends (truncated file?)")),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    let esc = self.i;
+                    self.i += 1;
+                    let c = match self.s.get(self.i) {
+                        None => return Err(self.eof("a string")),
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.i += 1;
+                            let hi = self.hex4()?;
+                            self.i -= 1;
+                            let code = if (0xD800..0xDC00).contains(&hi) {
+                                if self.s.get(self.i + 1..self.i + 3) != Some(b"\\u") {
+                                    return Err(
+                                        self.err_at(esc, "a high surrogate \\u escape without its low half")
+                                    );
+                                }
+                                self.i += 3;
+                                let lo = self.hex4()?;
+                                self.i -= 1;
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return Err(
+                                        self.err_at(esc, "a high surrogate \\u escape without its low half")
+                                    );
+                                }
+                                0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                            } else {
+                                hi
+                            };
+                            match char::from_u32(code) {
+                                Some(c) => c,
+                                None => return Err(self.err_at(esc, "a lone low surrogate \\u escape")),
+                            }
+                        }
+                        Some(_) => {
+                            return Err(
+                                self.err(format!("unknown escape \\{}", self.found().trim_matches('\'')))
+                            )
+                        }
+                    };
+                    self.i += 1;
+                    out.push(c);
+                }
+                Some(_) => return Err(self.err("a raw control character in a string (write it as \\u00XX)")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, ParseError> {
+        let start = self.i;
+        let digits = |p: &mut Self| {
+            let from = p.i;
+            while let Some(b'0'..=b'9') = p.s.get(p.i) {
+                p.i += 1;
+            }
+            p.i - from
+        };
+        if self.s.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        match self.s.get(self.i) {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            None => return Err(self.eof("a number")),
+            Some(_) => return Err(self.err(format!("expected a digit, found {}", self.found()))),
+        }
+        if self.s.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            if digits(self) == 0 {
+                return Err(self.check_eof("a number", "expected a digit after '.'"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.s.get(self.i) {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.s.get(self.i) {
+                self.i += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.check_eof("a number", "expected a digit in the exponent"));
+            }
+        }
+        let n: f64 =
+            self.text[start..self.i].parse().map_err(|_| self.err_at(start, "a malformed number"))?;
+        if !n.is_finite() {
+            return Err(self.err_at(start, "a number too large for a double"));
+        }
+        Ok(Value::Number(n))
+    }
+
+    fn check_eof(&self, what: &str, msg: &str) -> ParseError {
+        if self.i >= self.s.len() {
+            self.eof(what)
+        } else {
+            self.err(format!("{msg}, found {}", self.found()))
+        }
+    }
+}
+
+/// The largest char boundary ≤ `i` (error positions may point inside a multi-byte character).
+fn floor_char(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Writes `s` as a JSON string literal (quotes included).
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Writes a number as JSON: `null` for NaN and infinities (JSON has none), else Rust's shortest
+/// round-trip form.
+pub fn number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> (usize, usize, String) {
+        let e = parse(text).unwrap_err();
+        (e.line, e.column, e.msg)
+    }
+
+    #[test]
+    fn values() {
+        let v = parse(r#" {"a": [1, -2.5e2, 0.125, true, false, null], "b": {"c": "x"}, "a": 3} "#).unwrap();
+        assert_eq!(
+            v.get("a").unwrap(),
+            &Value::Array(vec![
+                Value::Number(1.0),
+                Value::Number(-250.0),
+                Value::Number(0.125),
+                Value::Bool(true),
+                Value::Bool(false),
+                Value::Null
+            ])
+        );
+        assert_eq!(v.get("b").and_then(|b| b.get("c")).and_then(Value::as_str), Some("x"));
+        assert!(v.get("zz").is_none());
+        assert_eq!(parse("[]").unwrap(), Value::Array(vec![]));
+        assert_eq!(parse("{}").unwrap(), Value::Object(vec![]));
+        assert_eq!(parse("-0").unwrap(), Value::Number(-0.0));
+        assert_eq!(parse("1E+2").unwrap(), Value::Number(100.0));
+    }
+
+    #[test]
+    fn strings_and_escapes() {
+        let v = parse(r#""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00 é""#).unwrap();
+        assert_eq!(v, Value::String("a\"b\\c/d\u{8}\u{c}\n\r\té😀 é".into()));
+        let s = "quote \" back \\ nl \n tab \t bell \u{7} é";
+        assert_eq!(parse(&quote(s)).unwrap(), Value::String(s.into()));
+        assert_eq!(quote("\u{1}"), "\"\\u0001\"");
+        assert_eq!(number(1.5), "1.5");
+        assert_eq!(number(f64::NAN), "null");
+        assert_eq!(number(78540503.4), "78540503.4");
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(err("{\"a\": 1,\n  \"b\": }"), (2, 8, "expected a value, found '}'".into()));
+        assert_eq!(err("[1 2]"), (1, 4, "expected ',' or ']' in an array, found '2'".into()));
+        assert_eq!(err("{\"a\" 1}"), (1, 6, "expected ':' after a member name, found '1'".into()));
+        assert_eq!(err("{1: 2}"), (1, 2, "expected a member name in quotes, found '1'".into()));
+        assert_eq!(err("[1] x"), (1, 5, "unexpected text after the JSON value".into()));
+        assert_eq!(err("01"), (1, 2, "unexpected text after the JSON value".into()));
+        assert_eq!(err("[1.]"), (1, 4, "expected a digit after '.', found ']'".into()));
+        assert_eq!(err("\"\\x\""), (1, 3, "unknown escape \\x".into()));
+        assert_eq!(
+            err("\"a\tb\""),
+            (1, 3, "a raw control character in a string (write it as \\u00XX)".into())
+        );
+        assert_eq!(err("\"\\ud800x\""), (1, 2, "a high surrogate \\u escape without its low half".into()));
+        assert_eq!(err("\"\\udc00\""), (1, 2, "a lone low surrogate \\u escape".into()));
+        assert_eq!(err("\"\\u12g4\""), (1, 4, "expected four hex digits after \\u".into()));
+        assert_eq!(err("é x"), (1, 1, "expected a value, found 'é'".into()));
+        assert_eq!(err("1e999"), (1, 1, "a number too large for a double".into()));
+        assert_eq!(err("tru e"), (1, 1, "expected a value, found 't'".into()));
+        let deep = "[".repeat(MAX_DEPTH + 1);
+        assert_eq!(err(&deep).2, format!("nesting deeper than {MAX_DEPTH} levels"));
+    }
+
+    #[test]
+    fn truncated_input_says_so() {
+        for (text, line, col) in [
+            ("", 1, 1),
+            ("{\"runs\": [", 1, 11),
+            ("{\"runs\": [1,\n", 2, 1),
+            ("{\"a\"", 1, 5),
+            ("{\"a\":", 1, 6),
+            ("{\"a\": 1", 1, 8),
+            ("[tr", 1, 4),
+            ("[-", 1, 3),
+            ("[1.", 1, 4),
+            ("[1e", 1, 4),
+            ("\"\\u12", 1, 6),
+        ] {
+            let (l, c, msg) = err(text);
+            assert!(msg.contains("truncated"), "{text:?}: {msg}");
+            assert_eq!((l, c), (line, col), "{text:?}: {msg}");
+        }
+        let (l, c, msg) = err("{\"a\": \"abc");
+        assert_eq!((l, c), (1, 7));
+        assert_eq!(msg, "a string that never ends (truncated file?)");
+    }
+}

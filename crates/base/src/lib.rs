@@ -1,0 +1,23 @@
+//! The bottom layer of `unixbench`: the plain data (the catalogue of tests and groups, the
+//! baselines, the run model) and the measuring primitives the kernels and the driver share
+//! (`sys`, the protocol, the alarm deadline, argument parsing, errors).
+//!
+//! Nothing here imports from the crates above it (`unixbench-run`, the binary); within the
+//! crate, modules import only modules of a lower layer (`tests/it/tidy.rs` checks both).
+//! Built at opt-level 3: the kernels' timed loops call `sys` and `timing`.
+
+/// What `--version` prints (the workspace's one version).
+pub const VERSION_LINE: &str =
+    concat!("unixbench ", env!("CARGO_PKG_VERSION"), " (BYTE UNIX Benchmarks 6.0.0-compatible)\n");
+
+pub mod args;
+pub mod baselines;
+pub mod error;
+pub mod json;
+pub mod model;
+pub mod protocol;
+pub mod selfexe;
+pub mod sort;
+pub mod suite;
+pub mod sys;
+pub mod timing;

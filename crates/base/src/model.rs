@@ -1,0 +1,255 @@
+//! The results of a run as plain data: what the driver measures and every exporter (text report,
+//! HTML, log, CSV, TSV, JSON) reads. Measuring never formats; exporters never measure.
+
+/// A test category (docs/ORIGINAL.md, "Categories"), in the fixed order the report prints their
+/// blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    System,
+    TwoD,
+    ThreeD,
+    Misc,
+}
+
+impl Category {
+    /// The key used in baselines.txt and the JSON (`system`, `2d`, `3d`, `misc`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Category::System => "system",
+            Category::TwoD => "2d",
+            Category::ThreeD => "3d",
+            Category::Misc => "misc",
+        }
+    }
+    /// The display name of the report's blocks.
+    pub fn display(self) -> &'static str {
+        match self {
+            Category::System => "System Benchmarks",
+            Category::TwoD => "2D Graphics Benchmarks",
+            Category::ThreeD => "3D Graphics Benchmarks",
+            Category::Misc => "Non-Index Benchmarks",
+        }
+    }
+    pub const ALL: [Category; 4] = [Category::System, Category::TwoD, Category::ThreeD, Category::Misc];
+}
+
+/// How much the console shows (Run's verbosity levels); the results JSON records the number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Verbosity {
+    /// Also the default of an empty `Settings`, as the level 0 of a default number was.
+    #[default]
+    Quiet = 0,
+    Normal = 1,
+    Verbose = 2,
+    Brief = 3,
+}
+
+impl Verbosity {
+    /// The level as Run numbers it: 0 quiet, 1 normal, 2 verbose, 3 brief.
+    pub fn level(self) -> u8 {
+        self as u8
+    }
+}
+
+/// What one copy of a test printed and how it ended, in one pass (Run's per-copy hash).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CopyOutcome {
+    /// `COUNT0` of the last COUNT line (the last one wins, as in Run).
+    pub count: Option<f64>,
+    /// `COUNT1`: the timebase (0 = already a rate, 1 = per second, 60 = per minute).
+    pub timebase: Option<f64>,
+    /// `COUNT2`: the label, e.g. `lps`.
+    pub label: Option<String>,
+    /// `TIME`, when the program printed one.
+    pub time: Option<f64>,
+    /// Wall seconds from start until its stderr reached EOF.
+    pub elapsed: f64,
+    /// The raw wait status.
+    pub status: i32,
+    /// Error text: ERROR lines, stray stderr lines, a non-zero status, a signal. None if clean.
+    pub error: Option<String>,
+    /// The process id of the copy (the log's `# pid:` line); 0 when unknown.
+    pub pid: i32,
+    /// The image it timed, from its `IMAGE|` line (execl and spawn only).
+    pub image: Option<ExecImage>,
+}
+
+/// Which image an execl or spawn copy timed (`twin::image`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecImage {
+    /// `dynamic-glibc`, `dynamic-musl` or `static`.
+    pub kind: String,
+    /// The loader's path for a dynamic image (` (memfd)` after it when run from one), the reason
+    /// for the static one.
+    pub detail: String,
+}
+
+impl ExecImage {
+    pub fn is_static(&self) -> bool {
+        self.kind == "static"
+    }
+}
+
+/// One pass of a test: N copies started together, combined as `runOnePass` does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Pass {
+    pub copies: Vec<CopyOutcome>,
+    /// Sum of the copies' counts.
+    pub count: f64,
+    /// Mean over copies of TIME if present, else elapsed.
+    pub time: f64,
+    /// Mean of elapsed.
+    pub elapsed: f64,
+    /// Timebase and label of copy 0.
+    pub timebase: f64,
+    pub label: String,
+}
+
+/// The combined result of one test at one copy count.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TestResult {
+    /// The driver's test name, e.g. `dhry2reg`.
+    pub name: String,
+    /// The log message, e.g. `Dhrystone 2 using register variables`: the report's row name.
+    pub message: String,
+    pub category: Option<Category>,
+    /// The command line that was run, as the log's `==>` line shows it.
+    pub command: String,
+    /// Copies run in parallel.
+    pub copies: usize,
+    /// Every pass, in run order.
+    pub passes: Vec<Pass>,
+    /// Indices into `passes` of the kept passes (the lowest floor(P/3) counts dropped), in
+    /// ascending order of count, as Run's log lists them.
+    pub kept: Vec<usize>,
+    /// Geometric mean of the kept per-pass rates.
+    pub score: f64,
+    /// The unit label (`lps`, `KBps`, ...).
+    pub unit: String,
+    /// Mean time of the kept passes.
+    pub time: f64,
+    /// Why the test failed (its copies' errors), if it did; then it has no score.
+    pub error: Option<String>,
+    /// Why the test was skipped (a missing host program, no display), if it was.
+    pub skipped: Option<String>,
+}
+
+impl TestResult {
+    /// Whether the test produced a score.
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && self.skipped.is_none() && !self.kept.is_empty()
+    }
+
+    /// The image its copies timed: the first one any copy named. Every copy of a run makes the
+    /// same choice unless the host changed under it, in which case the static one is the one
+    /// to name, since it is the one that makes the figure incomparable.
+    pub fn exec_image(&self) -> Option<&ExecImage> {
+        let mut images = self.passes.iter().flat_map(|p| &p.copies).filter_map(|c| c.image.as_ref());
+        let first = images.next()?;
+        Some(images.find(|i| i.is_static()).unwrap_or(first))
+    }
+}
+
+/// One row of an index block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRow {
+    pub message: String,
+    /// None: the test has no baseline (printed as `---`).
+    pub baseline: Option<f64>,
+    pub score: f64,
+    /// 10 x score / baseline.
+    pub index: Option<f64>,
+}
+
+/// The index block of one category (docs/ORIGINAL.md, "Index block").
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexBlock {
+    pub category: Category,
+    /// Rows in the report's sorted order.
+    pub rows: Vec<IndexRow>,
+    /// Geometric mean of the indexes of the tests that ran and have a baseline.
+    pub score: f64,
+    /// Not every baselined test of the category ran.
+    pub partial: bool,
+}
+
+/// Everything measured at one copy count (one `Benchmark Run:` block).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CopyRun {
+    pub copies: usize,
+    /// Local time (seconds since the Epoch) when the tests started and ended.
+    pub start: i64,
+    pub end: i64,
+    /// Results in run order. Reports sort by message.
+    pub results: Vec<TestResult>,
+    /// Index blocks, in Category::ALL order; only categories with an indexed test.
+    pub index: Vec<IndexBlock>,
+}
+
+/// One CPU of the system block.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cpu {
+    pub model: String,
+    pub bogomips: f64,
+    /// The flag description (`Hyper-Threading, x86-64, MMX, ...`), may be empty.
+    pub flags: String,
+}
+
+/// The system block of the report (docs/ORIGINAL.md, "Report header" and "System information").
+/// Unknown values are `unknown`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SystemInfo {
+    pub hostname: String,
+    /// `uname -o`-like name, e.g. `GNU/Linux`.
+    pub os: String,
+    pub os_release: String,
+    pub os_version: String,
+    pub machine: String,
+    pub platform: String,
+    /// The distribution's name (PRETTY_NAME of /etc/os-release), else `os`.
+    pub system: String,
+    /// The Language line's value: `en_US.utf8 (charmap="UTF-8", collate="UTF-8")`.
+    pub language: String,
+    /// Per-CPU details; empty when unknown (the report then says `CPU: no details available`).
+    pub cpus: Vec<Cpu>,
+    /// CPUs in the system, for the `N CPUs in system` line; None prints `unknown CPUs`.
+    pub cpu_count: Option<usize>,
+    pub graphics: Option<String>,
+    /// The uptime line (` 12:00:00 up 3 days, ...,  load average: ...`).
+    pub uptime: String,
+    pub runlevel: String,
+}
+
+/// How the run was asked for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// The expanded test list.
+    pub tests: Vec<String>,
+    /// Copy counts, in order.
+    pub copies: Vec<usize>,
+    /// `-i`, if given.
+    pub iterations: Option<u32>,
+    /// `-t`, if given: every test's duration in seconds (the run is then not standard).
+    pub duration: Option<u32>,
+    /// `--quick`: the whole run's time budget in seconds (passes shortened, their number decided
+    /// as the run goes); None for a standard run.
+    pub quick: Option<f64>,
+    pub verbosity: Verbosity,
+    pub tmpdir: String,
+    pub resultdir: String,
+}
+
+/// A whole run: what the text report, the HTML, the log and the JSON describe.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Run {
+    /// The banner's version string, e.g. `6.0.0-compatible; unixbench 0.1.0`.
+    pub version: String,
+    pub system: SystemInfo,
+    pub settings: Settings,
+    pub runs: Vec<CopyRun>,
+    /// Stopped by SIGINT or SIGTERM before the end.
+    pub interrupted: bool,
+    /// Saved while the run was still going: the driver rewrites the report after every test, so
+    /// a run killed by SIGKILL (which cannot save at the end) leaves a report that says so.
+    pub incomplete: bool,
+}

@@ -1,0 +1,304 @@
+//! File descriptors: pipes, reads and writes, files, directories.
+
+use super::{cvt, cvt_r};
+use std::ffi::{CStr, CString, OsStr};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::io::RawFd;
+
+/// An owned descriptor, closed on drop.
+#[derive(Debug)]
+pub struct Fd(RawFd);
+
+impl Fd {
+    /// Takes ownership of a raw descriptor (one this process opened and nothing else owns).
+    pub fn from_raw(fd: RawFd) -> Fd {
+        Fd(fd)
+    }
+    /// The raw number, still owned by `self`.
+    #[inline]
+    pub fn raw(&self) -> RawFd {
+        self.0
+    }
+}
+
+impl Drop for Fd {
+    fn drop(&mut self) {
+        // SAFETY: we own the descriptor; a failed close leaves nothing to do.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+/// Makes each of descriptors 0, 1 and 2 that the caller closed fail as a closed one would. std's
+/// runtime opens /dev/null read-write on a closed standard descriptor before `main` (so that no
+/// file lands there), which makes writes to a closed stdout vanish; a read-write /dev/null there
+/// is taken for that and replaced by a read-only one, on which a write fails with EBADF. A
+/// descriptor still closed (no std runtime) gets the same. Returns which were closed.
+pub fn reserve_std_fds() -> [bool; 3] {
+    let mut closed = [false; 3];
+    let null_rdev = |fd: RawFd| -> Option<u64> {
+        // SAFETY: st is plain data the kernel fills; no other pointer is involved.
+        unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            (libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFCHR)
+                .then_some(st.st_rdev as u64)
+        }
+    };
+    let dev_null = open(OsStr::new("/dev/null"), libc::O_RDONLY, 0).ok();
+    let null = dev_null.as_ref().and_then(|f| null_rdev(f.0));
+    for (fd, c) in closed.iter_mut().enumerate() {
+        let fd = fd as RawFd;
+        // SAFETY: F_GETFL takes no pointer.
+        let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        *c = fl == -1 || (fl & libc::O_ACCMODE == libc::O_RDWR && null.is_some() && null_rdev(fd) == null);
+        if *c {
+            match &dev_null {
+                Some(f) => drop(dup2(f.0, fd)),
+                None => {
+                    if let Ok((r, _w)) = pipe() {
+                        let _ = dup2(r.0, fd);
+                    }
+                }
+            }
+        }
+    }
+    closed
+}
+
+/// `pipe(2)`: returns (read end, write end). Not close-on-exec: the C programs' pipes are not.
+pub fn pipe() -> io::Result<(Fd, Fd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: fds has room for the two descriptors pipe writes.
+    cvt(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
+    Ok((Fd(fds[0]), Fd(fds[1])))
+}
+
+/// `pipe2(O_CLOEXEC)`: a pipe whose ends do not leak into exec'd programs.
+pub fn pipe_cloexec() -> io::Result<(Fd, Fd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: as for pipe().
+    cvt(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+    Ok((Fd(fds[0]), Fd(fds[1])))
+}
+
+/// One `read(2)`, not retried: the kernels count what a single call returned, as the C code does.
+#[inline]
+pub fn read(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for buf.len() bytes of writes.
+    cvt(unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }).map(|n| n as usize)
+}
+
+/// Raw `read(2)` result (-1 on error, errno set), for loops that must see the C return value.
+#[inline]
+pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> isize {
+    // SAFETY: buf is valid for buf.len() bytes of writes.
+    unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }
+}
+
+/// One `write(2)`, not retried: ping-pong kernels check what a single call wrote, as the C
+/// code does.
+#[inline]
+pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for buf.len() bytes of reads.
+    cvt(unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }).map(|n| n as usize)
+}
+
+/// Raw `write(2)` result (-1 on error, errno set).
+#[inline]
+pub fn write_raw(fd: RawFd, buf: &[u8]) -> isize {
+    // SAFETY: buf is valid for buf.len() bytes of reads.
+    unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }
+}
+
+/// Writes all of `buf`, retrying on EINTR and short writes. Async-signal-safe (no allocation),
+/// so signal handlers use it to print their COUNT line.
+pub fn write_all(fd: RawFd, mut buf: &[u8]) -> io::Result<()> {
+    while !buf.is_empty() {
+        let n = cvt_r(|| write_raw(fd, buf))?;
+        if n == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        buf = &buf[n as usize..];
+    }
+    Ok(())
+}
+
+/// `close(2)`.
+#[inline]
+pub fn close(fd: RawFd) -> io::Result<()> {
+    // SAFETY: closing an fd number has no memory-safety preconditions.
+    cvt(unsafe { libc::close(fd) }).map(drop)
+}
+
+/// `dup(2)`, returning the raw new descriptor.
+#[inline]
+pub fn dup(fd: RawFd) -> io::Result<RawFd> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::dup(fd) })
+}
+
+/// `dup2(2)`.
+pub fn dup2(fd: RawFd, to: RawFd) -> io::Result<()> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::dup2(fd, to) }).map(drop)
+}
+
+/// `lseek(fd, off, SEEK_SET)`.
+#[inline]
+#[allow(clippy::unnecessary_cast)] // off_t is not i64 on every target libc supports.
+pub fn seek_set(fd: RawFd, off: i64) -> io::Result<i64> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::lseek(fd, off as libc::off_t, libc::SEEK_SET) }).map(|o| o as i64)
+}
+
+pub(crate) fn cstr(s: &OsStr) -> io::Result<CString> {
+    CString::new(s.as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))
+}
+
+/// `open(2)` with flags and mode; O_CLOEXEC is added.
+pub fn open(path: &OsStr, flags: i32, mode: u32) -> io::Result<Fd> {
+    let p = cstr(path)?;
+    // SAFETY: p is a valid NUL-terminated string.
+    cvt_r(|| unsafe { libc::open(p.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
+}
+
+/// `unlink(2)` on a C string, async-signal-safe (for cleanup in signal handlers).
+pub fn unlink_c(path: &CStr) -> bool {
+    // SAFETY: path is a valid NUL-terminated string.
+    unsafe { libc::unlink(path.as_ptr()) == 0 }
+}
+
+/// `chdir(2)`.
+pub fn chdir(path: &OsStr) -> io::Result<()> {
+    let p = cstr(path)?;
+    // SAFETY: p is a valid NUL-terminated string.
+    cvt(unsafe { libc::chdir(p.as_ptr()) }).map(drop)
+}
+
+/// `chdir(2)` on a C string: no allocation, so a forked child of a threaded process may call it.
+pub fn chdir_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::chdir(path.as_ptr()) }).map(drop)
+}
+
+/// `sync(2)`: the C fstime and Run both settle the page cache between phases with it.
+pub fn sync() {
+    // SAFETY: sync takes no arguments and cannot fail.
+    unsafe { libc::sync() }
+}
+
+/// `mkdtemp(3)`: makes a private directory from `template` (which must end in `XXXXXX`).
+pub fn mkdtemp(template: &OsStr) -> io::Result<std::path::PathBuf> {
+    let mut buf = cstr(template)?.into_bytes_with_nul();
+    // SAFETY: buf is a writable NUL-terminated string that mkdtemp rewrites in place.
+    let p = unsafe { libc::mkdtemp(buf.as_mut_ptr().cast()) };
+    if p.is_null() {
+        return Err(io::Error::last_os_error());
+    }
+    buf.pop();
+    Ok(std::path::PathBuf::from(<std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(buf)))
+}
+
+/// `isatty(3)`.
+pub fn isatty(fd: RawFd) -> bool {
+    // SAFETY: no pointers involved.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
+/// `access(path, W_OK)`: whether this process may write into `path`.
+pub fn writable(path: &OsStr) -> bool {
+    match cstr(path) {
+        // SAFETY: p is a valid NUL-terminated string.
+        Ok(p) => unsafe { libc::access(p.as_ptr(), libc::W_OK) == 0 },
+        Err(_) => false,
+    }
+}
+
+/// `umask(2)`: sets the mask, returns the old one.
+#[inline]
+pub fn umask(mask: u32) -> u32 {
+    // SAFETY: no pointers involved.
+    unsafe { libc::umask(mask as libc::mode_t) as u32 }
+}
+
+/// `open(2)` on a prepared C string, O_CLOEXEC added: no allocation, for timed open/close loops.
+#[inline]
+pub fn open_c(path: &CStr, flags: i32, mode: u32) -> io::Result<Fd> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt_r(|| unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) }).map(Fd)
+}
+
+/// `stat(2)` on a prepared C string, the result discarded (lmbench's lat_syscall stat).
+#[inline]
+pub fn stat_c(path: &CStr) -> io::Result<()> {
+    // SAFETY: st is plain data the kernel fills; path is NUL-terminated.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        cvt(libc::stat(path.as_ptr(), &mut st)).map(drop)
+    }
+}
+
+/// `unlink(2)` on a prepared C string.
+#[inline]
+pub fn unlink_cstr(path: &CStr) -> io::Result<()> {
+    // SAFETY: path is a valid NUL-terminated string.
+    cvt(unsafe { libc::unlink(path.as_ptr()) }).map(drop)
+}
+
+/// One entry of a [`poll`] set: a descriptor and the events wanted (`libc::POLLIN`, ...).
+pub type PollFd = libc::pollfd;
+
+/// A poll entry waiting for input on `fd`.
+pub fn poll_in(fd: RawFd) -> PollFd {
+    libc::pollfd { fd, events: libc::POLLIN, revents: 0 }
+}
+
+/// `poll(2)`: waits until an entry is ready or `timeout_ms` passes (-1: no limit). Returns the
+/// number of ready entries. Not retried on EINTR: a caught signal is what callers wait for.
+pub fn poll(fds: &mut [PollFd], timeout_ms: i32) -> io::Result<usize> {
+    // SAFETY: fds is a valid, writable array of fds.len() pollfd structs.
+    cvt(unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) }).map(|n| n as usize)
+}
+
+/// Sets O_NONBLOCK on a descriptor.
+pub fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: F_GETFL/F_SETFL take no pointers.
+    unsafe {
+        let flags = cvt(libc::fcntl(fd, libc::F_GETFL))?;
+        cvt(libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK)).map(drop)
+    }
+}
+
+/// `access(path, X_OK)`: whether this process may execute `path`. On Linux this is false on a
+/// file system mounted `noexec`, which is how a script's directory is tested before exec.
+pub fn executable(path: &OsStr) -> bool {
+    match cstr(path) {
+        // SAFETY: p is a valid NUL-terminated string.
+        Ok(p) => unsafe { libc::access(p.as_ptr(), libc::X_OK) == 0 },
+        Err(_) => false,
+    }
+}
+
+/// Whether `path` lies on a file system held in memory (tmpfs or ramfs, per `statfs(2)`).
+pub fn in_memory_fs(path: &OsStr) -> bool {
+    const TMPFS_MAGIC: i64 = 0x0102_1994;
+    const RAMFS_MAGIC: i64 = 0x8584_58f6;
+    let Ok(p) = cstr(path) else { return false };
+    // SAFETY: st is plain data, zero is a valid value; p is a valid NUL-terminated string.
+    unsafe {
+        let mut st: libc::statfs = std::mem::zeroed();
+        if libc::statfs(p.as_ptr(), &mut st) != 0 {
+            return false;
+        }
+        matches!(st.f_type as i64, TMPFS_MAGIC | RAMFS_MAGIC)
+    }
+}
+
+/// `memfd_create(2)` without MFD_CLOEXEC: an anonymous file that an exec'd image can reach again
+/// through `/proc/self/fd/N` (execl's chain re-executes its own path). Linux 3.17 and later;
+/// older kernels answer ENOSYS.
+pub fn memfd(name: &CStr) -> io::Result<Fd> {
+    // SAFETY: name is a valid NUL-terminated string.
+    cvt(unsafe { libc::memfd_create(name.as_ptr(), 0) }).map(Fd)
+}

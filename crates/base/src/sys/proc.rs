@@ -1,0 +1,216 @@
+//! Processes: fork, exec, wait, exit, process groups, resource limits.
+
+use super::{cvt, cvt_r, fd::cstr};
+use std::ffi::{CString, OsStr};
+use std::io;
+
+/// The result of `fork(2)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fork {
+    /// In the child. It must exec or call [`exit_now`], never return into the parent's logic.
+    Child,
+    /// In the parent, with the child's pid.
+    Parent(i32),
+}
+
+/// `fork(2)`. The crate is single-threaded wherever it forks, so the child may do anything the
+/// parent could until it execs or exits.
+#[inline]
+pub fn fork() -> io::Result<Fork> {
+    // SAFETY: fork has no memory-safety preconditions in a single-threaded process.
+    let pid = cvt(unsafe { libc::fork() })?;
+    Ok(if pid == 0 { Fork::Child } else { Fork::Parent(pid) })
+}
+
+/// `_exit(2)`: ends the process at once, without running atexit handlers or flushing stdio
+/// buffers inherited from the parent. The only way a forked child may end.
+#[inline]
+pub fn exit_now(code: i32) -> ! {
+    // SAFETY: _exit never returns and touches no Rust state.
+    unsafe { libc::_exit(code) }
+}
+
+/// `waitpid(pid, &status, 0)`, retried on EINTR. Returns (pid, raw wait status).
+#[inline]
+pub fn waitpid(pid: i32) -> io::Result<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: status is a valid out-pointer.
+    let p = cvt_r(|| unsafe { libc::waitpid(pid, &mut status, 0) })?;
+    Ok((p, status))
+}
+
+/// Waits until child `pid` has ended but leaves it unreaped (`waitid(WEXITED | WNOWAIT)`), so
+/// its pid, and the process group named after it, cannot be reused while the caller still
+/// signals that group. Retried on EINTR.
+pub fn wait_exited_keep(pid: i32) -> io::Result<()> {
+    // SAFETY: info is plain data, zero is a valid value; waitid writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: info is a valid out-pointer.
+    cvt_r(|| unsafe {
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+    })
+    .map(drop)
+}
+
+/// Reaps, without blocking, every ended child whose process group is `pgid`
+/// (`waitpid(-pgid, WNOHANG)` until none is left). Returns how many were reaped.
+pub fn reap_group_nohang(pgid: i32) -> usize {
+    let mut n = 0;
+    loop {
+        let mut status = 0;
+        // SAFETY: status is a valid out-pointer; WNOHANG never blocks.
+        let p = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+        if p <= 0 {
+            return n;
+        }
+        n += 1;
+    }
+}
+
+/// Makes the calling process a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): descendants
+/// orphaned by their parent's exit become its children instead of init's, so it can reap them
+/// itself. Not inherited across fork. Returns false where the kernel refuses (before 3.4).
+pub fn become_subreaper() -> bool {
+    // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer flag.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) == 0 }
+}
+
+/// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
+#[inline]
+pub fn wait_any() -> io::Result<(i32, i32)> {
+    let mut status = 0;
+    // SAFETY: status is a valid out-pointer.
+    let p = cvt(unsafe { libc::wait(&mut status) })?;
+    Ok((p, status))
+}
+
+/// Wait status decoding, as the W* macros do.
+pub fn exited(status: i32) -> Option<i32> {
+    if libc::WIFEXITED(status) {
+        Some(libc::WEXITSTATUS(status))
+    } else {
+        None
+    }
+}
+/// Arguments ready for `execv`: owned C strings plus the NULL-terminated pointer array. Build it
+/// before fork so the child does not allocate.
+pub struct Argv {
+    _strings: Vec<CString>,
+    ptrs: Vec<*const libc::c_char>,
+}
+
+impl Argv {
+    pub fn new<I, S>(args: I) -> io::Result<Argv>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let strings = args.into_iter().map(|a| cstr(a.as_ref())).collect::<io::Result<Vec<_>>>()?;
+        let mut ptrs: Vec<*const libc::c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        ptrs.push(std::ptr::null());
+        Ok(Argv { _strings: strings, ptrs })
+    }
+}
+
+/// `execv(2)`: replaces the process image with `path`. Returns only on failure. Restores SIGPIPE
+/// to default and clears the signal mask first, as std's Command does, so that shell pipelines
+/// and tools in the new image behave as they would under a shell.
+pub fn execv(path: &CString, argv: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    // SAFETY: path and every argv pointer are valid NUL-terminated strings kept alive by argv;
+    // the array is NULL-terminated.
+    unsafe { libc::execv(path.as_ptr(), argv.ptrs.as_ptr()) };
+    io::Error::last_os_error()
+}
+
+/// `execvp(3)`: as [`execv`] but searches PATH for `file` when it holds no '/'.
+pub fn execvp(file: &CString, argv: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    // SAFETY: as for execv.
+    unsafe { libc::execvp(file.as_ptr(), argv.ptrs.as_ptr()) };
+    io::Error::last_os_error()
+}
+
+/// `getpid(2)` through libc (musl does not cache it).
+#[inline]
+pub fn getpid() -> i32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getpid() }
+}
+
+/// The raw `getpid` system call, `syscall(SYS_getpid)`, as UnixBench 6.0's syscall test uses.
+#[inline]
+pub fn getpid_raw() -> i64 {
+    // SAFETY: SYS_getpid takes no arguments.
+    unsafe { libc::syscall(libc::SYS_getpid) }
+}
+
+/// `getuid(2)`.
+#[inline]
+pub fn getuid() -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getuid() }
+}
+
+/// `geteuid(2)`.
+pub fn geteuid() -> u32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::geteuid() }
+}
+
+/// `kill(2)`. A negative pid names a process group.
+pub fn kill(pid: i32, sig: i32) -> io::Result<()> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::kill(pid, sig) }).map(drop)
+}
+
+/// `setpgid(pid, pgid)`.
+pub fn setpgid(pid: i32, pgid: i32) -> io::Result<()> {
+    // SAFETY: no pointers involved.
+    cvt(unsafe { libc::setpgid(pid, pgid) }).map(drop)
+}
+
+/// `setrlimit(2)` on one resource, soft and hard limit alike.
+pub fn set_rlimit(resource: i32, soft: u64, hard: u64) -> io::Result<()> {
+    let lim = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
+    // SAFETY: lim is a valid rlimit. The resource type differs between libcs; cast to its type.
+    cvt(unsafe { libc::setrlimit(resource as _, &lim) }).map(drop)
+}
+
+/// Asks the kernel to SIGKILL the calling process when its parent dies
+/// (`prctl(PR_SET_PDEATHSIG)`); returns false if the parent `parent` is already gone. Called
+/// in a forked child before exec, so no copy outlives a driver that was itself SIGKILLed.
+pub fn die_with_parent(parent: i32) -> bool {
+    // SAFETY: PR_SET_PDEATHSIG takes an integer signal number; getppid has no preconditions.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+        libc::getppid() == parent
+    }
+}
+
+/// `getrlimit(2)`: (soft, hard) limits of one resource.
+#[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target libc supports.
+pub fn get_rlimit(resource: i32) -> io::Result<(u64, u64)> {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: lim is a valid out-pointer. The resource type differs between libcs.
+    cvt(unsafe { libc::getrlimit(resource as _, &mut lim) })?;
+    Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
+}
+
+/// `getppid(2)`: lmbench's "null" system call.
+#[inline]
+pub fn getppid() -> i32 {
+    // SAFETY: no preconditions.
+    unsafe { libc::getppid() }
+}
+
+/// `execve(2)` with an empty environment, as lmbench's lat_proc exec does. Returns only on
+/// failure; resets signals first as [`execv`] does.
+pub fn execve_noenv(path: &CString, argv: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    let env: [*const libc::c_char; 1] = [std::ptr::null()];
+    // SAFETY: path and argv are valid NUL-terminated strings kept alive by argv; both arrays
+    // are NULL-terminated.
+    unsafe { libc::execve(path.as_ptr(), argv.ptrs.as_ptr(), env.as_ptr()) };
+    io::Error::last_os_error()
+}

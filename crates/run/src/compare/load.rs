@@ -1,0 +1,436 @@
+//! Reading the files `compare` lines up: our results JSON, and text reports in the classic
+//! layout (ours, or the C UnixBench's). Both become the same small model: per copy count, each
+//! test's score with its 95% interval when the file has one, and each category's index score.
+
+use crate::json::{self, Value};
+use crate::model::Category;
+use crate::stats::{self, Interval};
+
+/// What kind of file a run came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Our results JSON: intervals known where a test kept 2 samples or more.
+    Json,
+    /// A classic text report (ours or the C UnixBench's): no intervals.
+    Text,
+}
+
+impl Kind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Json => "unixbench results JSON",
+            Kind::Text => "text report",
+        }
+    }
+}
+
+/// One file, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// The file name as given on the command line.
+    pub file: String,
+    pub kind: Kind,
+    /// The version the file names (the banner's `Version ...`, or the JSON's `version`).
+    pub version: String,
+    /// Whether the JSON says the run was a quick one.
+    pub quick: bool,
+    /// One entry per copy count, in file order.
+    pub runs: Vec<Run>,
+}
+
+/// Everything measured at one copy count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub copies: usize,
+    pub tests: Vec<Test>,
+    pub index: Vec<Index>,
+}
+
+/// One test's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Test {
+    /// The report's row name (the log message): what lines tests up across files.
+    pub message: String,
+    pub score: f64,
+    pub unit: String,
+    /// The test's index (10 × score / baseline), when it has a baseline.
+    pub index: Option<f64>,
+    pub ci: Option<Interval>,
+    /// For execl and spawn: whether they timed this static binary or a dynamically linked
+    /// program (ours or the C suite's). None where the file does not say.
+    pub image: Option<Image>,
+}
+
+/// The kind of image an execl or spawn figure was timed on (`crate::exec_image`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Image {
+    Static,
+    Dynamic,
+}
+
+/// Whether `message` is the report name of a test that times an exec image.
+fn times_an_image(message: &str) -> bool {
+    twin::image::PROGRAMS.iter().any(|(_, m)| *m == message)
+}
+
+/// One category's index score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    pub category: Category,
+    pub score: f64,
+    pub partial: bool,
+    /// Propagated from the tests' intervals; None when one of them is unknown.
+    pub ci: Option<Interval>,
+}
+
+/// Reads and recognises a file. Errors are one line without the file name (the caller adds it).
+pub fn load(file: &str, text: &str) -> Result<Source, String> {
+    let t = text.trim_start();
+    let src = if t.starts_with('{') || t.starts_with('[') {
+        from_json(file, text)?
+    } else if text.lines().any(|l| l.starts_with("Benchmark Run:")) {
+        from_text(file, text)?
+    } else {
+        return Err("not a results file of a known kind (neither our results JSON nor a UnixBench \
+                    text report with a 'Benchmark Run:' block)"
+            .into());
+    };
+    if src.runs.is_empty() {
+        return Err("holds no run".into());
+    }
+    Ok(src)
+}
+
+/// The category whose report name is `display` (`System Benchmarks`, ...).
+fn category_named(display: &str) -> Option<Category> {
+    Category::ALL.into_iter().find(|c| c.display() == display)
+}
+
+fn category_keyed(key: &str) -> Option<Category> {
+    Category::ALL.into_iter().find(|c| c.key() == key)
+}
+
+// ---- JSON ----------------------------------------------------------------------------------
+
+fn from_json(file: &str, text: &str) -> Result<Source, String> {
+    let v = json::parse(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if v.get("schema").and_then(Value::as_str) != Some("unixbench-results") {
+        return Err("a JSON file, but not unixbench results (no \"schema\": \"unixbench-results\")".into());
+    }
+    match v.get("schema_version").and_then(Value::as_f64) {
+        Some(1.0) => {}
+        Some(n) => return Err(format!("results schema version {n} is not one this unixbench reads (1)")),
+        None => return Err("results without a \"schema_version\"".into()),
+    }
+    let runs = v.get("runs").and_then(Value::as_array).ok_or("results without a \"runs\" list")?;
+    let mut out = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        out.push(json_run(r).map_err(|e| format!("runs[{i}]: {e}"))?);
+    }
+    Ok(Source {
+        file: file.to_string(),
+        kind: Kind::Json,
+        version: v.get("version").and_then(Value::as_str).unwrap_or("unknown").to_string(),
+        quick: v
+            .get("settings")
+            .and_then(|s| s.get("quick"))
+            .is_some_and(|q| !q.is_null() && q.as_bool() != Some(false)),
+        runs: out,
+    })
+}
+
+fn num(v: &Value, key: &str) -> Result<f64, String> {
+    let n =
+        v.get(key).and_then(Value::as_f64).ok_or_else(|| format!("\"{key}\" is missing or not a number"))?;
+    finite(n, key)
+}
+
+/// A number that overflowed to an infinity when read (`1e400`) is refused, not computed with.
+fn finite(n: f64, key: &str) -> Result<f64, String> {
+    if n.is_finite() {
+        Ok(n)
+    } else {
+        Err(format!("\"{key}\" is beyond what the field can hold"))
+    }
+}
+
+fn opt_num(v: &Value, key: &str) -> Option<f64> {
+    v.get(key).and_then(Value::as_f64)
+}
+
+fn text_of<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
+    v.get(key).and_then(Value::as_str).ok_or_else(|| format!("\"{key}\" is missing or not a string"))
+}
+
+fn json_run(r: &Value) -> Result<Run, String> {
+    let copies = num(r, "copies")?;
+    if copies < 1.0 || copies.fract() != 0.0 {
+        return Err(format!("\"copies\" is {copies}, not a positive whole number"));
+    }
+    let most = crate::driver::options::MAX_COPIES as f64;
+    if copies > most {
+        return Err(format!("\"copies\" is beyond what the field can hold (at most {most})"));
+    }
+    let results = r.get("results").and_then(Value::as_array).ok_or("\"results\" is missing or not a list")?;
+    let mut tests = Vec::new();
+    for (i, t) in results.iter().enumerate() {
+        let failed =
+            t.get("error").is_some_and(|e| !e.is_null()) || t.get("skipped").is_some_and(|e| !e.is_null());
+        let Some(score) = opt_num(t, "score").filter(|_| !failed) else { continue };
+        let score = finite(score, "score").map_err(|e| format!("results[{i}]: {e}"))?;
+        let message = text_of(t, "message").map_err(|e| format!("results[{i}]: {e}"))?.to_string();
+        let ci = json_interval(t);
+        // Files written before the twins existed have no exec_image: they timed the static one.
+        let image = times_an_image(&message).then(|| {
+            match t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str) {
+                Some(k) if k.starts_with("dynamic") => Image::Dynamic,
+                _ => Image::Static,
+            }
+        });
+        tests.push(Test {
+            message,
+            score,
+            unit: t.get("unit").and_then(Value::as_str).unwrap_or("").to_string(),
+            index: opt_num(t, "index"),
+            ci,
+            image,
+        });
+    }
+    let mut index = Vec::new();
+    for (i, b) in r.get("index").and_then(Value::as_array).unwrap_or(&[]).iter().enumerate() {
+        let key = text_of(b, "category").map_err(|e| format!("index[{i}]: {e}"))?;
+        let category =
+            category_keyed(key).ok_or_else(|| format!("index[{i}]: unknown category \"{key}\""))?;
+        let score = num(b, "score").map_err(|e| format!("index[{i}]: {e}"))?;
+        // The index's interval, from the intervals of the tests it is the geometric mean of.
+        let mut parts = Vec::new();
+        for row in b.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
+            let Some(ix) = opt_num(row, "index") else { continue };
+            let msg = row.get("message").and_then(Value::as_str).unwrap_or("");
+            let half = tests.iter().find(|t| t.message == msg).and_then(|t| t.ci).map(|c| c.log_half);
+            parts.push((ix, half));
+        }
+        index.push(Index {
+            category,
+            score,
+            partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
+            ci: stats::propagate(&parts).map(|c| Interval::around(score, c.log_half)),
+        });
+    }
+    Ok(Run { copies: copies as usize, tests, index })
+}
+
+/// A result's interval: its `stats` object when present, else computed from its kept passes.
+fn json_interval(t: &Value) -> Option<Interval> {
+    if let Some(s) = t.get("stats") {
+        let (lo, hi) = (opt_num(s, "ci95_low")?, opt_num(s, "ci95_high")?);
+        if lo <= 0.0 || hi < lo {
+            return None;
+        }
+        return Some(Interval { low: lo, high: hi, log_half: (hi / lo).ln() / 2.0 });
+    }
+    let rates: Vec<f64> = t
+        .get("passes")?
+        .as_array()?
+        .iter()
+        .filter(|p| p.get("kept").and_then(Value::as_bool) == Some(true))
+        .map(|p| {
+            let (count, time, tb) = (
+                opt_num(p, "count").unwrap_or(0.0),
+                opt_num(p, "time").unwrap_or(0.0),
+                opt_num(p, "timebase").unwrap_or(0.0),
+            );
+            if tb > 0.0 && time > 0.0 {
+                count / (time / tb)
+            } else {
+                count
+            }
+        })
+        .collect();
+    stats::ci95(&rates)
+}
+
+// ---- Text reports --------------------------------------------------------------------------
+
+/// Parses the classic report layout (docs/ORIGINAL.md, "Text report"): `Benchmark Run:` blocks,
+/// each with its `N CPUs in system; running M parallel copies of tests` line, result lines, and
+/// index blocks. Lines outside blocks (the header, a console's progress lines) are ignored.
+fn from_text(file: &str, text: &str) -> Result<Source, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let version = lines
+        .iter()
+        .find_map(|l| l.trim_start().strip_prefix("BYTE UNIX Benchmarks (Version "))
+        .map(|v| v.trim_end().trim_end_matches(')').to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let starts: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("Benchmark Run:")).collect();
+    let mut runs = Vec::new();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        runs.push(text_block(&lines, start, end)?);
+    }
+    let quick = lines.iter().any(|l| l.starts_with("** Quick run"));
+    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, runs })
+}
+
+fn at(line: usize, msg: impl std::fmt::Display) -> String {
+    format!("line {}: {msg}", line + 1)
+}
+
+/// The copy count of a `N CPUs in system; running M parallel copies of tests` line.
+fn copies_line(l: &str) -> Option<usize> {
+    let rest = l.split_once(" in system; running ")?.1;
+    let (n, tail) = rest.split_once(' ')?;
+    matches!(tail, "parallel copy of tests" | "parallel copies of tests").then_some(())?;
+    n.parse().ok().filter(|&n| n > 0)
+}
+
+/// `%-40s %12.1f %-5s (%.1f s, %d samples)` -> (message, score, unit).
+fn result_line(l: &str) -> Option<(String, f64, String)> {
+    let l = l.trim_end();
+    let open = l.rfind(" (")?;
+    let inner = l[open + 2..].strip_suffix(" samples)")?;
+    let (time, samples) = inner.split_once(" s, ")?;
+    time.parse::<f64>().ok()?;
+    samples.parse::<u64>().ok()?;
+    let (rest, unit) = last_word(&l[..open])?;
+    let (message, score) = last_word(rest)?;
+    let score: f64 = score.parse().ok()?;
+    (!message.is_empty() && !unit.is_empty()).then(|| (message.to_string(), score, unit.to_string()))
+}
+
+/// Splits the last blank-separated word off `s`: (what comes before, trimmed; the word).
+fn last_word(s: &str) -> Option<(&str, &str)> {
+    let (rest, word) = s.trim_end().rsplit_once(' ')?;
+    Some((rest.trim_end(), word))
+}
+
+/// An index row: `message baseline score index`, `---` for a missing baseline and index.
+fn index_row(l: &str) -> Option<(String, Option<f64>)> {
+    let (rest, index) = last_word(l)?;
+    let (rest, score) = last_word(rest)?;
+    let (message, base) = last_word(rest)?;
+    score.parse::<f64>().ok()?;
+    let index = match (base, index) {
+        ("---", "---") => None,
+        _ => {
+            base.parse::<f64>().ok()?;
+            Some(index.parse::<f64>().ok()?)
+        }
+    };
+    (!message.is_empty()).then(|| (message.to_string(), index))
+}
+
+fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
+    let mut i = start + 1;
+    while i < end && lines[i].trim().is_empty() {
+        i += 1;
+    }
+    let copies = lines.get(i).filter(|_| i < end).and_then(|l| copies_line(l)).ok_or_else(|| {
+        at(start, "'Benchmark Run:' is not followed by the '... running N parallel copies of tests' line")
+    })?;
+    let mut tests: Vec<Test> = Vec::new();
+    let mut index = Vec::new();
+    let mut rows: Vec<(String, Option<f64>)> = Vec::new();
+    let mut in_index = false;
+    let mut on_static: Vec<String> = Vec::new();
+    for (j, l) in lines.iter().enumerate().take(end).skip(i + 1) {
+        let t = l.trim();
+        // `** ` lines are our notes (failed or skipped tests, a quick run's intervals), which no
+        // classic line resembles.
+        if let Some((names, _)) =
+            l.strip_prefix("** ").and_then(|n| n.split_once(" ran on the static image ("))
+        {
+            on_static.extend(names.split(" and ").map(str::to_string));
+        }
+        if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") {
+            continue;
+        }
+        if t.ends_with(" INDEX") && t.contains(" BASELINE ") {
+            in_index = true;
+            rows.clear();
+            continue;
+        }
+        if in_index {
+            if t == "========" {
+                continue;
+            }
+            if let Some((title, value)) = t.rsplit_once(' ') {
+                let title = title.trim_end();
+                let (title, partial) = match title.strip_suffix(" (Partial Only)") {
+                    Some(t) => (t, true),
+                    None => (title, false),
+                };
+                if let Some(name) = title.strip_suffix(" Index Score") {
+                    let category = category_named(name)
+                        .ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
+                    let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
+                    for (m, ix) in rows.drain(..) {
+                        if let Some(t) = tests.iter_mut().find(|t| t.message == m) {
+                            t.index = ix;
+                        }
+                    }
+                    index.push(Index { category, score, partial, ci: None });
+                    in_index = false;
+                    continue;
+                }
+            }
+            let row = index_row(l).ok_or_else(|| at(j, format!("not an index row: '{t}'")))?;
+            rows.push(row);
+            continue;
+        }
+        // The console's closing rule and the end of a report: leave the block.
+        if t.chars().all(|c| c == '=') {
+            break;
+        }
+        let (message, score, unit) =
+            result_line(l).ok_or_else(|| at(j, format!("not a result line: '{t}'")))?;
+        tests.push(Test { message, score, unit, index: None, ci: None, image: None });
+    }
+    // execl and spawn timed a dynamic program (the C suite's, or our twin) unless a note says
+    // they ran on the static image.
+    for t in tests.iter_mut().filter(|t| times_an_image(&t.message)) {
+        let name = twin::image::PROGRAMS.iter().find(|(_, m)| *m == t.message).map(|(n, _)| *n);
+        let noted = name.is_some_and(|n| on_static.iter().any(|s| s == n));
+        t.image = Some(if noted { Image::Static } else { Image::Dynamic });
+    }
+    if in_index {
+        return Err(at(
+            end.saturating_sub(1),
+            format!("the index block of the {copies}-copy run has no score line (truncated report?)"),
+        ));
+    }
+    if index.is_empty() {
+        return Err(at(start, format!("the {copies}-copy run has no index block (truncated report?)")));
+    }
+    Ok(Run { copies, tests, index })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_lines() {
+        assert_eq!(
+            result_line("Dhrystone 2 using register variables      160012088.8 lps   (10.0 s, 7 samples)"),
+            Some(("Dhrystone 2 using register variables".into(), 160012088.8, "lps".into()))
+        );
+        assert_eq!(
+            result_line("A message that is longer than forty characters wide 1.0 KBps  (30.0 s, 2 samples)"),
+            Some(("A message that is longer than forty characters wide".into(), 1.0, "KBps".into()))
+        );
+        assert_eq!(result_line("1 x Dhrystone 2 using register variables  1 2 3"), None);
+        assert_eq!(copies_line("2 CPUs in system; running 1 parallel copy of tests"), Some(1));
+        assert_eq!(copies_line("unknown CPUs in system; running 16 parallel copies of tests"), Some(16));
+        assert_eq!(copies_line("2 CPUs in system; running 0 parallel copies of tests"), None);
+        assert_eq!(
+            index_row("Shell Scripts (16 concurrent)                     ---       1234.5      ---"),
+            Some(("Shell Scripts (16 concurrent)".into(), None))
+        );
+        assert_eq!(
+            index_row("Dhrystone 2 using register variables         116700.0  160012088.8  13711.4"),
+            Some(("Dhrystone 2 using register variables".into(), Some(13711.4)))
+        );
+        assert_eq!(index_row("Pipe Throughput 12440.0 x 1.0"), None);
+    }
+}

@@ -1,0 +1,140 @@
+//! `unixbench compare A B [C ...]`: lines up runs from our results JSON and from text reports
+//! (ours or the C UnixBench's) by copy count, and prints one table per copy count: each test's
+//! score per run, its ratio to the first run, and a mark where the 95% intervals do not overlap.
+//! Given one file with a 1-copy and an N-copy run, prints the UnixBench README's scaling table.
+//!
+//! Reading files is `load`, building and printing the tables is `table`; this file is the
+//! command line and the errors (one line naming the file and the problem, exit 2).
+
+mod load;
+mod table;
+
+use crate::error::{Error, Result};
+use std::ffi::OsString;
+use std::io::Write;
+
+const HELP: &str = "\
+Usage: unixbench compare [--format text|tsv|json] FILE [FILE ...]
+
+Lines up the runs of results files by copy count and prints one table per copy count: each
+test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
+confidence intervals do not overlap. A FILE is a results JSON of unixbench or a text report in
+UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals).
+
+Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
+README: each test's index at 1 and at N copies, and the gain.
+
+A FILE must be a regular file of at most 64 MiB (results files are a few KB).
+";
+
+/// The largest input read: far above any results file, far below what would exhaust memory.
+const MAX_INPUT: u64 = 64 << 20;
+
+/// Reads `path` if it is a regular file of at most [`MAX_INPUT`] bytes. Opened non-blocking, so
+/// that a FIFO without a writer is refused rather than waited for.
+fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    let m = f.metadata().map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    if !m.is_file() {
+        let kind = if m.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
+        return Err(format!("{kind}: compare reads results files"));
+    }
+    if m.len() > MAX_INPUT {
+        return Err(format!("{} bytes: larger than the {} MiB compare reads", m.len(), MAX_INPUT >> 20));
+    }
+    let mut bytes = Vec::new();
+    // The cap holds even for a file that grows while it is read.
+    f.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than the {} MiB compare reads", MAX_INPUT >> 20));
+    }
+    Ok(bytes)
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Tsv,
+    Json,
+}
+
+fn parse_format(v: &str) -> Result<Format> {
+    match v {
+        "text" => Ok(Format::Text),
+        "tsv" => Ok(Format::Tsv),
+        "json" => Ok(Format::Json),
+        _ => Err(Error::usage(format!("compare: invalid --format '{v}': expected text, tsv or json"))),
+    }
+}
+
+/// `args` excludes the word `compare`.
+pub fn main(args: Vec<OsString>) -> Result {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut format = Format::Text;
+    let mut files: Vec<OsString> = Vec::new();
+    while let Some(arg) = p.next().map_err(|e| Error::usage(format!("compare: {e}")))? {
+        match arg {
+            Long("format") => {
+                let v = p.value().map_err(|e| Error::usage(format!("compare: {e}")))?;
+                format = parse_format(&v.to_string_lossy())?;
+            }
+            Short('h') | Long("help") => {
+                return crate::error::print(HELP);
+            }
+            Value(v) => files.push(v),
+            other => return Err(Error::usage(format!("compare: {}", other.unexpected()))),
+        }
+    }
+    if files.is_empty() {
+        return Err(Error::usage(
+            "compare: no files given (usage: unixbench compare [--format text|tsv|json] FILE ...)",
+        ));
+    }
+    let mut sources = Vec::new();
+    for f in &files {
+        let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
+        let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
+        let bytes = read_capped(f).map_err(bad)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
+        sources.push(load::load(&name, &text).map_err(bad)?);
+    }
+    let out = if sources.len() == 1 {
+        let s = table::scaling(&sources[0])
+            .map_err(|m| Error::usage(format!("compare: {}: {m}", sources[0].file)))?;
+        match format {
+            Format::Text => table::scaling_text(&s),
+            Format::Tsv => table::scaling_tsv(&s),
+            Format::Json => table::scaling_json(&s),
+        }
+    } else {
+        let c = table::compare(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
+        match format {
+            Format::Text => table::text(&c),
+            Format::Tsv => table::tsv(&c),
+            Format::Json => table::json(&c),
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::failed(format!("compare: {e}"))),
+        _ => Ok(()),
+    }
+}
+
+/// An I/O error's reason without Rust's `(os error N)` suffix.
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}

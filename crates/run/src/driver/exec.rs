@@ -1,0 +1,384 @@
+//! One pass: N copies of a kernel started together, each a fork + exec of this binary with
+//! argv[0] = the applet name (never an in-process call: the exec boundary is what keeps the
+//! applets and the old Perl driver interchangeable). Each copy runs in its own process group
+//! with cwd = the work directory, stdin from /dev/null (or the test's input file), stdout
+//! appended to the .log and stderr into a pipe that the driver reads. A copy's elapsed time runs
+//! from just before its fork until its stderr reaches EOF, as Run's helper measures it.
+//!
+//! Waiting is one poll loop over every copy's stderr plus the signal self-pipe, with a deadline:
+//! a signal or an overdue copy gets every copy's process group SIGTERM, then SIGKILL, and every
+//! copy is reaped before this returns. No copy or grandchild outlives the pass.
+
+use super::score;
+use super::signals::Watch;
+use crate::model::CopyOutcome;
+use crate::sys::{self, fd::Fd, proc::Fork};
+use std::ffi::{CString, OsStr, OsString};
+use std::io;
+use std::os::unix::io::RawFd;
+use std::path::{Path, PathBuf};
+
+/// What to start for each copy.
+pub struct Command<'a> {
+    /// This binary.
+    pub exe: &'a Path,
+    /// argv, argv[0] being the applet name.
+    pub argv: &'a [OsString],
+    /// The working directory.
+    pub cwd: &'a Path,
+    /// A file to read stdin from; /dev/null when None.
+    pub stdin: Option<&'a Path>,
+    /// Where stdout goes (the .log, opened for append), or /dev/null when None.
+    pub stdout: Option<RawFd>,
+    /// Longest a pass may take before its copies are killed, in seconds.
+    pub deadline: f64,
+}
+
+/// How a pass ended.
+pub enum Outcome {
+    /// Every copy ran to the end (each may still carry an error).
+    Done(Vec<CopyOutcome>),
+    /// A signal arrived (`signals::caught` says which); the copies were killed.
+    Interrupted,
+}
+
+/// One running copy: its process, its stderr pipe and what it has printed so far.
+struct CopyProcess {
+    pid: i32,
+    stderr: Option<Fd>,
+    start: f64,
+    elapsed: Option<f64>,
+    output: Vec<u8>,
+}
+
+/// Stdin for copies that read nothing: /dev/null, or, where a bare chroot has no /dev, the read
+/// end of an empty pipe whose write end is closed (reads see EOF at once, as from /dev/null).
+fn null_input() -> io::Result<Fd> {
+    match sys::fd::open(OsStr::new("/dev/null"), libc::O_RDONLY, 0) {
+        Ok(fd) => Ok(fd),
+        Err(_) => sys::fd::pipe_cloexec().map(|(r, _w)| r),
+    }
+}
+
+/// Stdout for copies whose output is not kept: /dev/null, or, without /dev, an already
+/// unlinked file in `scratch` (a pipe would need a reader, and a closed one raises SIGPIPE).
+fn null_output(scratch: &Path) -> io::Result<Fd> {
+    if let Ok(fd) = sys::fd::open(OsStr::new("/dev/null"), libc::O_WRONLY, 0) {
+        return Ok(fd);
+    }
+    let path = scratch.join(format!(".unixbench-discard-{}", sys::proc::getpid()));
+    let fd = sys::fd::open(path.as_os_str(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600)?;
+    let _ = std::fs::remove_file(&path);
+    Ok(fd)
+}
+
+/// Runs one pass of `copies` copies of `cmd`. `scratch` is where fstime leaves
+/// `dummy0-<pid>`/`dummy1-<pid>`: they are removed after a copy had to be killed.
+pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> io::Result<Outcome> {
+    let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
+    let argv = sys::proc::Argv::new(cmd.argv)?;
+    let stdin = match cmd.stdin {
+        Some(p) => sys::fd::open(p.as_os_str(), libc::O_RDONLY, 0)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", p.display())))?,
+        None => null_input()?,
+    };
+    let null_out;
+    let stdout = match cmd.stdout {
+        Some(fd) => fd,
+        None => {
+            null_out = null_output(scratch)?;
+            null_out.raw()
+        }
+    };
+    let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
+    let cwd = CString::new(cmd.cwd.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte"))?;
+
+    let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
+    for _ in 0..copies {
+        match spawn(&exe, &argv, &cwd, stdin.raw(), stdout, &failed_exec) {
+            Ok(c) => running.push(c),
+            Err(e) => {
+                kill_all(&running, libc::SIGKILL);
+                reap(&mut running);
+                return Err(io::Error::new(e.kind(), format!("cannot start a copy: {e}")));
+            }
+        }
+    }
+    drop(stdin);
+
+    let started = sys::clock::monotonic();
+    let mut killed_at: Option<f64> = None;
+    let mut interrupted = None;
+    let mut overdue = false;
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let open: Vec<usize> = (0..running.len()).filter(|&i| running[i].stderr.is_some()).collect();
+        if open.is_empty() {
+            break;
+        }
+        let now = sys::clock::monotonic();
+        if interrupted.is_none() {
+            interrupted = watch.caught();
+            if interrupted.is_some() {
+                kill_all(&running, libc::SIGTERM);
+                killed_at = Some(now);
+            }
+        }
+        if killed_at.is_none() && now - started > cmd.deadline {
+            overdue = true;
+            kill_all(&running, libc::SIGTERM);
+            killed_at = Some(now);
+        }
+        // Copies that ignore SIGTERM (or whose grandchildren keep stderr open) get SIGKILL.
+        let timeout = match killed_at {
+            Some(t) if now - t >= 3.0 => {
+                kill_all(&running, libc::SIGKILL);
+                500
+            }
+            Some(t) => ((3.0 - (now - t)) * 1000.0).ceil() as i32,
+            None => ((cmd.deadline - (now - started)) * 1000.0).ceil().clamp(1.0, 60_000.0) as i32,
+        };
+        let mut fds: Vec<sys::fd::PollFd> =
+            open.iter().map(|&i| sys::fd::poll_in(running[i].stderr.as_ref().unwrap().raw())).collect();
+        fds.push(sys::fd::poll_in(watch.fd()));
+        match sys::fd::poll(&mut fds, timeout) {
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        for (k, &i) in open.iter().enumerate() {
+            if fds[k].revents == 0 {
+                continue;
+            }
+            let c = &mut running[i];
+            let fd = c.stderr.as_ref().unwrap().raw();
+            match sys::fd::read(fd, &mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(0) | Err(_) => {
+                    c.elapsed = Some(sys::clock::monotonic() - c.start);
+                    c.stderr = None;
+                }
+                Ok(n) => score::hold(&mut c.output, &buf[..n]),
+            }
+        }
+    }
+    let statuses = reap(&mut running);
+    if killed_at.is_some() {
+        remove_scratch(&running, scratch);
+    }
+    if interrupted.is_some() {
+        return Ok(Outcome::Interrupted);
+    }
+    let outcomes = running
+        .iter()
+        .zip(statuses)
+        .map(|(c, status)| {
+            let text = explain_errno(&String::from_utf8_lossy(&c.output));
+            let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
+            if overdue {
+                let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
+                o.error = Some(msg);
+            }
+            o
+        })
+        .collect();
+    Ok(Outcome::Done(outcomes))
+}
+
+fn spawn(
+    exe: &CString,
+    argv: &sys::proc::Argv,
+    cwd: &CString,
+    stdin: RawFd,
+    stdout: RawFd,
+    failed_exec: &[u8],
+) -> io::Result<CopyProcess> {
+    let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
+    let driver = sys::proc::getpid();
+    let start = sys::clock::monotonic();
+    match sys::proc::fork()? {
+        Fork::Child => {
+            // Only async-signal-safe calls from here to exec: no allocation (the unit tests
+            // fork from a threaded process).
+            let _ = sys::proc::setpgid(0, 0);
+            if !sys::proc::die_with_parent(driver) {
+                sys::proc::exit_now(127);
+            }
+            // The driver ignores SIGXFSZ; an ignored signal stays ignored across exec.
+            let _ = sys::signal::default(libc::SIGXFSZ);
+            let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()
+                && sys::fd::dup2(stdin, 0).is_ok()
+                && sys::fd::dup2(stdout, 1).is_ok();
+            if ok {
+                if let Err(e) = sys::fd::chdir_c(cwd) {
+                    report_child_error(b"unixbench: cannot enter the work directory: errno ", e);
+                    sys::proc::exit_now(127);
+                }
+                let e = sys::proc::execv(exe, argv);
+                report_child_error(failed_exec, e);
+            }
+            sys::proc::exit_now(127)
+        }
+        Fork::Parent(pid) => {
+            // Also from the parent, so the group exists before any kill(-pid) (either may win).
+            let _ = sys::proc::setpgid(pid, pid);
+            drop(err_wr);
+            Ok(CopyProcess { pid, stderr: Some(err_rd), start, elapsed: None, output: Vec::new() })
+        }
+    }
+}
+
+/// The child writes `errno N` (it may not allocate); the parent spells it out.
+fn explain_errno(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.strip_prefix("unixbench: ").and_then(|_| l.rsplit_once(": errno ")) {
+            Some((head, n)) => match n.parse::<i32>() {
+                Ok(n) => format!("{head}: {}\n", io::Error::from_raw_os_error(n)),
+                Err(_) => format!("{l}\n"),
+            },
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
+/// `<prefix><errno>\n` on stderr, formatted without allocating.
+fn report_child_error(prefix: &[u8], e: io::Error) {
+    let mut digits = [0u8; 12];
+    let mut n = e.raw_os_error().unwrap_or(0).unsigned_abs();
+    let mut at = digits.len() - 1;
+    digits[at] = b'\n';
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let _ = sys::fd::write_all(2, prefix);
+    let _ = sys::fd::write_all(2, &digits[at..]);
+}
+
+fn kill_all(copies: &[CopyProcess], sig: i32) {
+    for c in copies {
+        let _ = sys::proc::kill(-c.pid, sig);
+    }
+}
+
+/// Waits for every copy, kills whatever is left in its process group (a looper's in-flight
+/// child, a background job of a shell script), then reaps it. The copy stays a zombie until the
+/// group is killed, so the group's id cannot have been reused by then. Returns the raw wait
+/// statuses.
+fn reap(copies: &mut [CopyProcess]) -> Vec<i32> {
+    let statuses = copies
+        .iter()
+        .map(|c| {
+            let _ = sys::proc::wait_exited_keep(c.pid);
+            let _ = sys::proc::kill(-c.pid, libc::SIGKILL);
+            sys::proc::waitpid(c.pid).map(|(_, s)| s).unwrap_or(-1)
+        })
+        .collect();
+    // SIGKILL is delivered asynchronously: wait until the groups are empty (signal 0 finds no
+    // one), so that no straggler writes into the work directory after the pass returns. A
+    // killed grandchild (context1's partner, spawn's last child) stays in its group as a zombie
+    // until reaped: the driver is their subreaper (`driver::main`), so it reaps them here,
+    // instead of waiting for an init that may reap orphans only every few seconds.
+    let end = sys::clock::monotonic() + 5.0;
+    for c in copies.iter() {
+        loop {
+            sys::proc::reap_group_nohang(c.pid);
+            if sys::proc::kill(-c.pid, 0).is_err() || sys::clock::monotonic() >= end {
+                break;
+            }
+            let _ = sys::fd::poll(&mut [], 5);
+        }
+    }
+    statuses
+}
+
+/// fstime removes its files on SIGTERM, but not after SIGKILL.
+fn remove_scratch(copies: &[CopyProcess], dir: &Path) {
+    for c in copies {
+        for f in [format!("dummy0-{}", c.pid), format!("dummy1-{}", c.pid)] {
+            let p: PathBuf = dir.join(f);
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<OsString> {
+        ["sh", "-c", script].iter().map(OsString::from).collect()
+    }
+
+    fn run(argv: &[OsString], copies: usize, deadline: f64) -> Vec<CopyOutcome> {
+        let watch = Watch::install().unwrap();
+        let cmd = Command {
+            exe: Path::new("/bin/sh"),
+            argv,
+            cwd: Path::new("/"),
+            stdin: None,
+            stdout: None,
+            deadline,
+        };
+        match run_pass(&cmd, copies, &watch, Path::new("/nonexistent")).unwrap() {
+            Outcome::Done(o) => o,
+            Outcome::Interrupted => panic!("interrupted"),
+        }
+    }
+
+    #[test]
+    fn copies_run_together_and_report_on_stderr() {
+        let t0 = sys::clock::monotonic();
+        let o = run(&sh("sleep 1; echo 'COUNT|5|1|lps' >&2; echo 'TIME|0.5' >&2"), 3, 60.0);
+        assert!(sys::clock::monotonic() - t0 < 2.5, "the copies ran one after another");
+        assert_eq!(o.len(), 3);
+        for c in &o {
+            assert_eq!((c.count, c.time, c.error.as_deref()), (Some(5.0), Some(0.5), None));
+            assert!(c.elapsed >= 1.0 && c.elapsed < 2.5, "{}", c.elapsed);
+            assert!(c.pid > 0);
+        }
+    }
+
+    #[test]
+    fn a_failed_exec_is_spelled_out() {
+        let watch = Watch::install().unwrap();
+        let argv = sh("true");
+        let cmd = Command {
+            exe: Path::new("/nonexistent/unixbench"),
+            argv: &argv,
+            cwd: Path::new("/"),
+            stdin: None,
+            stdout: None,
+            deadline: 60.0,
+        };
+        let Outcome::Done(o) = run_pass(&cmd, 1, &watch, Path::new("/nonexistent")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            o[0].error.as_deref(),
+            Some("unixbench: cannot execute /nonexistent/unixbench: No such file or directory (os error 2)")
+        );
+    }
+
+    #[test]
+    fn stray_stderr_and_exit_status_are_errors() {
+        let o = run(&sh("echo 'COUNT|5|1|lps' >&2; echo oops >&2; exit 3"), 1, 60.0);
+        assert_eq!(o[0].error.as_deref(), Some("oops"));
+        assert_eq!(sys::proc::exited(o[0].status), Some(3));
+    }
+
+    #[test]
+    fn an_overdue_pass_is_killed_with_its_grandchildren() {
+        // The background sleep holds the stderr pipe too: it must be killed, not waited for.
+        let t0 = sys::clock::monotonic();
+        let o = run(&sh("sleep 30 & sleep 30"), 1, 0.5);
+        assert!(sys::clock::monotonic() - t0 < 10.0);
+        assert!(o[0].error.as_deref().unwrap().contains("did not finish within"), "{:?}", o[0].error);
+    }
+}

@@ -1,0 +1,230 @@
+//! Builds the dynamically linked twins of C's `execl` and `spawn` (`programs/execl.rs`,
+//! `programs/spawn.rs`) for the target's architecture, one per C library family, and writes the
+//! table and the packed images that `src/image.rs` embeds (`$OUT_DIR/twins.rs`, `twins.lz`).
+//!
+//! Each twin is compiled by rustc as a `no_std` static library and linked by the C compiler
+//! with the C library's own start files (Scrt1.o, crti.o, crtbeginS.o, ...) as a PIE, as
+//! UnixBench's Makefile links the C programs. glibc twins are linked against a stub
+//! `libc.so.6` whose symbols all carry the architecture's oldest version node (GLIBC_2.2.5 on
+//! x86_64, GLIBC_2.17 on aarch64), so the image loads on every glibc from 2.17 on; the real
+//! library on the build host would record `__libc_start_main@GLIBC_2.34`. musl has no symbol
+//! versions. The images are stored one after the other in one stream packed by
+//! `src/elf.rs`, which the applets use to unpack it.
+//!
+//! What the build needs, and the Makefile installs: rustup's `<arch>-unknown-linux-musl`
+//! target (for `core`), the C compiler and binutils for the architecture, and Debian's `musl-dev`
+//! for it. A missing piece fails the build with a line naming it.
+
+// The applets unpack what the build packs: each side uses its half of the file.
+#[allow(dead_code)]
+#[path = "src/elf.rs"]
+mod elf;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fs};
+
+struct Arch {
+    /// rustc's target for compiling the twins' `no_std` code (only `core` is used).
+    rust_target: &'static str,
+    /// Prefix of the C compiler and binutils (`aarch64-linux-gnu-`), empty for the host's.
+    tool_prefix: &'static str,
+    /// glibc's first symbol version on this architecture.
+    glibc_version: &'static str,
+    /// Debian's musl-dev library directory and the musl loader.
+    musl_lib: &'static str,
+    musl_loader: &'static str,
+}
+
+fn arch(name: &str) -> Option<Arch> {
+    match name {
+        "x86_64" => Some(Arch {
+            rust_target: "x86_64-unknown-linux-musl",
+            tool_prefix: "",
+            glibc_version: "GLIBC_2.2.5",
+            musl_lib: "/usr/lib/x86_64-linux-musl",
+            musl_loader: "/lib/ld-musl-x86_64.so.1",
+        }),
+        "aarch64" => Some(Arch {
+            rust_target: "aarch64-unknown-linux-musl",
+            tool_prefix: "aarch64-linux-gnu-",
+            glibc_version: "GLIBC_2.17",
+            musl_lib: "/usr/lib/aarch64-linux-musl",
+            musl_loader: "/lib/ld-musl-aarch64.so.1",
+        }),
+        _ => None,
+    }
+}
+
+const PROGRAMS: [&str; 2] = ["execl", "spawn"];
+/// What the glibc stub exports as data rather than functions.
+const DATA_SYMBOLS: [&str; 3] = ["stdin", "stdout", "stderr"];
+
+fn fail(msg: String) -> ! {
+    eprintln!("error: twin: {msg}");
+    std::process::exit(1)
+}
+
+fn run(cmd: &mut Command, what: &str) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| {
+        fail(format!("{what}: cannot run {:?}: {e} (`make` installs the build's tools)", cmd.get_program()))
+    });
+    if !out.status.success() {
+        fail(format!("{what} failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    out.stdout
+}
+
+/// Writes `$OUT_DIR/twins.rs` and `twins.lz`: the embedded images for the target architecture
+/// (none for an architecture without twins: the applets then run the static image and say so).
+fn main() {
+    for f in ["build.rs", "programs/libc.rs", "programs/execl.rs", "programs/spawn.rs", "src/elf.rs"] {
+        println!("cargo:rerun-if-changed={f}");
+    }
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let target_arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let mut table = String::from("&[\n");
+    let mut all = Vec::new();
+    if let Some(a) = arch(&target_arch) {
+        for program in PROGRAMS {
+            let lib = compile(&a, program, &out);
+            for (libc, image) in
+                [("glibc", link_glibc(&a, program, &lib, &out)), ("musl", link_musl(&a, program, &lib, &out))]
+            {
+                let bytes = fs::read(&image).unwrap_or_else(|e| fail(format!("{}: {e}", image.display())));
+                let interp = elf::interpreter(&bytes)
+                    .unwrap_or_else(|| fail(format!("{}: no PT_INTERP", image.display())));
+                table.push_str(&format!(
+                    "    Twin {{ program: {program:?}, libc: {libc:?}, loader: {interp:?}, offset: {}, size: {} }},\n",
+                    all.len(),
+                    bytes.len()
+                ));
+                all.extend_from_slice(&bytes);
+            }
+        }
+    }
+    table.push_str("]\n");
+    fs::write(out.join("twins.rs"), table).unwrap();
+    // One stream: the images share their start files, symbol tables and much of their code.
+    fs::write(out.join("twins.lz"), elf::pack(&all)).unwrap();
+}
+
+/// The twin's Rust code as a static library (its own code plus the parts of `core` it uses).
+fn compile(a: &Arch, program: &str, out: &Path) -> PathBuf {
+    let lib = out.join(format!("libtwin-{program}.a"));
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    run(
+        Command::new(rustc)
+            .args(["--edition", "2021", "--crate-type", "staticlib", "--target", a.rust_target])
+            .args([
+                "-C",
+                "panic=abort",
+                "-C",
+                "opt-level=2",
+                "-C",
+                "relocation-model=pic",
+                "-C",
+                "debuginfo=0",
+            ])
+            .args(["--cfg", &format!("twin=\"{program}\"")])
+            .arg(format!("programs/{program}.rs"))
+            .arg("-o")
+            .arg(&lib)
+            .env_remove("CARGO_ENCODED_RUSTFLAGS"),
+        &format!("compiling programs/{program}.rs for {}", a.rust_target),
+    );
+    lib
+}
+
+fn cc(a: &Arch) -> Command {
+    Command::new(format!("{}gcc", a.tool_prefix))
+}
+
+fn gcc_file(a: &Arch, name: &str) -> String {
+    let p = run(cc(a).arg(format!("-print-file-name={name}")), "locating the C compiler's files");
+    String::from_utf8_lossy(&p).trim().to_string()
+}
+
+/// Links against glibc: first against the build host's library to learn the imports, then
+/// against a stub that gives each of them the oldest version node.
+fn link_glibc(a: &Arch, program: &str, lib: &Path, out: &Path) -> PathBuf {
+    let probe = out.join(format!("{program}-glibc.probe"));
+    run(
+        cc(a).arg("-pie").arg("-o").arg(&probe).arg(lib),
+        &format!("linking the {program} twin against glibc"),
+    );
+    let syms = run(
+        Command::new(format!("{}nm", a.tool_prefix))
+            .args(["-D", "--undefined-only", "--format=just-symbols"])
+            .arg(&probe),
+        "listing the twin's imports",
+    );
+    let imports: Vec<String> = String::from_utf8_lossy(&syms)
+        .lines()
+        .map(|s| s.split('@').next().unwrap_or("").to_string())
+        .filter(|s| !s.is_empty() && !s.starts_with("_ITM_") && s != "__gmon_start__")
+        .collect();
+    let dir = out.join(format!("stub-{program}"));
+    fs::create_dir_all(&dir).unwrap();
+    let mut c = String::new();
+    for s in &imports {
+        if DATA_SYMBOLS.contains(&s.as_str()) {
+            c.push_str(&format!("void *{s};\n"));
+        } else {
+            c.push_str(&format!("void {s}(void) {{}}\n"));
+        }
+    }
+    fs::write(dir.join("stub.c"), c).unwrap();
+    fs::write(
+        dir.join("stub.map"),
+        format!("{} {{ global: {}; local: *; }};\n", a.glibc_version, imports.join("; ")),
+    )
+    .unwrap();
+    run(
+        cc(a)
+            .args(["-shared", "-nostdlib", "-fPIC", "-Wl,-soname,libc.so.6"])
+            .arg(format!("-Wl,--version-script={}", dir.join("stub.map").display()))
+            .arg("-o")
+            .arg(dir.join("libc.so.6"))
+            .arg(dir.join("stub.c")),
+        "building the glibc version stub",
+    );
+    let image = out.join(format!("{program}-glibc"));
+    run(
+        cc(a).args(["-pie", "-s", "-nodefaultlibs", "-o"]).arg(&image).arg(lib).arg(dir.join("libc.so.6")),
+        &format!("linking the {program} twin against the glibc stub"),
+    );
+    image
+}
+
+/// Links against musl with musl-gcc's recipe: musl's start files around the C compiler's.
+fn link_musl(a: &Arch, program: &str, lib: &Path, out: &Path) -> PathBuf {
+    let m = |f: &str| {
+        let p = Path::new(a.musl_lib).join(f);
+        if !p.exists() {
+            fail(format!("{} is missing (Debian's musl-dev for this architecture)", p.display()));
+        }
+        p
+    };
+    let image = out.join(format!("{program}-musl"));
+    run(
+        cc(a)
+            .args(["-nostdlib", "-pie", "-s"])
+            .arg(format!("-Wl,-dynamic-linker,{}", a.musl_loader))
+            .arg(m("Scrt1.o"))
+            .arg(m("crti.o"))
+            .arg(gcc_file(a, "crtbeginS.o"))
+            .arg(lib)
+            // By name, not path: musl's libc.so has no soname, and its loader answers to
+            // `libc.so` itself, wherever the host keeps it.
+            .arg(format!("-L{}", m("libc.so").parent().unwrap().display()))
+            .arg("-lc")
+            .arg(gcc_file(a, "libgcc.a"))
+            .arg(gcc_file(a, "crtendS.o"))
+            .arg(m("crtn.o"))
+            .arg("-o")
+            .arg(&image),
+        &format!("linking the {program} twin against musl"),
+    );
+    image
+}

@@ -1,0 +1,122 @@
+//! Which image the `execl` and `spawn` applets time: the dynamically linked twins this binary
+//! carries (built from `programs/` by the build script), what `UB_EXEC_IMAGE` asks for, and
+//! which twins this host can load. Plain data and lookups; staging and running a twin is
+//! `crate::stage`'s, and the driver asks here before a run whether a `--exec-image` it was given
+//! can be honoured.
+
+use std::ffi::OsStr;
+
+/// One embedded twin.
+pub struct Twin {
+    /// `execl` or `spawn`.
+    pub program: &'static str,
+    /// `glibc` or `musl`.
+    pub libc: &'static str,
+    /// Its PT_INTERP, read from the image at build time.
+    pub loader: &'static str,
+    /// Where its bytes are in the unpacked stream of every twin, and how many.
+    pub offset: usize,
+    pub size: usize,
+}
+
+/// The twins built for this binary's architecture (none where the build has none).
+pub static TWINS: &[Twin] = include!(concat!(env!("OUT_DIR"), "/twins.rs"));
+
+/// Every twin's image, one after the other, packed by `elf::pack`.
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/twins.lz"));
+
+impl Twin {
+    /// The ELF image, or None if the embedded stream is damaged.
+    pub fn image(&self) -> Option<Vec<u8>> {
+        let all = crate::elf::unpack(PACKED)?;
+        all.get(self.offset..self.offset.checked_add(self.size)?).map(<[u8]>::to_vec)
+    }
+}
+
+/// The programs that time an exec image, with the report name of their test.
+pub const PROGRAMS: [(&str, &str); 2] = [("execl", "Execl Throughput"), ("spawn", "Process Creation")];
+
+/// What `UB_EXEC_IMAGE` (the driver's `--exec-image`) asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Request {
+    /// A twin where one runs, else the static image (the default).
+    Auto,
+    /// A twin, of this C library family if given, or an error.
+    Dynamic(Option<&'static str>),
+    /// This static binary.
+    Static,
+}
+
+/// The variable the applets read and the driver sets for its copies.
+pub const VAR: &str = "UB_EXEC_IMAGE";
+/// The values it takes, for help and error messages.
+pub const CHOICES: &str = "auto, dynamic, dynamic-glibc, dynamic-musl, static";
+
+pub fn parse_request(v: &str) -> Option<Request> {
+    Some(match v {
+        "" | "auto" => Request::Auto,
+        "dynamic" => Request::Dynamic(None),
+        "dynamic-glibc" => Request::Dynamic(Some("glibc")),
+        "dynamic-musl" => Request::Dynamic(Some("musl")),
+        "static" => Request::Static,
+        _ => return None,
+    })
+}
+
+/// The request in the environment, or a message naming the bad value.
+pub fn request() -> Result<Request, String> {
+    let v = std::env::var_os(VAR).unwrap_or_default();
+    v.to_str()
+        .and_then(parse_request)
+        .ok_or_else(|| format!("{VAR}='{}': not one of {CHOICES}", v.to_string_lossy()))
+}
+
+/// The twins of `program` that `req` allows and whose loader this host has, the family of the
+/// host's /bin/sh first (a C build there would link against it); or why there is none.
+pub fn candidates(program: &str, req: Request) -> Result<Vec<&'static Twin>, String> {
+    let family = match req {
+        Request::Static => return Err(format!("{VAR}=static")),
+        Request::Dynamic(f) => f,
+        Request::Auto => None,
+    };
+    let built: Vec<&Twin> =
+        TWINS.iter().filter(|t| t.program == program && family.map_or(true, |f| t.libc == f)).collect();
+    if built.is_empty() {
+        return Err(format!(
+            "this build carries no dynamic {program} image{} for {}",
+            family.map(|f| format!(" for {f}")).unwrap_or_default(),
+            std::env::consts::ARCH
+        ));
+    }
+    let mut usable: Vec<&Twin> =
+        built.iter().copied().filter(|t| crate::sys::fd::executable(OsStr::new(t.loader))).collect();
+    if usable.is_empty() {
+        let looked: Vec<&str> = built.iter().map(|t| t.loader).collect();
+        return Err(format!("no C library loader on this host ({} missing)", looked.join(", ")));
+    }
+    if let Some(sh) = std::fs::read("/bin/sh").ok().and_then(|b| crate::elf::interpreter(&b)) {
+        if let Some(i) = usable.iter().position(|t| t.loader == sh) {
+            let host = usable.remove(i);
+            usable.insert(0, host);
+        }
+    }
+    Ok(usable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests() {
+        assert_eq!(parse_request(""), Some(Request::Auto));
+        assert_eq!(parse_request("auto"), Some(Request::Auto));
+        assert_eq!(parse_request("dynamic"), Some(Request::Dynamic(None)));
+        assert_eq!(parse_request("dynamic-musl"), Some(Request::Dynamic(Some("musl"))));
+        assert_eq!(parse_request("static"), Some(Request::Static));
+        assert_eq!(parse_request("Static"), None);
+        for c in CHOICES.split(", ") {
+            assert!(parse_request(c).is_some(), "{c}");
+        }
+    }
+}

@@ -1,0 +1,603 @@
+//! Faults and attacks (issue classes of "hold under faults"): planted links in shared
+//! directories, too little room, a missing tmp dir, results that cannot be written, a missing
+//! /dev/null, SIGKILL, hostile host names, hostile compare inputs, a dead context1 partner, and
+//! the last bad command lines. The rigs that need root (mounts, chroot, namespaces) say they
+//! were skipped when the tests do not run as root.
+
+use crate::common::*;
+use crate::rigs::{busybox_root, chroot, have, host, is_root, report_in, skip};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `unixbench -i 1 -t 1 -c 1 ARGS --results <s>/results --tmpdir <s>/tmp` (the tmp dir made
+/// here), cwd = the scratch dir, without the environment that names files.
+fn short_run(s: &Scratch, args: &[&str]) -> Command {
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
+    let mut c = ub(["-i", "1", "-t", "1", "-c", "1"]);
+    c.args(args);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path());
+    for v in ["UB_RESULTDIR", "UB_TMPDIR", "UB_OUTPUT_FILE_NAME", "UB_OUTPUT_CSV", "TMPDIR"] {
+        c.env_remove(v);
+    }
+    c
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The driver's `<host>-<date>` prefix of result names on this machine.
+fn result_prefix() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host: String = host
+        .trim_end_matches('\n')
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' })
+        .collect();
+    let date = Command::new("date").arg("+%Y-%m-%d").output().unwrap();
+    format!("{host}-{}", String::from_utf8_lossy(&date.stdout).trim())
+}
+
+/// A result line of a report, by its message.
+fn has_result(report: &str, message: &str) -> bool {
+    report.lines().any(|l| l.starts_with(message) && l.contains("samples)"))
+}
+
+fn no_panic(o: &Output) {
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
+    assert_ne!(o.status.code(), None, "died of a signal: {:?} {}", o.status, stderr(o));
+}
+
+// ---- 1. planted links ----------------------------------------------------------------------
+
+#[test]
+fn a_planted_link_at_any_name_of_the_result_set_is_never_followed() {
+    let s = Scratch::new("flt-links");
+    let results = s.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    let target = s.path().join("precious");
+    std::fs::write(&target, "keep me\n").unwrap();
+    // One link per run number, each at another name of the set: 01's report, 02's .html, 03's
+    // .log, 04's .json, 05's .csv (written with UB_OUTPUT_CSV=true); and a dangling one at 06.
+    let p = result_prefix();
+    let planted = [
+        format!("{p}-01"),
+        format!("{p}-02.html"),
+        format!("{p}-03.log"),
+        format!("{p}-04.json"),
+        format!("{p}-05.csv"),
+    ];
+    for name in &planted {
+        std::os::unix::fs::symlink(&target, results.join(name)).unwrap();
+    }
+    std::os::unix::fs::symlink(s.path().join("nothing-here"), results.join(format!("{p}-06"))).unwrap();
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_CSV", "true"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n", "the link's target is untouched");
+    assert!(!s.path().join("nothing-here").exists(), "a dangling link is not followed either");
+    let mut want: Vec<String> = planted.to_vec();
+    want.push(format!("{p}-06"));
+    for ext in ["", ".csv", ".html", ".json", ".log"] {
+        want.push(format!("{p}-07{ext}"));
+    }
+    want.sort();
+    assert_eq!(names(&results), want, "run 07 is the first whose whole set is free");
+    let report = std::fs::read_to_string(results.join(format!("{p}-07"))).unwrap();
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
+    for name in &planted {
+        assert!(std::fs::symlink_metadata(results.join(name)).unwrap().file_type().is_symlink());
+    }
+}
+
+#[test]
+fn a_fixed_result_name_replaces_a_planted_report_link_and_refuses_a_log_link() {
+    let s = Scratch::new("flt-fixed");
+    let results = s.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    let target = s.path().join("precious");
+    std::fs::write(&target, "keep me\n").unwrap();
+    // UB_OUTPUT_FILE_NAME: the report is replaced whole (the link itself, never its target).
+    std::os::unix::fs::symlink(&target, results.join("mine")).unwrap();
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "mine"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+    assert!(!std::fs::symlink_metadata(results.join("mine")).unwrap().file_type().is_symlink());
+    assert!(has_result(&std::fs::read_to_string(results.join("mine")).unwrap(), "System Call Overhead"));
+    // Its .log grows run after run, as Run's; a link there is refused before anything runs.
+    std::fs::remove_file(results.join("mine.log")).unwrap();
+    std::os::unix::fs::symlink(&target, results.join("mine.log")).unwrap();
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "mine"));
+    assert_usage_error(&o, "result files");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+}
+
+#[test]
+fn fstime_never_follows_a_planted_link_in_its_directory() {
+    let s = Scratch::new("flt-fstime");
+    let target = s.path().join("precious");
+    std::fs::write(&target, "keep me\n").unwrap();
+    // exec keeps the shell's pid, so the link has the name fstime's file will have.
+    for n in ["0", "1"] {
+        let o = run(Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("ln -s \"$1\" dummy{n}-$$ && exec \"$0\" fstime -w -t 1 -s 0.01 -m 10 -d .",))
+            .arg(bin())
+            .arg(&target)
+            .current_dir(s.path()));
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&format!("cannot create dummy{n}-")) && err.contains("exists"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+        // The link is left as found, and no file of fstime's is left.
+        let left = names(s.path());
+        assert_eq!(left.len(), 2, "{left:?}");
+        std::fs::remove_file(s.path().join(left.iter().find(|n| n.starts_with("dummy")).unwrap())).unwrap();
+    }
+}
+
+#[test]
+fn a_results_or_tmp_dir_open_to_all_without_the_sticky_bit_gets_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new("flt-perm");
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
+    std::fs::create_dir_all(s.path().join("results")).unwrap();
+    let mode = |p: &str, m: u32| {
+        std::fs::set_permissions(s.path().join(p), std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    mode("tmp", 0o777);
+    mode("results", 0o1777);
+    let o = run(&mut short_run(&s, &["-q", "syscall"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let warned: Vec<&str> = err.lines().filter(|l| l.contains("writable by other users")).collect();
+    assert_eq!(warned.len(), 1, "{}", stderr(&o));
+    assert!(
+        warned[0].contains("tmp directory") && warned[0].contains(&*s.path().join("tmp").to_string_lossy())
+    );
+}
+
+// ---- 2. a little room --------------------------------------------------------------------
+
+/// Mounts a tmpfs of `size` on `dir` (root only); unmounted on drop.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path, size: &str) -> Tmpfs {
+        std::fs::create_dir_all(dir).unwrap();
+        let st = Command::new(host("mount").unwrap())
+            .args(["-t", "tmpfs", "-o", &format!("size={size},mode=0755"), "tmpfs"])
+            .arg(dir)
+            .status()
+            .unwrap();
+        assert!(st.success(), "mount tmpfs");
+        Tmpfs(dir.to_path_buf())
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new(host("umount").unwrap()).arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_small_tmp_dir_fails_only_the_tests_that_need_its_room() {
+    if !is_root() {
+        return skip("small tmpfs", "needs root to mount a tmpfs");
+    }
+    let s = Scratch::new("flt-tmpfs");
+    let _fs = Tmpfs::mount(&s.path().join("tmp"), "400k");
+    // fsbuffer-w writes a 500 KB file, grep needs its 700 KB text: neither fits; syscall needs
+    // no room at all.
+    let o = run(&mut short_run(&s, &["syscall", "fsbuffer-w", "grep"]));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(has_result(&out, "System Call Overhead"), "{out}");
+    assert!(out.contains("** fsbuffer-w: failed: ") && out.contains("No space left"), "{out}");
+    assert!(out.contains("** grep: failed: cannot write ") && out.contains("large.txt"), "{out}");
+    assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "nothing left behind");
+}
+
+#[test]
+fn a_small_file_size_limit_fails_only_the_tests_that_need_the_room() {
+    // 200 blocks of 512 bytes (sh's ulimit -f unit): the reports fit, the grep text and a
+    // 500 KB file do not.
+    let s = Scratch::new("flt-fsize");
+    std::fs::create_dir(s.path().join("tmp")).unwrap();
+    let mut c = Command::new("/bin/sh");
+    c.arg("-c").arg("ulimit -f 200 && exec \"$0\" \"$@\"").arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "syscall", "fsbuffer-w", "grep"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME").env_remove("UB_OUTPUT_CSV");
+    let o = run(&mut c);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(has_result(&out, "System Call Overhead"), "{out}");
+    assert!(out.contains("** fsbuffer-w: failed: "), "{out}");
+    assert!(out.contains("** grep: failed: cannot write ") && out.contains("File too large"), "{out}");
+    assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "nothing left behind");
+    let (report, _) = report_in(&s.path().join("results"));
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
+}
+
+// ---- 3. a missing tmp dir ------------------------------------------------------------------
+
+#[test]
+fn a_missing_tmp_dir_is_named_with_its_source_and_nothing_is_created() {
+    let s = Scratch::new("flt-notmp");
+    let missing = s.path().join("typo");
+    for (how, needle) in [("--tmpdir", "--tmpdir"), ("UB_TMPDIR", "UB_TMPDIR"), ("TMPDIR", "TMPDIR")] {
+        let mut c = ub(["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"]);
+        c.current_dir(s.path());
+        for v in ["UB_RESULTDIR", "UB_TMPDIR", "TMPDIR"] {
+            c.env_remove(v);
+        }
+        match how {
+            "--tmpdir" => c.arg("--tmpdir").arg(&missing),
+            var => c.env(var, &missing),
+        };
+        let o = run(&mut c);
+        assert_usage_error(&o, needle);
+        assert!(stderr(&o).contains(&*missing.to_string_lossy()), "{}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+        assert_eq!(s.entries(), Vec::<String>::new(), "{how}: nothing created, not even ./results");
+    }
+}
+
+// ---- 4. no result lost in silence ------------------------------------------------------------
+
+#[test]
+fn stdout_full_or_closed_is_reported_and_the_files_still_hold_the_results() {
+    for how in ["full", "closed"] {
+        let s = Scratch::new(&format!("flt-out-{how}"));
+        let mut c = short_run(&s, &["-q", "syscall"]);
+        let o = if how == "full" {
+            c.stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap());
+            run(&mut c)
+        } else {
+            // The shell closes stdout, then execs the driver.
+            let mut sh = Command::new("/bin/sh");
+            sh.arg("-c").arg("exec \"$@\" >&-").arg("sh").arg(c.get_program()).args(c.get_args());
+            sh.current_dir(s.path());
+            run(&mut sh)
+        };
+        no_panic(&o);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{how}: {err}");
+        assert!(err.contains("cannot write the report to stdout") && err.contains("results are in"), "{err}");
+        let (report, files) = report_in(&s.path().join("results"));
+        assert!(has_result(&report, "System Call Overhead"), "{how}: {report}");
+        assert_eq!(files.len(), 4, "{files:?}");
+        assert!(!report.contains("** Incomplete"), "{report}");
+    }
+    // A reader that goes away (`unixbench | head -c 10`): the run goes on and saves its files.
+    let s = Scratch::new("flt-out-pipe");
+    let mut child =
+        short_run(&s, &["syscall"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = [0u8; 10];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write the report to stdout: Broken pipe"), "{}", stderr(&o));
+    let (report, _) = report_in(&s.path().join("results"));
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
+    // --no-save: nowhere else to go, and it says so.
+    let s = Scratch::new("flt-out-nosave");
+    let o = run(short_run(&s, &["-q", "--no-save", "syscall"])
+        .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap()));
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--no-save: these results are lost"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_results_disk_that_fills_during_the_run_is_reported_and_stdout_has_the_report() {
+    if !is_root() {
+        return skip("full results disk", "needs root to mount a tmpfs");
+    }
+    let s = Scratch::new("flt-resfull");
+    let results = s.path().join("results");
+    let _fs = Tmpfs::mount(&results, "64k");
+    let child = short_run(&s, &["-q", "syscall", "pipe"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the run has claimed its files, fill the disk.
+    let end = Instant::now() + Duration::from_secs(10);
+    while names(&results).len() < 4 && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = Command::new("dd")
+        .arg("if=/dev/zero")
+        .arg(format!("of={}", results.join("fill").display()))
+        .arg("bs=4k")
+        .stderr(Stdio::null())
+        .status();
+    let o = child.wait_with_output().unwrap();
+    no_panic(&o);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write ") && err.contains("No space left"), "{err}");
+    assert!(has_result(&out, "System Call Overhead") && has_result(&out, "Pipe Throughput"), "{out}");
+    // Each file is whole: a complete earlier version, never a truncated one, and no temp file.
+    for n in names(&results) {
+        assert!(!n.starts_with('.'), "a temporary file is left: {n}");
+        if n.ends_with(".json") {
+            let j = std::fs::read_to_string(results.join(&n)).unwrap();
+            assert!(j.trim_end().ends_with('}'), "{n} is cut: {j}");
+        }
+    }
+}
+
+#[test]
+fn help_and_version_to_a_full_stdout_fail_without_a_panic() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["run", "--help"],
+        &["pipe", "--help"],
+        &["compare", "--help"],
+        &["--list"],
+    ] {
+        let o = run(ub(args).stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap()));
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("cannot write to stdout: No space left"), "{args:?}: {}", stderr(&o));
+    }
+    let s = Scratch::new("flt-wd-full");
+    let o = run(ub(["workdir"])
+        .arg(s.path())
+        .arg("grep")
+        .stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap()));
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+// ---- 5. no /dev/null -------------------------------------------------------------------------
+
+#[test]
+fn a_root_without_dev_null_skips_the_shell_tests_in_one_line_each() {
+    if !is_root() {
+        return skip("busybox root without /dev/null", "needs root for chroot");
+    }
+    let Some(root) = busybox_root("flt-nonull") else {
+        return skip("busybox root without /dev/null", "no static busybox (Debian: busybox-static)");
+    };
+    std::fs::remove_file(root.path().join("dev/null")).unwrap();
+    let o = run(chroot(root.path())
+        .args(["/unixbench", "-q", "-i", "1", "-t", "1", "-c", "1", "--results", "/tmp/results"])
+        .args(["--tmpdir", "/tmp", "shell1", "shell8", "pipe"])
+        .env_clear()
+        .env("PATH", "/bin"));
+    let out = stdout(&o);
+    assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
+    assert!(has_result(&out, "Pipe Throughput"), "{out}");
+    let skips: Vec<&str> = out.lines().filter(|l| l.contains("skipped: no /dev/null")).collect();
+    assert_eq!(skips.len(), 2, "{out}");
+    let (report, _) = report_in(&root.path().join("tmp/results"));
+    assert!(report.len() < 8000, "the report stays small: {} bytes", report.len());
+}
+
+// ---- 6. signals and SIGKILL ------------------------------------------------------------------
+
+#[test]
+fn every_catchable_terminating_signal_stops_the_run_cleanly() {
+    for (sig, num) in [("USR1", 10), ("USR2", 12), ("PIPE", 13), ("ALRM", 14), ("HUP", 1), ("XCPU", 24)] {
+        let s = Scratch::new(&format!("flt-sig{sig}"));
+        let child = short_run(&s, &["-t", "5", "pipe", "syscall"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let _ = Command::new("kill").arg(format!("-{sig}")).arg(child.id().to_string()).status();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(128 + num), "SIG{sig}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("stopped by SIG{sig}")), "{}", stderr(&o));
+        let (report, _) = report_in(&s.path().join("results"));
+        assert!(report.contains("** Run interrupted"), "SIG{sig}: {report}");
+        assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "SIG{sig}");
+    }
+}
+
+#[test]
+fn a_run_killed_by_sigkill_is_cleaned_up_by_the_next_and_its_report_says_incomplete() {
+    let s = Scratch::new("flt-kill9");
+    let tmp = s.path().join("tmp");
+    let mut child = short_run(&s, &["-q", "syscall", "pipe", "spawn"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the first test has been saved, then kill -9 while the next runs.
+    let results = s.path().join("results");
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (report, _) =
+            if names(&results).len() >= 4 { report_in(&results) } else { (String::new(), vec![]) };
+        if has_result(&report, "System Call Overhead") || Instant::now() > end {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = names(&tmp);
+    assert_eq!(left.len(), 1, "the killed run's work directory: {left:?}");
+    let (report, _) = report_in(&results);
+    assert!(report.contains("** Incomplete"), "{report}");
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
+    // The next run removes it and says so in one line.
+    let o = run(&mut short_run(&s, &["-q", "syscall"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let said: Vec<&str> = err.lines().filter(|l| l.contains(&left[0])).collect();
+    assert_eq!(said.len(), 1, "{}", stderr(&o));
+    assert_eq!(names(&tmp), Vec::<String>::new());
+}
+
+// ---- 7. hostile host names -------------------------------------------------------------------
+
+#[test]
+fn a_hostile_hostname_is_data_in_every_file() {
+    if !is_root() || !have("unshare") {
+        return skip("hostile hostname", "needs root and unshare for a private UTS namespace");
+    }
+    let Some(busybox) =
+        ["/bin/busybox", "/usr/bin/busybox"].into_iter().map(PathBuf::from).find(|p| p.is_file())
+    else {
+        return skip("hostile hostname", "no busybox to set a host name with a newline");
+    };
+    let s = Scratch::new("flt-host");
+    std::fs::create_dir(s.path().join("tmp")).unwrap();
+    let o = run(Command::new(host("unshare").unwrap())
+        .args(["-u", "/bin/sh", "-c"])
+        .arg("\"$0\" hostname \"$(printf '../x/<b>evil\\nFAKE')\" && exec \"$@\"")
+        .arg(&busybox)
+        .arg(bin())
+        .args(["-i", "1", "-t", "1", "-c", "1", "syscall", "--results"])
+        .arg(s.path().join("results"))
+        .arg("--tmpdir")
+        .arg(s.path().join("tmp"))
+        .current_dir(s.path())
+        .env_remove("UB_OUTPUT_FILE_NAME"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let files = names(&s.path().join("results"));
+    assert_eq!(files.len(), 4, "{files:?}");
+    for f in &files {
+        assert!(f.starts_with("_._x__b_evil_FAKE-"), "{f}");
+    }
+    let base = s.path().join("results").join(
+        files.iter().find(|f| !f.contains(".html") && !f.contains(".json") && !f.contains(".log")).unwrap(),
+    );
+    let report = std::fs::read_to_string(&base).unwrap();
+    assert!(report.contains("   System: ../x/<b>evil?FAKE: "), "{report}");
+    assert!(!report.lines().any(|l| l.starts_with("FAKE")), "{report}");
+    let html = std::fs::read_to_string(format!("{}.html", base.display())).unwrap();
+    assert!(html.contains("../x/&lt;b&gt;evil?FAKE") && !html.contains("<b>evil"), "{html}");
+    let json = std::fs::read_to_string(format!("{}.json", base.display())).unwrap();
+    assert!(json.contains("\"hostname\": \"../x/<b>evil?FAKE\""), "{json}");
+    assert!(stdout(&o).contains("   System: ../x/<b>evil?FAKE: "));
+}
+
+// ---- 8. compare's inputs ---------------------------------------------------------------------
+
+#[test]
+fn compare_refuses_what_it_cannot_hold() {
+    let s = Scratch::new("flt-cmp");
+    let big = s.path().join("big.json");
+    std::fs::File::create(&big).unwrap().set_len(65 << 20).unwrap();
+    let fifo = s.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    for (file, needle) in [
+        (big.clone(), "larger than the 64 MiB"),
+        (PathBuf::from("/dev/zero"), "not a regular file"),
+        (fifo, "not a regular file"),
+        (s.path().to_path_buf(), "a directory"),
+    ] {
+        let o = run(ub(["compare"]).arg(&file));
+        assert_usage_error(&o, needle);
+    }
+    let o = run(&mut ub(["compare", ""]));
+    assert_usage_error(&o, "compare: '': ");
+    let o = run(&mut ub(["compare", "--help"]));
+    assert!(stdout(&o).contains("64 MiB"), "the cap is stated in --help");
+    // Numbers beyond what their field can hold.
+    for (field, value) in [("copies", "1e300"), ("score", "1e999")] {
+        let j = format!(
+            "{{\"schema\": \"unixbench-results\", \"schema_version\": 1, \"runs\": [{{\"copies\": {c}, \
+             \"results\": [{{\"message\": \"Pipe Throughput\", \"score\": {sc}}}]}}]}}",
+            c = if field == "copies" { value } else { "1" },
+            sc = if field == "score" { value } else { "5" },
+        );
+        let f = s.path().join(format!("{field}.json"));
+        std::fs::write(&f, j).unwrap();
+        let o = run(ub(["compare"]).arg(&f).arg(&f));
+        // A score beyond a double is refused by the JSON reader; copies beyond -c's range here.
+        let needle =
+            if field == "copies" { "\"copies\" is beyond what the field can hold" } else { "too large" };
+        assert_usage_error(&o, needle);
+    }
+}
+
+// ---- 9. a dead context1 partner --------------------------------------------------------------
+
+#[test]
+fn a_killed_context1_partner_fails_the_copy() {
+    let child = ub(["context1", "10"]).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let children = format!("/proc/{0}/task/{0}/children", child.id());
+    let end = Instant::now() + Duration::from_secs(10);
+    let partner = loop {
+        let c = std::fs::read_to_string(&children).unwrap_or_default();
+        if let Some(p) = c.split_whitespace().next() {
+            break p.to_string();
+        }
+        assert!(Instant::now() < end, "no partner process");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = Command::new("kill").args(["-KILL", &partner]).status();
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("context1: the partner process was killed by signal 9"), "{err}");
+    assert!(!err.contains("COUNT|"), "no sample: {err}");
+}
+
+// ---- 10. the remaining bad command lines -----------------------------------------------------
+
+#[test]
+fn the_last_bad_command_lines_are_one_line_and_exit_2() {
+    let s = Scratch::new("flt-bad");
+    for (args, needle) in [
+        (&["--list", "x"][..], "'x'"),
+        (&["--version", "x"], "'x'"),
+        (&["--help", "extra"], "'extra'"),
+        (&["fstime", "-d", "/nonexistent-ub-dir", "-t", "1"], "'/nonexistent-ub-dir'"),
+        (&["fstime", "-w", "-r"], "-w and -r"),
+        (&["run", "--results", "", "syscall"], "''"),
+        (&["run", "--tmpdir", "", "syscall"], "''"),
+    ] {
+        let o = run(ub(args).current_dir(s.path()).env_remove("UB_TMPDIR").env_remove("TMPDIR"));
+        assert_usage_error(&o, needle);
+        assert_eq!(s.entries(), Vec::<String>::new(), "{args:?}");
+    }
+    let o = run(&mut ub(["looper", "1", "/nonexistent-ub-cmd"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("looper: ") && stderr(&o).contains("No such file"), "{}", stderr(&o));
+}
+
+#[test]
+fn install_twice_replaces_its_own_links_and_nothing_else() {
+    let s = Scratch::new("flt-install");
+    for symbolic in [true, false] {
+        let dir = s.path().join(if symbolic { "sym" } else { "hard" });
+        std::fs::create_dir(&dir).unwrap();
+        let install = || {
+            let mut c = ub(["--install"]);
+            if symbolic {
+                c.arg("-s");
+            }
+            run(c.arg(&dir))
+        };
+        for _ in 0..2 {
+            let o = install();
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+        assert!(dir.join("pipe").exists());
+        std::fs::remove_file(dir.join("pipe")).unwrap();
+        std::fs::write(dir.join("pipe"), "mine\n").unwrap();
+        let o = install();
+        assert_usage_error(&o, "pipe");
+        assert_eq!(std::fs::read_to_string(dir.join("pipe")).unwrap(), "mine\n");
+    }
+}
