@@ -19,8 +19,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use base::VERSION_LINE;
-
 const HELP: &str = "\
 unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static binary
 
@@ -77,7 +75,7 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         None => (me, driver::main(argv)),
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install(&argv[1..])),
-        Some("--version" | "-V") => (me, no_more(&argv).and_then(|()| error::print(VERSION_LINE))),
+        Some("--version" | "-V") => (me, no_more(&argv).and_then(|()| error::print(base::version::LINE))),
         Some("--help" | "-h") => (me, no_more(&argv).and_then(|()| error::print(HELP))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {

@@ -285,12 +285,14 @@ fn dependencies_are_libc_lexopt_oorandom() {
 /// to `compare`; the binary holds the kernels (measuring, so below the cold code although in the
 /// top crate: they name nothing of `run`) and the applet table.
 const LAYERS: &[&[&str]] = &[
-    // The plain data: errors, the run model, the baselines, the small pure helpers.
-    &["error", "model", "baselines", "sort", "json", "selfexe"],
+    // The plain data: the run model, the baselines, the small pure helpers, the version.
+    &["model", "baselines", "sort", "json", "selfexe", "version"],
     // The catalogue: tests and groups (with their categories and baselines).
     &["suite"],
     // Measuring: sys, then the protocol and argument parsing, the alarm deadline, the kernels.
     &["sys"],
+    // Errors, and the one writer of stdout text that reports a failed write (through sys).
+    &["error"],
     &["protocol", "args"],
     &["timing"],
     // The twins of execl and spawn (crates/twin): ELF packing, the table, staging.

@@ -6,10 +6,6 @@
 //! crate, modules import only modules of a lower layer (`tests/it/tidy.rs` checks both).
 //! Built at opt-level 3: the kernels' timed loops call `sys` and `timing`.
 
-/// What `--version` prints (the workspace's one version).
-pub const VERSION_LINE: &str =
-    concat!("unixbench ", env!("CARGO_PKG_VERSION"), " (BYTE UNIX Benchmarks 6.0.0-compatible)\n");
-
 pub mod args;
 pub mod baselines;
 pub mod error;
@@ -21,3 +17,4 @@ pub mod sort;
 pub mod suite;
 pub mod sys;
 pub mod timing;
+pub mod version;

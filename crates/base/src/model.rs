@@ -90,6 +90,10 @@ impl ExecImage {
     }
 }
 
+/// The most copies a run may have (`-c`, a results file's `copies`): far beyond any machine,
+/// below where fork or pipes run out.
+pub const MAX_COPIES: u64 = 65_536;
+
 /// One pass of a test: N copies started together, combined as `runOnePass` does.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pass {

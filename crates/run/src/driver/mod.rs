@@ -38,7 +38,7 @@ pub fn knows(name: &str) -> bool {
 pub fn main(args: Vec<OsString>) -> Result {
     let opts = match options::parse(args)? {
         Parsed::Help => return crate::error::print(options::HELP),
-        Parsed::Version => return crate::error::print(base::VERSION_LINE),
+        Parsed::Version => return crate::error::print(base::version::LINE),
         Parsed::Run(o) => o,
     };
     // A file size limit must not kill the run: writing the log or a report then fails with

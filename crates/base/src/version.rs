@@ -1,0 +1,5 @@
+//! The one version string: what `--version` prints, for the binary and the driver alike.
+
+/// What `--version` prints.
+pub const LINE: &str =
+    concat!("unixbench ", env!("CARGO_PKG_VERSION"), " (BYTE UNIX Benchmarks 6.0.0-compatible)\n");
