@@ -112,7 +112,7 @@ pub static APPLETS: &[Applet] = &[
         name: "lmbench",
         args: "[-s] [--only SECTION,...] [--json FILE] [--dir DIR] | --summary FILE...",
         about: "lmbench's latency and bandwidth summary table for this host",
-        entry: kernels::lmbench::main,
+        entry: run::lmbench::main,
     },
     Applet {
         name: "looper",

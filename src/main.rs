@@ -10,7 +10,7 @@ mod applets;
 mod kernels;
 
 // The layers below, in scope as `crate::sys`, `crate::driver`, ... (ARCHITECTURE.md, "Layers").
-use base::{args, error, json, protocol, selfexe, sort, sys, timing};
+use base::{args, error, protocol, selfexe, sys, timing};
 use run::{compare, driver};
 
 use error::Error;

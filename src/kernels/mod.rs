@@ -10,7 +10,6 @@ pub mod fstime;
 #[cfg(feature = "graphics")]
 pub mod gfx;
 pub mod hanoi;
-pub mod lmbench;
 pub mod looper;
 pub mod pipe;
 pub mod spawn;

@@ -11,6 +11,7 @@ pub(crate) use base::{args, baselines, error, json, model, protocol, selfexe, so
 pub mod compare;
 pub mod driver;
 pub mod hosttools;
+pub mod lmbench;
 pub mod quick;
 pub mod report;
 pub mod stats;

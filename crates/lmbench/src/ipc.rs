@@ -57,6 +57,7 @@ fn echo(r: i32, w: i32, size: usize) -> i32 {
 }
 
 /// lat_pipe: one byte there and back through two pipes.
+#[inline(never)] // timed: see lib.rs
 pub fn lat_pipe(h: &Harness) -> io::Result<f64> {
     let (r1, w1) = sys::fd::pipe_cloexec()?;
     let (r2, w2) = sys::fd::pipe_cloexec()?;
@@ -67,6 +68,7 @@ pub fn lat_pipe(h: &Harness) -> io::Result<f64> {
 }
 
 /// lat_unix: one byte there and back on an AF_UNIX stream socketpair.
+#[inline(never)] // timed: see lib.rs
 pub fn lat_unix(h: &Harness) -> io::Result<f64> {
     let (a, b) = sys::net::unix_pair()?;
     sys::net::set_recv_timeout(b.raw(), TIMEOUT_S)?;
@@ -77,6 +79,7 @@ pub fn lat_unix(h: &Harness) -> io::Result<f64> {
 }
 
 /// lat_tcp: a 1-byte message there and back on a loopback TCP connection.
+#[inline(never)] // timed: see lib.rs
 pub fn lat_tcp(h: &Harness) -> io::Result<f64> {
     let (listener, port) = sys::net::tcp_listen()?;
     let server = Child::spawn(|| match sys::net::accept(&listener) {
@@ -93,6 +96,7 @@ pub fn lat_tcp(h: &Harness) -> io::Result<f64> {
 }
 
 /// lat_udp: a 4-byte datagram there and back on loopback (lmbench's minimum message).
+#[inline(never)] // timed: see lib.rs
 pub fn lat_udp(h: &Harness) -> io::Result<f64> {
     let (server_sock, port) = sys::net::udp_bind()?;
     let server = Child::spawn(|| {
@@ -122,6 +126,7 @@ pub fn lat_udp(h: &Harness) -> io::Result<f64> {
 /// waits for a CPU (any busy machine), a short queue overflows within a few milliseconds, the
 /// kernel drops SYNs and each dropped one costs the client a 1 s retry; lmbench then reports
 /// milliseconds per connection. With the longer queue the figure is the connection's cost.
+#[inline(never)] // timed: see lib.rs
 pub fn lat_connect(h: &Harness) -> io::Result<f64> {
     let (listener, port) = sys::net::tcp_listen_backlog(4096)?;
     // As lmbench's server: wait for the client's close, then close, so the client's side is the
@@ -176,6 +181,7 @@ fn drain(fd: &Fd, buf: &mut [u8], chunk: usize, todo: usize, what: &str) -> io::
 
 /// bw_pipe: a child writes 64 KiB blocks without pause; the parent reads 10 MiB per iteration
 /// into a buffer offset 128 bytes from a page boundary. MB/s (10^6 bytes).
+#[inline(never)] // timed: see lib.rs
 pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
     let (r, w) = sys::fd::pipe_cloexec()?;
     let writer = Child::spawn(|| {
@@ -206,6 +212,7 @@ pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
 
 /// bw_unix: per iteration the parent asks for 10 MiB on a control pipe and reads it from an
 /// AF_UNIX stream socket in 64 KiB reads.
+#[inline(never)] // timed: see lib.rs
 pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     let (a, b) = sys::net::unix_pair()?;
     let (cr, cw) = sys::fd::pipe_cloexec()?;
@@ -251,6 +258,7 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
 /// bw_tcp -m 10M: a server writes 10 MiB messages without pause on a loopback connection with
 /// 1 MiB socket buffers; the client reads 10 MiB per iteration. A few unrecorded iterations
 /// first stand in for lmbench's warm-up of the connection.
+#[inline(never)] // timed: see lib.rs
 pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     let (listener, port) = sys::net::tcp_listen()?;
     sys::net::set_buffers(listener.raw(), SOCKBUF, false, true);

@@ -30,6 +30,7 @@ fn read_token(fd: &Fd, msg: &mut [u8; 4]) -> io::Result<()> {
 }
 
 /// The ring overhead per hop for `procs` pipes and a working set of `kbytes`, in us.
+#[inline(never)] // timed: see lib.rs
 pub fn overhead(h: &Harness, procs: usize, kbytes: usize) -> io::Result<f64> {
     let pipes = (0..procs).map(|_| sys::fd::pipe_cloexec()).collect::<io::Result<Vec<_>>>()?;
     let data = working_set(kbytes);
@@ -55,6 +56,7 @@ pub fn overhead(h: &Harness, procs: usize, kbytes: usize) -> io::Result<f64> {
 /// One context switch among `procs` processes with `kbytes` of working set each, in us, less
 /// `ovr` (from [`overhead`]). Fails if the difference is not positive (lmbench prints nothing
 /// then).
+#[inline(never)] // timed: see lib.rs
 pub fn ctx(h: &Harness, procs: usize, kbytes: usize, ovr: f64) -> io::Result<f64> {
     let procs = procs.max(2);
     let pipes = (0..procs).map(|_| sys::fd::pipe_cloexec()).collect::<io::Result<Vec<_>>>()?;

@@ -82,6 +82,7 @@ impl Drop for FileSet {
 }
 
 /// lat_fs for one file size: (create, delete) in microseconds per file.
+#[inline(never)] // timed: see lib.rs
 pub fn fs_create_delete(h: &Harness, dir: &Path, size: usize) -> io::Result<(f64, f64)> {
     let block = vec![1u8; 128 * 1024];
     let mut serial = 0;
@@ -121,6 +122,7 @@ fn open_rw(path: &Path) -> io::Result<Fd> {
 
 /// lat_mmap SIZE FILE: map `size` bytes shared read-write, store one byte every 16 KiB over the
 /// first tenth, unmap. Microseconds per mapping.
+#[inline(never)] // timed: see lib.rs
 pub fn lat_mmap(h: &Harness, file: &Path, size: usize) -> io::Result<f64> {
     let fd = open_rw(file)?;
     let value = (size & 0xff) as u8;
@@ -138,6 +140,7 @@ pub fn lat_mmap(h: &Harness, file: &Path, size: usize) -> io::Result<f64> {
 
 /// lat_pagefault FILE: touch every page of a shared read-only mapping in a random order, then
 /// remap and invalidate, less the cost of the remap and invalidate alone. Microseconds per page.
+#[inline(never)] // timed: see lib.rs
 pub fn lat_pagefault(h: &Harness, file: &Path) -> io::Result<f64> {
     let fd = sys::fd::open(file.as_os_str(), libc::O_RDONLY, 0)?;
     let page = sys::mem::page_size();
@@ -182,6 +185,7 @@ pub fn lat_pagefault(h: &Harness, file: &Path) -> io::Result<f64> {
 
 /// bw_file_rd SIZE io_only FILE: seek to 0, read `size` bytes in 64 KiB reads, summing each
 /// block as it arrives. MB/s.
+#[inline(never)] // timed: see lib.rs
 pub fn bw_file_reread(h: &Harness, file: &Path, size: usize) -> io::Result<f64> {
     let fd = sys::fd::open(file.as_os_str(), libc::O_RDONLY, 0)?;
     let mut buf = vec![0u8; XFER];
@@ -209,6 +213,7 @@ pub fn bw_file_reread(h: &Harness, file: &Path, size: usize) -> io::Result<f64> 
 }
 
 /// bw_mmap_rd SIZE mmap_only FILE: map once, then sum all `size` bytes per iteration. MB/s.
+#[inline(never)] // timed: see lib.rs
 pub fn bw_mmap_reread(h: &Harness, file: &Path, size: usize) -> io::Result<f64> {
     let fd = sys::fd::open(file.as_os_str(), libc::O_RDONLY, 0)?;
     let m = sys::mem::Mapping::file_shared(fd.raw(), size, false)?;

@@ -14,6 +14,7 @@ use std::io;
 use std::path::Path;
 
 /// lat_syscall null: getppid().
+#[inline(never)] // timed: see lib.rs
 pub fn null_call(h: &Harness) -> io::Result<f64> {
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
@@ -28,6 +29,7 @@ pub fn null_call(h: &Harness) -> io::Result<f64> {
 
 /// The "null I/O" column: the mean of lat_syscall read (1 byte of /dev/zero) and write (1 byte
 /// to /dev/null), as getsummary averages them.
+#[inline(never)] // timed: see lib.rs
 pub fn null_io(h: &Harness) -> io::Result<f64> {
     let zero = sys::fd::open(std::ffi::OsStr::new("/dev/zero"), libc::O_RDONLY, 0)?;
     let null = sys::fd::open(std::ffi::OsStr::new("/dev/null"), libc::O_WRONLY, 0)?;
@@ -57,6 +59,7 @@ fn cpath(p: &Path) -> io::Result<CString> {
 }
 
 /// lat_syscall stat FILE.
+#[inline(never)] // timed: see lib.rs
 pub fn stat(h: &Harness, file: &Path) -> io::Result<f64> {
     let p = cpath(file)?;
     let s = h.run(Pick::Median, |n| {
@@ -71,6 +74,7 @@ pub fn stat(h: &Harness, file: &Path) -> io::Result<f64> {
 }
 
 /// lat_syscall open FILE: open(O_RDONLY) and close.
+#[inline(never)] // timed: see lib.rs
 pub fn open_close(h: &Harness, file: &Path) -> io::Result<f64> {
     let p = cpath(file)?;
     let s = h.run(Pick::Median, |n| {
@@ -90,6 +94,7 @@ pub const SELECT_FDS: i32 = 100;
 /// lat_select -n 100 tcp: one loopback TCP connection dup'ed to 100 descriptors, then
 /// select(100, NULL, &set, NULL, {0,0}) on them (descriptors numbered 100 and up fall outside
 /// nfds, as in lmbench).
+#[inline(never)] // timed: see lib.rs
 pub fn select_tcp(h: &Harness) -> io::Result<f64> {
     let (listener, port) = sys::net::tcp_listen()?;
     let server = Child::spawn(|| loop {
@@ -109,6 +114,7 @@ pub fn select_tcp(h: &Harness) -> io::Result<f64> {
 }
 
 /// lat_select -n 100 file: the same on a regular file's descriptors (the "100fd selct" column).
+#[inline(never)] // timed: see lib.rs
 pub fn select_file(h: &Harness, file: &Path) -> io::Result<f64> {
     let f = sys::fd::open(file.as_os_str(), libc::O_RDONLY, 0)?;
     select_on(h, &f)
@@ -136,6 +142,7 @@ fn select_on(h: &Harness, fd: &Fd) -> io::Result<f64> {
 extern "C" fn nothing(_sig: libc::c_int) {}
 
 /// lat_sig install: sigaction(SIGUSR1) with a handler, flags 0.
+#[inline(never)] // timed: see lib.rs
 pub fn sig_install(h: &Harness) -> io::Result<f64> {
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
@@ -150,6 +157,7 @@ pub fn sig_install(h: &Harness) -> io::Result<f64> {
 }
 
 /// lat_sig catch: kill(self, SIGUSR1) caught by an empty handler, less kill(self, 0).
+#[inline(never)] // timed: see lib.rs
 pub fn sig_catch(h: &Harness) -> io::Result<f64> {
     let me = sys::proc::getpid();
     let send = h.run(Pick::Median, |n| {
@@ -177,12 +185,14 @@ pub fn sig_catch(h: &Harness) -> io::Result<f64> {
 
 /// lat_sig prot: a store into a read-only page, the SIGSEGV handler returning, less the cost
 /// of catching a signal (lmbench assumes a protection fault's signal costs as much).
+#[inline(never)] // timed: see lib.rs
 pub fn prot_fault(h: &Harness, catch_us: f64) -> io::Result<f64> {
     let s = h.run(Pick::Median, |n| time_io(|| sys::mem::protection_faults(n)))?;
     Ok((s.per_iter() - catch_us).max(0.0))
 }
 
 /// lat_proc fork: fork, the child exits at once, the parent waits.
+#[inline(never)] // timed: see lib.rs
 pub fn fork_exit(h: &Harness) -> io::Result<f64> {
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
@@ -200,6 +210,7 @@ pub fn fork_exit(h: &Harness) -> io::Result<f64> {
 
 /// lat_proc exec: fork, the child closes stdout and execve's the hello program with an empty
 /// environment, the parent waits.
+#[inline(never)] // timed: see lib.rs
 pub fn fork_exec(h: &Harness, me: &Path) -> io::Result<f64> {
     let path = cpath(me)?;
     let argv = sys::proc::Argv::new(["unixbench", "lmbench", "--hello"])?;
@@ -210,6 +221,7 @@ pub fn fork_exec(h: &Harness, me: &Path) -> io::Result<f64> {
 }
 
 /// lat_proc shell: fork, the child closes stdout and runs `/bin/sh -c HELLO`.
+#[inline(never)] // timed: see lib.rs
 pub fn fork_shell(h: &Harness, me: &Path) -> io::Result<f64> {
     if !Path::new("/bin/sh").exists() {
         return Err(io::Error::new(io::ErrorKind::NotFound, "no /bin/sh"));

@@ -9,16 +9,15 @@
 //! 127.0.0.1 only. Scratch files live in a private directory removed on every path, and
 //! helper processes are killed and reaped by their guards.
 
-mod child;
-mod ctx;
-mod harness;
-mod ipc;
+//!
+//! This is the cold half: it parses the options, chooses the figures, runs them and prints the
+//! table and the JSON. The loops it times and lmbench's harness are `lmbench_kernels`, a crate
+//! built at opt-level 3 as the kernels are, while this one is built for size.
+
 mod json;
-mod memory;
-mod procs;
 mod table;
-mod valloc;
-mod vm;
+
+use lmbench_kernels::{ctx, harness, ipc, memory, procs, vm};
 
 use crate::error::{Error, Result};
 use crate::sys;
