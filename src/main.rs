@@ -10,6 +10,7 @@ mod applets;
 mod args;
 mod baselines;
 mod compare;
+mod cpulimit;
 mod driver;
 mod error;
 mod hosttools;

@@ -71,11 +71,14 @@ pub fn main(args: Vec<OsString>) -> Result {
     let workdir = WorkDir::create(&dirs.tmp)
         .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
 
-    let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let mut system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
+    system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());
     let copies = if opts.copies.is_empty() {
-        // Run's default: 1, then the CPUs (here: those this process may run on), uncapped.
+        // Run's default: 1, then the CPUs, here those this process may really use: the affinity
+        // mask within the cgroup's cpuset, capped by its CPU quota (src/cpulimit.rs).
         let mut c = vec![1];
-        if let Some(n) = sys::info::cpus_allowed().filter(|&n| n > 1) {
+        if let Some(n) = system.cpu_limit.as_ref().map(|l| l.cpus).filter(|&n| n > 1) {
             c.push(n);
         }
         c

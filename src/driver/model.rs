@@ -167,6 +167,9 @@ pub struct SystemInfo {
     pub cpus: Vec<Cpu>,
     /// CPUs in the system, for the `N CPUs in system` line; None prints `unknown CPUs`.
     pub cpu_count: Option<usize>,
+    /// The CPUs this process may use and which limit decided (`src/cpulimit.rs`); None when
+    /// not looked at (a loaded report).
+    pub cpu_limit: Option<crate::cpulimit::Limit>,
     pub graphics: Option<String>,
     /// The uptime line (` 12:00:00 up 3 days, ...,  load average: ...`).
     pub uptime: String,

@@ -240,6 +240,13 @@ fn system(j: &mut Json, s: &SystemInfo) {
     j.key("system").string(&s.system);
     j.key("language").string(&s.language);
     j.key("cpu_count").opt_int(s.cpu_count.map(|n| n as i64));
+    if let Some(l) = &s.cpu_limit {
+        j.key("cpu_limit").begin_object();
+        j.key("cpus").int(l.cpus as i64);
+        j.key("by").string(l.by.name());
+        j.key("detail").string(&l.detail);
+        j.end_object();
+    }
     j.key("cpus").begin_array();
     for c in &s.cpus {
         j.begin_object();

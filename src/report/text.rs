@@ -113,6 +113,9 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
             putln!(s, "          {}", cpu.flags);
         }
     }
+    if let Some(l) = sys.cpu_limit.as_ref().and_then(|l| l.cgroup_line()) {
+        putln!(s, "   CPU limit: {l}");
+    }
     if let Some(g) = sys.graphics.as_deref().filter(|g| !g.is_empty()) {
         putln!(s, "   Graphics: {g}");
     }

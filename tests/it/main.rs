@@ -10,6 +10,7 @@ mod cpu_kernels;
 mod dispatch;
 mod driver;
 mod graphics;
+mod limits;
 mod lmbench;
 mod os_kernels;
 mod quick;
