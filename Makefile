@@ -4,6 +4,7 @@
 #   make run          build and run the standard benchmark (the index, 1 and N copies)
 #   make test         build and run every test (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
+#   make i686         build ./unixbench-i686, static, for 32-bit x86 (i686-unknown-linux-musl)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
 #   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
@@ -15,6 +16,7 @@
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
 ARM     := aarch64-unknown-linux-musl
+X86     := i686-unknown-linux-musl
 PREFIX  ?= /usr/local
 LINKS   ?= 0
 
@@ -24,7 +26,7 @@ GREPEAT ?= 3
 GTIME   ?= 2
 GROUNDS ?= 3
 
-.PHONY: all run test test-deps aarch64 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
+.PHONY: all run test test-deps test-i686 aarch64 i686 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
 all: unixbench
 
@@ -72,6 +74,26 @@ unixbench-aarch64: FORCE
 
 aarch64: unixbench-aarch64
 
+unixbench-i686: FORCE
+	$(call need_target,$(X86))
+	$(CARGO) build --release --locked --target $(X86)
+	cp target/$(X86)/release/unixbench $@
+
+i686: unixbench-i686
+
+# The i686 build on this machine: natively where the kernel runs 32-bit binaries (IA32
+# emulation), else skipped with one line. Its unit tests (a debug build: every arithmetic
+# overflow of a 32-bit usize panics) and the integration tests of its kernels and driver,
+# the short index in a BusyBox root included.
+I686_IT := cpu_kernels:: os_kernels:: driver:: shell_tests:: quick:: lmbench:: limits:: rigs::busybox_root
+test-i686: unixbench-i686
+	@if ./unixbench-i686 --version >/dev/null 2>&1; then \
+		echo "i686: unit tests, then the kernels' and driver's integration tests"; \
+		$(CARGO) clippy --locked --target $(X86) --all-targets -- -D warnings && \
+		$(CARGO) test --locked --target $(X86) --bin unixbench && \
+		UNIXBENCH_BIN=$(CURDIR)/unixbench-i686 $(CARGO) test --locked --test it -- $(I686_IT); \
+	else echo "test-i686: skipped: this kernel does not run 32-bit x86 binaries (no IA32 emulation)"; fi
+
 run: unixbench
 	./unixbench
 
@@ -80,6 +102,7 @@ test: unixbench unixbench-aarch64 test-deps
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
 		$(CARGO) test --locked
+	$(MAKE) test-i686
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
@@ -111,7 +134,7 @@ bench: unixbench
 
 clean:
 	$(CARGO) clean
-	rm -f unixbench unixbench-aarch64 unixbench-graphics
+	rm -f unixbench unixbench-aarch64 unixbench-i686 unixbench-graphics
 
 # Our lmbench figures against lmbench's programs built in DIR (its bin/<arch>/), alternating.
 bench-lmbench: unixbench

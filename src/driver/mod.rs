@@ -212,9 +212,9 @@ pub fn main(args: Vec<OsString>) -> Result {
 /// the soft limit on open files allows, raise it toward the hard limit.
 fn room_for_copies(copies: usize) {
     let want = copies as u64 + 64;
-    if let Ok((soft, hard)) = sys::proc::get_rlimit(libc::RLIMIT_NOFILE as i32) {
+    if let Ok((soft, hard)) = sys::proc::get_rlimit(sys::proc::RLIMIT_NOFILE) {
         if soft < want {
-            let _ = sys::proc::set_rlimit(libc::RLIMIT_NOFILE as i32, want.min(hard), hard);
+            let _ = sys::proc::set_rlimit(sys::proc::RLIMIT_NOFILE, want.min(hard), hard);
         }
     }
 }
