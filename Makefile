@@ -106,13 +106,15 @@ test: unixbench unixbench-aarch64 test-deps
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
-# qemu-user for the aarch64 binary, and binfmt_misc so that the emulated driver can exec its
+# qemu-user for the aarch64 binary, libseccomp's Python bindings for the old-kernel rig (its
+# filter answers ENOSYS to the system calls newer than 3.2), and binfmt_misc so that the emulated driver can exec its
 # emulated kernels. Only as root with apt; otherwise those rigs say they were skipped.
 test-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		need=""; \
 		[ -x /bin/busybox ] || need="$$need busybox-static"; \
 		command -v qemu-aarch64-static >/dev/null || need="$$need qemu-user-static"; \
+		/usr/bin/python3 -c 'import seccomp' 2>/dev/null || need="$$need python3 python3-seccomp"; \
 		if [ -n "$$need" ]; then \
 			echo "installing:$$need"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \

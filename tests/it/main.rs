@@ -12,6 +12,7 @@ mod driver;
 mod graphics;
 mod limits;
 mod lmbench;
+mod oldkernel;
 mod os_kernels;
 mod quick;
 mod report;
