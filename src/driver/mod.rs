@@ -85,7 +85,6 @@ pub fn main(args: Vec<OsString>) -> Result {
     } else {
         opts.copies.clone()
     };
-    room_for_copies(copies.iter().copied().max().unwrap_or(1));
     // --quick: the budget of the whole run, shared out test by test as the run goes.
     let standard = planned_secs(&opts, &copies);
     let quick_total = opts.quick.map(|q| match q {
@@ -206,17 +205,6 @@ pub fn main(args: Vec<OsString>) -> Result {
         )));
     }
     Ok(())
-}
-
-/// The driver holds one descriptor per running copy (its stderr pipe): with more copies than
-/// the soft limit on open files allows, raise it toward the hard limit.
-fn room_for_copies(copies: usize) {
-    let want = copies as u64 + 64;
-    if let Ok((soft, hard)) = sys::proc::get_rlimit(sys::proc::RLIMIT_NOFILE) {
-        if soft < want {
-            let _ = sys::proc::set_rlimit(sys::proc::RLIMIT_NOFILE, want.min(hard), hard);
-        }
-    }
 }
 
 /// A category's copy limit (Run's maxCopies): the graphics tests run single-copy only.

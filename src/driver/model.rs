@@ -51,6 +51,9 @@ pub struct CopyOutcome {
     pub error: Option<String>,
     /// The process id of the copy (the log's `# pid:` line); 0 when unknown.
     pub pid: i32,
+    /// Seconds from the pass's release (the start barrier) until the copy exec'd its program;
+    /// None when not known (a loaded report, or the copy never got there).
+    pub started: Option<f64>,
 }
 
 /// One pass of a test: N copies started together, combined as `runOnePass` does.
@@ -66,6 +69,17 @@ pub struct Pass {
     /// Timebase and label of copy 0.
     pub timebase: f64,
     pub label: String,
+}
+
+impl Pass {
+    /// The start skew: seconds from the first copy's start to the last's, when every copy's
+    /// start is known.
+    pub fn start_skew(&self) -> Option<f64> {
+        let s: Option<Vec<f64>> = self.copies.iter().map(|c| c.started).collect();
+        let s = s.filter(|s| !s.is_empty())?;
+        let (lo, hi) = s.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+        Some(hi - lo)
+    }
 }
 
 /// The combined result of one test at one copy count.

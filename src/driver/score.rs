@@ -114,6 +114,7 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
         status,
         error,
         pid,
+        started: None,
     }
 }
 

@@ -82,6 +82,7 @@ pub fn result(
                         status: 0,
                         error: None,
                         pid: 1000 + (i * copies + c) as i32,
+                        started: None,
                     })
                     .collect(),
                 count,

@@ -333,6 +333,9 @@ fn pass(j: &mut Json, p: &Pass, kept: bool) {
     j.key("timebase").number(p.timebase);
     j.key("label").string(&p.label);
     j.key("kept").bool(kept);
+    if let Some(s) = p.start_skew() {
+        j.key("start_skew").number(s);
+    }
     j.key("copies").begin_array();
     for c in &p.copies {
         copy(j, c);
@@ -348,6 +351,9 @@ fn copy(j: &mut Json, c: &CopyOutcome) {
     j.key("label").opt_string(c.label.as_deref());
     j.key("time").opt_number(c.time);
     j.key("elapsed").number(c.elapsed);
+    if let Some(s) = c.started {
+        j.key("started").number(s);
+    }
     j.key("status").int(i64::from(c.status));
     j.key("error").opt_string(c.error.as_deref());
     j.end_object();

@@ -148,6 +148,7 @@ mod tests {
                     status: 0,
                     error: None,
                     pid: pids[i],
+                    started: None,
                 }],
                 count: counts[i],
                 time: elapsed[i],
