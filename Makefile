@@ -21,6 +21,9 @@ PREFIX  ?= /usr/local
 LINKS   ?= 0
 
 GTARGET := x86_64-unknown-linux-gnu
+# The playbook's test runs ansible-core from PyPI in a virtualenv of its own.
+VENV    := target/ansible-venv
+ANSIBLE := ansible-core==2.19.14
 UBGEARS ?= -
 GREPEAT ?= 3
 GTIME   ?= 2
@@ -97,10 +100,11 @@ test-i686: unixbench-i686
 run: unixbench
 	./unixbench
 
-test: unixbench unixbench-aarch64 test-deps
+test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
+		UNIXBENCH_ANSIBLE_PLAYBOOK=$(CURDIR)/$(VENV)/bin/ansible-playbook \
 		$(CARGO) test --locked
 	$(MAKE) test-i686
 	$(MAKE) test-graphics
@@ -124,6 +128,12 @@ test-deps:
 			cat /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register 2>/dev/null || true; \
 		fi; \
 	else echo "test-deps: not root or no apt-get: the rigs that need busybox, qemu or root will skip"; fi
+
+# ansible-core for the playbook's test (contrib/ansible/), from PyPI into a local virtualenv.
+$(VENV)/bin/ansible-playbook:
+	$(call need_debs,python3-venv)
+	/usr/bin/python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q '$(ANSIBLE)'
 
 install: unixbench
 	install -d $(DESTDIR)$(PREFIX)/bin

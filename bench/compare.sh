@@ -5,8 +5,8 @@
 #
 # Makes one results JSON with a short real run (`UB -q -c 1 -t 1 -i 1 syscall pipe`), copies it
 # FILES times (default 500) under distinct host names, then times ROUNDS (default 5) runs of
-# `UB compare FILE...` over all of them (output discarded) and prints each round's seconds and
-# the median. The files are alike but for the host name: compare reads and parses each in full
+# `UB compare FILE...` and of `UB compare --hosts FILE...` (the fleet table) over all of them
+# (output discarded) and prints each round's seconds and the median. The files are alike but for the host name: compare reads and parses each in full
 # either way, which is what is timed.
 #
 # POSIX sh and awk, `date +%s.%N` (GNU date).
@@ -30,12 +30,14 @@ while [ "$i" -le "$FILES" ]; do
     sed "s/\"hostname\": \"[^\"]*\"/\"hostname\": \"host$i\"/" "$seed" >"$TMP/fleet/host$i.json"
     i=$((i + 1))
 done
-echo "compare over $FILES files of $(wc -c <"$seed") bytes each"
-r=1
-while [ "$r" -le "$ROUNDS" ]; do
-    t0=$(date +%s.%N)
-    "$UB" compare "$TMP"/fleet/*.json >/dev/null || { echo "compare.sh: compare failed" >&2; exit 1; }
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-    r=$((r + 1))
-done | sort -n | awk '{ v[NR] = $1; printf "round: %s s\n", $1 } END { printf "median: %s s\n", v[int((NR + 1) / 2)] }'
+for mode in "" --hosts; do
+    echo "compare $mode over $FILES files of $(wc -c <"$seed") bytes each"
+    r=1
+    while [ "$r" -le "$ROUNDS" ]; do
+        t0=$(date +%s.%N)
+        "$UB" compare $mode "$TMP"/fleet/*.json >/dev/null || { echo "compare.sh: compare failed" >&2; exit 1; }
+        t1=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+        r=$((r + 1))
+    done | sort -n | awk '{ v[NR] = $1; printf "round: %s s\n", $1 } END { printf "median: %s s\n", v[int((NR + 1) / 2)] }'
+done
