@@ -159,7 +159,15 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);
                 reap(&mut running);
-                let e = io::Error::new(e.kind(), format!("cannot start copy {} of {copies}: {e}", i + 1));
+                // fork's EAGAIN is most often the process limit: say what it is.
+                let limit = match sys::proc::get_rlimit(sys::proc::RLIMIT_NPROC) {
+                    Ok((soft, _)) if e.raw_os_error() == Some(libc::EAGAIN) => {
+                        format!("; the process limit is {soft} (ulimit -u)")
+                    }
+                    _ => String::new(),
+                };
+                let e =
+                    io::Error::new(e.kind(), format!("cannot start copy {} of {copies}: {e}{limit}", i + 1));
                 return Err(e);
             }
         }

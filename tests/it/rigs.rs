@@ -368,3 +368,31 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
         assert!(left.is_empty(), "seed {seed}: left in the tmp dir: {left:?}");
     }
 }
+
+#[test]
+fn copies_beyond_the_process_limit_fail_the_pass_saying_what_the_limit_is() {
+    if !is_root() || !have("setpriv") || !have("prlimit") {
+        return skip(
+            "RLIMIT_NPROC copies",
+            "root ignores RLIMIT_NPROC; needs root and setpriv to become nobody",
+        );
+    }
+    let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
+    let d = nobody_dir("nproc-copies");
+    // Three processes for nobody: the driver and two copies; the third copy cannot be forked.
+    let o = as_nobody(
+        d.path(),
+        &["--nproc=3:3"],
+        &["-q", "-i", "1", "-t", "1", "-c", "4", "--tmpdir", ".", "pipe"],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+    assert!(
+        out.contains(
+            "** pipe: failed: cannot start copy 3 of 4: Resource temporarily unavailable (os error 11); \
+                      the process limit is 3 (ulimit -u)"
+        ),
+        "{out}"
+    );
+    assert_eq!(d.entries(), ["results", "unixbench"], "nothing left behind");
+}
