@@ -32,86 +32,100 @@ fn rows(sources: &[Source]) -> Vec<Row<'_>> {
     rows
 }
 
-const HEAD: [&str; 9] = ["#", "host", "machine", "CPUs", "OS release", "CPU", "1 copy", "N copies", "file"];
+/// The text table's columns; those marked true are right-aligned.
+const HEAD: [(&str, bool); 9] = [
+    ("#", true),
+    ("host", false),
+    ("machine", false),
+    ("CPUs", true),
+    ("OS release", false),
+    ("CPU", false),
+    ("1 copy", true),
+    ("N copies", true),
+    ("file", false),
+];
 
-fn cells(i: usize, r: &Row) -> [String; 9] {
+/// A row's cells: rank, the host's identity, the index at 1 copy, (N, the index at N copies),
+/// the file. Unknowns are None.
+fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
     let h = &r.src.host;
     [
-        (i + 1).to_string(),
-        h.name.clone(),
-        h.machine.clone(),
-        h.cpus.map_or_else(|| "unknown".into(), |n| n.to_string()),
-        h.os_release.clone(),
-        h.cpu.clone(),
-        r.one.map_or_else(|| "---".into(), |v| format!("{v:.1}")),
-        r.many.map_or_else(|| "---".into(), |(n, v)| format!("{v:.1} ({n})")),
-        r.src.file.clone(),
+        Some((i + 1).to_string()),
+        Some(h.name.clone()),
+        Some(h.machine.clone()),
+        h.cpus.map(|n| n.to_string()),
+        Some(h.os_release.clone()),
+        Some(h.cpu.clone()),
+        r.one.map(|v| format!("{v:.1}")),
+        r.many.map(|(n, v)| format!("{v:.1} ({n})")),
+        Some(r.src.file.clone()),
     ]
 }
 
-/// The table as text: columns as wide as their widest cell, numbers right-aligned.
+/// The table as text: columns as wide as their widest cell.
 pub fn text(sources: &[Source]) -> String {
-    let rows = rows(sources);
-    let table: Vec<[String; 9]> = rows.iter().enumerate().map(|(i, r)| cells(i, r)).collect();
-    let mut width = HEAD.map(|h| h.chars().count());
-    for row in &table {
-        for (w, c) in width.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
+    let mut table: Vec<Vec<String>> = vec![HEAD.iter().map(|h| h.0.to_string()).collect()];
+    for (i, r) in rows(sources).iter().enumerate() {
+        let unknown = |k: usize| if k == 3 { "unknown" } else { "---" };
+        table.push(
+            cells(i, r)
+                .into_iter()
+                .enumerate()
+                .map(|(k, c)| c.unwrap_or_else(|| unknown(k).into()))
+                .collect(),
+        );
     }
-    let right = [true, false, false, true, false, false, true, true, false];
-    let line = |cells: &[String]| {
-        let mut s = String::new();
-        for (k, c) in cells.iter().enumerate() {
-            let pad = " ".repeat(width[k] - c.chars().count());
-            if k > 0 {
-                s.push_str("  ");
-            }
-            if right[k] {
-                s.push_str(&pad);
-                s.push_str(c);
-            } else {
-                s.push_str(c);
-                if k + 1 < cells.len() {
-                    s.push_str(&pad);
-                }
-            }
-        }
-        s.push('\n');
-        s
-    };
     let mut s = format!(
         "Hosts compared: {}, by System Benchmarks Index Score at 1 copy, highest first\n\n",
         sources.len()
     );
-    s += &line(&HEAD.map(String::from));
-    for row in &table {
-        s += &line(row);
-    }
+    s += &layout(&table);
     s += "\nN copies: the index at the file's largest copy count, in brackets; ---: not run.\n";
     s
 }
 
-/// The table as TSV: one header line, then a row per host; an unknown index is empty.
+#[inline(never)]
+fn layout(table: &[Vec<String>]) -> String {
+    let mut width = [0usize; 9];
+    for row in table {
+        for (w, c) in width.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut s = String::new();
+    for row in table {
+        let mut line = String::new();
+        for (k, c) in row.iter().enumerate() {
+            let pad = width[k] - c.chars().count();
+            if k > 0 {
+                line.push_str("  ");
+            }
+            if HEAD[k].1 {
+                line.push_str(&" ".repeat(pad));
+            }
+            line.push_str(c);
+            if !HEAD[k].1 {
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+/// The table as TSV: one header line, then a row per host; an unknown is empty, and N and
+/// the N-copy index are columns of their own.
 pub fn tsv(sources: &[Source]) -> String {
     let mut s =
         String::from("rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\n");
     for (i, r) in rows(sources).iter().enumerate() {
-        let h = &r.src.host;
-        let clean = |t: &str| t.replace(['\t', '\n'], " ");
-        s += &format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-            i + 1,
-            clean(&h.name),
-            clean(&h.machine),
-            h.cpus.map(|n| n.to_string()).unwrap_or_default(),
-            clean(&h.os_release),
-            clean(&h.cpu),
-            r.one.map(|v| v.to_string()).unwrap_or_default(),
-            r.many.map(|m| m.0.to_string()).unwrap_or_default(),
-            r.many.map(|m| m.1.to_string()).unwrap_or_default(),
-            clean(&r.src.file),
-        );
+        let mut c = cells(i, r);
+        c[6] = r.one.map(|v| v.to_string());
+        c[7] = r.many.map(|m| format!("{}\t{}", m.0, m.1)).or(Some("\t".into()));
+        let line: Vec<String> = c.into_iter().map(|c| c.unwrap_or_default().replace('\n', " ")).collect();
+        s += &line.join("\t");
+        s.push('\n');
     }
     s
 }
