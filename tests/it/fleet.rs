@@ -34,7 +34,7 @@ fn the_playbook_runs_two_hosts_fetches_their_results_and_compares_them() {
         .arg("-i")
         .arg(at("inventory"))
         .arg(&book)
-        .args(["-e", "unixbench_args='-q -t 1 -i 1 -c 1 syscall pipe'"])
+        .args(["-e", "unixbench_args='-q -t 1 -i 1 -c 1 syscall pipe'", "-e", "unixbench_poll=1"])
         .arg("-e")
         .arg(format!("unixbench_results={}", at("fleet").display()))
         .arg("-e")
