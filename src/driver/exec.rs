@@ -253,15 +253,18 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
                     stamps = None;
                     dirty = true;
                 }
-                Ok(n) => {
-                    for rec in buf[..n].chunks_exact(STAMP) {
-                        let i = u32::from_ne_bytes(rec[..4].try_into().unwrap()) as usize;
-                        let t = f64::from_bits(u64::from_ne_bytes(rec[4..].try_into().unwrap()));
-                        if let Some(c) = running.get_mut(i) {
-                            c.started = Some(t);
-                        }
-                    }
-                }
+                Ok(n) => take_stamps(&buf[..n], &mut running),
+            }
+        }
+    }
+    // The last copies' stamps may still be unread. Every copy has exec'd or exited by now (its
+    // stderr reached EOF), so every write end is closed: this read ends at EOF, never blocks.
+    if let Some(s) = stamps {
+        loop {
+            match sys::fd::read(s.raw(), &mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(0) | Err(_) => break,
+                Ok(n) => take_stamps(&buf[..n], &mut running),
             }
         }
     }
@@ -287,6 +290,17 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
         })
         .collect();
     Ok(Outcome::Done(outcomes))
+}
+
+/// Records the start of each copy whose stamp is in `bytes` (whole stamps).
+fn take_stamps(bytes: &[u8], running: &mut [Copy]) {
+    for rec in bytes.chunks_exact(STAMP) {
+        let i = u32::from_ne_bytes(rec[..4].try_into().unwrap()) as usize;
+        let t = f64::from_bits(u64::from_ne_bytes(rec[4..].try_into().unwrap()));
+        if let Some(c) = running.get_mut(i) {
+            c.started = Some(t);
+        }
+    }
 }
 
 /// Forks copy `index`: set up, then held at the gate until the release, then exec'd.
@@ -449,7 +463,18 @@ mod tests {
             assert_eq!((c.count, c.time, c.error.as_deref()), (Some(5.0), Some(0.5), None));
             assert!(c.elapsed >= 1.0 && c.elapsed < 2.5, "{}", c.elapsed);
             assert!(c.pid > 0);
+            // Every copy passed the gate, and none before the release (after the last fork).
+            assert!(c.started.is_some_and(|s| s >= 0.0), "{:?}", c.started);
         }
+    }
+
+    #[test]
+    fn every_copy_of_many_reports_its_start() {
+        let o = run(&sh("echo 'COUNT|1|1|lps' >&2"), 40, 60.0);
+        assert_eq!(o.len(), 40);
+        assert!(o.iter().all(|c| c.error.is_none() && c.started.is_some_and(|s| s >= 0.0)), "{o:?}");
+        let pass = score::combine_copies(o);
+        assert!(pass.start_skew().is_some_and(|s| s >= 0.0));
     }
 
     #[test]
