@@ -111,8 +111,9 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
 # qemu-user for the aarch64 binary, libseccomp's Python bindings for the old-kernel rig (its
-# filter answers ENOSYS to the system calls newer than 3.2), and binfmt_misc so that the emulated driver can exec its
-# emulated kernels. Only as root with apt; otherwise those rigs say they were skipped.
+# filter answers ENOSYS to the system calls newer than 3.2), and binfmt_misc so that the
+# emulated driver can exec its emulated kernels. Only as root with apt; otherwise those rigs
+# say they were skipped.
 test-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		need=""; \
