@@ -300,6 +300,8 @@ mod tests {
         assert_eq!(parse_size("512"), Some(512));
         assert_eq!(parse_size("x"), None);
         assert_eq!(parse_size("0K"), None);
+        // Past a 32-bit usize (the i686 build) a size is refused, not wrapped.
+        assert_eq!(parse_size("4G"), 4usize.checked_mul(1 << 30));
     }
 
     #[test]
