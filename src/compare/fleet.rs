@@ -5,6 +5,7 @@
 
 use super::load::Source;
 use crate::driver::model::Category;
+use crate::report::fmt::{put, putln};
 
 /// One host's row.
 struct Row<'a> {
@@ -96,20 +97,14 @@ fn layout(table: &[Vec<String>]) -> String {
     for row in table {
         let mut line = String::new();
         for (k, c) in row.iter().enumerate() {
-            let pad = width[k] - c.chars().count();
-            if k > 0 {
-                line.push_str("  ");
-            }
+            let w = width[k];
             if HEAD[k].1 {
-                line.push_str(&" ".repeat(pad));
-            }
-            line.push_str(c);
-            if !HEAD[k].1 {
-                line.push_str(&" ".repeat(pad));
+                put!(line, "{c:>w$}  ");
+            } else {
+                put!(line, "{c:<w$}  ");
             }
         }
-        s.push_str(line.trim_end());
-        s.push('\n');
+        putln!(s, "{}", line.trim_end());
     }
     s
 }
