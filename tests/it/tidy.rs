@@ -172,6 +172,8 @@ const LAYERS: &[&[&str]] = &[
     // The host tests' work directory, then their command lines.
     &["workdir"],
     &["hosttools"],
+    // What the host allows: the CPUs of the cgroup's cpuset and quota (the default copies).
+    &["cpulimit"],
     // The exporters: pure functions of the model.
     &["report"],
     // The driver and compare, side by side.
