@@ -1,6 +1,7 @@
 //! Past one small box: the driver inside a real cgroup v1 group with a CPU quota or a one-CPU
 //! cpuset (the default copies follow the limit and the report says why), and many copies at
-//! once (started together by the driver's start barrier, within the open-file limits). The v2 layouts are unit-tested on fixture trees (`crates/run/src/cpulimit.rs`); this machine's
+//! once (started together by the driver's start barrier, within the open-file limits). The v2
+//! layouts are unit-tested on fixture trees (`crates/run/src/cpulimit.rs`); this machine's
 //! unified hierarchy has no controllers. Rigs that need root say they were skipped otherwise.
 
 use crate::common::*;
@@ -53,6 +54,8 @@ impl Group {
     /// `unixbench ARGS` started inside the group.
     fn run(&self, s: &Scratch, args: &[&str]) -> std::process::Output {
         let procs = self.0.join("cgroup.procs");
+        // The driver does not make its tmp dir (a missing one is bad input).
+        std::fs::create_dir_all(s.path().join("tmp")).unwrap();
         let mut c = Command::new("/bin/sh");
         c.arg("-c").arg("echo $$ > \"$0\" && exec \"$@\"").arg(&procs).arg(bin()).args(args);
         c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
