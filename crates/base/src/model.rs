@@ -250,6 +250,10 @@ pub fn cpus_text(n: usize) -> String {
     format!("{n} CPU{}", if n == 1 { "" } else { "s" })
 }
 
+/// The most copies a run has (`-c` accepts, `compare` reads): far beyond any machine, below
+/// where fork or pipes run out.
+pub const MAX_COPIES: u64 = 65_536;
+
 /// The system block of the report (SPEC.md 6.2, 8). Unknown values are `unknown`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SystemInfo {

@@ -194,7 +194,7 @@ fn json_run(r: &Value) -> Result<Run, String> {
     if copies < 1.0 || copies.fract() != 0.0 {
         return Err(format!("\"copies\" is {copies}, not a positive whole number"));
     }
-    let most = crate::driver::options::MAX_COPIES as f64;
+    let most = crate::model::MAX_COPIES as f64;
     if copies > most {
         return Err(format!("\"copies\" is beyond what the field can hold (at most {most})"));
     }

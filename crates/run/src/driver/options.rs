@@ -106,8 +106,7 @@ pub enum Parsed {
     Version,
 }
 
-/// The most copies `-c` accepts: far beyond any machine, below where fork or pipes run out.
-pub const MAX_COPIES: u64 = 65_536;
+use crate::model::MAX_COPIES;
 /// The most passes `-i` accepts.
 pub const MAX_ITERATIONS: u64 = 10_000;
 
