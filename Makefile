@@ -4,6 +4,7 @@
 #   make run          build and run the standard benchmark (the index, 1 and N copies)
 #   make test         build and run every test of every crate (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
+#   make i686         build ./unixbench-i686, static, for 32-bit x86 (i686-unknown-linux-musl)
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
 #   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
@@ -15,16 +16,20 @@
 CARGO   ?= cargo
 TARGET  := x86_64-unknown-linux-musl
 ARM     := aarch64-unknown-linux-musl
+X86     := i686-unknown-linux-musl
 PREFIX  ?= /usr/local
 LINKS   ?= 0
 
 GTARGET := x86_64-unknown-linux-gnu
+# The playbook's test runs ansible-core from PyPI in a virtualenv of its own.
+VENV    := target/ansible-venv
+ANSIBLE := ansible-core==2.19.14
 UBGEARS ?= -
 GREPEAT ?= 3
 GTIME   ?= 2
 GROUNDS ?= 3
 
-.PHONY: all run test test-deps twin-deps twin-deps-arm aarch64 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
+.PHONY: all run test test-deps test-i686 twin-deps twin-deps-arm aarch64 i686 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
 all: unixbench
 
@@ -93,21 +98,45 @@ unixbench-aarch64: twin-deps-arm FORCE
 
 aarch64: unixbench-aarch64
 
+unixbench-i686: FORCE
+	$(call need_target,$(X86))
+	$(CARGO) build --release --locked --target $(X86)
+	cp target/$(X86)/release/unixbench $@
+
+i686: unixbench-i686
+
+# The i686 build on this machine: natively where the kernel runs 32-bit binaries (IA32
+# emulation), else skipped with one line. Its unit tests (a debug build: every arithmetic
+# overflow of a 32-bit usize panics) and the integration tests of its kernels and driver,
+# the short index in a BusyBox root included.
+I686_IT := cpu_kernels:: os_kernels:: driver:: shell_tests:: quick:: lmbench:: limits:: rigs::busybox_root
+test-i686: unixbench-i686
+	@if ./unixbench-i686 --version >/dev/null 2>&1; then \
+		echo "i686: unit tests, then the kernels' and driver's integration tests"; \
+		$(CARGO) clippy --locked --workspace --target $(X86) --all-targets -- -D warnings && \
+		$(CARGO) test --locked --workspace --target $(X86) --lib --bins && \
+		UNIXBENCH_BIN=$(CURDIR)/unixbench-i686 $(CARGO) test --locked --test it -- $(I686_IT); \
+	else echo "test-i686: skipped: this kernel does not run 32-bit x86 binaries (no IA32 emulation)"; fi
+
 run: unixbench
 	./unixbench
 
-test: unixbench unixbench-aarch64 test-deps
+test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 	$(CARGO) fmt --all --check
 	rustfmt --check --edition 2021 crates/twin/programs/execl.rs crates/twin/programs/spawn.rs
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
+		UNIXBENCH_ANSIBLE_PLAYBOOK=$(CURDIR)/$(VENV)/bin/ansible-playbook \
 		$(CARGO) test --locked --workspace
+	$(MAKE) test-i686
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
 # qemu-user for the aarch64 binary, binfmt_misc so that the emulated driver can exec its
-# emulated kernels, and arm64's glibc (multiarch: its loader at /lib/ld-linux-aarch64.so.1) so
-# that the aarch64 glibc twin of execl and spawn has a loader to run on. Only as root with apt; otherwise those rigs say they were skipped.
+# emulated kernels, arm64's glibc (multiarch: its loader at /lib/ld-linux-aarch64.so.1) so
+# that the aarch64 glibc twin of execl and spawn has a loader to run on, and libseccomp's
+# Python bindings for the old-kernel rig (its filter answers ENOSYS to the system calls newer
+# than 3.2). Only as root with apt; otherwise those rigs say they were skipped.
 test-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		need=""; \
@@ -115,6 +144,7 @@ test-deps:
 		command -v qemu-aarch64-static >/dev/null || need="$$need qemu-user-static"; \
 		dpkg -s libc6:arm64 >/dev/null 2>&1 || need="$$need libc6:arm64"; \
 		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
+		/usr/bin/python3 -c 'import seccomp' 2>/dev/null || need="$$need python3 python3-seccomp"; \
 		if [ -n "$$need" ]; then \
 			echo "installing:$$need"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
@@ -124,6 +154,12 @@ test-deps:
 			cat /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register 2>/dev/null || true; \
 		fi; \
 	else echo "test-deps: not root or no apt-get: the rigs that need busybox, qemu or root will skip"; fi
+
+# ansible-core for the playbook's test (contrib/ansible/), from PyPI into a local virtualenv.
+$(VENV)/bin/ansible-playbook:
+	$(call need_debs,python3-venv)
+	/usr/bin/python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q '$(ANSIBLE)'
 
 install: unixbench
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -136,7 +172,7 @@ bench: unixbench
 
 clean:
 	$(CARGO) clean
-	rm -f unixbench unixbench-aarch64 unixbench-graphics
+	rm -f unixbench unixbench-aarch64 unixbench-i686 unixbench-graphics
 
 # Our lmbench figures against lmbench's programs built in DIR (its bin/<arch>/), alternating.
 bench-lmbench: unixbench

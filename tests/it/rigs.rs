@@ -572,3 +572,39 @@ mod twins {
         }
     }
 }
+
+#[test]
+fn copies_beyond_the_process_limit_fail_the_pass_saying_what_the_limit_is() {
+    if !is_root() || !have("setpriv") || !have("prlimit") {
+        return skip(
+            "RLIMIT_NPROC copies",
+            "root ignores RLIMIT_NPROC; needs root and setpriv to become another user",
+        );
+    }
+    // RLIMIT_NPROC counts every process of the real user, on the whole machine: a user id of
+    // this test's own (no account needed), so that no other process of nobody's counts.
+    let uid = (61_000 + std::process::id() % 4000).to_string();
+    let d = Scratch::new("nproc-copies");
+    std::fs::copy(bin(), d.path().join("unixbench")).unwrap();
+    let st = Command::new("chown").args(["-R", &format!("{uid}:{uid}")]).arg(d.path()).status().unwrap();
+    assert!(st.success());
+    // Three processes: the driver and two copies; the third copy cannot be forked.
+    let o = run(Command::new(host("setpriv").unwrap())
+        .args([format!("--reuid={uid}"), format!("--regid={uid}"), "--clear-groups".into(), "--".into()])
+        .arg(host("prlimit").unwrap())
+        .args(["--nproc=3:3", "--"])
+        .arg(d.path().join("unixbench"))
+        .args(["-q", "-i", "1", "-t", "1", "-c", "4", "--tmpdir", ".", "pipe"])
+        .current_dir(d.path())
+        .env("HOME", d.path()));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+    assert!(
+        out.contains(
+            "** pipe: failed: cannot start copy 3 of 4: Resource temporarily unavailable (os error 11); \
+                      the process limit is 3 (ulimit -u)"
+        ),
+        "{out}"
+    );
+    assert_eq!(d.entries(), ["results", "unixbench"], "nothing left behind");
+}

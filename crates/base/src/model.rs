@@ -72,6 +72,9 @@ pub struct CopyOutcome {
     pub pid: i32,
     /// The image it timed, from its `IMAGE|` line (execl and spawn only).
     pub image: Option<ExecImage>,
+    /// Seconds from the pass's release (the start barrier) until the copy exec'd its program;
+    /// None when not known (a loaded report, or the copy never got there).
+    pub started: Option<f64>,
 }
 
 /// Which image an execl or spawn copy timed (`twin::image`).
@@ -107,6 +110,17 @@ pub struct Pass {
     /// Timebase and label of copy 0.
     pub timebase: f64,
     pub label: String,
+}
+
+impl Pass {
+    /// The start skew: seconds from the first copy's start to the last's, when every copy's
+    /// start is known.
+    pub fn start_skew(&self) -> Option<f64> {
+        let s: Option<Vec<f64>> = self.copies.iter().map(|c| c.started).collect();
+        let s = s.filter(|s| !s.is_empty())?;
+        let (lo, hi) = s.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+        Some(hi - lo)
+    }
 }
 
 /// The combined result of one test at one copy count.
@@ -199,6 +213,48 @@ pub struct Cpu {
     pub flags: String,
 }
 
+/// Which limit decided the CPUs this process may use (`run::cpulimit` finds it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitedBy {
+    Affinity,
+    Cpuset,
+    Quota,
+}
+
+impl LimitedBy {
+    /// The name the JSON and the system block use.
+    pub fn name(self) -> &'static str {
+        match self {
+            LimitedBy::Affinity => "affinity",
+            LimitedBy::Cpuset => "cgroup cpuset",
+            LimitedBy::Quota => "cgroup cpu quota",
+        }
+    }
+}
+
+/// The CPUs this process may use and what decided it (`run::cpulimit` finds it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CpuLimit {
+    pub cpus: usize,
+    pub by: LimitedBy,
+    /// What the deciding limit was, e.g. `cpu.max 150000 100000 in /box (1.50 CPUs)`.
+    pub detail: String,
+}
+
+impl CpuLimit {
+    /// The system block's `CPU limit` value, when a cgroup limit is below the affinity mask's
+    /// CPUs (without one, the block is as it always was): `1 CPU (cgroup cpu quota: ...)`.
+    pub fn cgroup_line(&self) -> Option<String> {
+        (self.by != LimitedBy::Affinity)
+            .then(|| format!("{} ({}: {})", cpus_text(self.cpus), self.by.name(), self.detail))
+    }
+}
+
+/// `1 CPU`, `4 CPUs`.
+pub fn cpus_text(n: usize) -> String {
+    format!("{n} CPU{}", if n == 1 { "" } else { "s" })
+}
+
 /// The system block of the report (docs/ORIGINAL.md, "Report header" and "System information").
 /// Unknown values are `unknown`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -218,6 +274,9 @@ pub struct SystemInfo {
     pub cpus: Vec<Cpu>,
     /// CPUs in the system, for the `N CPUs in system` line; None prints `unknown CPUs`.
     pub cpu_count: Option<usize>,
+    /// The CPUs this process may use and which limit decided (`run::cpulimit`); None when
+    /// not looked at (a loaded report).
+    pub cpu_limit: Option<CpuLimit>,
     pub graphics: Option<String>,
     /// The uptime line (` 12:00:00 up 3 days, ...,  load average: ...`).
     pub uptime: String,

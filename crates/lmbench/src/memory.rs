@@ -225,7 +225,8 @@ pub fn parse_size(s: &str) -> Option<usize> {
         'G' | 'g' => (&s[..s.len() - 1], 1024 * 1024 * 1024),
         _ => (s, 1),
     };
-    num.parse::<usize>().ok().filter(|&v| v > 0).map(|v| v * mult)
+    // checked: "4G" does not fit a 32-bit usize (the i686 build), and must not wrap to 0.
+    num.parse::<usize>().ok().filter(|&v| v > 0).and_then(|v| v.checked_mul(mult))
 }
 
 /// Where the summary's three latency points are measured, bytes.
@@ -317,6 +318,8 @@ mod tests {
         assert_eq!(parse_size("512"), Some(512));
         assert_eq!(parse_size("x"), None);
         assert_eq!(parse_size("0K"), None);
+        // Past a 32-bit usize (the i686 build) a size is refused, not wrapped.
+        assert_eq!(parse_size("4G"), 4usize.checked_mul(1 << 30));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub(crate) use base::{args, baselines, error, json, model, protocol, selfexe, sort, suite, sys};
 
 pub mod compare;
+pub mod cpulimit;
 pub mod driver;
 pub mod hosttools;
 pub mod lmbench;

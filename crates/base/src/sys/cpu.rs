@@ -45,7 +45,27 @@ pub fn add_chain(hundreds: u64, seed: u64) -> Option<u64> {
         }
         Some(a)
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(target_arch = "x86")]
+    {
+        // 32-bit registers: the chain is the same one-cycle add; the result is widened.
+        let mut a = seed as u32;
+        let b = (seed as u32) | 1;
+        for _ in 0..hundreds {
+            // SAFETY: register-only arithmetic, as above.
+            unsafe {
+                std::arch::asm!(
+                    ".rept 100",
+                    "add {a}, {b}",
+                    ".endr",
+                    a = inout(reg) a,
+                    b = in(reg) b,
+                    options(nomem, nostack),
+                );
+            }
+        }
+        Some(u64::from(a))
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64", target_arch = "x86")))]
     {
         let _ = (hundreds, seed);
         None

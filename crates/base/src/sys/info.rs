@@ -30,16 +30,18 @@ pub fn uname() -> io::Result<Uname> {
     }
 }
 
-/// The number of CPUs this process may run on (`sched_getaffinity`), or None if unknown.
-pub fn cpus_allowed() -> Option<usize> {
-    // SAFETY: set is plain data; sched_getaffinity writes at most size_of(cpu_set_t) bytes.
+/// The CPUs of this process's affinity mask (`sched_getaffinity`), in order, or None if unknown.
+#[inline(never)]
+pub fn affinity() -> Option<Vec<usize>> {
+    // SAFETY: set is plain data; sched_getaffinity writes at most size_of(cpu_set_t) bytes, and
+    // CPU_ISSET reads bit i < CPU_SETSIZE of it.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
             return None;
         }
-        let n = libc::CPU_COUNT(&set) as usize;
-        (n > 0).then_some(n)
+        let v: Vec<usize> = (0..libc::CPU_SETSIZE as usize).filter(|&i| libc::CPU_ISSET(i, &set)).collect();
+        (!v.is_empty()).then_some(v)
     }
 }
 

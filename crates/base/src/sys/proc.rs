@@ -142,7 +142,7 @@ pub fn getpid() -> i32 {
 #[inline]
 pub fn getpid_raw() -> i64 {
     // SAFETY: SYS_getpid takes no arguments.
-    unsafe { libc::syscall(libc::SYS_getpid) }
+    unsafe { libc::syscall(libc::SYS_getpid) as i64 }
 }
 
 /// `getuid(2)`.
@@ -187,6 +187,13 @@ pub fn die_with_parent(parent: i32) -> bool {
         libc::getppid() == parent
     }
 }
+
+/// RLIMIT_NOFILE as the resource number these wrappers take (its type differs between libcs).
+#[allow(clippy::unnecessary_cast)]
+pub const RLIMIT_NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
+/// RLIMIT_NPROC, likewise.
+#[allow(clippy::unnecessary_cast)]
+pub const RLIMIT_NPROC: i32 = libc::RLIMIT_NPROC as i32;
 
 /// `getrlimit(2)`: (soft, hard) limits of one resource.
 #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 on every target libc supports.

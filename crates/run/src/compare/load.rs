@@ -36,6 +36,20 @@ pub struct Source {
     pub quick: bool,
     /// One entry per copy count, in file order.
     pub runs: Vec<Run>,
+    /// Who ran it, from the system block (`unknown` where the file does not say).
+    pub host: Host,
+}
+
+/// A host's identity, as its system block gives it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Host {
+    pub name: String,
+    pub machine: String,
+    pub os_release: String,
+    /// CPUs in the system, as the `N CPUs in system` line counts them.
+    pub cpus: Option<usize>,
+    /// The model of the first CPU.
+    pub cpu: String,
 }
 
 /// Everything measured at one copy count.
@@ -136,7 +150,20 @@ fn from_json(file: &str, text: &str) -> Result<Source, String> {
             .and_then(|s| s.get("quick"))
             .is_some_and(|q| !q.is_null() && q.as_bool() != Some(false)),
         runs: out,
+        host: json_host(v.get("system")),
     })
+}
+
+fn json_host(s: Option<&Value>) -> Host {
+    let text = |k: &str| s.and_then(|s| s.get(k)).and_then(Value::as_str).unwrap_or("unknown").to_string();
+    let cpu = s.and_then(|s| s.get("cpus")).and_then(Value::as_array).and_then(|c| c.first());
+    Host {
+        name: text("hostname"),
+        machine: text("machine"),
+        os_release: text("os_release"),
+        cpus: s.and_then(|s| opt_num(s, "cpu_count")).map(|n| n as usize),
+        cpu: cpu.and_then(|c| c.get("model")).and_then(Value::as_str).unwrap_or("unknown").to_string(),
+    }
 }
 
 fn num(v: &Value, key: &str) -> Result<f64, String> {
@@ -269,7 +296,26 @@ fn from_text(file: &str, text: &str) -> Result<Source, String> {
         runs.push(text_block(&lines, start, end)?);
     }
     let quick = lines.iter().any(|l| l.starts_with("** Quick run"));
-    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, runs })
+    let host = text_host(&lines);
+    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, runs, host })
+}
+
+/// The identity in a text report's system block: `   System: NAME: distro`, `   OS: os --
+/// release -- version`, `   Machine: arch (platform)`, `   CPU 0: model (N bogomips)`, and the
+/// first `N CPUs in system` line.
+fn text_host(lines: &[&str]) -> Host {
+    let field = |key: &str| lines.iter().find_map(|l| l.strip_prefix("   ")?.strip_prefix(key));
+    let or_unknown =
+        |s: Option<&str>| s.map(str::trim).filter(|s| !s.is_empty()).unwrap_or("unknown").to_string();
+    Host {
+        name: or_unknown(field("System: ").map(|s| s.split_once(": ").map_or(s, |(n, _)| n))),
+        machine: or_unknown(field("Machine: ").map(|s| s.split(" (").next().unwrap_or(s))),
+        os_release: or_unknown(field("OS: ").and_then(|s| s.split(" -- ").nth(1))),
+        cpus: lines
+            .iter()
+            .find_map(|l| l.split_once(" in system; running ")?.0.split(' ').next()?.parse().ok()),
+        cpu: or_unknown(field("CPU 0: ").map(|s| s.rsplit_once(" (").map_or(s, |(m, _)| m))),
+    }
 }
 
 fn at(line: usize, msg: impl std::fmt::Display) -> String {

@@ -6,6 +6,7 @@
 //! Reading files is `load`, building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
+mod fleet;
 mod load;
 mod table;
 
@@ -14,7 +15,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 const HELP: &str = "\
-Usage: unixbench compare [--format text|tsv|json] FILE [FILE ...]
+Usage: unixbench compare [--format text|tsv|json] [--hosts] FILE [FILE ...]
 
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
@@ -23,6 +24,11 @@ UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no i
 
 Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
 README: each test's index at 1 and at N copies, and the gain.
+
+With --hosts (a fleet's results, one file per host), prints one table with a row per file:
+the host as its system block names it (name, machine, CPUs, OS release, CPU model), its System
+Benchmarks Index Score at 1 copy and at its largest copy count, sorted by the first, highest
+first (text or tsv).
 
 A FILE must be a regular file of at most 64 MiB (results files are a few KB).
 ";
@@ -79,6 +85,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
     let mut format = Format::Text;
+    let mut hosts = false;
     let mut files: Vec<OsString> = Vec::new();
     while let Some(arg) = p.next().map_err(|e| Error::usage(format!("compare: {e}")))? {
         match arg {
@@ -86,6 +93,7 @@ pub fn main(args: Vec<OsString>) -> Result {
                 let v = p.value().map_err(|e| Error::usage(format!("compare: {e}")))?;
                 format = parse_format(&v.to_string_lossy())?;
             }
+            Long("hosts") => hosts = true,
             Short('h') | Long("help") => {
                 return crate::error::print(HELP);
             }
@@ -107,7 +115,13 @@ pub fn main(args: Vec<OsString>) -> Result {
             .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
         sources.push(load::load(&name, &text).map_err(bad)?);
     }
-    let out = if sources.len() == 1 {
+    let out = if hosts {
+        match format {
+            Format::Text => fleet::text(&sources),
+            Format::Tsv => fleet::tsv(&sources),
+            Format::Json => return Err(Error::usage("compare: --hosts prints text or tsv, not json")),
+        }
+    } else if sources.len() == 1 {
         let s = table::scaling(&sources[0])
             .map_err(|m| Error::usage(format!("compare: {}: {m}", sources[0].file)))?;
         match format {

@@ -2,8 +2,15 @@
 //! argv[0] = the applet name (never an in-process call: the exec boundary is what keeps the
 //! applets and the old Perl driver interchangeable). Each copy runs in its own process group
 //! with cwd = the work directory, stdin from /dev/null (or the test's input file), stdout
-//! appended to the .log and stderr into a pipe that the driver reads. A copy's elapsed time runs
-//! from just before its fork until its stderr reaches EOF, as Run's helper measures it.
+//! appended to the .log and stderr into a pipe that the driver reads.
+//!
+//! The start barrier, as lmbench's `benchmp` starts its parallel copies: every copy is forked
+//! and set up, then blocks reading the gate pipe, between fork and exec; once all are ready
+//! the driver closes the gate's write end and every copy execs at once. So hundreds of copies
+//! measure the same interval rather than the first running alone while the last is forked;
+//! the kernels see nothing of it (the protocol is unchanged). Each copy writes the time it
+//! passed the gate to the stamps pipe, whence the pass's start skew. A copy's elapsed time runs
+//! from the release until its stderr reaches EOF.
 //!
 //! Waiting is one poll loop over every copy's stderr plus the signal self-pipe, with a deadline:
 //! a signal or an overdue copy gets every copy's process group SIGTERM, then SIGKILL, and every
@@ -46,9 +53,47 @@ pub enum Outcome {
 struct CopyProcess {
     pid: i32,
     stderr: Option<Fd>,
-    start: f64,
     elapsed: Option<f64>,
+    /// When it passed the gate (monotonic seconds), from its stamp.
+    started: Option<f64>,
     output: Vec<u8>,
+}
+
+/// What every copy's child does between fork and exec.
+struct Child<'a> {
+    exe: &'a CString,
+    argv: &'a sys::proc::Argv,
+    cwd: &'a CString,
+    stdin: RawFd,
+    stdout: RawFd,
+    failed_exec: &'a [u8],
+    /// The gate pipe: read end, write end (which each child closes at once).
+    gate: (RawFd, RawFd),
+    /// The write end of the stamps pipe.
+    stamps: RawFd,
+}
+
+/// A stamp: the copy's index (u32) and the monotonic time it passed the gate (f64 bits), in
+/// native byte order. Smaller than PIPE_BUF, so concurrent writes never interleave.
+const STAMP: usize = 12;
+
+/// Open files the driver needs besides one per copy (its stderr pipe): its own (std streams,
+/// the log, the signal pipe) and the pass's gate and stamps pipes, with room to spare.
+const FD_RESERVE: u64 = 64;
+
+/// Makes room for `copies` stderr pipes under RLIMIT_NOFILE: raises the soft limit toward the
+/// hard one when needed, and otherwise says how many copies the limits allow.
+fn room_for(copies: usize) -> io::Result<()> {
+    let need = copies as u64 + FD_RESERVE;
+    let Ok((soft, hard)) = sys::proc::get_rlimit(sys::proc::RLIMIT_NOFILE) else { return Ok(()) };
+    if soft >= need || (hard >= need && sys::proc::set_rlimit(sys::proc::RLIMIT_NOFILE, need, hard).is_ok()) {
+        return Ok(());
+    }
+    Err(io::Error::other(format!(
+        "{copies} copies need {need} open files, but the limit is {hard} (ulimit -Hn): the limits \
+         allow at most {} copies",
+        hard.saturating_sub(FD_RESERVE)
+    )))
 }
 
 /// Stdin for copies that read nothing: /dev/null, or, where a bare chroot has no /dev, the read
@@ -94,27 +139,64 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
     let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
     let cwd = CString::new(cmd.cwd.as_os_str().as_encoded_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte"))?;
+    room_for(copies)?;
+    let (gate_rd, gate_wr) = sys::fd::pipe_cloexec()?;
+    let (stamps_rd, stamps_wr) = sys::fd::pipe_cloexec()?;
+    let child = Child {
+        exe: &exe,
+        argv: &argv,
+        cwd: &cwd,
+        stdin: stdin.raw(),
+        stdout,
+        failed_exec: &failed_exec,
+        gate: (gate_rd.raw(), gate_wr.raw()),
+        stamps: stamps_wr.raw(),
+    };
 
     let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
-    for _ in 0..copies {
-        match spawn(&exe, &argv, &cwd, stdin.raw(), stdout, &failed_exec) {
+    for i in 0..copies {
+        match spawn(&child, i as u32) {
             Ok(c) => running.push(c),
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);
                 reap(&mut running);
-                return Err(io::Error::new(e.kind(), format!("cannot start a copy: {e}")));
+                // fork's EAGAIN is most often the process limit: say what it is.
+                let limit = match sys::proc::get_rlimit(sys::proc::RLIMIT_NPROC) {
+                    Ok((soft, _)) if e.raw_os_error() == Some(libc::EAGAIN) => {
+                        format!("; the process limit is {soft} (ulimit -u)")
+                    }
+                    _ => String::new(),
+                };
+                let e =
+                    io::Error::new(e.kind(), format!("cannot start copy {} of {copies}: {e}{limit}", i + 1));
+                return Err(e);
             }
         }
     }
-    drop(stdin);
-
+    drop((stdin, gate_rd, stamps_wr));
+    // The release: with the gate's last write end closed, every copy's read returns.
     let started = sys::clock::monotonic();
+    drop(gate_wr);
+
+    let mut stamps = Some(stamps_rd);
     let mut killed_at: Option<f64> = None;
     let mut interrupted = None;
     let mut overdue = false;
-    let mut buf = vec![0u8; 8192];
+    let mut buf = vec![0u8; STAMP * 680];
+    // The copies whose stderr is open and their poll entries (then the stamps pipe's, while
+    // open, and the signal pipe's), rebuilt only when one closes.
+    let mut open: Vec<usize> = (0..running.len()).collect();
+    let mut fds: Vec<sys::fd::PollFd> = Vec::with_capacity(copies + 2);
+    let mut dirty = true;
     loop {
-        let open: Vec<usize> = (0..running.len()).filter(|&i| running[i].stderr.is_some()).collect();
+        if dirty {
+            open.retain(|&i| running[i].stderr.is_some());
+            fds.clear();
+            fds.extend(open.iter().map(|&i| sys::fd::poll_in(running[i].stderr.as_ref().unwrap().raw())));
+            fds.extend(stamps.iter().map(|s| sys::fd::poll_in(s.raw())));
+            fds.push(sys::fd::poll_in(watch.fd()));
+            dirty = false;
+        }
         if open.is_empty() {
             break;
         }
@@ -140,9 +222,9 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
             Some(t) => ((3.0 - (now - t)) * 1000.0).ceil() as i32,
             None => ((cmd.deadline - (now - started)) * 1000.0).ceil().clamp(1.0, 60_000.0) as i32,
         };
-        let mut fds: Vec<sys::fd::PollFd> =
-            open.iter().map(|&i| sys::fd::poll_in(running[i].stderr.as_ref().unwrap().raw())).collect();
-        fds.push(sys::fd::poll_in(watch.fd()));
+        for f in fds.iter_mut() {
+            f.revents = 0;
+        }
         match sys::fd::poll(&mut fds, timeout) {
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -157,10 +239,33 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
             match sys::fd::read(fd, &mut buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Ok(0) | Err(_) => {
-                    c.elapsed = Some(sys::clock::monotonic() - c.start);
+                    c.elapsed = Some(sys::clock::monotonic() - started);
                     c.stderr = None;
+                    dirty = true;
                 }
                 Ok(n) => score::hold(&mut c.output, &buf[..n]),
+            }
+        }
+        if let Some(s) = stamps.as_ref().filter(|_| fds[open.len()].revents != 0) {
+            // Stamps are written whole and read in whole multiples of their size.
+            match sys::fd::read(s.raw(), &mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(0) | Err(_) => {
+                    stamps = None;
+                    dirty = true;
+                }
+                Ok(n) => take_stamps(&buf[..n], &mut running),
+            }
+        }
+    }
+    // The last copies' stamps may still be unread. Every copy has exec'd or exited by now (its
+    // stderr reached EOF), so every write end is closed: this read ends at EOF, never blocks.
+    if let Some(s) = stamps {
+        loop {
+            match sys::fd::read(s.raw(), &mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(0) | Err(_) => break,
+                Ok(n) => take_stamps(&buf[..n], &mut running),
             }
         }
     }
@@ -177,6 +282,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
         .map(|(c, status)| {
             let text = explain_errno(&String::from_utf8_lossy(&c.output));
             let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
+            o.started = c.started.map(|t| t - started);
             if overdue {
                 let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
                 o.error = Some(msg);
@@ -187,17 +293,21 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
     Ok(Outcome::Done(outcomes))
 }
 
-fn spawn(
-    exe: &CString,
-    argv: &sys::proc::Argv,
-    cwd: &CString,
-    stdin: RawFd,
-    stdout: RawFd,
-    failed_exec: &[u8],
-) -> io::Result<CopyProcess> {
+/// Records the start of each copy whose stamp is in `bytes` (whole stamps).
+fn take_stamps(bytes: &[u8], running: &mut [CopyProcess]) {
+    for rec in bytes.chunks_exact(STAMP) {
+        let i = u32::from_ne_bytes(rec[..4].try_into().unwrap()) as usize;
+        let t = f64::from_bits(u64::from_ne_bytes(rec[4..].try_into().unwrap()));
+        if let Some(c) = running.get_mut(i) {
+            c.started = Some(t);
+        }
+    }
+}
+
+/// Forks copy `index`: set up, then held at the gate until the release, then exec'd.
+fn spawn(child: &Child, index: u32) -> io::Result<CopyProcess> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
     let driver = sys::proc::getpid();
-    let start = sys::clock::monotonic();
     match sys::proc::fork()? {
         Fork::Child => {
             // Only async-signal-safe calls from here to exec: no allocation (the unit tests
@@ -209,15 +319,27 @@ fn spawn(
             // The driver ignores SIGXFSZ; an ignored signal stays ignored across exec.
             let _ = sys::signal::default(libc::SIGXFSZ);
             let ok = sys::fd::dup2(err_wr.raw(), 2).is_ok()
-                && sys::fd::dup2(stdin, 0).is_ok()
-                && sys::fd::dup2(stdout, 1).is_ok();
+                && sys::fd::dup2(child.stdin, 0).is_ok()
+                && sys::fd::dup2(child.stdout, 1).is_ok();
             if ok {
-                if let Err(e) = sys::fd::chdir_c(cwd) {
+                if let Err(e) = sys::fd::chdir_c(child.cwd) {
                     report_child_error(b"unixbench: cannot enter the work directory: errno ", e);
                     sys::proc::exit_now(127);
                 }
-                let e = sys::proc::execv(exe, argv);
-                report_child_error(failed_exec, e);
+                // The gate: EOF once the driver, and every other copy, closed its write end.
+                let _ = sys::fd::close(child.gate.1);
+                let mut b = [0u8; 1];
+                while let Err(e) = sys::fd::read(child.gate.0, &mut b) {
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        break;
+                    }
+                }
+                let mut stamp = [0u8; STAMP];
+                stamp[..4].copy_from_slice(&index.to_ne_bytes());
+                stamp[4..].copy_from_slice(&sys::clock::monotonic().to_bits().to_ne_bytes());
+                let _ = sys::fd::write_all(child.stamps, &stamp);
+                let e = sys::proc::execv(child.exe, child.argv);
+                report_child_error(child.failed_exec, e);
             }
             sys::proc::exit_now(127)
         }
@@ -225,7 +347,7 @@ fn spawn(
             // Also from the parent, so the group exists before any kill(-pid) (either may win).
             let _ = sys::proc::setpgid(pid, pid);
             drop(err_wr);
-            Ok(CopyProcess { pid, stderr: Some(err_rd), start, elapsed: None, output: Vec::new() })
+            Ok(CopyProcess { pid, stderr: Some(err_rd), elapsed: None, started: None, output: Vec::new() })
         }
     }
 }
@@ -342,7 +464,18 @@ mod tests {
             assert_eq!((c.count, c.time, c.error.as_deref()), (Some(5.0), Some(0.5), None));
             assert!(c.elapsed >= 1.0 && c.elapsed < 2.5, "{}", c.elapsed);
             assert!(c.pid > 0);
+            // Every copy passed the gate, and none before the release (after the last fork).
+            assert!(c.started.is_some_and(|s| s >= 0.0), "{:?}", c.started);
         }
+    }
+
+    #[test]
+    fn every_copy_of_many_reports_its_start() {
+        let o = run(&sh("echo 'COUNT|1|1|lps' >&2"), 40, 60.0);
+        assert_eq!(o.len(), 40);
+        assert!(o.iter().all(|c| c.error.is_none() && c.started.is_some_and(|s| s >= 0.0)), "{o:?}");
+        let pass = score::combine_copies(o);
+        assert!(pass.start_skew().is_some_and(|s| s >= 0.0));
     }
 
     #[test]

@@ -82,18 +82,24 @@ pub fn main(args: Vec<OsString>) -> Result {
         }
     }
 
-    let system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let mut system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
+    system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());
+    if let Some(l) = system.cpu_limit.as_mut() {
+        // The detail names cgroup paths, which are the host's strings (as gather's are).
+        l.detail = crate::report::fmt::printable(&l.detail);
+    }
     let copies = if opts.copies.is_empty() {
-        // Run's default: 1, then the CPUs (here: those this process may run on), uncapped.
+        // Run's default: 1, then the CPUs, here those this process may really use: the affinity
+        // mask within the cgroup's cpuset, capped by its CPU quota (cpulimit.rs).
         let mut c = vec![1];
-        if let Some(n) = sys::info::cpus_allowed().filter(|&n| n > 1) {
+        if let Some(n) = system.cpu_limit.as_ref().map(|l| l.cpus).filter(|&n| n > 1) {
             c.push(n);
         }
         c
     } else {
         opts.copies.clone()
     };
-    room_for_copies(copies.iter().copied().max().unwrap_or(1));
     // --quick: the budget of the whole run, shared out test by test as the run goes.
     let standard = planned_secs(&opts, &copies);
     let quick_total = opts.quick.map(|q| match q {
@@ -241,17 +247,6 @@ pub fn main(args: Vec<OsString>) -> Result {
         )));
     }
     Ok(())
-}
-
-/// The driver holds one descriptor per running copy (its stderr pipe): with more copies than
-/// the soft limit on open files allows, raise it toward the hard limit.
-fn room_for_copies(copies: usize) {
-    let want = copies as u64 + 64;
-    if let Ok((soft, hard)) = sys::proc::get_rlimit(libc::RLIMIT_NOFILE as i32) {
-        if soft < want {
-            let _ = sys::proc::set_rlimit(libc::RLIMIT_NOFILE as i32, want.min(hard), hard);
-        }
-    }
 }
 
 /// A category's copy limit (Run's maxCopies): the graphics tests run single-copy only.

@@ -12,7 +12,7 @@ pub const HELP: &str = "\
 Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]
 
 Runs the tests as UnixBench's ./Run does: each test at 1 copy, then at one copy per CPU this
-process may use, 10 passes (long tests) or 3 (short), the worst third dropped, the geometric mean
+process may use (its affinity mask within its cgroup's cpuset and CPU quota), 10 passes (long tests) or 3 (short), the worst third dropped, the geometric mean
 kept, and the index against the SPARCstation 20-61 baselines. With no TEST, runs `index`.
 
 Run's options:
@@ -107,6 +107,7 @@ pub enum Parsed {
 }
 
 pub use crate::model::MAX_COPIES;
+
 /// The most passes `-i` accepts.
 pub const MAX_ITERATIONS: u64 = 10_000;
 

@@ -182,6 +182,7 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
         pid,
         image: get("IMAGE0")
             .map(|kind| ExecImage { kind: kind.clone(), detail: get("IMAGE1").cloned().unwrap_or_default() }),
+        started: None,
     }
 }
 

@@ -83,6 +83,7 @@ pub fn result(
                         error: None,
                         pid: 1000 + (i * copies + c) as i32,
                         image: None,
+                        started: None,
                     })
                     .collect(),
                 count,
@@ -156,6 +157,7 @@ pub fn system() -> SystemInfo {
         language: "en_US.utf8 (charmap=\"UTF-8\", collate=\"UTF-8\")".to_string(),
         cpus: vec![cpu.clone(), cpu],
         cpu_count: Some(2),
+        cpu_limit: None,
         graphics: None,
         uptime: "00:05:42 up 5 min,  0 user,  load average: 1.51, 0.62, 0.23".to_string(),
         runlevel: "5".to_string(),

@@ -108,6 +108,11 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
             s += "</tr>\n";
         }
     }
+    if let Some(l) = sys.cpu_limit.as_ref().and_then(|l| l.cgroup_line()) {
+        s += "<tr>\n";
+        row(&mut s, "CPU limit", l);
+        s += "</tr>\n";
+    }
     if let Some(g) = sys.graphics.as_deref().filter(|g| !g.is_empty()) {
         s += "<tr>\n";
         row(&mut s, "Graphics", g.to_string());

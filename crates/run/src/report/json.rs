@@ -220,6 +220,13 @@ fn system(j: &mut Json, s: &SystemInfo) {
     j.key("system").string(&s.system);
     j.key("language").string(&s.language);
     j.key("cpu_count").opt_int(s.cpu_count.map(|n| n as i64));
+    if let Some(l) = &s.cpu_limit {
+        j.key("cpu_limit").begin_object();
+        j.key("cpus").int(l.cpus as i64);
+        j.key("by").string(l.by.name());
+        j.key("detail").string(&l.detail);
+        j.end_object();
+    }
     j.key("cpus").begin_array();
     for c in &s.cpus {
         j.begin_object();
@@ -312,6 +319,9 @@ fn pass(j: &mut Json, p: &Pass, kept: bool) {
     j.key("timebase").number(p.timebase);
     j.key("label").string(&p.label);
     j.key("kept").bool(kept);
+    if let Some(s) = p.start_skew() {
+        j.key("start_skew").number(s);
+    }
     j.key("copies").begin_array();
     for c in &p.copies {
         copy(j, c);
@@ -327,6 +337,9 @@ fn copy(j: &mut Json, c: &CopyOutcome) {
     j.key("label").opt_string(c.label.as_deref());
     j.key("time").opt_number(c.time);
     j.key("elapsed").number(c.elapsed);
+    if let Some(s) = c.started {
+        j.key("started").number(s);
+    }
     j.key("status").int(i64::from(c.status));
     j.key("error").opt_string(c.error.as_deref());
     j.end_object();

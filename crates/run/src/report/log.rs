@@ -155,6 +155,7 @@ mod tests {
                     error: None,
                     pid: pids[i],
                     image: None,
+                    started: None,
                 }],
                 count: counts[i],
                 time: elapsed[i],

@@ -83,6 +83,7 @@ pub fn gather_under(root: &Path, brief: bool) -> SystemInfo {
         language: language(&|k| std::env::var(k).ok(), &|n| locale_installed(&at("/usr/lib/locale"), n)),
         cpus,
         cpu_count,
+        cpu_limit: None,
         graphics: None,
         uptime,
         runlevel,

@@ -116,6 +116,9 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
             let _ = writeln!(s, "          {}", cpu.flags);
         }
     }
+    if let Some(l) = sys.cpu_limit.as_ref().and_then(|l| l.cgroup_line()) {
+        let _ = writeln!(s, "   CPU limit: {l}");
+    }
     if let Some(g) = sys.graphics.as_deref().filter(|g| !g.is_empty()) {
         let _ = writeln!(s, "   Graphics: {g}");
     }

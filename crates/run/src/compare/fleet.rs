@@ -1,0 +1,167 @@
+//! `compare --hosts`: a fleet's results in one table, a row per file (a host), sorted by the
+//! System Benchmarks Index Score at 1 copy, highest first (then by the N-copy index). Each row
+//! names the host as its system block does, so files fetched from many hosts line up with
+//! their identities. Built for hundreds of files: one pass over the sources, one sort.
+
+use super::load::Source;
+use crate::model::Category;
+use std::fmt::Write as _;
+
+/// One host's row.
+struct Row<'a> {
+    src: &'a Source,
+    one: Option<f64>,
+    /// The index at the file's largest copy count above 1, and that count.
+    many: Option<(usize, f64)>,
+}
+
+fn system_index(src: &Source, copies: usize) -> Option<f64> {
+    let run = src.runs.iter().rev().find(|r| r.copies == copies)?;
+    run.index.iter().find(|b| b.category == Category::System).map(|b| b.score)
+}
+
+fn rows(sources: &[Source]) -> Vec<Row<'_>> {
+    let mut rows: Vec<Row> = sources
+        .iter()
+        .map(|src| {
+            let n = src.runs.iter().map(|r| r.copies).filter(|&c| c > 1).max();
+            Row { src, one: system_index(src, 1), many: n.and_then(|n| Some((n, system_index(src, n)?))) }
+        })
+        .collect();
+    let key = |r: &Row| (r.one.unwrap_or(-1.0), r.many.map_or(-1.0, |m| m.1));
+    crate::sort::sort_by(&mut rows, |a, b| key(b).partial_cmp(&key(a)).unwrap_or(std::cmp::Ordering::Equal));
+    rows
+}
+
+/// The text table's columns; those marked true are right-aligned.
+const HEAD: [(&str, bool); 9] = [
+    ("#", true),
+    ("host", false),
+    ("machine", false),
+    ("CPUs", true),
+    ("OS release", false),
+    ("CPU", false),
+    ("1 copy", true),
+    ("N copies", true),
+    ("file", false),
+];
+
+/// A row's cells: rank, the host's identity, the index at 1 copy, (N, the index at N copies),
+/// the file. Unknowns are None.
+fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
+    let h = &r.src.host;
+    [
+        Some((i + 1).to_string()),
+        Some(h.name.clone()),
+        Some(h.machine.clone()),
+        h.cpus.map(|n| n.to_string()),
+        Some(h.os_release.clone()),
+        Some(h.cpu.clone()),
+        r.one.map(|v| format!("{v:.1}")),
+        r.many.map(|(n, v)| format!("{v:.1} ({n})")),
+        Some(r.src.file.clone()),
+    ]
+}
+
+/// The table as text: columns as wide as their widest cell.
+pub fn text(sources: &[Source]) -> String {
+    let mut table: Vec<Vec<String>> = vec![HEAD.iter().map(|h| h.0.to_string()).collect()];
+    for (i, r) in rows(sources).iter().enumerate() {
+        let unknown = |k: usize| if k == 3 { "unknown" } else { "---" };
+        table.push(
+            cells(i, r)
+                .into_iter()
+                .enumerate()
+                .map(|(k, c)| c.unwrap_or_else(|| unknown(k).into()))
+                .collect(),
+        );
+    }
+    let mut s = format!(
+        "Hosts compared: {}, by System Benchmarks Index Score at 1 copy, highest first\n\n",
+        sources.len()
+    );
+    s += &layout(&table);
+    s += "\nN copies: the index at the file's largest copy count, in brackets; ---: not run.\n";
+    s
+}
+
+#[inline(never)]
+fn layout(table: &[Vec<String>]) -> String {
+    let mut width = [0usize; 9];
+    for row in table {
+        for (w, c) in width.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut s = String::new();
+    for row in table {
+        let mut line = String::new();
+        for (k, c) in row.iter().enumerate() {
+            let w = width[k];
+            if HEAD[k].1 {
+                let _ = write!(line, "{c:>w$}  ");
+            } else {
+                let _ = write!(line, "{c:<w$}  ");
+            }
+        }
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
+    s
+}
+
+/// The table as TSV: one header line, then a row per host; an unknown is empty, and N and
+/// the N-copy index are columns of their own.
+pub fn tsv(sources: &[Source]) -> String {
+    let mut s =
+        String::from("rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\n");
+    for (i, r) in rows(sources).iter().enumerate() {
+        let mut c = cells(i, r);
+        c[6] = r.one.map(|v| v.to_string());
+        c[7] = r.many.map(|m| format!("{}\t{}", m.0, m.1)).or(Some("\t".into()));
+        let line: Vec<String> = c.into_iter().map(|c| c.unwrap_or_default().replace('\n', " ")).collect();
+        s += &line.join("\t");
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::load;
+    use super::*;
+
+    fn report(host: &str, one: f64, two: f64) -> String {
+        format!(
+            "   BYTE UNIX Benchmarks (Version 5.1.3)\n\n   System: {host}: Debian\n   OS: GNU/Linux -- 6.1.0 -- #1\n   \
+             Machine: x86_64 (unknown)\n   CPU 0: AMD EPYC (5192.2 bogomips)\n\n\
+             Benchmark Run: Mon Nov 30 2026 10:00:00 - 10:30:00\n2 CPUs in system; running 1 parallel copy of tests\n\n\
+             System Call Overhead                        1000000.0 lps   (10.0 s, 7 samples)\n\n\
+             System Benchmarks Index Values               BASELINE       RESULT    INDEX\n\
+             System Call Overhead                          15000.0    1000000.0    666.7\n\
+             ========\nSystem Benchmarks Index Score (Partial Only)                          {one:.1}\n\n\
+             Benchmark Run: Mon Nov 30 2026 10:30:00 - 11:00:00\n2 CPUs in system; running 2 parallel copies of tests\n\n\
+             System Call Overhead                        2000000.0 lps   (10.0 s, 7 samples)\n\n\
+             System Benchmarks Index Values               BASELINE       RESULT    INDEX\n\
+             System Call Overhead                          15000.0    2000000.0   1333.3\n\
+             ========\nSystem Benchmarks Index Score (Partial Only)                          {two:.1}\n"
+        )
+    }
+
+    #[test]
+    fn a_row_per_host_sorted_by_index_with_identities() {
+        let srcs: Vec<Source> = [("slow", 100.0, 150.0), ("fast", 900.0, 1700.0), ("mid", 500.0, 900.0)]
+            .iter()
+            .map(|(h, a, b)| load::load(&format!("{h}.txt"), &report(h, *a, *b)).unwrap())
+            .collect();
+        assert_eq!(srcs[0].host.name, "slow");
+        assert_eq!((srcs[0].host.cpus, srcs[0].host.cpu.as_str()), (Some(2), "AMD EPYC"));
+        let t = text(&srcs);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "Hosts compared: 3, by System Benchmarks Index Score at 1 copy, highest first");
+        assert_eq!(lines[2], "#  host  machine  CPUs  OS release  CPU       1 copy    N copies  file");
+        assert_eq!(lines[3], "1  fast  x86_64      2  6.1.0       AMD EPYC   900.0  1700.0 (2)  fast.txt");
+        assert_eq!(lines[5], "3  slow  x86_64      2  6.1.0       AMD EPYC   100.0   150.0 (2)  slow.txt");
+        let tsv = tsv(&srcs);
+        assert_eq!(tsv.lines().nth(2).unwrap(), "2\tmid\tx86_64\t2\t6.1.0\tAMD EPYC\t500\t2\t900\tmid.txt");
+    }
+}
