@@ -101,23 +101,7 @@ fn the_driver_records_the_image_in_the_json_log_and_html() {
     let html = file("html");
     assert!(html.contains("Image timed:") && html.contains("<b>Execl Throughput</b>: dynamic-"), "{html}");
 
-    let o = run(ub([
-        "-q",
-        "-c",
-        "1",
-        "-i",
-        "1",
-        "-t",
-        "1",
-        "--no-save",
-        "--format",
-        "json",
-        "--exec-image",
-        "static",
-    ])
-    .arg("--tmpdir")
-    .arg(dir.path())
-    .args(["execl", "spawn"]));
+    let o = short_json_run("static", dir.path(), &["execl", "spawn"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let json = stdout(&o);
     assert_eq!(json.matches("\"kind\": \"static\"").count(), 2, "{json}");
@@ -153,23 +137,7 @@ fn a_bad_exec_image_is_refused_before_anything_is_created() {
 fn compare_flags_a_row_whose_two_sides_timed_different_images() {
     let dir = Scratch::new("twincmp");
     let save = |image: &str| {
-        let o = run(ub([
-            "-q",
-            "-c",
-            "1",
-            "-i",
-            "1",
-            "-t",
-            "1",
-            "--no-save",
-            "--format",
-            "json",
-            "--exec-image",
-            image,
-        ])
-        .arg("--tmpdir")
-        .arg(dir.path())
-        .args(["execl", "syscall"]));
+        let o = short_json_run(image, dir.path(), &["execl", "syscall"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let path = dir.path().join(format!("{image}.json"));
         std::fs::write(&path, o.stdout).unwrap();
@@ -240,4 +208,13 @@ fn a_signal_during_the_run_leaves_no_twin_and_no_process() {
 mod libc_sig {
     pub const TERM: &str = "TERM";
     pub const INT: &str = "INT";
+}
+
+/// A one-pass, one-second, one-copy run of `tests` with `--exec-image image`, its results
+/// JSON on stdout and nothing saved.
+fn short_json_run(image: &str, tmp: &Path, tests: &[&str]) -> std::process::Output {
+    run(ub(["-q", "-c", "1", "-i", "1", "-t", "1", "--no-save", "--format", "json", "--exec-image", image])
+        .arg("--tmpdir")
+        .arg(tmp)
+        .args(tests))
 }
