@@ -264,6 +264,9 @@ impl Staged {
         let path = OsString::from_vec(self.path.as_bytes().to_vec());
         let argv = sys::proc::Argv::new(std::iter::once(path.as_os_str()).chain(args.iter().copied()))
             .map_err(|e| Error::failed(reason(&e)))?;
+        // A child the twin forked when a signal killed it (spawn's) becomes ours, not init's,
+        // and is reaped below: none outlives this applet.
+        let _ = sys::proc::become_subreaper();
         let pid = match sys::proc::fork() {
             Ok(Fork::Child) => {
                 let e = sys::proc::execv(&self.path, &argv);
@@ -286,6 +289,7 @@ impl Staged {
         }
         let status = sys::proc::waitpid(pid).map(|(_, s)| s);
         CHILD.store(0, Ordering::Relaxed);
+        while sys::proc::wait_any().is_ok() {}
         drop(self);
         let status = status.map_err(|e| Error::failed(format!("wait failed: {}", reason(&e))))?;
         match sys::proc::exited(status) {
