@@ -24,6 +24,14 @@ pub struct Applet {
     pub entry: Entry,
 }
 
+/// `Run`: the driver with Run's command line, whatever its first word (`./Run fstime -c 2`),
+/// its directories beside the link as it was invoked (argv[0] as given, not the applet name).
+fn run_driver(mut argv: Vec<OsString>) -> Result {
+    argv.remove(0);
+    let invoked = crate::selfexe::argv0().cloned().unwrap_or_else(|| "Run".into());
+    run::driver::main_as_run(&invoked, argv)
+}
+
 /// All applets, in the order `--list` prints them.
 pub static APPLETS: &[Applet] = &[
     Applet {
@@ -119,6 +127,12 @@ pub static APPLETS: &[Applet] = &[
         args: "[-i FILE] DURATION COMMAND [ARGS...]",
         about: "Runs a command over and over (shell, C, dc, grep tests); -i: FILE on each run's stdin",
         entry: kernels::looper::main,
+    },
+    Applet {
+        name: "Run",
+        args: "[OPTIONS] [TEST|GROUP ...]",
+        about: "The driver, as UnixBench's ./Run: every word is Run's, a test name first too",
+        entry: run_driver,
     },
     Applet {
         name: "workdir",

@@ -2,7 +2,7 @@
 //!
 //! Dispatch, BusyBox-style: the basename of argv[0] (a leading `-` dropped) names an applet ->
 //! run it. Otherwise the first argument names an applet or a command (`--list`, `--install`,
-//! `--version`, `--help`, `run`, `compare`); anything else that looks like Run's command line (an
+//! `--version`, `--help`, `help`, `version`, `run`, `compare`); anything else that looks like Run's command line (an
 //! option or a test or group name, or nothing at all) goes to the driver. This is the one place that
 //! prints an error and maps it to the exit status.
 
@@ -23,19 +23,33 @@ const HELP: &str = "\
 unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static binary
 
 Usage:
-  unixbench [-q|-b|-v] [-i N] [-c N ...] [TEST|GROUP ...]   run tests as UnixBench's ./Run does
-  unixbench run [OPTIONS] [TEST|GROUP ...]                    the same, for test names that are
-                                                              also program names (pipe, execl, ...)
-  unixbench compare [--format F] FILE...                      compare results files (JSON or text
-                                                              reports, ours or the C UnixBench's)
-  unixbench PROGRAM [ARGS...]                                 run one kernel (see --list)
-  PROGRAM [ARGS...]                                           the same, through a link named PROGRAM
-  unixbench --list                                            print the program names
-  unixbench --install [-s] DIR                                make a link per program in DIR
-                                                              (symbolic with -s, hard otherwise)
-  unixbench --version | --help | PROGRAM --help
+  unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
+                                         default: about 28 minutes per copy count)
+  unixbench run [OPTIONS] [TEST|GROUP ...]
+                                         the same, for test names that are also program names
+  Run [OPTIONS] [TEST|GROUP ...]         the same, through a link named Run: every word is
+                                         Run's, and results/ and tmp/ are beside the link
+  unixbench compare [--format F] FILE... compare results (reports, logs, JSON; ours or C's)
+  unixbench lmbench [-s] [--only ...]    lmbench's latency and bandwidth table for this host
+  unixbench PROGRAM [ARGS...]            run one kernel (the programs: --list)
+  PROGRAM [ARGS...]                      the same, through a link named PROGRAM
+  unixbench --list                       print the program names
+  unixbench --install [-s] DIR           make a link per program in DIR (symbolic with -s)
+  unixbench help | version               this help, the version (also --help, -h, --version)
 
-With no arguments, runs the standard index. `unixbench run --help` lists the driver's options.
+The options people reach for (all of them: unixbench run --help):
+  -c N                one run with N parallel copies (repeat: -c 1 -c 4)
+  -i N                N passes for long tests, (N+1)/3 for short ones
+  -q, -v              quiet (only the report), verbose (each command, statistics)
+  --quick[=SECONDS]   the same tests in about a tenth of the time, each with its interval
+  -t SECONDS          a short run: every test SECONDS, shorter settles (not standard)
+  -n, --dry-run       print the plan and its estimated time; run nothing
+  --format FORMAT     the final print on stdout: text, html, json, csv or tsv
+  --json[=FILE]       also write the results JSON (beside the report, or FILE)
+  --results DIR       results directory (default ./results)
+  --tmpdir DIR        where the file tests write (default $UB_TMPDIR, $TMPDIR, /tmp)
+
+`PROGRAM --help` (or -h) prints one program's usage; `compare --help`, `lmbench --help` theirs.
 ";
 
 fn main() -> ExitCode {
@@ -75,8 +89,10 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         None => (me, driver::main(argv)),
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install(&argv[1..])),
-        Some("--version" | "-V") => (me, no_more(&argv).and_then(|()| error::print(base::version::LINE))),
-        Some("--help" | "-h") => (me, no_more(&argv).and_then(|()| error::print(HELP))),
+        Some("--version" | "-V" | "version") => {
+            (me, no_more(&argv).and_then(|()| error::print(base::version::LINE)))
+        }
+        Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(HELP))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {
             argv.remove(0);
@@ -92,8 +108,10 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
 
 fn run_applet(a: &applets::Applet, mut argv: Vec<OsString>) -> error::Result {
     argv[0] = OsString::from(a.name);
-    // lmbench documents its own options; the kernels take the C programs' arguments only.
-    if a.name != "lmbench" && matches!(argv.get(1).and_then(|s| s.to_str()), Some("--help")) {
+    // lmbench and Run document their own options; the kernels take the C programs' only.
+    if !matches!(a.name, "lmbench" | "Run")
+        && matches!(argv.get(1).and_then(|s| s.to_str()), Some("--help" | "-h"))
+    {
         return error::print(&applets::usage(a));
     }
     (a.entry)(argv)

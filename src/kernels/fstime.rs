@@ -48,7 +48,7 @@ use std::sync::OnceLock;
 
 const USAGE: &str = "usage: fstime [-c|-r|-w] [-b BUFSIZE] [-m MAX_BLOCKS] [-t SECONDS] [-d DIR] [-s SETTLE]";
 /// C's settle pauses and priming phases, in seconds: the default of `-s`.
-const SETTLE: f64 = 2.0;
+const SETTLE: f64 = base::suite::FSTIME_SETTLE;
 const MAX_BUFSIZE: usize = 8192;
 /// The counting unit, bytes (C's COUNTSIZE).
 const COUNTSIZE: u64 = 256;

@@ -17,6 +17,8 @@ fn driver(s: &Scratch, args: &[&str]) -> Command {
     for v in ["UB_RESULTDIR", "UB_TMPDIR", "UB_OUTPUT_FILE_NAME", "UB_OUTPUT_CSV"] {
         c.env_remove(v);
     }
+    // These tests read the results JSON too, which Run's set does not hold unless asked.
+    c.env("UB_OUTPUT_JSON", "true");
     c
 }
 

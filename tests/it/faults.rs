@@ -21,6 +21,8 @@ fn short_run(s: &Scratch, args: &[&str]) -> Command {
     for v in ["UB_RESULTDIR", "UB_TMPDIR", "UB_OUTPUT_FILE_NAME", "UB_OUTPUT_CSV", "TMPDIR"] {
         c.env_remove(v);
     }
+    // These tests check the results JSON too, which Run's set does not hold unless asked.
+    c.env("UB_OUTPUT_JSON", "true");
     c
 }
 
@@ -215,6 +217,7 @@ fn a_small_file_size_limit_fails_only_the_tests_that_need_the_room() {
     c.args(["-i", "1", "-t", "1", "-c", "1", "syscall", "fsbuffer-w", "grep"]);
     c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
     c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME").env_remove("UB_OUTPUT_CSV");
+    c.env("UB_OUTPUT_JSON", "true");
     let o = run(&mut c);
     let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
@@ -265,6 +268,12 @@ fn stdout_full_or_closed_is_reported_and_the_files_still_hold_the_results() {
             let mut sh = Command::new("/bin/sh");
             sh.arg("-c").arg("exec \"$@\" >&-").arg("sh").arg(c.get_program()).args(c.get_args());
             sh.current_dir(s.path());
+            for (k, v) in c.get_envs() {
+                match v {
+                    Some(v) => sh.env(k, v),
+                    None => sh.env_remove(k),
+                };
+            }
             run(&mut sh)
         };
         no_panic(&o);
@@ -469,7 +478,8 @@ fn a_hostile_hostname_is_data_in_every_file() {
         .arg("--tmpdir")
         .arg(s.path().join("tmp"))
         .current_dir(s.path())
-        .env_remove("UB_OUTPUT_FILE_NAME"));
+        .env_remove("UB_OUTPUT_FILE_NAME")
+        .env("UB_OUTPUT_JSON", "true"));
     assert!(o.status.success(), "{}", stderr(&o));
     let files = names(&s.path().join("results"));
     assert_eq!(files.len(), 4, "{files:?}");

@@ -63,7 +63,7 @@ impl Group {
         for v in ["UB_RESULTDIR", "UB_TMPDIR", "UB_OUTPUT_FILE_NAME", "UB_OUTPUT_CSV"] {
             c.env_remove(v);
         }
-        run(&mut c)
+        run(c.env("UB_OUTPUT_JSON", "true"))
     }
 }
 

@@ -9,6 +9,7 @@ mod compare;
 mod cpu_kernels;
 mod dispatch;
 mod driver;
+mod dropin;
 mod faults;
 mod fleet;
 mod graphics;

@@ -7,7 +7,7 @@ use crate::common::*;
 fn a_quick_run_reports_its_intervals_and_compare_reads_it() {
     let s = Scratch::new("quick");
     let results = s.path().join("results");
-    let mut c = ub(["--quick=8", "-c", "1", "syscall", "pipe"]);
+    let mut c = ub(["--quick=8", "-c", "1", "syscall", "pipe", "--json"]);
     c.arg("--results").arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());
     let o = run(&mut c);
     assert!(o.status.success(), "{}", stderr(&o));

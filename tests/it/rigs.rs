@@ -114,7 +114,19 @@ fn busybox_root_without_proc_runs_the_whole_index() {
         return skip("busybox root", "no static busybox (Debian: busybox-static)");
     };
     let o = run(chroot(root.path())
-        .args(["/unixbench", "-i", "1", "-t", "1", "--results", "/tmp/results", "--tmpdir", "/tmp", "index"])
+        .args([
+            "/unixbench",
+            "-i",
+            "1",
+            "-t",
+            "1",
+            "--json",
+            "--results",
+            "/tmp/results",
+            "--tmpdir",
+            "/tmp",
+            "index",
+        ])
         .env_clear()
         .env("PATH", "/bin"));
     assert!(o.status.success(), "status {:?}\n{}", o.status, stderr(&o));
@@ -243,7 +255,11 @@ fn an_unprivileged_user_runs_the_short_index() {
     }
     let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
     let d = nobody_dir("nobody");
-    let o = as_nobody(d.path(), &[], &["-q", "-i", "1", "-t", "1", "-c", "1", "--tmpdir", ".", "index"]);
+    let o = as_nobody(
+        d.path(),
+        &[],
+        &["-q", "-i", "1", "-t", "1", "-c", "1", "--json", "--tmpdir", ".", "index"],
+    );
     assert!(o.status.success(), "{:?}\n{}", o.status, stderr(&o));
     assert_full_index(&stdout(&o), 1);
     let (report, files) = report_in(&d.path().join("results"));
@@ -264,7 +280,7 @@ fn a_low_process_limit_fails_the_forking_tests_and_nothing_else() {
     let o = as_nobody(
         d.path(),
         &["--nproc=2:2"],
-        &["-i", "1", "-t", "1", "-c", "1", "--tmpdir", ".", "spawn", "execl", "shell8", "pipe"],
+        &["-i", "1", "-t", "1", "-c", "1", "--json", "--tmpdir", ".", "spawn", "execl", "shell8", "pipe"],
     );
     let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(1), "failed tests make exit 1\n{out}\n{err}");
@@ -336,7 +352,7 @@ fn signals_at_random_moments_lose_nothing_and_leave_nothing() {
         std::fs::create_dir(d.path().join("tmp")).unwrap();
         let tag = format!("UB_RIG_TAG=sig-{}-{seed}", std::process::id());
         let (k, v) = tag.split_once('=').unwrap();
-        let child = ub(["-i", "1", "-t", "1", "-c", "2", "--results"])
+        let child = ub(["-i", "1", "-t", "1", "-c", "2", "--json", "--results"])
             .arg(d.path().join("results"))
             .arg("--tmpdir")
             .arg(d.path().join("tmp"))
@@ -459,7 +475,19 @@ mod twins {
         tmp_is_empty(root.path());
         // The driver's report and JSON say what was timed.
         let o = run(chroot(root.path())
-            .args(["/unixbench", "-q", "-c", "1", "-i", "1", "-t", "1", "--results", "/tmp/results"])
+            .args([
+                "/unixbench",
+                "-q",
+                "-c",
+                "1",
+                "-i",
+                "1",
+                "-t",
+                "1",
+                "--json",
+                "--results",
+                "/tmp/results",
+            ])
             .args(["--tmpdir", "/tmp", "execl", "spawn"])
             .env_clear()
             .env("PATH", "/bin"));

@@ -305,7 +305,9 @@ const LAYERS: &[&[&str]] = &[
     // lmbench's measuring half (crates/lmbench): its harness and the loops it times.
     &["child", "valloc", "harness", "memory", "ipc", "ctx", "procs", "vm"],
     &["kernels"],
-    // Scoring and statistics.
+    // A copy's outcome read from its stderr, then scoring (Run's arithmetic) and statistics.
+    &["outcome"],
+    &["score"],
     &["stats"],
     &["quick"],
     // The host tests' work directory, then their command lines.

@@ -80,7 +80,7 @@ fn through_a_link_named_after_the_program_as_runs_perl_run() {
 fn the_driver_records_the_image_in_the_json_log_and_html() {
     let dir = Scratch::new("twindrv");
     let results = dir.path().join("results");
-    let o = run(ub(["-q", "-c", "1", "-i", "1", "-t", "1", "--results"])
+    let o = run(ub(["-q", "-c", "1", "-i", "1", "-t", "1", "--json", "--results"])
         .arg(&results)
         .arg("--tmpdir")
         .arg(dir.path())

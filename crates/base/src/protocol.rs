@@ -1,11 +1,14 @@
 //! The only writer and reader of the result protocol that UnixBench programs speak on stderr:
 //! `COUNT|<score>|<timebase>|<label>`, `TIME|<seconds>`, `ERROR|<message>`
 //! (docs/ORIGINAL.md, "Protocol"), and our `IMAGE|<kind>|<detail>`, which Run stores and ignores.
+//! The skip rule is here too ([`verdict`]); a copy's whole stderr is read into its outcome, line
+//! by line through [`parse`], by `run::outcome` (cold code, built for size with the driver).
 //!
 //! Writers format into a caller's stack buffer with no allocation, so a SIGALRM handler can
 //! print its line as the C `report()` does. Number formats follow the C printf formats: `%ld`,
 //! `%lu` for counts, `%.1f` / `%.3f` for rates and times.
 
+use crate::model::CopyOutcome;
 use std::fmt::Write as _;
 
 /// A fixed buffer that `core::fmt` can write into without allocating.
@@ -110,6 +113,31 @@ pub fn parse(line: &str) -> Line {
         ("ERROR", _) => Line::Error(rest.join("|")),
         ("IMAGE", [kind, detail]) => Line::Image { kind: kind.to_string(), detail: detail.to_string() },
         _ => Line::Other(line.to_string()),
+    }
+}
+
+/// What one copy comes to, as the driver must act on it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict<'a> {
+    /// A clean run with a COUNT: its figures go into the pass.
+    Scored,
+    /// An error (its text): the test fails.
+    Failed(&'a str),
+    /// The program cannot run on this host (no X display, say), and said so by exiting 3 with
+    /// a `<program>: skipped: <why>` line: the test is skipped, not failed. The reason.
+    Skipped(&'a str),
+}
+
+/// The exit status by which a program says it was skipped.
+pub const SKIPPED_STATUS: i32 = 3;
+
+/// The verdict on a copy that `run::outcome::parse_copy` read.
+pub fn verdict(o: &CopyOutcome) -> Verdict<'_> {
+    let Some(e) = o.error.as_deref() else { return Verdict::Scored };
+    let exit3 = libc::WIFEXITED(o.status) && libc::WEXITSTATUS(o.status) == SKIPPED_STATUS;
+    match e.find("skipped: ") {
+        Some(at) if exit3 => Verdict::Skipped(e[at + "skipped: ".len()..].lines().next().unwrap_or("")),
+        _ => Verdict::Failed(e),
     }
 }
 

@@ -26,13 +26,13 @@ pub enum Arg {
     Secs(u32),
     /// The directory for the file tests' scratch files.
     TmpDir,
-    /// `--quick` only: a duration of `quick::pass_seconds` of this standard one, for a program
-    /// whose standard command line has none (whetstone-double: Run passes nothing, and the
-    /// program then aims at the C program's 10 s). A standard run passes no word for it.
-    QuickSecs(u32),
-    /// `--quick` only: fstime's `-s` with `quick::FSTIME_SETTLE`, shortening the settles and
-    /// priming phases inside the program. A standard run passes no word for it.
-    QuickSettle,
+    /// A short or quick run only: the test's duration, for a program whose standard command line
+    /// has none (whetstone-double: Run passes nothing, and the program then aims at the C
+    /// program's 10 s, this standard duration). A standard run passes no word for it.
+    ShortSecs(u32),
+    /// A short or quick run only: fstime's `-s SETTLE`, shortening the settles and priming
+    /// phases inside the program. A standard run passes no word for it.
+    ShortSettle,
 }
 
 /// How a test is started.
@@ -62,13 +62,20 @@ pub struct Test {
     pub overhead: u32,
 }
 
+/// fstime's settle pauses and priming phases, in seconds: the C program's, the default of its
+/// `-s` (ours), which short and quick runs pass shorter (`Arg::ShortSettle`).
+pub const FSTIME_SETTLE: f64 = 2.0;
+
+/// Run's settle before each pass: `sync; sleep 1; sync; sleep 2` (seconds of each sleep).
+pub const RUN_SETTLE: [f64; 2] = [1.0, 2.0];
+
 impl Test {
     /// The nominal duration of one pass in seconds, `duration` overriding the default.
     pub fn nominal_secs(&self, duration: Option<u32>) -> u32 {
         let own = match self.kind {
             Kind::Host { secs } => Some(secs),
             Kind::Kernel { args, .. } | Kind::Graphics { args, .. } => args.iter().find_map(|a| match a {
-                Arg::Secs(s) => Some(*s),
+                Arg::Secs(s) | Arg::ShortSecs(s) => Some(*s),
                 _ => None,
             }),
         };
@@ -80,7 +87,7 @@ impl Test {
     }
 }
 
-use Arg::{Lit, QuickSecs, QuickSettle, Secs, TmpDir};
+use Arg::{Lit, Secs, ShortSecs, ShortSettle, TmpDir};
 use Category::{Misc, System, ThreeD, TwoD};
 use Repeat::{Long, Short};
 
@@ -135,7 +142,7 @@ macro_rules! fs_args {
             Lit($b),
             Lit("-m"),
             Lit($m),
-            QuickSettle,
+            ShortSettle,
         ]
     };
 }
@@ -145,14 +152,14 @@ macro_rules! fs_args {
 pub static TESTS: &[Test] = &[
     kernel("dhry2reg", "Dhrystone 2 using register variables", System, Long, "dhry2reg", &[Secs(10)]),
     Test {
-        overhead: 12,
+        overhead: 2,
         ..kernel(
             "whetstone-double",
             "Double-Precision Whetstone",
             System,
             Long,
             "whetstone-double",
-            &[QuickSecs(10)],
+            &[ShortSecs(10)],
         )
     },
     kernel("syscall", "System Call Overhead", System, Long, "syscall", &[Secs(10)]),
@@ -242,24 +249,24 @@ const GRAPHICS: &[&str] =
 
 /// The named groups (docs/ORIGINAL.md, "Groups" and "Quirks we fix": `load` runs the shell tests as
 /// USAGE says). Each is a list of parts: test names or other groups.
-static GROUPS: &[(&str, &[&[&str]])] = &[
-    ("index", &[INDEX]),
-    ("oldsystem", &[OLDSYSTEM]),
-    ("system", &[OLDSYSTEM, SHELL]),
-    ("fs", &[FS]),
-    ("arithmetic", &[ARITHMETIC]),
-    ("speed", &[ARITHMETIC, OLDSYSTEM, SHELL]),
-    ("shell", &[SHELL]),
-    ("load", &[SHELL]),
-    ("misc", &[&["C", "dc", "hanoi"]]),
-    ("dhry", &[&["dhry2reg"]]),
-    ("dhrystone", &[&["dhry2reg"]]),
-    ("whets", &[&["whetstone-double"]]),
-    ("whetstone", &[&["whetstone-double"]]),
-    ("graphics", &[GRAPHICS]),
-    ("gindex", &[INDEX, GRAPHICS]),
+static GROUPS: &[(&str, &str, &[&[&str]])] = &[
+    ("index", "the System Benchmarks Index (the default)", &[INDEX]),
+    ("oldsystem", "the system tests without the shell scripts", &[OLDSYSTEM]),
+    ("system", "the system tests", &[OLDSYSTEM, SHELL]),
+    ("fs", "every file copy: write, read, copy at three buffer sizes", &[FS]),
+    ("arithmetic", "the arithmetic loops and Whetstone", &[ARITHMETIC]),
+    ("speed", "arithmetic, then the system tests", &[ARITHMETIC, OLDSYSTEM, SHELL]),
+    ("shell", "the shell scripts at 1, 8 and 16 concurrent", &[SHELL]),
+    ("load", "the same as shell", &[SHELL]),
+    ("misc", "compiling, dc and the Tower of Hanoi", &[&["C", "dc", "hanoi"]]),
+    ("dhry", "Dhrystone", &[&["dhry2reg"]]),
+    ("dhrystone", "Dhrystone", &[&["dhry2reg"]]),
+    ("whets", "Whetstone", &[&["whetstone-double"]]),
+    ("whetstone", "Whetstone", &[&["whetstone-double"]]),
+    ("graphics", "the 2D and 3D tests (a build with graphics and an X display)", &[GRAPHICS]),
+    ("gindex", "the index and the graphics index", &[INDEX, GRAPHICS]),
     // UnixBench 4.0's eleven index tests; the report adds 4.0's block (report/index4.rs).
-    ("index4", &[INDEX4_TESTS]),
+    ("index4", "UnixBench 4.0's eleven index tests, and its index", &[INDEX4_TESTS]),
 ];
 
 /// The driver's names of the eleven UnixBench 4.0 index tests, in 4.0's report order.
@@ -273,7 +280,7 @@ pub fn expand(name: &str) -> Option<Vec<&'static str>> {
     if name == "all" {
         return Some(TESTS.iter().map(|t| t.name).collect());
     }
-    if let Some((_, parts)) = GROUPS.iter().find(|(g, _)| *g == name) {
+    if let Some((_, _, parts)) = GROUPS.iter().find(|(g, _, _)| *g == name) {
         return Some(parts.iter().flat_map(|p| p.iter().copied()).collect());
     }
     test(name).map(|t| vec![t.name])
@@ -281,7 +288,12 @@ pub fn expand(name: &str) -> Option<Vec<&'static str>> {
 
 /// Every group name, for error messages.
 pub fn group_names() -> impl Iterator<Item = &'static str> {
-    GROUPS.iter().map(|(g, _)| *g).chain(std::iter::once("all"))
+    groups().map(|(g, _)| g)
+}
+
+/// Every group with one line on what it runs, `all` last.
+pub fn groups() -> impl Iterator<Item = (&'static str, &'static str)> {
+    GROUPS.iter().map(|&(g, about, _)| (g, about)).chain(std::iter::once(("all", "every test")))
 }
 
 #[cfg(test)]
@@ -324,6 +336,8 @@ mod tests {
         assert_eq!(test("dhry2reg").unwrap().nominal_secs(Some(2)), 2);
         assert_eq!(test("fstime").unwrap().nominal_secs(None), 45);
         assert_eq!(test("shell8").unwrap().nominal_secs(Some(1)), 1);
-        assert_eq!(test("whetstone-double").unwrap().nominal_secs(Some(1)), 12);
+        assert_eq!(test("whetstone-double").unwrap().nominal_secs(None), 12);
+        // A short run passes whetstone its duration too: its calibration, then that.
+        assert_eq!(test("whetstone-double").unwrap().nominal_secs(Some(1)), 3);
     }
 }

@@ -1,5 +1,12 @@
-//! The one version string: what `--version` prints, for the binary and the driver alike.
+//! The one version: ours, and the UnixBench whose semantics we follow. Every string that names
+//! either is made here.
+
+/// Our version number.
+pub const NUMBER: &str = env!("CARGO_PKG_VERSION");
 
 /// What `--version` prints.
 pub const LINE: &str =
     concat!("unixbench ", env!("CARGO_PKG_VERSION"), " (BYTE UNIX Benchmarks 6.0.0-compatible)\n");
+
+/// The version the reports and results files record: UnixBench's, then ours.
+pub const REPORT: &str = concat!("6.0.0-compatible; unixbench ", env!("CARGO_PKG_VERSION"));

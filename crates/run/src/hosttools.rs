@@ -65,13 +65,11 @@ impl Skip {
     }
 }
 
-/// The C suite's duration of each test, in seconds (docs/ORIGINAL.md, "Tests"); `None` for another
-/// name.
+/// The C suite's duration of host test `name`, in seconds, from the test table; `None` for
+/// another name.
 pub fn default_secs(name: &str) -> Option<u32> {
-    match name {
-        "shell1" | "shell8" | "shell16" | "C" => Some(60),
-        "dc" | "grep" => Some(30),
-        "sysexec" => Some(10),
+    match crate::suite::test(name)?.kind {
+        crate::suite::Kind::Host { secs } => Some(secs),
         _ => None,
     }
 }

@@ -8,6 +8,8 @@
 //! third, geometric mean of the rest), so the interval the rule watches is the interval of the
 //! very number the report prints.
 
+use crate::model::Pass;
+use crate::score;
 use crate::stats;
 
 /// The interval half-width, relative to the score, at which a test has enough passes: ±1%.
@@ -25,42 +27,31 @@ pub const MAX_PASSES: usize = 100;
 /// leave the whole run within a tenth of a standard one.
 pub const DEFAULT_FRACTION: f64 = 0.095;
 
-/// The samples Run would keep: all but the lowest floor(n/3), in run order.
-pub fn kept(samples: &[f64]) -> Vec<f64> {
-    let drop = samples.len() / 3;
-    let mut order: Vec<usize> = (0..samples.len()).collect();
-    crate::sort::sort_by(&mut order, |&a, &b| samples[a].total_cmp(&samples[b]));
-    let mut keep = vec![true; samples.len()];
-    for &i in &order[..drop] {
-        keep[i] = false;
-    }
-    samples.iter().zip(keep).filter(|&(_, k)| k).map(|(&s, _)| s).collect()
-}
-
-/// Whether the 95% interval of the score the kept samples give is within ±`target`.
-pub fn converged(samples: &[f64], target: f64) -> bool {
-    let kept = kept(samples);
+/// Whether the 95% interval of the score these passes give is within ±`target`: the interval
+/// of the kept passes' rates, kept as the score keeps them (`score::kept_in_run_order`).
+pub fn converged(passes: &[Pass], target: f64) -> bool {
+    let kept: Vec<f64> = score::kept_in_run_order(passes).into_iter().map(stats::pass_rate).collect();
     match stats::ci95(&kept) {
         Some(ci) => ci.relative_half_width(stats::geomean(&kept)) <= target,
         None => false,
     }
 }
 
-/// Whether a quick test should stop, given the per-pass rates so far (in run order), the
+/// Whether a quick test should stop, given its passes so far (in run order), the
 /// seconds it has spent (passes and settles) and its budget in seconds:
 /// - never before the first sample;
 /// - when the budget is spent;
 /// - after [`MIN_PASSES`], when the interval is within ±[`TARGET`];
 /// - when another pass, at the mean cost of those so far, would overrun the budget.
-pub fn should_stop(samples: &[f64], spent: f64, budget: f64) -> bool {
-    let n = samples.len();
+pub fn should_stop(passes: &[Pass], spent: f64, budget: f64) -> bool {
+    let n = passes.len();
     if n == 0 {
         return false;
     }
     if spent >= budget {
         return true;
     }
-    if n >= MIN_PASSES && converged(samples, TARGET) {
+    if n >= MIN_PASSES && converged(passes, TARGET) {
         return true;
     }
     spent + spent / n as f64 > budget
@@ -78,11 +69,14 @@ pub fn pass_seconds(standard: u32) -> u32 {
 /// the same pause inside the program, before each phase: [`FSTIME_SETTLE`].)
 pub fn settle_seconds(writes_files: bool) -> f64 {
     if writes_files {
-        0.5
+        HOST_SETTLE
     } else {
         0.0
     }
 }
+
+/// The settle of [`settle_seconds`] for a test that writes files.
+pub const HOST_SETTLE: f64 = 0.5;
 
 /// fstime's own settle under `--quick` (its `-s`, ours): before each of its phases it syncs,
 /// sleeps this, syncs and sleeps this again (half before the copy phase), and its `-r`/`-c`
@@ -105,7 +99,7 @@ pub fn share(left: f64, weight: f64, weight_left: f64) -> f64 {
 
 /// A standard test's estimated wall time: `passes` × (Run's 3 s settle + `seconds` per pass).
 pub fn standard_cost(passes: u32, seconds: f64) -> f64 {
-    passes as f64 * (3.0 + seconds)
+    passes as f64 * (crate::suite::RUN_SETTLE.iter().sum::<f64>() + seconds)
 }
 
 #[cfg(test)]
@@ -130,6 +124,19 @@ mod tests {
         }
     }
 
+    /// Passes of one copy each, one second long, whose rates are `rates`.
+    fn ps(rates: &[f64]) -> Vec<Pass> {
+        rates
+            .iter()
+            .map(|&r| Pass { count: r, time: 1.0, elapsed: 1.0, timebase: 1.0, ..Default::default() })
+            .collect()
+    }
+
+    /// The kept rates of those passes.
+    fn kept(rates: &[f64]) -> Vec<f64> {
+        score::kept_in_run_order(&ps(rates)).into_iter().map(stats::pass_rate).collect()
+    }
+
     /// Runs a test as the driver would: a pass costs `cost` seconds; returns the samples and
     /// the time spent when the rule stopped it.
     fn simulate(src: &mut Fake, cost: f64, budget: f64) -> (Vec<f64>, f64) {
@@ -137,7 +144,7 @@ mod tests {
         loop {
             samples.push(src.next());
             spent += cost;
-            if should_stop(&samples, spent, budget) {
+            if should_stop(&ps(&samples), spent, budget) {
                 return (samples, spent);
             }
             assert!(samples.len() < 10_000, "the rule never stopped");
@@ -161,7 +168,7 @@ mod tests {
         let (samples, spent) = simulate(&mut src, 1.0, 100.0);
         assert!((MIN_PASSES..=6).contains(&samples.len()), "{} passes", samples.len());
         assert!(spent < 10.0);
-        assert!(converged(&samples, TARGET));
+        assert!(converged(&ps(&samples), TARGET));
     }
 
     #[test]
@@ -172,7 +179,7 @@ mod tests {
         let (samples, spent) = simulate(&mut src, 1.0, 20.0);
         assert_eq!(samples.len(), 20);
         assert_eq!(spent, 20.0);
-        assert!(!converged(&samples, TARGET));
+        assert!(!converged(&ps(&samples), TARGET));
         // 3 s passes in a 10 s budget: 3 passes (9 s); a 4th would reach 12 s.
         let (samples, spent) = simulate(&mut Fake::new(8, 2000.0, 0.05), 3.0, 10.0);
         assert_eq!((samples.len(), spent), (3, 9.0));
@@ -186,8 +193,8 @@ mod tests {
             let mut src = Fake::new(seed, 500.0, 0.01);
             let (samples, spent) = simulate(&mut src, 1.0, 1000.0);
             assert!(spent < 999.0, "seed {seed}: stopped by the budget");
-            assert!(converged(&samples, TARGET), "seed {seed}");
-            assert!(!converged(&samples[..samples.len() - 1], TARGET) || samples.len() == MIN_PASSES);
+            assert!(converged(&ps(&samples), TARGET), "seed {seed}");
+            assert!(!converged(&ps(&samples[..samples.len() - 1]), TARGET) || samples.len() == MIN_PASSES);
             let g = stats::geomean(&kept(&samples));
             assert!((g / 500.0 - 1.0).abs() < 0.03, "seed {seed}: {g}");
         }
@@ -195,13 +202,13 @@ mod tests {
 
     #[test]
     fn edge_cases() {
-        assert!(!should_stop(&[], 5.0, 1.0), "never stop without a sample");
-        assert!(should_stop(&[1.0], 1.0, 1.0), "a spent budget stops");
-        assert!(!should_stop(&[1.0], 1.0, 3.0), "another 1 s pass fits in 3 s");
-        assert!(should_stop(&[1.0, 1.0], 2.0, 2.9), "a third 1 s pass would overrun 2.9 s");
+        assert!(!should_stop(&ps(&[]), 5.0, 1.0), "never stop without a sample");
+        assert!(should_stop(&ps(&[1.0]), 1.0, 1.0), "a spent budget stops");
+        assert!(!should_stop(&ps(&[1.0]), 1.0, 3.0), "another 1 s pass fits in 3 s");
+        assert!(should_stop(&ps(&[1.0, 1.0]), 2.0, 2.9), "a third 1 s pass would overrun 2.9 s");
         // Identical samples converge at MIN_PASSES, not before.
-        assert!(!should_stop(&[9.0, 9.0], 2.0, 100.0));
-        assert!(should_stop(&[9.0, 9.0, 9.0], 3.0, 100.0));
+        assert!(!should_stop(&ps(&[9.0, 9.0]), 2.0, 100.0));
+        assert!(should_stop(&ps(&[9.0, 9.0, 9.0]), 3.0, 100.0));
     }
 
     #[test]

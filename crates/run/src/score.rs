@@ -162,7 +162,7 @@ pub fn index_blocks_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::parse_copy;
+    use crate::outcome::parse_copy;
 
     /// A clean copy: count, timebase, TIME (if any), elapsed.
     fn copy(count: f64, timebase: f64, time: Option<f64>, elapsed: f64) -> CopyOutcome {

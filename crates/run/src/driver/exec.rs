@@ -16,14 +16,13 @@
 //! a signal or an overdue copy gets every copy's process group SIGTERM, then SIGKILL, and every
 //! copy is reaped before this returns. No copy or grandchild outlives the pass.
 
-use super::score;
 use super::signals::Watch;
 use crate::model::CopyOutcome;
 use crate::sys::{self, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
 use std::io;
 use std::os::unix::io::RawFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What to start for each copy.
 pub struct Command<'a> {
@@ -33,6 +32,10 @@ pub struct Command<'a> {
     pub argv: &'a [OsString],
     /// The working directory.
     pub cwd: &'a Path,
+    /// Whether each copy runs in a directory of its own, `copy-<n>` in `cwd`, made before the
+    /// pass and removed whole after it: a kernel's scratch files (fstime's, `-d .`) are then
+    /// its own, and none outlives its copy, even one that had to be killed.
+    pub own_dirs: bool,
     /// A file to read stdin from; /dev/null when None.
     pub stdin: Option<&'a Path>,
     /// Where stdout goes (the .log, opened for append), or /dev/null when None.
@@ -63,7 +66,6 @@ struct CopyProcess {
 struct Child<'a> {
     exe: &'a CString,
     argv: &'a sys::proc::Argv,
-    cwd: &'a CString,
     stdin: RawFd,
     stdout: RawFd,
     failed_exec: &'a [u8],
@@ -117,9 +119,59 @@ fn null_output(scratch: &Path) -> io::Result<Fd> {
     Ok(fd)
 }
 
-/// Runs one pass of `copies` copies of `cmd`. `scratch` is where fstime leaves
-/// `dummy0-<pid>`/`dummy1-<pid>`: they are removed after a copy had to be killed.
-pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> io::Result<Outcome> {
+/// Runs one pass of `copies` copies of `cmd`.
+pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch) -> io::Result<Outcome> {
+    let dirs = CopyDirs::make(cmd, copies)?;
+    run_in(cmd, copies, watch, &dirs)
+}
+
+/// The working directory of each copy, and the ones made for the pass (removed on drop).
+struct CopyDirs {
+    cwds: Vec<CString>,
+    made: Vec<std::path::PathBuf>,
+}
+
+impl CopyDirs {
+    fn make(cmd: &Command, copies: usize) -> io::Result<CopyDirs> {
+        use std::os::unix::fs::DirBuilderExt;
+        let c = |p: &Path| {
+            CString::new(p.as_os_str().as_encoded_bytes()).map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte")
+            })
+        };
+        let mut d = CopyDirs { cwds: Vec::new(), made: Vec::new() };
+        if !cmd.own_dirs {
+            d.cwds.push(c(cmd.cwd)?);
+            return Ok(d);
+        }
+        for i in 1..=copies {
+            let p = cmd.cwd.join(format!("copy-{i}"));
+            std::fs::DirBuilder::new().mode(0o700).create(&p).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot make the directory of copy {i}, {}: {e}", p.display()),
+                )
+            })?;
+            d.made.push(p.clone());
+            d.cwds.push(c(&p)?);
+        }
+        Ok(d)
+    }
+
+    fn of(&self, copy: usize) -> &CString {
+        &self.cwds[copy.min(self.cwds.len() - 1)]
+    }
+}
+
+impl Drop for CopyDirs {
+    fn drop(&mut self) {
+        for p in &self.made {
+            let _ = std::fs::remove_dir_all(p);
+        }
+    }
+}
+
+fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs) -> io::Result<Outcome> {
     let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
     let argv = sys::proc::Argv::new(cmd.argv)?;
@@ -132,20 +184,17 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
     let stdout = match cmd.stdout {
         Some(fd) => fd,
         None => {
-            null_out = null_output(scratch)?;
+            null_out = null_output(cmd.cwd)?;
             null_out.raw()
         }
     };
     let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
-    let cwd = CString::new(cmd.cwd.as_os_str().as_encoded_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte"))?;
     room_for(copies)?;
     let (gate_rd, gate_wr) = sys::fd::pipe_cloexec()?;
     let (stamps_rd, stamps_wr) = sys::fd::pipe_cloexec()?;
     let child = Child {
         exe: &exe,
         argv: &argv,
-        cwd: &cwd,
         stdin: stdin.raw(),
         stdout,
         failed_exec: &failed_exec,
@@ -155,7 +204,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
 
     let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
     for i in 0..copies {
-        match spawn(&child, i as u32) {
+        match spawn(&child, i as u32, dirs.of(i)) {
             Ok(c) => running.push(c),
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);
@@ -243,7 +292,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
                     c.stderr = None;
                     dirty = true;
                 }
-                Ok(n) => score::hold(&mut c.output, &buf[..n]),
+                Ok(n) => crate::outcome::hold(&mut c.output, &buf[..n]),
             }
         }
         if let Some(s) = stamps.as_ref().filter(|_| fds[open.len()].revents != 0) {
@@ -270,9 +319,6 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
         }
     }
     let statuses = reap(&mut running);
-    if killed_at.is_some() {
-        remove_scratch(&running, scratch);
-    }
     if interrupted.is_some() {
         return Ok(Outcome::Interrupted);
     }
@@ -281,7 +327,7 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, scratch: &Path) -> 
         .zip(statuses)
         .map(|(c, status)| {
             let text = explain_errno(&String::from_utf8_lossy(&c.output));
-            let mut o = score::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
+            let mut o = crate::outcome::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
             o.started = c.started.map(|t| t - started);
             if overdue {
                 let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
@@ -305,7 +351,7 @@ fn take_stamps(bytes: &[u8], running: &mut [CopyProcess]) {
 }
 
 /// Forks copy `index`: set up, then held at the gate until the release, then exec'd.
-fn spawn(child: &Child, index: u32) -> io::Result<CopyProcess> {
+fn spawn(child: &Child, index: u32, cwd: &CString) -> io::Result<CopyProcess> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
     let driver = sys::proc::getpid();
     match sys::proc::fork()? {
@@ -322,7 +368,7 @@ fn spawn(child: &Child, index: u32) -> io::Result<CopyProcess> {
                 && sys::fd::dup2(child.stdin, 0).is_ok()
                 && sys::fd::dup2(child.stdout, 1).is_ok();
             if ok {
-                if let Err(e) = sys::fd::chdir_c(child.cwd) {
+                if let Err(e) = sys::fd::chdir_c(cwd) {
                     report_child_error(b"unixbench: cannot enter the work directory: errno ", e);
                     sys::proc::exit_now(127);
                 }
@@ -420,16 +466,6 @@ fn reap(copies: &mut [CopyProcess]) -> Vec<i32> {
     statuses
 }
 
-/// fstime removes its files on SIGTERM, but not after SIGKILL.
-fn remove_scratch(copies: &[CopyProcess], dir: &Path) {
-    for c in copies {
-        for f in [format!("dummy0-{}", c.pid), format!("dummy1-{}", c.pid)] {
-            let p: PathBuf = dir.join(f);
-            let _ = std::fs::remove_file(p);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,11 +480,12 @@ mod tests {
             exe: Path::new("/bin/sh"),
             argv,
             cwd: Path::new("/"),
+            own_dirs: false,
             stdin: None,
             stdout: None,
             deadline,
         };
-        match run_pass(&cmd, copies, &watch, Path::new("/nonexistent")).unwrap() {
+        match run_pass(&cmd, copies, &watch).unwrap() {
             Outcome::Done(o) => o,
             Outcome::Interrupted => panic!("interrupted"),
         }
@@ -474,7 +511,7 @@ mod tests {
         let o = run(&sh("echo 'COUNT|1|1|lps' >&2"), 40, 60.0);
         assert_eq!(o.len(), 40);
         assert!(o.iter().all(|c| c.error.is_none() && c.started.is_some_and(|s| s >= 0.0)), "{o:?}");
-        let pass = score::combine_copies(o);
+        let pass = crate::score::combine_copies(o);
         assert!(pass.start_skew().is_some_and(|s| s >= 0.0));
     }
 
@@ -486,13 +523,12 @@ mod tests {
             exe: Path::new("/nonexistent/unixbench"),
             argv: &argv,
             cwd: Path::new("/"),
+            own_dirs: false,
             stdin: None,
             stdout: None,
             deadline: 60.0,
         };
-        let Outcome::Done(o) = run_pass(&cmd, 1, &watch, Path::new("/nonexistent")).unwrap() else {
-            panic!()
-        };
+        let Outcome::Done(o) = run_pass(&cmd, 1, &watch).unwrap() else { panic!() };
         assert_eq!(
             o[0].error.as_deref(),
             Some("unixbench: cannot execute /nonexistent/unixbench: No such file or directory (os error 2)")
@@ -513,5 +549,32 @@ mod tests {
         let o = run(&sh("sleep 30 & sleep 30"), 1, 0.5);
         assert!(sys::clock::monotonic() - t0 < 10.0);
         assert!(o[0].error.as_deref().unwrap().contains("did not finish within"), "{:?}", o[0].error);
+    }
+
+    #[test]
+    fn each_copy_works_in_its_own_directory_which_goes_with_it() {
+        let watch = Watch::install().unwrap();
+        let work = std::env::temp_dir().join(format!("ub-own-dirs-{}", sys::proc::getpid()));
+        std::fs::create_dir(&work).unwrap();
+        // Each copy leaves a file behind, and the second is killed with it still open.
+        let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
+        let cmd = Command {
+            exe: Path::new("/bin/sh"),
+            argv: &argv,
+            cwd: &work,
+            own_dirs: true,
+            stdin: None,
+            stdout: None,
+            deadline: 60.0,
+        };
+        let Outcome::Done(o) = run_pass(&cmd, 2, &watch).unwrap() else { panic!() };
+        let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
+        assert_eq!(dirs, [work.join("copy-1").to_str().unwrap(), work.join("copy-2").to_str().unwrap()]);
+        let killed = sh("echo x > scratch; sleep 30");
+        let cmd = Command { argv: &killed, deadline: 0.5, ..cmd };
+        let Outcome::Done(o) = run_pass(&cmd, 2, &watch).unwrap() else { panic!() };
+        assert!(o[0].error.as_deref().unwrap().contains("did not finish within"));
+        assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "no copy's directory is left");
+        std::fs::remove_dir(&work).unwrap();
     }
 }

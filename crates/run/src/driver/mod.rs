@@ -13,17 +13,22 @@ pub mod exec;
 pub mod host;
 pub mod options;
 pub mod output;
-pub mod score;
+pub mod passes;
+pub mod plan;
+pub mod policy;
 pub mod signals;
 
 use crate::error::{Error, Result};
-use crate::model::{Category, CopyRun, Run, Settings, TestResult};
-use crate::quick;
-use crate::suite::{self, Arg, Kind, Test};
+use crate::model::{CopyRun, Run, Settings, TestResult};
+use crate::score;
+use crate::suite::{Arg, Kind, Test};
 use crate::sys;
 use crate::workdir::WorkDir;
-use options::{Options, Parsed, Quick};
+use options::{Options, Parsed};
 use output::{Console, Files};
+use passes::{Prepared, Processes, Runner};
+use plan::{Estimate, Plan};
+use policy::Policy;
 use std::ffi::OsString;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
@@ -36,8 +41,30 @@ pub fn knows(name: &str) -> bool {
 
 /// Runs tests as `Run` does; `args` excludes the program name.
 pub fn main(args: Vec<OsString>) -> Result {
+    main_in(args, None)
+}
+
+/// The driver entered through a link named `Run` (`argv0`): as UnixBench's, its results and tmp
+/// directories default to `results/` and `tmp/` beside it, made when missing.
+pub fn main_as_run(argv0: &std::ffi::OsStr, args: Vec<OsString>) -> Result {
+    main_in(args, Some(run_home(Path::new(argv0))))
+}
+
+/// The directory of the `Run` that was invoked as `argv0`, as Perl's FindBin finds it: the
+/// directory part of the path, else the first PATH entry that holds it, else `.`.
+fn run_home(argv0: &Path) -> PathBuf {
+    let dir = match argv0.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => std::env::var_os("PATH")
+            .and_then(|p| std::env::split_paths(&p).find(|d| d.join(argv0).is_file()))
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    std::path::absolute(&dir).unwrap_or(dir)
+}
+
+fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let opts = match options::parse(args)? {
-        Parsed::Help => return crate::error::print(options::HELP),
+        Parsed::Help => return crate::error::print(&options::help()),
         Parsed::Version => return crate::error::print(base::version::LINE),
         Parsed::Run(o) => o,
     };
@@ -48,7 +75,29 @@ pub fn main(args: Vec<OsString>) -> Result {
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     // Checks both directories; creates nothing (the results directory is made further down,
     // once the work directory exists).
-    let dirs = Dirs::prepare(&opts)?;
+    let dirs = Dirs::prepare(&opts, home.as_deref())?;
+    let mut opts = opts;
+    if let Some(options::JsonOut::File(f)) = &mut opts.json {
+        *f = absolute(f, "--json file", "--json")?;
+        if f.is_dir() {
+            return Err(Error::usage(format!("--json: {} is a directory", f.display())));
+        }
+        usable_dir(f.parent().unwrap_or(Path::new("/")), "directory of the --json file")?;
+    }
+    let mut system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
+    system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());
+    if let Some(l) = system.cpu_limit.as_mut() {
+        // The detail names cgroup paths, which are the host's strings (as gather's are).
+        l.detail = crate::report::fmt::printable(&l.detail);
+    }
+    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
+    if opts.dry_run {
+        let to = dirs.results.as_ref().map_or("nowhere (--no-save)".into(), |r| r.display().to_string());
+        let mut d = plan.describe();
+        d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
+        return crate::error::print(&d);
+    }
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
     std::env::set_var("UB_TMPDIR", &dirs.tmp);
@@ -64,6 +113,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     let _ = sys::proc::become_subreaper();
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    dirs.make_tmp()?;
     let swept = crate::workdir::sweep_stale(&dirs.tmp);
     if !swept.is_empty() {
         let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
@@ -82,39 +132,15 @@ pub fn main(args: Vec<OsString>) -> Result {
         }
     }
 
-    let mut system = crate::report::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
-    let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
-    system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());
-    if let Some(l) = system.cpu_limit.as_mut() {
-        // The detail names cgroup paths, which are the host's strings (as gather's are).
-        l.detail = crate::report::fmt::printable(&l.detail);
-    }
-    let copies = if opts.copies.is_empty() {
-        // Run's default: 1, then the CPUs, here those this process may really use: the affinity
-        // mask within the cgroup's cpuset, capped by its CPU quota (cpulimit.rs).
-        let mut c = vec![1];
-        if let Some(n) = system.cpu_limit.as_ref().map(|l| l.cpus).filter(|&n| n > 1) {
-            c.push(n);
-        }
-        c
-    } else {
-        opts.copies.clone()
-    };
-    // --quick: the budget of the whole run, shared out test by test as the run goes.
-    let standard = planned_secs(&opts, &copies);
-    let quick_total = opts.quick.map(|q| match q {
-        Quick::Tenth => quick::DEFAULT_FRACTION * standard,
-        Quick::Seconds(s) => f64::from(s),
-    });
     let mut run = Run {
         version: crate::report::version(),
         system,
         settings: Settings {
             tests: opts.tests.iter().map(|t| t.to_string()).collect(),
-            copies: copies.clone(),
+            copies: plan.copies.clone(),
             iterations: opts.iterations,
             duration: opts.duration,
-            quick: quick_total,
+            quick: plan.quick_budget(),
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -125,34 +151,36 @@ pub fn main(args: Vec<OsString>) -> Result {
     };
     let files = match &dirs.results {
         Some(dir) => Some(
-            Files::create(dir, &crate::report::fmt::file_name_part(&run.system.hostname), &today()).map_err(
-                |e| {
-                    if made_results {
-                        let _ = std::fs::remove_dir(dir);
-                    }
-                    Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
-                },
-            )?,
+            Files::create(
+                dir,
+                &crate::report::fmt::file_name_part(&run.system.hostname),
+                &today(),
+                opts.json.as_ref(),
+            )
+            .map_err(|e| {
+                if made_results {
+                    let _ = std::fs::remove_dir(dir);
+                }
+                Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
+            })?,
         ),
         None => None,
     };
 
+    let mut processes = Processes { watch: &watch };
     let mut runner = Runner {
-        opts: &opts,
         exe: &exe,
-        workdir: &workdir,
-        watch: &watch,
+        exec: &mut processes,
+        policy: plan.policy.clone(),
         console: Console::new(opts.verbosity, opts.format),
         files,
-        left: quick_total.unwrap_or(standard),
+        estimate: Estimate { left: plan.secs },
         lost: Vec::new(),
-        quick: quick_total.map(|total| QuickBudget { left: total, weight_left: standard }),
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
     runner.console.start(&run);
-    let file_tests = opts.tests.iter().any(|t| t.starts_with("fs"));
-    if file_tests
+    if plan.tests.iter().any(|t| t.name.starts_with("fs"))
         && opts.verbosity != options::Verbosity::Quiet
         && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
     {
@@ -163,42 +191,79 @@ pub fn main(args: Vec<OsString>) -> Result {
             dirs.tmp.display()
         ));
     }
-    let mut stopped_by = None;
-    'copies: for &c in &copies {
-        runner.console.run_with(c);
-        let now = sys::clock::time();
-        run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
-        for name in &opts.tests {
-            let t = suite::test(name).expect("options expand only known tests");
-            if max_copies(t.category).is_some_and(|m| c > m) {
-                continue;
-            }
-            let result = runner.run_test(t, c);
-            let cr = run.runs.last_mut().unwrap();
-            cr.end = sys::clock::time();
-            match result {
-                Some(r) => {
-                    // As Run: a test named twice keeps its last result.
-                    cr.results.retain(|x| x.name != r.name);
-                    cr.results.push(r);
-                    cr.index = score::index_blocks(&cr.results);
-                    runner.save(&run);
-                }
-                None => {
-                    stopped_by = runner.watch.caught().or(Some(libc::SIGINT));
-                    break 'copies;
-                }
-            }
-        }
-        run.runs.last_mut().unwrap().end = sys::clock::time();
-    }
+    let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
     run.interrupted = stopped_by.is_some();
     run.incomplete = false;
     runner.save(&run);
     runner.console.finish(&run, opts.format);
+    conclude(&run, runner, stopped_by)
+}
 
-    // What could not be written where is said here, after the run, and makes the exit status
-    // non-zero: a result is never lost in silence.
+/// Runs every (copies, test) of the plan into `run`, saving the report after each test.
+/// Returns the signal that stopped it, if one did.
+fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> Option<i32> {
+    for &c in &plan.copies {
+        runner.console.run_with(c);
+        let now = sys::clock::time();
+        run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
+        for t in plan.tests_at(c) {
+            let result = run_test(runner, workdir, t, c);
+            let cr = run.runs.last_mut().unwrap();
+            cr.end = sys::clock::time();
+            let Some(r) = result else {
+                return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+            };
+            // As Run: a test named twice keeps its last result.
+            cr.results.retain(|x| x.name != r.name);
+            cr.results.push(r);
+            cr.index = score::index_blocks(&cr.results);
+            runner.save(run);
+        }
+        run.runs.last_mut().unwrap().end = sys::clock::time();
+    }
+    None
+}
+
+/// One test at `copies` copies, with the work directory holding the files it reads while it
+/// runs (and only then). None when a signal stopped it.
+fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: usize) -> Option<TestResult> {
+    if let Err(e) = workdir.provide(t.name) {
+        return Some(runner.not_run(t, copies, Some(e.to_string()), None));
+    }
+    let r = match prepare(t, &runner.policy, workdir) {
+        Ok(p) => runner.run_passes(t, copies, &p),
+        Err(why) => Some(runner.not_run(t, copies, None, Some(why))),
+    };
+    workdir.release(t.name);
+    r
+}
+
+/// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
+/// directory of its own (`-d .` for the file tests); the host tests in the work directory,
+/// where their scripts are.
+fn prepare(t: &Test, policy: &Policy, workdir: &WorkDir) -> std::result::Result<Prepared, String> {
+    let secs = |s: u32| policy.secs(s);
+    let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, policy, Path::new("."));
+    let cwd = workdir.path().to_path_buf();
+    match t.kind {
+        Kind::Kernel { prog, args } => {
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+        }
+        Kind::Graphics { prog, args } if cfg!(feature = "graphics") => {
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+        }
+        Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
+        Kind::Host { secs: s } => {
+            let h = host::command(t.name, workdir, secs(s))?;
+            Ok(Prepared { argv: h.argv, stdin: h.stdin, cwd, own_dirs: false })
+        }
+    }
+}
+
+/// The exit status and the last word of a run that ended (or was stopped by `stopped_by`):
+/// what could not be written where, and which tests failed, make it non-zero. A result is
+/// never lost in silence.
+fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
     if let Some(e) = runner.files.as_ref().and_then(|f| f.log_error()) {
         runner.lost.push(format!(
             "the log {} is incomplete: {e}",
@@ -246,15 +311,13 @@ pub fn main(args: Vec<OsString>) -> Result {
             failed.join(", ")
         )));
     }
-    Ok(())
-}
-
-/// A category's copy limit (Run's maxCopies): the graphics tests run single-copy only.
-fn max_copies(c: Category) -> Option<usize> {
-    match c {
-        Category::TwoD | Category::ThreeD => Some(1),
-        Category::System | Category::Misc => None,
+    if let Some(f) = runner.files.as_ref().filter(|_| run.settings.verbosity != options::Verbosity::Quiet) {
+        let mut also = vec![".html", ".log"];
+        also.extend(f.csv_written().then_some(".csv"));
+        let json = f.json.as_ref().map(|p| format!(", JSON in {}", p.display())).unwrap_or_default();
+        note(&format!("results in {} (and {}){json}", f.base.display(), also.join(", ")));
     }
+    Ok(())
 }
 
 /// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
@@ -271,33 +334,42 @@ struct Dirs {
     /// None with `--no-save`.
     results: Option<PathBuf>,
     tmp: PathBuf,
+    /// Whether `tmp` is the default beside `Run`, made when missing as Run makes it.
+    make_tmp: bool,
 }
 
 impl Dirs {
-    fn prepare(o: &Options) -> Result<Dirs> {
+    /// `home`: the directory of the `Run` link the driver was entered through, if it was.
+    fn prepare(o: &Options, home: Option<&Path>) -> Result<Dirs> {
         let env =
             |k: &'static str| std::env::var_os(k).filter(|v| !v.is_empty()).map(|v| (PathBuf::from(v), k));
+        let beside = |d: &str| home.map(|h| (h.join(d), "the directory of Run"));
         let (tmp, from) = o
             .tmpdir
             .clone()
             .map(|t| (t, "--tmpdir"))
             .or_else(|| env("UB_TMPDIR"))
+            .or_else(|| beside("tmp"))
             .or_else(|| env("TMPDIR"))
             .unwrap_or_else(|| ("/tmp".into(), "the default"));
+        let make_tmp = home.is_some() && from == "the directory of Run";
         let tmp = absolute(&tmp, "tmp directory", from)?;
-        if !tmp.exists() {
+        if !tmp.exists() && !make_tmp {
             return Err(Error::usage(format!(
                 "the tmp directory {} (from {from}) does not exist; it is not created: make it, or name another",
                 tmp.display()
             )));
         }
-        usable_dir(&tmp, "tmp directory")?;
+        if tmp.exists() {
+            usable_dir(&tmp, "tmp directory")?;
+        }
         let results = if o.save {
             let (r, from) = o
                 .results
                 .clone()
                 .map(|r| (r, "--results"))
                 .or_else(|| env("UB_RESULTDIR"))
+                .or_else(|| beside("results"))
                 .unwrap_or_else(|| ("results".into(), "the default"));
             let r = absolute(&r, "results directory", from)?;
             if r.exists() {
@@ -307,7 +379,17 @@ impl Dirs {
         } else {
             None
         };
-        Ok(Dirs { results, tmp })
+        Ok(Dirs { results, tmp, make_tmp })
+    }
+
+    /// Makes the tmp directory beside `Run` if missing (0755, as Run).
+    fn make_tmp(&self) -> Result {
+        if self.make_tmp && !self.tmp.exists() {
+            std::fs::DirBuilder::new().mode(0o755).create(&self.tmp).map_err(|e| {
+                Error::usage(format!("cannot create the tmp directory {}: {e}", self.tmp.display()))
+            })?;
+        }
+        usable_dir(&self.tmp, "tmp directory")
     }
 
     /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
@@ -354,342 +436,28 @@ fn today() -> String {
     format!("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
 }
 
-/// Seconds of the whole plan: passes x (settle + nominal duration), for the time-left hint.
-fn planned_secs(o: &Options, copies: &[usize]) -> f64 {
-    let mut total = 0.0;
-    for &c in copies {
-        for name in &o.tests {
-            let t = suite::test(name).unwrap();
-            if max_copies(t.category).is_some_and(|m| c > m) {
-                continue;
-            }
-            total += score::passes_for(t.repeat, o.iterations) as f64 * pass_secs(o, t);
-        }
-    }
-    total
-}
-
-fn pass_secs(o: &Options, t: &Test) -> f64 {
-    settle_secs(o) + t.nominal_secs(o.duration) as f64
-}
-
-/// The settle before each pass: Run's `sync; sleep 1; sync; sleep 2`, or only the syncs when
-/// `-t` asked for a short run.
-fn settle_secs(o: &Options) -> f64 {
-    if o.duration.is_some() {
-        0.0
-    } else {
-        3.0
-    }
-}
-
-/// What is left of a quick run's budget (seconds), and of the standard time of the tests not yet
-/// run: each test gets its `quick::share` of it.
-struct QuickBudget {
-    left: f64,
-    weight_left: f64,
-}
-
-/// Whether a quick run keeps a settle before a test's passes: the host-tool tests write files.
-/// The file tests write files too, but fstime settles itself before each of its phases (a
-/// quick run passes it `-s`, `quick::FSTIME_SETTLE`), so the driver's settle would be a second.
-fn quick_settles(t: &Test) -> bool {
-    matches!(t.kind, Kind::Host { .. })
-}
-
-/// A kernel's argv: `prog`, then its arguments with `secs` mapping each standard duration to
-/// the one this run passes, `tmpdir` for the file tests' directory, and the words only a quick
-/// run passes when `quick` (none otherwise: a standard run's argv is Run's).
-fn kernel_argv(
-    prog: &str,
-    args: &[Arg],
-    secs: &dyn Fn(u32) -> u32,
-    quick: bool,
-    tmpdir: &Path,
-) -> Vec<OsString> {
+/// A kernel's argv under `policy`: `prog`, then its arguments with each standard duration
+/// mapped to the one this run passes, `tmpdir` for the file tests' directory, and the words only
+/// a short or quick run passes (none in a standard run: its argv is Run's).
+fn kernel_argv(prog: &str, args: &[Arg], policy: &Policy, tmpdir: &Path) -> Vec<OsString> {
     let mut argv = vec![OsString::from(prog)];
+    let settle = policy.fstime_settle();
     for a in args {
         match a {
             Arg::Lit(s) => argv.push(s.into()),
-            Arg::Secs(s) => argv.push(secs(*s).to_string().into()),
+            Arg::Secs(s) => argv.push(policy.secs(*s).to_string().into()),
             Arg::TmpDir => argv.push(tmpdir.as_os_str().to_owned()),
-            Arg::QuickSecs(s) if quick => argv.push(quick::pass_seconds(*s).to_string().into()),
-            Arg::QuickSettle if quick => argv.extend(["-s".into(), quick::FSTIME_SETTLE.to_string().into()]),
-            Arg::QuickSecs(_) | Arg::QuickSettle => {}
+            Arg::ShortSecs(s) if settle.is_some() => argv.push(policy.secs(*s).to_string().into()),
+            Arg::ShortSettle => {
+                if let Some(x) = settle {
+                    let x = format!("{x:.2}");
+                    argv.extend(["-s".into(), x.trim_end_matches('0').trim_end_matches('.').into()]);
+                }
+            }
+            Arg::ShortSecs(_) => {}
         }
     }
     argv
-}
-
-/// A standard test's estimated time: its passes x (settle + nominal duration).
-fn standard_secs(t: &Test) -> f64 {
-    quick::standard_cost(score::passes_for(t.repeat, None) as u32, t.nominal_secs(None) as f64)
-}
-
-/// Runs the tests of a plan, holding what every pass needs.
-struct Runner<'a> {
-    opts: &'a Options,
-    exe: &'a Path,
-    workdir: &'a WorkDir,
-    watch: &'a signals::Watch,
-    console: Console,
-    files: Option<Files>,
-    /// Planned seconds left, for the hint.
-    left: f64,
-    /// What could not be saved (a message per file), reported at the end.
-    lost: Vec<String>,
-    /// Set by --quick.
-    quick: Option<QuickBudget>,
-}
-
-impl Runner<'_> {
-    fn log(&mut self, s: &str) {
-        output::log(&mut self.files, s);
-    }
-
-    /// Rewrites the report files from the run so far. A file that cannot be written is said
-    /// at once (once per file) and again at the end; its last complete version stays.
-    fn save(&mut self, run: &Run) {
-        if let Some(f) = &self.files {
-            for e in f.write_reports(run) {
-                if !self.lost.contains(&e) {
-                    note(&format!("warning: {e}; the report still goes to stdout"));
-                    self.lost.push(e);
-                }
-            }
-        }
-    }
-
-    /// The settle between passes; false if a signal came.
-    fn settle(&self, t: &Test) -> bool {
-        if self.quick.is_some() {
-            // Only the host-tool tests get a settle, a short one (src/quick.rs).
-            if quick_settles(t) {
-                sys::fd::sync();
-                if !self.watch.sleep(quick::settle_seconds(true)) {
-                    return false;
-                }
-            }
-            return self.watch.caught().is_none();
-        }
-        sys::fd::sync();
-        if self.opts.duration.is_none() {
-            if !self.watch.sleep(1.0) {
-                return false;
-            }
-            sys::fd::sync();
-            if !self.watch.sleep(2.0) {
-                return false;
-            }
-        }
-        self.watch.caught().is_none()
-    }
-
-    /// The argv and stdin of a test, or why it is skipped.
-    fn command(&self, t: &Test) -> std::result::Result<(Vec<OsString>, Option<PathBuf>), String> {
-        let quick = self.quick.is_some();
-        let secs = |s: u32| if quick { quick::pass_seconds(s) } else { self.opts.duration.unwrap_or(s) };
-        let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, &secs, quick, self.workdir.path());
-        match t.kind {
-            Kind::Kernel { prog, args } => Ok((words(prog, args), None)),
-            Kind::Graphics { prog, args } if cfg!(feature = "graphics") => Ok((words(prog, args), None)),
-            Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
-            Kind::Host { secs: s } => {
-                let h = host::command(t.name, self.workdir, secs(s))?;
-                Ok((h.argv, h.stdin))
-            }
-        }
-    }
-
-    /// Runs every pass of one test at `copies` copies, with the work directory holding the
-    /// files it reads while it runs (and only then). None when a signal stopped it.
-    fn run_test(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
-        if let Err(e) = self.workdir.provide(t.name) {
-            return Some(self.cannot_start(t, copies, e.to_string()));
-        }
-        let r = self.run_passes(t, copies);
-        self.workdir.release(t.name);
-        r
-    }
-
-    /// A test whose files could not be written (too little room, a file size limit): it fails
-    /// with the reason, alone; the run goes on.
-    #[inline(never)]
-    fn cannot_start(&mut self, t: &Test, copies: usize, e: String) -> TestResult {
-        self.console.test(copies, t.message);
-        self.console.test_end();
-        self.console.failed(t.message, &e);
-        let r = TestResult {
-            name: t.name.to_string(),
-            message: t.message.to_string(),
-            category: Some(t.category),
-            copies,
-            error: Some(e),
-            ..Default::default()
-        };
-        let s = output::fmt::log_test_header(t.message, copies, "(not run)") + &output::fmt::log_summary(&r);
-        self.log(&s);
-        r
-    }
-
-    /// The passes of [`Runner::run_test`].
-    fn run_passes(&mut self, t: &Test, copies: usize) -> Option<TestResult> {
-        let mut r = TestResult {
-            name: t.name.to_string(),
-            message: t.message.to_string(),
-            category: Some(t.category),
-            copies,
-            ..Default::default()
-        };
-        let weight = standard_secs(t);
-        // A quick test runs until its interval is tight or its share of the budget is spent.
-        let budget = self.quick.as_ref().map(|q| quick::share(q.left, weight, q.weight_left));
-        if let Some(q) = self.quick.as_mut() {
-            q.weight_left -= weight;
-        }
-        let npasses = if budget.is_some() {
-            quick::MAX_PASSES
-        } else {
-            score::passes_for(t.repeat, self.opts.iterations)
-        };
-        let per_pass = pass_secs(self.opts, t);
-        let (argv, stdin) = match self.command(t) {
-            Ok(c) => c,
-            Err(reason) => {
-                self.console.skipped(copies, t.message, &reason);
-                if budget.is_none() {
-                    self.left -= npasses as f64 * per_pass;
-                }
-                r.skipped = Some(reason);
-                let s = output::fmt::log_test_header(t.message, copies, "(not run)")
-                    + &output::fmt::log_summary(&r);
-                self.log(&s);
-                return Some(r);
-            }
-        };
-        r.command = display(&argv, stdin.as_deref());
-        self.console.test(copies, t.message);
-        let header = output::fmt::log_test_header(t.message, copies, &r.command);
-        self.log(&header);
-        let cmd = exec::Command {
-            exe: self.exe,
-            argv: &argv,
-            cwd: self.workdir.path(),
-            stdin: stdin.as_deref(),
-            stdout: self.files.as_ref().map(|f| f.log_fd()),
-            deadline: 3.0 * t.nominal_secs(self.opts.duration) as f64 + 120.0,
-        };
-        let began = sys::clock::monotonic();
-        for i in 1..=npasses {
-            self.log(&output::fmt::log_pass_header(i));
-            if !self.settle(t) {
-                return self.interrupted();
-            }
-            self.console.pass(i, self.left);
-            self.console.command(&r.command, copies);
-            let outcome = exec::run_pass(&cmd, copies, self.watch, self.workdir.path());
-            // This pass is spent; a test that stops here gives back the passes it will not run.
-            self.left -= per_pass;
-            let unrun = (npasses - i) as f64 * per_pass;
-            match outcome {
-                Err(e) => {
-                    self.left -= unrun;
-                    r.error = Some(e.to_string());
-                    break;
-                }
-                Ok(exec::Outcome::Interrupted) => return self.interrupted(),
-                Ok(exec::Outcome::Done(outcomes)) => {
-                    if let Some(reason) = no_display(t, &outcomes) {
-                        self.console.skipped_now(&reason);
-                        self.left -= unrun;
-                        if let Some(q) = self.quick.as_mut() {
-                            q.left -= sys::clock::monotonic() - began;
-                            self.left = q.left;
-                        }
-                        r.skipped = Some(reason);
-                        self.log(&output::fmt::log_summary(&r));
-                        return Some(r);
-                    }
-                    let failed =
-                        outcomes.iter().enumerate().find_map(|(k, o)| o.error.clone().map(|e| (k, e)));
-                    let pass = score::combine_copies(outcomes);
-                    self.log(&output::fmt::log_pass(&pass));
-                    r.passes.push(pass);
-                    if let Some((k, e)) = failed {
-                        self.left -= unrun;
-                        r.error =
-                            Some(if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e });
-                        break;
-                    }
-                }
-            }
-            if let (Some(budget), Some(q)) = (budget, self.quick.as_ref()) {
-                let spent = sys::clock::monotonic() - began;
-                self.left = q.left - spent;
-                let rates: Vec<f64> = r.passes.iter().map(crate::stats::pass_rate).collect();
-                if quick::should_stop(&rates, spent, budget) {
-                    break;
-                }
-            }
-        }
-        // A quick test pays what it took out of the budget; the hint shows what is left.
-        if let Some(q) = self.quick.as_mut() {
-            q.left -= sys::clock::monotonic() - began;
-            self.left = q.left;
-        }
-        self.console.test_end();
-        if let Some(e) = &r.error {
-            self.console.failed(t.message, e);
-            self.log(&output::fmt::log_summary(&r));
-            return Some(r);
-        }
-        if let Some(c) = score::combine_passes(&r.passes) {
-            r.kept = c.kept;
-            r.score = c.score;
-            r.time = c.time;
-            r.unit = c.unit;
-        }
-        self.log(&output::fmt::log_summary(&r));
-        self.console.stats(&r);
-        Some(r)
-    }
-
-    fn interrupted(&mut self) -> Option<TestResult> {
-        let sig = self.watch.caught().unwrap_or(libc::SIGINT);
-        self.console.test_end();
-        self.log(&output::fmt::log_interrupted(signals::name(sig)));
-        None
-    }
-}
-
-/// A graphics applet that found no X display exits 3 with `<applet>: skipped: <why>` on stderr:
-/// the test is skipped, not failed. Returns the reason.
-fn no_display(t: &Test, outcomes: &[crate::model::CopyOutcome]) -> Option<String> {
-    if !matches!(t.kind, Kind::Graphics { .. }) {
-        return None;
-    }
-    outcomes.iter().find_map(|o| {
-        let e = o.error.as_deref()?;
-        let at = e.find("skipped: ")?;
-        (sys::proc::exited(o.status) == Some(3))
-            .then(|| e[at + "skipped: ".len()..].lines().next().unwrap_or("").to_string())
-    })
-}
-
-/// A command as the log's `==>` line and `-v` show it.
-fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
-    let quote = |s: &str| {
-        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+".contains(&b)) {
-            s.to_string()
-        } else {
-            format!("\"{s}\"")
-        }
-    };
-    let mut s = argv.iter().map(|a| quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ");
-    if let Some(p) = stdin {
-        s.push_str(&format!(" < {}", quote(&p.to_string_lossy())));
-    }
-    s
 }
 
 /// Refuses, before anything is created, an exec image the copies could not honour: a bad
@@ -715,31 +483,17 @@ fn check_exec_image(opts: &options::Options) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_display_quotes_only_when_needed() {
-        let argv: Vec<OsString> = ["looper", "30", "dc"].iter().map(OsString::from).collect();
-        assert_eq!(display(&argv, Some(Path::new("/t/dc.dat"))), "looper 30 dc < /t/dc.dat");
-        let argv: Vec<OsString> = ["fstime", "-d", "/a b"].iter().map(OsString::from).collect();
-        assert_eq!(display(&argv, None), "fstime -d \"/a b\"");
-    }
-
-    #[test]
-    fn a_graphics_test_without_display_is_skipped() {
-        let gfx = suite::test("2d-rects").unwrap();
-        let err = "2d-rects: skipped: no X display (DISPLAY is unset)\n";
-        let o = vec![score::parse_copy(err, 0.01, 3 << 8, 7)];
-        assert_eq!(no_display(gfx, &o).as_deref(), Some("no X display (DISPLAY is unset)"));
-        // Another exit status, or a kernel that is not a graphics test: a failure as any other.
-        assert_eq!(no_display(gfx, &[score::parse_copy(err, 0.01, 1 << 8, 7)]), None);
-        assert_eq!(no_display(suite::test("pipe").unwrap(), &o), None);
-    }
+    use crate::suite;
 
     /// A test's argv as the standard driver (Run's durations, or `-t`) and a quick run build it.
     fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
         let Kind::Kernel { prog, args } = suite::test(name).unwrap().kind else { panic!("{name}") };
-        let secs = |s: u32| if quick { quick::pass_seconds(s) } else { duration.unwrap_or(s) };
-        kernel_argv(prog, args, &secs, quick, Path::new("/t"))
+        let policy = match (quick, duration) {
+            (true, _) => Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 }),
+            (false, Some(secs)) => Policy::Short { secs, iterations: None },
+            (false, None) => Policy::Standard { iterations: None },
+        };
+        kernel_argv(prog, args, &policy, Path::new("/t"))
             .iter()
             .map(|w| w.to_string_lossy().into_owned())
             .collect()
@@ -748,7 +502,8 @@ mod tests {
     #[test]
     fn a_standard_run_passes_what_run_passes() {
         assert_eq!(argv("whetstone-double", None, false), ["whetstone-double"]);
-        assert_eq!(argv("whetstone-double", Some(1), false), ["whetstone-double"], "-t leaves it alone");
+        // A short run is not Run's: whetstone follows -t, fstime's settles shrink with it.
+        assert_eq!(argv("whetstone-double", Some(1), false), ["whetstone-double", "1"]);
         assert_eq!(argv("dhry2reg", None, false), ["dhry2reg", "10"]);
         assert_eq!(
             argv("fstime", None, false),
@@ -756,7 +511,7 @@ mod tests {
         );
         assert_eq!(
             argv("fsdisk-r", Some(2), false),
-            ["fstime", "-r", "-t", "2", "-d", "/t", "-b", "4096", "-m", "8000"]
+            ["fstime", "-r", "-t", "2", "-d", "/t", "-b", "4096", "-m", "8000", "-s", "0.13"]
         );
         for t in suite::TESTS {
             if let Kind::Kernel { .. } = t.kind {
@@ -779,14 +534,10 @@ mod tests {
         );
         assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
         // fstime settles itself; the host-tool tests get the driver's short settle.
-        assert!(!quick_settles(suite::test("fsdisk").unwrap()));
-        assert!(quick_settles(suite::test("shell8").unwrap()));
-        assert!(!quick_settles(suite::test("whetstone-double").unwrap()));
-    }
-
-    #[test]
-    fn only_graphics_is_single_copy() {
-        assert_eq!(max_copies(Category::TwoD), Some(1));
-        assert_eq!(max_copies(Category::System), None);
+        let q = Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 });
+        let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;
+        assert!(!settles("fsdisk"));
+        assert!(settles("shell8"));
+        assert!(!settles("whetstone-double"));
     }
 }

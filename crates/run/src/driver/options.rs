@@ -8,12 +8,13 @@ use crate::suite;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-pub const HELP: &str = "\
+const HELP_HEAD: &str = "\
 Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]
 
 Runs the tests as UnixBench's ./Run does: each test at 1 copy, then at one copy per CPU this
-process may use (its affinity mask within its cgroup's cpuset and CPU quota), 10 passes (long tests) or 3 (short), the worst third dropped, the geometric mean
-kept, and the index against the SPARCstation 20-61 baselines. With no TEST, runs `index`.
+process may use (its affinity mask within its cgroup's cpuset and CPU quota), 10 passes (long
+tests) or 3 (short), the worst third dropped, the geometric mean kept, and the index against
+the SPARCstation 20-61 baselines. With no TEST, runs `index`.
 
 Run's options:
   -q              quiet: print only the final report (no banner, no progress)
@@ -35,9 +36,13 @@ Our options:
   --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
                        /tmp; it must exist: it is never created); the run works in a private
                        subdirectory and removes it
-  --format FORMAT      what the final print on stdout is: text (the report, default), json,
-                       csv or tsv; progress then goes to stderr
+  --format FORMAT      what the final print on stdout is: text (the report, default), html,
+                       json, csv or tsv; progress then goes to stderr
+  --json[=FILE]        also write the results JSON: beside the report, or FILE (as
+                       UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise
   --no-save            write no files (no results directory, no log)
+  -n, --dry-run        print the plan (tests, copies, passes, durations, settles) and its
+                       estimated time, and run nothing
   --exec-image IMAGE   the image Execl Throughput and Process Creation time: auto (default: the
                        dynamically linked twin of the C program where this host has its
                        loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,
@@ -45,30 +50,37 @@ Our options:
   -h, --help           this help
   -V, --version        the version
 
-Groups: index (default), system, oldsystem, fs, shell, load, arithmetic, speed, misc, dhry,
-whets, graphics, gindex, all.
-Tests: dhry2reg whetstone-double syscall context1 pipe spawn execl fstime-w fstime-r fstime
-fsbuffer-w fsbuffer-r fsbuffer fsdisk-w fsdisk-r fsdisk shell1 shell8 shell16 2d-rects 2d-lines
-2d-circle 2d-ellipse 2d-shapes 2d-aashapes 2d-polys 2d-text 2d-blit 2d-window ubgears C arithoh
-short int long float double dc hanoi grep sysexec
+";
 
+const HELP_TAIL: &str = "\
 Environment: UB_RESULTDIR, UB_TMPDIR, UB_OUTPUT_FILE_NAME (the results' base name),
-UB_OUTPUT_CSV=true (also write a .csv). Exit status: 0 all tests ran, 1 a test failed,
+UB_OUTPUT_CSV=true (also write a .csv), UB_OUTPUT_JSON=true (also write a .json). Exit status: 0 all tests ran, 1 a test failed,
 2 bad command line or unusable directory, 128+N stopped by signal N (the finished tests are
 reported). A result that cannot be written to a file or stdout is said on stderr, exit 1.
 ";
+
+/// `run --help`: the options, then every group and test with one line on what it runs, from
+/// the test table.
+pub fn help() -> String {
+    let mut h = String::from(HELP_HEAD);
+    h.push_str("Groups:\n");
+    for (g, about) in suite::groups() {
+        h.push_str(&format!("  {g:<18}{about}\n"));
+    }
+    h.push_str("\nTests:\n");
+    for t in suite::TESTS {
+        h.push_str(&format!("  {:<18}{}\n", t.name, t.message));
+    }
+    h.push('\n');
+    h.push_str(HELP_TAIL);
+    h
+}
 
 /// How much the console shows: part of the run model, which records it.
 pub use crate::model::Verbosity;
 
 /// What the final print on stdout is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-    Csv,
-    Tsv,
-}
+pub use crate::report::Format;
 
 /// `--quick`'s time budget for the whole run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +108,25 @@ pub struct Options {
     pub save: bool,
     /// `--exec-image`: passed to the copies as `UB_EXEC_IMAGE`; None leaves the environment's.
     pub exec_image: Option<String>,
+    /// `--json[=FILE]` or `UB_OUTPUT_JSON=true`: the results JSON is written too.
+    pub json: Option<JsonOut>,
+    /// `-n`, `--dry-run`: print the plan and its estimated time, run nothing.
+    pub dry_run: bool,
 }
+
+/// Where the results JSON goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonOut {
+    /// Beside the report, `<base>.json`.
+    Beside,
+    /// This file.
+    File(PathBuf),
+}
+
+/// Every option, short and long, for the message about an unknown one.
+const ALLOWED: &str = "-q -v -b -i N -c N -t SECONDS -n -h -V, --time=SECONDS --quick[=SECONDS] \
+    --results DIR --tmpdir DIR --format FORMAT --json[=FILE] --no-save --exec-image IMAGE \
+    --dry-run --help --version";
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -126,6 +156,8 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
         format: Format::Text,
         save: true,
         exec_image: None,
+        json: None,
+        dry_run: false,
     };
     let need = |p: &mut lexopt::Parser, opt: &str| -> Result<OsString> {
         p.value().map_err(|_| Error::usage(format!("option {opt} needs a value")))
@@ -145,32 +177,43 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
             }
             Short('t') | Long("time") => {
                 let v = need(&mut p, "--time")?;
-                o.duration = Some(parse_uint("--time (seconds per test)", &v, 1, crate::args::MAX_DURATION)? as u32);
+                o.duration =
+                    Some(parse_uint("--time (seconds per test)", &v, 1, crate::args::MAX_DURATION)? as u32);
             }
             Long("quick") => {
                 o.quick = Some(match p.optional_value() {
                     None => Quick::Tenth,
-                    Some(v) => Quick::Seconds(parse_uint("--quick (seconds for the whole run)", &v, 1, crate::args::MAX_DURATION)? as u32),
+                    Some(v) => Quick::Seconds(parse_uint(
+                        "--quick (seconds for the whole run)",
+                        &v,
+                        1,
+                        crate::args::MAX_DURATION,
+                    )? as u32),
                 })
             }
             Long("results") => o.results = Some(need(&mut p, "--results")?.into()),
             Long("tmpdir") => o.tmpdir = Some(need(&mut p, "--tmpdir")?.into()),
             Long("format") => {
                 let v = need(&mut p, "--format")?;
-                o.format = match v.to_str() {
-                    Some("text") => Format::Text,
-                    Some("json") => Format::Json,
-                    Some("csv") => Format::Csv,
-                    Some("tsv") => Format::Tsv,
-                    _ => {
+                o.format = match v.to_str().and_then(Format::named) {
+                    Some(f) => f,
+                    None => {
                         return Err(Error::usage(format!(
-                            "invalid --format '{}': expected text, json, csv or tsv",
+                            "invalid --format '{}': expected text, html, json, csv or tsv",
                             v.to_string_lossy()
                         )))
                     }
                 }
             }
             Long("no-save") => o.save = false,
+            Long("json") => {
+                o.json = Some(match p.optional_value() {
+                    None => JsonOut::Beside,
+                    Some(v) if v.is_empty() => return Err(Error::usage("--json= needs a file name")),
+                    Some(v) => JsonOut::File(v.into()),
+                })
+            }
+            Short('n') | Long("dry-run") => o.dry_run = true,
             Long("exec-image") => {
                 let v = need(&mut p, "--exec-image")?;
                 match v.to_str().filter(|s| twin::image::parse_request(s).is_some()) {
@@ -192,20 +235,20 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
                     Some(t) => o.tests.extend(t),
                     None => {
                         return Err(Error::usage(format!(
-                            "unknown test or group '{name}' (groups: {}; 'unixbench run --help' lists the tests)",
-                            suite::group_names().collect::<Vec<_>>().join(", ")
-                        )))
+                        "unknown test or group '{name}' (groups: {}; 'unixbench run --help' lists the tests)",
+                        suite::group_names().collect::<Vec<_>>().join(", ")
+                    )))
                     }
                 }
             }
             Short(c) => {
                 return Err(Error::usage(format!(
-                    "unknown option '-{c}' (allowed: -q -v -b -i N -c N -t SECONDS; see 'unixbench run --help')"
+                    "unknown option '-{c}' (allowed: {ALLOWED}; see 'unixbench run --help')"
                 )))
             }
             Long(l) => {
                 return Err(Error::usage(format!(
-                    "unknown option '--{l}' (allowed: --time --quick --results --tmpdir --format --no-save --exec-image --help --version)"
+                    "unknown option '--{l}' (allowed: {ALLOWED}; see 'unixbench run --help')"
                 )))
             }
         }
@@ -215,6 +258,14 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
             "--quick and {} exclude each other: a quick run chooses its own pass durations and counts",
             if o.duration.is_some() { "-t" } else { "-i" }
         )));
+    }
+    if o.json.is_none() && o.save && std::env::var("UB_OUTPUT_JSON").is_ok_and(|v| v == "true") {
+        o.json = Some(JsonOut::Beside);
+    }
+    if !o.save && o.json.is_some() {
+        return Err(Error::usage(
+            "--no-save and --json exclude each other: --no-save writes no file (--format json prints it)",
+        ));
     }
     if o.tests.is_empty() {
         o.tests = suite::expand("index").unwrap();
@@ -302,6 +353,21 @@ mod tests {
             assert_eq!(e.exit_code(), 2, "{args:?}");
             assert!(e.to_string().contains(needle), "{args:?}: {e}");
             assert!(!e.to_string().contains('\n'), "{args:?}: one line");
+        }
+    }
+
+    #[test]
+    fn help_names_every_test_and_group_of_the_table() {
+        let h = help();
+        for t in suite::TESTS {
+            assert!(
+                h.lines().any(|l| l.split_whitespace().next() == Some(t.name) && l.contains(t.message)),
+                "{}",
+                t.name
+            );
+        }
+        for g in suite::group_names() {
+            assert!(h.lines().any(|l| l.split_whitespace().next() == Some(g)), "{g}");
         }
     }
 

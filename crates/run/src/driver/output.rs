@@ -1,12 +1,13 @@
 //! Where the driver's words go: the console (Run's progress on stdout, our time-left hint and
 //! failures on stderr) and the result files (`<base>`, `.html`, `.log`, `.json`, `.csv`).
 //!
-//! Every string of a report or log comes from the exporters, pure functions of the model; the
-//! calls to them are all in [`fmt`], so that hooking in a new exporter is a change of one line
-//! there. Measuring code never formats.
+//! Every string of a report or log comes from the exporters, pure functions of the model: whole
+//! documents through `report::render`, the console's and the log's pieces through [`fmt`].
+//! Measuring code never formats.
 
-use super::options::{Format, Verbosity};
+use super::options::{Format, JsonOut, Verbosity};
 use crate::model::{Run, TestResult};
+use crate::report;
 use crate::sys;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -21,7 +22,7 @@ pub mod fmt {
 
     /// The logo and the banner printed before the tests.
     pub fn banner() -> String {
-        report::text::logo(env!("CARGO_PKG_VERSION"))
+        report::text::logo(base::version::NUMBER)
     }
     /// The "Use directories for:" block.
     pub fn directories(run: &Run) -> String {
@@ -37,22 +38,6 @@ pub mod fmt {
     /// What the console prints before the final report.
     pub fn console_rule() -> String {
         report::text::console_rule()
-    }
-    /// The text report (the results file without extension, and the console's final print).
-    pub fn text(run: &Run) -> String {
-        report::text::report(run)
-    }
-    pub fn html(run: &Run) -> String {
-        report::html::render(run, crate::sys::clock::time(), report::fmt::local)
-    }
-    pub fn json(run: &Run) -> String {
-        report::json::render(run)
-    }
-    pub fn csv(run: &Run) -> String {
-        report::csv::render(run)
-    }
-    pub fn tsv(run: &Run) -> String {
-        report::tsv::render(run)
     }
     /// The log's lines before a test's first pass.
     pub fn log_test_header(message: &str, copies: usize, command: &str) -> String {
@@ -219,11 +204,8 @@ impl Console {
     pub fn finish(&mut self, run: &Run, format: Format) {
         self.clear_hint();
         let doc = match format {
-            Format::Text if self.quiet() => fmt::text(run),
-            Format::Text => fmt::console_rule() + &fmt::text(run),
-            Format::Json => fmt::json(run),
-            Format::Csv => fmt::csv(run),
-            Format::Tsv => fmt::tsv(run),
+            Format::Text if !self.quiet() => fmt::console_rule() + &report::render(format, run),
+            _ => report::render(format, run),
         };
         self.out(doc.as_bytes());
     }
@@ -246,7 +228,7 @@ fn stats_line(r: &TestResult) -> Option<String> {
 }
 
 /// `27 min`, `45 s`, `2 h 05 min`.
-fn human(secs: f64) -> String {
+pub fn human(secs: f64) -> String {
     let s = secs.max(0.0).round() as u64;
     if s < 90 {
         format!("{s} s")
@@ -263,6 +245,8 @@ pub struct Files {
     pub base: PathBuf,
     log: File,
     csv: bool,
+    /// Where the JSON goes, when asked for (`--json`, `UB_OUTPUT_JSON=true`).
+    pub json: Option<PathBuf>,
     /// The first error writing the log, reported at the end.
     log_error: Option<io::Error>,
 }
@@ -277,14 +261,25 @@ fn create_new(path: &Path) -> io::Result<File> {
 
 impl Files {
     /// Claims the first `<host>-<date>-NN` in `dir` whose whole result set (the report, .html,
-    /// .log, .json and, when asked, .csv) is free, creating each file `O_EXCL|O_NOFOLLOW`, so
-    /// two runs never pick the same name and no planted link is followed; opens the .log.
-    pub fn create(dir: &Path, hostname: &str, date: &str) -> io::Result<Files> {
+    /// .log and, when asked, .json and .csv) is free, creating each file `O_EXCL|O_NOFOLLOW`, so
+    /// two runs never pick the same name and no planted link is followed; opens the .log. The
+    /// set is what Run writes: a `.json` only when `json` asks for one.
+    pub fn create(dir: &Path, hostname: &str, date: &str, json: Option<&JsonOut>) -> io::Result<Files> {
         let csv = std::env::var("UB_OUTPUT_CSV").is_ok_and(|v| v == "true");
+        let beside = matches!(json, Some(JsonOut::Beside));
         let set = |base: &Path| {
             let mut v = vec![base.to_path_buf()];
-            v.extend(EXTS.iter().filter(|&&e| csv || e != "csv").map(|e| with_ext(base, e)));
+            v.extend(
+                EXTS.iter()
+                    .filter(|&&e| (csv || e != "csv") && (beside || e != "json"))
+                    .map(|e| with_ext(base, e)),
+            );
             v
+        };
+        let json_at = |base: &Path| match json {
+            Some(JsonOut::Beside) => Some(with_ext(base, "json")),
+            Some(JsonOut::File(p)) => Some(p.clone()),
+            None => None,
         };
         if let Some(name) = std::env::var_os("UB_OUTPUT_FILE_NAME").filter(|n| !n.is_empty()) {
             let base = dir.join(name);
@@ -301,7 +296,8 @@ impl Files {
                 let what = with_ext(&base, "log");
                 return Err(io::Error::other(format!("{} is not a file of this user", what.display())));
             }
-            return Ok(Files { base, log, csv, log_error: None });
+            let json = json_at(&base);
+            return Ok(Files { base, log, csv, json, log_error: None });
         }
         for n in 1..=9999 {
             let base = dir.join(format!("{hostname}-{date}-{n:02}"));
@@ -328,7 +324,8 @@ impl Files {
                 }
             }
             if let Some(log) = log.filter(|_| made.len() == names.len()) {
-                return Ok(Files { base, log, csv, log_error: None });
+                let json = json_at(&base);
+                return Ok(Files { base, log, csv, json, log_error: None });
             }
         }
         Err(io::Error::other("every run number from 01 to 9999 is taken"))
@@ -346,7 +343,7 @@ impl Files {
         self.log.as_raw_fd()
     }
 
-    /// (Re)writes the report, HTML, JSON and, when asked, CSV from the run so far, each whole
+    /// (Re)writes the report, HTML and, when asked, JSON and CSV from the run so far, each whole
     /// or not at all ([`write_atomic`]); returns one message per file that could not be written.
     pub fn write_reports(&self, run: &Run) -> Vec<String> {
         let mut lost = Vec::new();
@@ -355,13 +352,20 @@ impl Files {
                 lost.push(format!("cannot write {}: {e}", p.display()));
             }
         };
-        write(self.base.clone(), fmt::text(run));
-        write(with_ext(&self.base, "html"), fmt::html(run));
-        write(with_ext(&self.base, "json"), fmt::json(run));
+        write(self.base.clone(), report::render(Format::Text, run));
+        write(with_ext(&self.base, "html"), report::render(Format::Html, run));
+        if let Some(p) = &self.json {
+            write(p.clone(), report::render(Format::Json, run));
+        }
         if self.csv {
-            write(with_ext(&self.base, "csv"), fmt::csv(run));
+            write(with_ext(&self.base, "csv"), report::render(Format::Csv, run));
         }
         lost
+    }
+
+    /// Whether the set holds a `.csv` (UB_OUTPUT_CSV=true).
+    pub fn csv_written(&self) -> bool {
+        self.csv
     }
 
     /// The first error writing the log, if any.

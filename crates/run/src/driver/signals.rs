@@ -115,20 +115,5 @@ pub fn caught() -> Option<i32> {
 
 /// The name of a signal the driver handles.
 pub fn name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGINT => "SIGINT",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGUSR1 => "SIGUSR1",
-        libc::SIGUSR2 => "SIGUSR2",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGVTALRM => "SIGVTALRM",
-        libc::SIGPROF => "SIGPROF",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGIO => "SIGIO",
-        libc::SIGPWR => "SIGPWR",
-        _ => "a signal",
-    }
+    sys::signal::name(sig).unwrap_or("a signal")
 }

@@ -19,11 +19,50 @@ pub mod sysinfo;
 pub mod text;
 pub mod tsv;
 
+use crate::model::Run;
+
 #[cfg(test)]
 mod fixture;
+
+/// The documents a run can be rendered as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The classic report, byte for byte as Run's.
+    Text,
+    Html,
+    Json,
+    Csv,
+    Tsv,
+}
+
+impl Format {
+    /// By name, as `--format` takes it.
+    pub fn named(name: &str) -> Option<Format> {
+        Some(match name {
+            "text" => Format::Text,
+            "html" => Format::Html,
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            "tsv" => Format::Tsv,
+            _ => return None,
+        })
+    }
+}
+
+/// The run as a document of `format`: the one entry the driver renders through. It supplies the
+/// HTML's date from the clock and the local zone, so the exporters below stay pure.
+pub fn render(format: Format, run: &Run) -> String {
+    match format {
+        Format::Text => text::report(run),
+        Format::Html => html::render(run, crate::sys::clock::time(), fmt::local),
+        Format::Json => json::render(run),
+        Format::Csv => csv::render(run),
+        Format::Tsv => tsv::render(run),
+    }
+}
 
 /// The version string of the banner and the reports: the UnixBench whose semantics we follow,
 /// then our own (`6.0.0-compatible; unixbench X.Y.Z`).
 pub fn version() -> String {
-    format!("6.0.0-compatible; unixbench {}", env!("CARGO_PKG_VERSION"))
+    base::version::REPORT.to_string()
 }

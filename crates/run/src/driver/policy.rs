@@ -1,0 +1,197 @@
+//! How a run spends its passes: the standard run (Run's durations, settles and pass counts), a
+//! short run (`-t`) or a quick one (`--quick`). Each answers the same questions (a test's pass
+//! duration, its settle, how many passes and when to stop), so the pass loop has no mode flags.
+//! Scoring is the same in all three: Run's drop of the worst third (`crate::score`).
+
+use crate::model::Pass;
+use crate::quick;
+use crate::score;
+use crate::suite::{self, Arg, Kind, Test};
+
+/// Which kind of run, with what it needs to decide.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Policy {
+    /// Run's: each test its standard duration, `sync; sleep 1; sync; sleep 2` before each pass,
+    /// 10 or 3 passes (`-i` changes the counts).
+    Standard { iterations: Option<u32> },
+    /// `-t SECONDS`: every test that far, the settle only the syncs.
+    Short { secs: u32, iterations: Option<u32> },
+    /// `--quick`: shorter passes, each test run until its interval is tight or its share of the
+    /// budget is spent.
+    Quick(Budget),
+}
+
+/// What is left of a quick run's budget (seconds), and of the standard time of the tests not yet
+/// run: each test gets its `quick::share` of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    pub left: f64,
+    pub weight_left: f64,
+}
+
+/// The pause before a pass: sleeps, with a `sync` before each when `sync` (or alone, when
+/// there are no sleeps): Run's is `sync; sleep 1; sync; sleep 2`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settle {
+    pub sync: bool,
+    pub sleeps: &'static [f64],
+}
+
+impl Settle {
+    pub const NONE: Settle = Settle { sync: false, sleeps: &[] };
+
+    /// Its seconds, for the estimates.
+    pub fn secs(&self) -> f64 {
+        self.sleeps.iter().sum()
+    }
+}
+
+/// A quick run's settle for the tests that write files through the host's tools.
+const QUICK_SETTLE: Settle = Settle { sync: true, sleeps: &[quick::HOST_SETTLE] };
+
+impl Policy {
+    /// The seconds a test runs per pass, for its standard duration `standard`.
+    pub fn secs(&self, standard: u32) -> u32 {
+        match self {
+            Policy::Standard { .. } => standard,
+            Policy::Short { secs, .. } => *secs,
+            Policy::Quick(_) => quick::pass_seconds(standard),
+        }
+    }
+
+    /// fstime's `-s` (`Arg::ShortSettle`), or None in a standard run, whose argv is Run's: a
+    /// quick run's fixed short settle, or a short run's scaled with its duration (2 s at 30 s,
+    /// as Run's own, down to a tenth of a second).
+    pub fn fstime_settle(&self) -> Option<f64> {
+        match self {
+            Policy::Standard { .. } => None,
+            Policy::Short { secs, .. } => {
+                Some((suite::FSTIME_SETTLE * f64::from(*secs) / 30.0).clamp(0.1, suite::FSTIME_SETTLE))
+            }
+            Policy::Quick(_) => Some(quick::FSTIME_SETTLE),
+        }
+    }
+
+    /// The settle before each pass of `t`. A quick run keeps one only for the host-tool tests,
+    /// which write files: the file tests write files too, but fstime settles itself before each
+    /// of its phases (a quick run passes it `-s`), so the driver's would be a second.
+    pub fn settle(&self, t: &Test) -> Settle {
+        match self {
+            Policy::Standard { .. } => Settle { sync: true, sleeps: &crate::suite::RUN_SETTLE },
+            Policy::Short { .. } => Settle { sync: true, sleeps: &[] },
+            Policy::Quick(_) if matches!(t.kind, Kind::Host { .. }) => QUICK_SETTLE,
+            Policy::Quick(_) => Settle::NONE,
+        }
+    }
+
+    /// The most passes `t` gets (a quick test may stop sooner: [`Policy::should_stop`]).
+    pub fn passes(&self, t: &Test) -> usize {
+        match self {
+            Policy::Standard { iterations } | Policy::Short { iterations, .. } => {
+                score::passes_for(t.repeat, *iterations)
+            }
+            Policy::Quick(_) => quick::MAX_PASSES,
+        }
+    }
+
+    /// A pass's nominal seconds (a quick pass's are at most these). A short fstime pass's
+    /// overhead (its settles and priming) shrinks with its settle.
+    pub fn nominal_secs(&self, t: &Test) -> f64 {
+        let Policy::Short { secs, .. } = self else { return f64::from(t.nominal_secs(None)) };
+        let scale = match (t.kind, self.fstime_settle()) {
+            (Kind::Kernel { args, .. }, Some(s)) if args.contains(&Arg::ShortSettle) => {
+                s / suite::FSTIME_SETTLE
+            }
+            _ => 1.0,
+        };
+        f64::from(t.nominal_secs(Some(*secs)) - t.overhead) + f64::from(t.overhead) * scale
+    }
+
+    /// A pass's estimated seconds: its settle and its nominal duration.
+    pub fn pass_secs(&self, t: &Test) -> f64 {
+        self.settle(t).secs() + self.nominal_secs(t)
+    }
+
+    /// The planned seconds of a test's passes (a quick test's are its budget, decided when it
+    /// starts).
+    pub fn test_secs(&self, t: &Test) -> f64 {
+        self.passes(t) as f64 * self.pass_secs(t)
+    }
+
+    /// Called as a test starts: its time budget, for a quick run (the test's share of what is
+    /// left); None for the others, which run all their passes.
+    pub fn begin(&mut self, t: &Test) -> Option<f64> {
+        let Policy::Quick(b) = self else { return None };
+        let weight = standard_secs(t);
+        let share = quick::share(b.left, weight, b.weight_left);
+        b.weight_left -= weight;
+        Some(share)
+    }
+
+    /// Whether a test stops after these passes, having spent `spent` seconds of `budget`.
+    pub fn should_stop(&self, passes: &[Pass], spent: f64, budget: Option<f64>) -> bool {
+        budget.is_some_and(|b| quick::should_stop(passes, spent, b))
+    }
+
+    /// Called as a test ends, having taken `spent` seconds: a quick test pays it out of the
+    /// budget. Returns what the budget has left, for the time-left hint.
+    pub fn end(&mut self, spent: f64) -> Option<f64> {
+        let Policy::Quick(b) = self else { return None };
+        b.left -= spent;
+        Some(b.left)
+    }
+}
+
+/// A test's standard time: Run's passes x (settle + nominal duration). A quick run shares out
+/// its budget in proportion to it.
+pub fn standard_secs(t: &Test) -> f64 {
+    Policy::Standard { iterations: None }.test_secs(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite;
+
+    fn t(name: &str) -> &'static Test {
+        suite::test(name).unwrap()
+    }
+
+    #[test]
+    fn each_policy_answers_for_its_run() {
+        let std = Policy::Standard { iterations: None };
+        let short = Policy::Short { secs: 2, iterations: Some(1) };
+        let quick = Policy::Quick(Budget { left: 100.0, weight_left: 200.0 });
+        assert_eq!((std.secs(10), short.secs(10), quick.secs(30)), (10, 2, 2));
+        assert_eq!((std.passes(t("pipe")), short.passes(t("pipe")), quick.passes(t("pipe"))), (10, 1, 100));
+        assert_eq!(std.passes(t("shell8")), 3);
+        assert_eq!(std.settle(t("pipe")).secs(), 3.0);
+        assert_eq!(short.settle(t("pipe")), Settle { sync: true, sleeps: &[] });
+        assert_eq!(quick.settle(t("pipe")), Settle::NONE);
+        assert_eq!(quick.settle(t("shell8")).secs(), 0.5);
+        assert!(!quick.settle(t("fsdisk")).sync, "fstime settles itself");
+        assert_eq!((std.fstime_settle(), quick.fstime_settle()), (None, Some(0.25)));
+        assert_eq!(Policy::Short { secs: 15, iterations: None }.fstime_settle(), Some(1.0));
+        let one = Policy::Short { secs: 1, iterations: None };
+        assert_eq!(one.fstime_settle(), Some(0.1), "at least a tenth of a second");
+        // fstime's 15 s of settles and priming shrink with its settle: 1 + 15 x 0.1 / 2.
+        assert_eq!(one.nominal_secs(t("fstime")), 1.75);
+        assert_eq!(std.nominal_secs(t("fstime")), 45.0);
+        assert_eq!(one.nominal_secs(t("whetstone-double")), 3.0, "whetstone follows -t");
+        // The standard index at 1 copy: dhry2reg is 10 x (3 + 10) s.
+        assert_eq!(standard_secs(t("dhry2reg")), 130.0);
+        assert_eq!(short.pass_secs(t("dhry2reg")), 2.0);
+    }
+
+    #[test]
+    fn a_quick_run_shares_its_budget_and_pays_what_it_took() {
+        let mut q = Policy::Quick(Budget { left: 26.0, weight_left: 260.0 });
+        // dhry2reg weighs 130 of 260: half of the 26 s left.
+        assert_eq!(q.begin(t("dhry2reg")), Some(13.0));
+        assert_eq!(q.end(20.0), Some(6.0));
+        assert_eq!(q, Policy::Quick(Budget { left: 6.0, weight_left: 130.0 }));
+        let mut s = Policy::Standard { iterations: None };
+        assert_eq!((s.begin(t("pipe")), s.end(5.0)), (None, None));
+        assert!(!s.should_stop(&[], 1e9, None), "a standard test runs all its passes");
+    }
+}

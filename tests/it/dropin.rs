@@ -1,0 +1,211 @@
+//! A drop-in for `./Run`: a UnixBench-shaped directory (a `Run` link, `results/` and `tmp/`
+//! beside it) driven the way wrapper scripts drive UnixBench, `--dry-run`, the results JSON on
+//! request, and the help paths.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `<scratch>/UnixBench/Run`, a symbolic link to the binary under test.
+fn unixbench_dir(s: &Scratch) -> PathBuf {
+    let d = s.path().join("UnixBench");
+    std::fs::create_dir(&d).unwrap();
+    std::os::unix::fs::symlink(bin(), d.join("Run")).unwrap();
+    d
+}
+
+/// `./Run ARGS` in `dir`, with none of the environment that would move its directories.
+fn run_link(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new("./Run");
+    c.args(args).current_dir(dir);
+    for v in ["UB_RESULTDIR", "UB_TMPDIR", "UB_OUTPUT_FILE_NAME", "UB_OUTPUT_CSV", "UB_OUTPUT_JSON"] {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// The names in `dir`, sorted, or nothing if it does not exist.
+fn names(dir: &Path) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut v: Vec<String> = rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// The result set's extensions, as "" for the report, ".html", ...
+fn extensions(dir: &Path) -> Vec<String> {
+    names(dir).iter().map(|n| n.find('.').map_or(String::new(), |i| n[i..].to_string())).collect()
+}
+
+fn ok(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "stdout: {}\nstderr: {}", stdout(o), stderr(o));
+}
+
+/// The report rows of the index block, in order.
+fn rows(report: &str) -> Vec<String> {
+    report
+        .lines()
+        .skip_while(|l| {
+            !(l.starts_with("System Benchmarks") && l.contains("Index") && l.contains("BASELINE"))
+        })
+        .skip(1)
+        .take_while(|l| !l.starts_with("   "))
+        .map(|l| l[..44].trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn a_test_name_first_is_runs_test_and_results_hold_runs_files() {
+    let s = Scratch::new("dropin-run");
+    let d = unixbench_dir(&s);
+    // As wrappers call it: the test first, then Run's options.
+    let o = run(&mut run_link(&d, &["syscall", "-c", "2", "-i", "1", "-t", "1"]));
+    ok(&o);
+    let out = stdout(&o);
+    assert!(out.contains("running 2 parallel copies of tests"), "{out}");
+    assert!(out.contains("System Call Overhead"), "{out}");
+    // Beside Run: results/ with the report, .html and .log (what C's Run writes), tmp/ made.
+    assert_eq!(extensions(&d.join("results")), ["", ".html", ".log"]);
+    assert!(d.join("tmp").is_dir() && names(&d.join("tmp")).is_empty());
+    let last = stderr(&o).lines().last().unwrap_or("").to_string();
+    assert!(
+        last.contains("results in ") && last.contains(&d.join("results").display().to_string()),
+        "{last}"
+    );
+
+    // Several tests, then -q: the report alone, with a (partial) index of the three; UB_OUTPUT_CSV
+    // adds a .csv.
+    let o = run(run_link(&d, &["syscall", "pipe", "context1", "-q", "-c", "1", "-i", "1", "-t", "1"])
+        .env("UB_OUTPUT_CSV", "true"));
+    ok(&o);
+    let out = stdout(&o);
+    assert!(!out.contains("Based on the Byte Magazine Unix Benchmark"), "no banner with -q: {out}");
+    assert_eq!(rows(&out), ["Pipe Throughput", "Pipe-based Context Switching", "System Call Overhead"]);
+    let second: Vec<String> = names(&d.join("results")).into_iter().filter(|n| n.contains("-02")).collect();
+    let exts: Vec<&str> = second.iter().map(|n| n.find('.').map_or("", |i| &n[i..])).collect();
+    assert_eq!(exts, ["", ".csv", ".html", ".log"], "{second:?}");
+}
+
+#[test]
+fn run_plans_through_the_link_create_nothing() {
+    let s = Scratch::new("dropin-plan");
+    let d = unixbench_dir(&s);
+    let plan = |args: &[&str]| {
+        let o = run(&mut run_link(&d, args));
+        ok(&o);
+        stdout(&o)
+    };
+    let entries = |p: &str| -> Vec<(usize, String)> {
+        p.lines()
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                Some((w.next()?.parse().ok()?, w.next()?.to_string()))
+            })
+            .collect()
+    };
+    // ./Run: the index at 1 copy, then at one per CPU; -c 1 -c 2: those two.
+    let index: Vec<String> = entries(&plan(&["-n", "-c", "1"])).into_iter().map(|(_, t)| t).collect();
+    assert_eq!(index.len(), 12, "{index:?}");
+    assert_eq!(index[0], "dhry2reg");
+    let two = entries(&plan(&["-n", "-c", "1", "-c", "2"]));
+    assert_eq!(two.len(), 24);
+    assert!(two[..12].iter().all(|(c, _)| *c == 1) && two[12..].iter().all(|(c, _)| *c == 2));
+    assert!(plan(&["--dry-run"]).contains("Estimated time: "));
+    assert_eq!(entries(&plan(&["-q", "-n", "-c", "1", "index"])).len(), 12);
+    // gindex: the index and the graphics tests, these at one copy only.
+    let g = entries(&plan(&["-n", "-c", "1", "-c", "2", "gindex"]));
+    assert!(g.iter().any(|(c, t)| *c == 1 && t == "2d-rects"));
+    assert!(!g.iter().any(|(c, t)| *c == 2 && t.starts_with("2d-")));
+    assert_eq!(names(&d), ["Run"], "a dry run makes no directory");
+    // A short plan's estimate is a short run's.
+    let p = plan(&["-n", "-t", "1", "-i", "1"]);
+    let est = p.lines().last().unwrap_or("");
+    assert!(p.contains("a short run: -t 1") && !est.contains("min"), "{p}");
+}
+
+#[test]
+fn gindex_without_graphics_skips_the_graphics_tests() {
+    let s = Scratch::new("dropin-gfx");
+    let d = unixbench_dir(&s);
+    let o = run(&mut run_link(&d, &["2d-rects", "ubgears", "-c", "1", "-i", "1", "-t", "1"]));
+    if stdout(&o).contains("2D graphics: rectangles  skipped: this binary was built without graphics") {
+        ok(&o);
+    } else {
+        // A graphics build: the tests ran or found no display; neither fails the run.
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn the_json_is_written_when_asked() {
+    let s = Scratch::new("dropin-json");
+    let d = unixbench_dir(&s);
+    let args = ["syscall", "-c", "1", "-i", "1", "-t", "1", "-q"];
+    ok(&run(&mut run_link(&d, &args)));
+    assert!(!extensions(&d.join("results")).contains(&".json".to_string()));
+    let with = |extra: &[&str], env: Option<&str>| {
+        let mut c = run_link(&d, &args);
+        c.args(extra);
+        if let Some(v) = env {
+            c.env("UB_OUTPUT_JSON", v);
+        }
+        let o = run(&mut c);
+        ok(&o);
+        o
+    };
+    with(&["--json"], None);
+    with(&[], Some("true"));
+    let jsons: Vec<String> = names(&d.join("results")).into_iter().filter(|n| n.ends_with(".json")).collect();
+    assert_eq!(jsons.len(), 2, "{jsons:?}");
+    for j in &jsons {
+        let text = std::fs::read_to_string(d.join("results").join(j)).unwrap();
+        assert!(text.contains("\"unixbench-results\"") && text.contains("System Call Overhead"), "{text}");
+    }
+    let file = s.path().join("mine.json");
+    with(&[&format!("--json={}", file.display())], None);
+    assert!(std::fs::read_to_string(&file).unwrap().contains("\"unixbench-results\""));
+    let o = run(&mut run_link(&d, &["--json", "--no-save", "syscall"]));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--no-save and --json exclude each other"), "{}", stderr(&o));
+}
+
+#[test]
+fn every_help_path_exits_0_and_names_the_tests_of_the_table() {
+    for args in [
+        &["help"][..],
+        &["version"],
+        &["-h"],
+        &["--help"],
+        &["run", "-h"],
+        &["pipe", "-h"],
+        &["compare", "-h"],
+    ] {
+        let o = run(&mut ub(args));
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(!stdout(&o).is_empty(), "{args:?}");
+    }
+    let top = stdout(&run(&mut ub(["help"])));
+    for word in
+        ["--quick", "-t SECONDS", "--format", "--json", "--results", "--dry-run", "compare", "lmbench", "Run"]
+    {
+        assert!(top.contains(word), "the help names {word}: {top}");
+    }
+    // run --help lists every test of the table: those `all` plans.
+    let s = Scratch::new("dropin-help");
+    let d = unixbench_dir(&s);
+    let o = run(&mut run_link(&d, &["--help"]));
+    ok(&o);
+    let help = stdout(&o);
+    let all = stdout(&run(&mut run_link(&d, &["-n", "-c", "1", "all"])));
+    let tests: Vec<&str> =
+        all.lines().filter_map(|l| l.split_whitespace().nth(1).filter(|_| l.starts_with("  "))).collect();
+    assert!(tests.len() > 30, "{all}");
+    for t in tests.iter().filter(|t| **t != "test") {
+        assert!(help.lines().any(|l| l.split_whitespace().next() == Some(t)), "run --help lists {t}");
+    }
+    // An unknown option names every valid one.
+    let e = stderr(&run(&mut ub(["run", "--frob"])));
+    for o in ["-q", "-c N", "--quick", "--json", "--dry-run", "--tmpdir"] {
+        assert!(e.contains(o), "{e}");
+    }
+}
