@@ -4,11 +4,11 @@
 //! chart can hold, or with `--hosts`, a chart of each host's index score instead.
 
 use super::fleet;
-use super::load::{Kind, Run, Source, Test};
+use super::load::{Kind, Source, Test};
 use crate::model::Category;
 use crate::report::fmt::number;
 use crate::report::html::{escape, head};
-use crate::report::svg::{self, Bar, Chart, Group};
+use crate::report::svg::{self, Chart, Point};
 use crate::stats::Interval;
 use std::fmt::Write as _;
 
@@ -75,98 +75,62 @@ fn table(sources: &[Source]) -> String {
 /// A group per test with an index in any file (in report order), a bar per file and copy count,
 /// then a group per category's index score.
 fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&Test) -> bool) -> Chart {
-    let many = sources.len() > 1;
-    let mut series = Vec::new();
+    let (mut series, mut base, mut points) = (Vec::new(), Vec::new(), Vec::new());
     for (k, src) in sources.iter().enumerate() {
+        let one = src.runs.iter().position(|r| r.copies == 1).map(|i| series.len() + i);
         for r in &src.runs {
+            let s = series.len();
             let label = svg::copies_text(r.copies);
-            let label = if many { format!("{} {label}", key(k)) } else { label };
-            series.push((label, usize::from(r.copies != 1)));
-        }
-    }
-    let mut names: Vec<&str> = sources
-        .iter()
-        .flat_map(|s| &s.runs)
-        .flat_map(|r| &r.tests)
-        .filter(|t| t.index.is_some())
-        .map(|t| t.message.as_str())
-        .collect();
-    crate::sort::sort_by(&mut names, |a, b| a.cmp(b));
-    names.dedup();
-    // Each file's runs with its 1-copy run, for the gains.
-    let runs = || {
-        sources.iter().flat_map(|s| s.runs.iter().map(move |r| (s.runs.iter().find(|o| o.copies == 1), r)))
-    };
-    let mut groups: Vec<Group> = names
-        .iter()
-        .map(|&m| {
-            let bars = runs()
-                .map(|(one, r)| {
-                    let t = indexed(r, m)?;
-                    let value = t.index?;
-                    Some(Bar {
-                        value,
-                        ci: t.ci.map(|c| Interval::around(value, c.log_half)),
-                        gain: svg::gain_over(
-                            one.and_then(|o| indexed(o, m)).and_then(|t| t.index),
-                            r.copies,
-                            value,
-                        ),
-                        disturbed: disturbed(t),
-                    })
-                })
-                .collect();
-            Group { name: m.to_string(), bars }
-        })
-        .collect();
-    for cat in Category::ALL {
-        let index = |r: &Run| r.index.iter().find(|i| i.category == cat).map(|i| (i.score, i.ci));
-        if !runs().any(|(_, r)| index(r).is_some()) {
-            continue;
-        }
-        let bars = runs()
-            .map(|(one, r)| {
-                let (value, ci) = index(r)?;
-                Some(Bar {
+            series.push((
+                if sources.len() > 1 { format!("{} {label}", key(k)) } else { label },
+                usize::from(r.copies != 1),
+            ));
+            base.push(one.filter(|_| r.copies != 1));
+            for t in &r.tests {
+                let Some(value) = t.index else { continue };
+                let ci = t.ci.map(|c| Interval::around(value, c.log_half));
+                points.push(Point {
+                    series: s,
+                    key: 0,
+                    group: t.message.clone(),
                     value,
                     ci,
-                    gain: svg::gain_over(one.and_then(index).map(|i| i.0), r.copies, value),
-                    disturbed: false,
-                })
-            })
-            .collect();
-        groups.push(Group { name: format!("{} Index Score", cat.display()), bars });
+                    disturbed: disturbed(t),
+                });
+            }
+            for i in &r.index {
+                let group = format!("{} Index Score", i.category.display());
+                let key = 10 + i.category as usize;
+                points.push(Point { series: s, key, group, value: i.score, ci: i.ci, disturbed: false });
+            }
+        }
     }
-    Chart { series, groups }
-}
-
-/// The test of message `m` in `r`, if it has an index there.
-fn indexed<'a>(r: &'a Run, m: &str) -> Option<&'a Test> {
-    r.tests.iter().find(|t| t.message == m && t.index.is_some())
+    svg::chart(series, &base, &points)
 }
 
 /// A group per file in the table's order, its System Benchmarks Index Score at 1 copy and at
 /// its largest copy count.
 fn hosts_chart(sources: &[Source]) -> Chart {
-    let series = vec![(svg::copies_text(1), 0), ("N copies".to_string(), 1)];
-    let groups = fleet::rows(sources)
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let k = sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0);
-            let bar = |copies: usize| {
-                let run = r.src.runs.iter().rev().find(|x| x.copies == copies)?;
-                let ix = run.index.iter().find(|b| b.category == Category::System)?;
-                Some(Bar { value: ix.score, ci: ix.ci, gain: None, disturbed: false })
+    let mut points = Vec::new();
+    for (i, r) in fleet::rows(sources).iter().enumerate() {
+        let k = sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0);
+        let group = format!("#{} {} {}", i + 1, key(k), r.src.host.name);
+        for (series, copies) in [(0, Some(1)), (1, r.many.map(|m| m.0))] {
+            let run = r.src.runs.iter().rev().find(|x| Some(x.copies) == copies);
+            let Some(ix) = run.and_then(|x| x.index.iter().find(|b| b.category == Category::System)) else {
+                continue;
             };
-            let mut many = r.many.and_then(|(n, _)| bar(n));
-            if let Some(b) = many.as_mut() {
-                b.gain = svg::gain(r.one, Some(b.value));
-            }
-            Group { name: format!("#{} {} {}", i + 1, key(k), r.src.host.name), bars: vec![bar(1), many] }
-        })
-        .collect();
-    Chart { series, groups }
+            points.push(Point {
+                series,
+                key: i,
+                group: group.clone(),
+                value: ix.score,
+                ci: ix.ci,
+                disturbed: false,
+            });
+        }
+    }
+    svg::chart(vec![(svg::copies_text(1), 0), ("N copies".to_string(), 1)], &[None, Some(0)], &points)
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 
 use super::fmt;
 use super::html::escape;
-use super::text::{ordered_index, score_title};
-use crate::model::{Category, CopyRun, IndexBlock, Run, TestResult};
+use super::text::score_title;
+use crate::model::{Run, TestResult};
 use crate::stats::{self, Interval};
 use std::fmt::Write as _;
 
@@ -32,7 +32,7 @@ pub struct Group {
 }
 
 /// Groups drawn to one scale; `series` labels the bars of every group, each with its colour
-/// (0: 1 copy, 1 and up: the larger copy counts).
+/// (0: 1 copy, 1: more copies).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Chart {
     pub series: Vec<(String, usize)>,
@@ -53,7 +53,7 @@ pub const CSS: &str = "    .charts { display: flex; flex-wrap: wrap; gap: 0.5em 
     .charts text { font: 13px sans-serif; }
     .charts .t { font-weight: bold; }
     .charts .l { text-anchor: end; }
-    .c0 { fill: #9ecae1; } .c1 { fill: #3182bd; } .c2 { fill: #08519c; } .d { fill: #e6550d; }
+    .c0 { fill: #9ecae1; } .c1 { fill: #3182bd; } .d { fill: #e6550d; }
     .ci { stroke: #000; stroke-width: 1.5; fill: none; }
     table.wide { display: block; overflow-x: auto; width: fit-content; max-width: 100%; }
     table.wide td { white-space: nowrap; }
@@ -108,7 +108,7 @@ pub fn render(c: &Chart) -> String {
                 let _ = writeln!(s, "<text x=\"{X0}\" y=\"{}\">not run</text>", y + 11.0);
                 continue;
             };
-            let class = if b.disturbed { "d".to_string() } else { format!("c{}", (*colour).min(2)) };
+            let class = if b.disturbed { "d".to_string() } else { format!("c{colour}") };
             let _ = write!(
                 s,
                 "<rect class=\"{class}\" x=\"{X0}\" y=\"{}\" width=\"{:.1}\" height=\"12\"/>",
@@ -141,85 +141,82 @@ pub fn render(c: &Chart) -> String {
     s
 }
 
-/// The report's chart: a group per test with an index (in category order, then the report's),
-/// a bar per copy count, then a group per index score. `disturbed` says which results the noise
-/// measurement marked.
-pub fn of_run(run: &Run, disturbed: &dyn Fn(&TestResult) -> bool) -> Chart {
-    let series = run.runs.iter().enumerate().map(|(i, cr)| (copies_text(cr.copies), i)).collect();
-    let one = run.runs.iter().find(|cr| cr.copies == 1);
-    let mut names: Vec<(Category, &str)> = Vec::new();
-    for cr in &run.runs {
-        for b in ordered_index(cr) {
-            for row in b.rows.iter().filter(|r| r.index.is_some()) {
-                if !names.iter().any(|n| n.1 == row.message) {
-                    names.push((b.category, &row.message));
-                }
-            }
-        }
-    }
-    crate::sort::sort_by_key(&mut names, |n| n.0);
-    let index_of = |cr: &CopyRun, m: &str| {
-        cr.index.iter().flat_map(|b| &b.rows).find(|r| r.message == m).and_then(|r| r.index)
-    };
-    let mut groups: Vec<Group> = names
-        .iter()
-        .map(|&(_, m)| Group {
-            name: m.to_string(),
-            bars: run
-                .runs
-                .iter()
-                .map(|cr| {
-                    let value = index_of(cr, m)?;
-                    let r = cr.results.iter().find(|r| r.message == m && r.ok())?;
-                    let ci = stats::of_result(r).and_then(|s| s.ci95);
+/// One figure to draw: the bar of series `series` in the group named `group`. Groups are
+/// ordered by `key`, then by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    pub series: usize,
+    pub key: usize,
+    pub group: String,
+    pub value: f64,
+    pub ci: Option<Interval>,
+    pub disturbed: bool,
+}
+
+/// The chart of `points`: a group per name, a bar per series, each with its gain over the
+/// same group's bar in the series `base` names for it (the 1-copy run of the same file).
+pub fn chart(series: Vec<(String, usize)>, base: &[Option<usize>], points: &[Point]) -> Chart {
+    let mut names: Vec<(usize, &str)> = points.iter().map(|p| (p.key, p.group.as_str())).collect();
+    crate::sort::sort_by(&mut names, |a, b| a.cmp(b));
+    names.dedup();
+    let find =
+        |s: usize, n: (usize, &str)| points.iter().find(|p| p.series == s && (p.key, p.group.as_str()) == n);
+    let groups = names
+        .into_iter()
+        .map(|n| Group {
+            name: n.1.to_string(),
+            bars: (0..series.len())
+                .map(|s| {
+                    let p = find(s, n)?;
+                    let one = base.get(s).copied().flatten().and_then(|b| find(b, n));
                     Some(Bar {
-                        value,
-                        ci: ci.map(|c| Interval::around(value, c.log_half)),
-                        gain: gain_over(one.and_then(|o| index_of(o, m)), cr.copies, value),
-                        disturbed: disturbed(r),
+                        value: p.value,
+                        ci: p.ci,
+                        gain: gain(one.map(|o| o.value), Some(p.value)),
+                        disturbed: p.disturbed,
                     })
                 })
                 .collect(),
         })
         .collect();
-    for cat in Category::ALL {
-        let Some(b) = run.runs.iter().find_map(|cr| block_of(cr, cat)) else { continue };
-        groups.push(Group {
-            name: score_title(b),
-            bars: run
-                .runs
-                .iter()
-                .map(|cr| {
-                    let b = block_of(cr, cat)?;
-                    let tests = |r: &&TestResult| b.rows.iter().any(|row| row.message == r.message);
-                    Some(Bar {
-                        value: b.score,
-                        ci: stats::index_interval(b, &cr.results),
-                        gain: gain_over(
-                            one.and_then(|o| block_of(o, cat)).map(|o| o.score),
-                            cr.copies,
-                            b.score,
-                        ),
-                        disturbed: cr.results.iter().filter(tests).any(disturbed),
-                    })
-                })
-                .collect(),
-        });
-    }
     Chart { series, groups }
 }
 
-fn block_of(cr: &CopyRun, cat: Category) -> Option<&IndexBlock> {
-    cr.index.iter().find(|b| b.category == cat)
-}
-
-/// The gain of an N-copy value over the 1-copy one; none for the 1-copy bar itself.
-pub fn gain_over(one: Option<f64>, copies: usize, v: f64) -> Option<f64> {
-    if copies == 1 {
-        None
-    } else {
-        gain(one, Some(v))
+/// The report's chart: a group per test with an index (in category order, then the report's),
+/// a bar per copy count, then a group per index score. `disturbed` says which results the noise
+/// measurement marked.
+pub fn of_run(run: &Run, disturbed: &dyn Fn(&TestResult) -> bool) -> Chart {
+    let one = run.runs.iter().position(|cr| cr.copies == 1);
+    let base: Vec<Option<usize>> = run.runs.iter().map(|cr| one.filter(|_| cr.copies != 1)).collect();
+    let mut points = Vec::new();
+    for (series, cr) in run.runs.iter().enumerate() {
+        for b in &cr.index {
+            let cat = b.category as usize;
+            let mut tests = Vec::new();
+            for row in &b.rows {
+                let Some(r) = cr.results.iter().find(|r| r.message == row.message && r.ok()) else {
+                    continue;
+                };
+                tests.push(r);
+                let Some(value) = row.index else { continue };
+                let ci = stats::of_result(r).and_then(|s| s.ci95);
+                let group = row.message.clone();
+                let (ci, disturbed) = (ci.map(|c| Interval::around(value, c.log_half)), disturbed(r));
+                points.push(Point { series, key: cat, group, value, ci, disturbed });
+            }
+            let (ci, disturbed) = (stats::index_interval(b, &cr.results), tests.into_iter().any(disturbed));
+            points.push(Point {
+                series,
+                key: 10 + cat,
+                group: score_title(b),
+                value: b.score,
+                ci,
+                disturbed,
+            });
+        }
     }
+    let series = run.runs.iter().map(|cr| (copies_text(cr.copies), usize::from(cr.copies != 1))).collect();
+    chart(series, &base, &points)
 }
 
 /// `1 copy`, `N copies`.
