@@ -84,11 +84,11 @@ fn reach(b: &Bar) -> f64 {
 
 /// The chart as a `<div>` of SVGs, one per group, then the legend. Empty for no groups.
 pub fn render(c: &Chart) -> String {
-    let bars = c.groups.iter().flat_map(|g| g.bars.iter().flatten());
-    let top = bars.clone().map(reach).fold(0.0, f64::max);
     if c.groups.is_empty() {
         return String::new();
     }
+    let mut bars = c.groups.iter().flat_map(|g| g.bars.iter().flatten());
+    let top = bars.clone().map(reach).fold(0.0, f64::max);
     let x = |v: f64| X0 + if top > 0.0 { (v.max(0.0) / top).min(1.0) * LEN } else { 0.0 };
     let mut s = String::from("<div class=\"charts\">\n");
     for g in &c.groups {
@@ -134,7 +134,7 @@ pub fn render(c: &Chart) -> String {
     s += "</div>\n<p class=\"note\">Bars: the index (10 &times; score / baseline) at each copy count; \
           whiskers: its 95% interval (none from a single sample; cut at the edge where it runs \
           beyond); +N%: the gain of N copies over 1 copy, as in the UnixBench README's scaling table.";
-    if c.groups.iter().flat_map(|g| g.bars.iter().flatten()).any(|b| b.disturbed) {
+    if bars.any(|b| b.disturbed) {
         s += " <b>Disturbed</b> (orange): other work took CPU from the test's copies while it ran.";
     }
     s += "</p>\n\n";
