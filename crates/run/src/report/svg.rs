@@ -59,6 +59,7 @@ pub const CSS: &str = "    .charts { display: flex; flex-wrap: wrap; gap: 0.5em 
     table.wide td { white-space: nowrap; }
     @media (max-width: 40em) {
       body { margin: 0.5em; }
+      h2 { font-size: 1.25em; }
       table { font-size: 80%; margin-right: 0; display: block; overflow-x: auto; width: fit-content; max-width: 100%; }
     }
     @page { size: A4; margin: 15mm; }
