@@ -126,7 +126,7 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 	rustfmt --check --edition 2021 crates/twin/programs/execl.rs crates/twin/programs/spawn.rs
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
-		UNIXBENCH_ANSIBLE_PLAYBOOK=$(CURDIR)/$(VENV)/bin/ansible-playbook \
+		UNIXBENCH_ANSIBLE_PLAYBOOK=$(CURDIR)/$(VENV)/bin/ansible-playbook UNIXBENCH_NEED_CHROMIUM=1 \
 		$(CARGO) test --locked --workspace
 	$(MAKE) test-i686
 	$(MAKE) test-graphics
@@ -136,7 +136,9 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 # emulated kernels, arm64's glibc (multiarch: its loader at /lib/ld-linux-aarch64.so.1) so
 # that the aarch64 glibc twin of execl and spawn has a loader to run on, and libseccomp's
 # Python bindings for the old-kernel rig (its filter answers ENOSYS to the system calls newer
-# than 3.2). Only as root with apt; otherwise those rigs say they were skipped.
+# than 3.2), and chromium, whose headless mode lays out the HTML pages' charts and screenshots
+# them into target/screenshots/ (`make test` requires it: UNIXBENCH_NEED_CHROMIUM). Only as root
+# with apt; otherwise those rigs say they were skipped.
 test-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		need=""; \
@@ -145,6 +147,7 @@ test-deps:
 		dpkg -s libc6:arm64 >/dev/null 2>&1 || need="$$need libc6:arm64"; \
 		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
 		/usr/bin/python3 -c 'import seccomp' 2>/dev/null || need="$$need python3 python3-seccomp"; \
+		command -v chromium >/dev/null || need="$$need chromium"; \
 		if [ -n "$$need" ]; then \
 			echo "installing:$$need"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \

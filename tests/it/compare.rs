@@ -233,7 +233,7 @@ fn bad_input_is_one_line_naming_the_file() {
         (&["b.json"], "b.json: holds only a 1-copy run"),
         (&["c2-only.txt"], "c2-only.txt: holds no 1-copy run to scale from (copies: 2)"),
         (&["missing.json", "a.json"], "missing.json: cannot read: No such file or directory"),
-        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv or json"),
+        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv, json or html"),
         (&[], "no files given"),
         (&["--bogus", "a.json"], "invalid option '--bogus'"),
     ];

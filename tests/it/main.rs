@@ -4,6 +4,7 @@
 //! release build, the one users copy) and cargo's debug build otherwise.
 
 mod bad_input;
+mod charts;
 mod common;
 mod compare;
 mod cpu_kernels;

@@ -8,11 +8,11 @@ use crate::model::Category;
 use std::fmt::Write as _;
 
 /// One host's row.
-struct Row<'a> {
-    src: &'a Source,
-    one: Option<f64>,
+pub(super) struct Row<'a> {
+    pub src: &'a Source,
+    pub one: Option<f64>,
     /// The index at the file's largest copy count above 1, and that count.
-    many: Option<(usize, f64)>,
+    pub many: Option<(usize, f64)>,
 }
 
 fn system_index(src: &Source, copies: usize) -> Option<f64> {
@@ -20,7 +20,7 @@ fn system_index(src: &Source, copies: usize) -> Option<f64> {
     run.index.iter().find(|b| b.category == Category::System).map(|b| b.score)
 }
 
-fn rows(sources: &[Source]) -> Vec<Row<'_>> {
+pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
     let mut rows: Vec<Row> = sources
         .iter()
         .map(|src| {
@@ -34,7 +34,7 @@ fn rows(sources: &[Source]) -> Vec<Row<'_>> {
 }
 
 /// The text table's columns; those marked true are right-aligned.
-const HEAD: [(&str, bool); 9] = [
+pub(super) const HEAD: [(&str, bool); 9] = [
     ("#", true),
     ("host", false),
     ("machine", false),
@@ -48,7 +48,7 @@ const HEAD: [(&str, bool); 9] = [
 
 /// A row's cells: rank, the host's identity, the index at 1 copy, (N, the index at N copies),
 /// the file. Unknowns are None.
-fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
+pub(super) fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
     let h = &r.src.host;
     [
         Some((i + 1).to_string()),

@@ -42,12 +42,12 @@ const STYLE: &str = "  <style type=\"text/css\">
       background: #f2f2f2;
       text-align: center;
     }
-  </style>
 ";
 
 /// The whole HTML report; `now` dates the title.
 pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = header(run, now, zone);
+    s += &super::svg::section(run, &super::svg::not_measured);
     for cr in &run.runs {
         s += &block(&run.system, cr, zone);
         s += &stats_table(cr);
@@ -56,17 +56,25 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     s
 }
 
+/// The document up to `<body>`: the title (escaped already), the tables' and charts' style.
+pub fn head(title: &str) -> String {
+    let mut s = String::from(
+        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"\n\"http://www.w3.org/TR/html4/loose.dtd\">\n<html>\n<head>\n  <meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\n  <meta name=\"keywords\" content=\"linux, benchmarks, benchmarking\">\n",
+    );
+    let _ = writeln!(s, "  <title>{title}</title>");
+    s += "  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    s += STYLE;
+    s += super::svg::CSS;
+    s += "  </style>\n</head>\n<body>\n";
+    s
+}
+
 /// Everything before the first copy count: head, title, version, system table.
 pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let sys = &run.system;
     let title =
         escape(&format!("Benchmark of {} / {} on {}", sys.hostname, sys.system, fmt::date(&zone(now))));
-    let mut s = String::from(
-        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"\n\"http://www.w3.org/TR/html4/loose.dtd\">\n<html>\n<head>\n  <meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\n  <meta name=\"keywords\" content=\"linux, benchmarks, benchmarking\">\n",
-    );
-    let _ = writeln!(s, "  <title>{title}</title>");
-    s += STYLE;
-    s += "</head>\n<body>\n";
+    let mut s = head(&title);
     let _ = writeln!(s, "<h2>{title}</h2>");
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);

@@ -3,7 +3,7 @@
 //! Measuring never formats; exporters never measure. The driver fills the plain data of
 //! `driver::model` (a `Run` of `CopyRun`s of `TestResult`s) and calls the pure functions here,
 //! each turning that data into text: the classic text report and console strings (`text`, byte
-//! for byte as UnixBench's `Run`), the HTML report (`html`), the detailed log (`log`), CSV
+//! for byte as UnixBench's `Run`), the HTML report (`html`) and its charts (`svg`), the detailed log (`log`), CSV
 //! (`csv`), TSV (`tsv`) and JSON (`json`). None of them reads a clock, a file or the
 //! environment, except through an explicit argument (a time zone, a date), so each is tested
 //! against literal expected text. `sysinfo` is the one part that looks at the host, to fill
@@ -15,6 +15,7 @@ pub mod html;
 pub mod index4;
 pub mod json;
 pub mod log;
+pub mod svg;
 pub mod sysinfo;
 pub mod text;
 pub mod tsv;
