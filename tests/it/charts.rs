@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 /// A short real run at 1 and 2 copies, two passes each (so that each test has an interval);
 /// returns the paths of its HTML report and its results JSON.
 fn short_run(s: &Scratch) -> (PathBuf, PathBuf) {
-    let mut c = ub(["run", "-q", "-i", "2", "-t", "1", "-c", "1", "-c", "2", "syscall", "pipe"]);
+    let mut c = ub(["run", "-q", "--json", "-i", "2", "-t", "1", "-c", "1", "-c", "2", "syscall", "pipe"]);
     let o = run(c.current_dir(s.path()));
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let mut html = None;
