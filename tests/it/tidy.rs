@@ -315,8 +315,10 @@ const LAYERS: &[&[&str]] = &[
     &["cpulimit"],
     // The exporters: pure functions of the model.
     &["report"],
-    // The driver and compare, side by side.
-    &["driver", "compare", "lmbench"],
+    // The driver and lmbench, side by side; compare above the driver, whose scoring it applies
+    // to a report's log.
+    &["driver", "lmbench"],
+    &["compare"],
     // The applet table (above it only the dispatch, main.rs, the root).
     &["applets"],
 ];

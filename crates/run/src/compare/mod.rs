@@ -8,6 +8,7 @@
 
 mod fleet;
 mod load;
+mod log;
 mod table;
 
 use crate::error::{Error, Result};
@@ -113,7 +114,9 @@ pub fn main(args: Vec<OsString>) -> Result {
         let bytes = read_capped(f).map_err(bad)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
-        sources.push(load::load(&name, &text).map_err(bad)?);
+        let mut src = load::load(&name, &text).map_err(bad)?;
+        log::attach(&mut src, f);
+        sources.push(src);
     }
     let out = if hosts {
         match format {
