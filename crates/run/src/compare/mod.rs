@@ -21,7 +21,8 @@ Usage: unixbench compare [--format text|tsv|json] [--hosts] FILE [FILE ...]
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
 confidence intervals do not overlap. A FILE is a results JSON of unixbench or a text report in
-UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals).
+UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals, but
+the run's log, FILE.log beside it, does: when it is there and matches, it is read too).
 
 Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
 README: each test's index at 1 and at N copies, and the gain.
