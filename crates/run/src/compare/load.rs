@@ -229,14 +229,20 @@ fn json_run(r: &Value) -> Result<Run, String> {
         let category =
             category_keyed(key).ok_or_else(|| format!("index[{i}]: unknown category \"{key}\""))?;
         let score = num(b, "score").map_err(|e| format!("index[{i}]: {e}"))?;
-        let rows = b.get("rows").and_then(Value::as_array).unwrap_or(&[]).iter().filter_map(|row| {
-            Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
-        });
+        let rows: Vec<_> = b
+            .get("rows")
+            .and_then(Value::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|row| {
+                Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
+            })
+            .collect();
         index.push(Index {
             category,
             score,
             partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
-            ci: index_ci(score, rows, &tests),
+            ci: index_ci(score, &rows, &tests),
         });
     }
     Ok(Run { copies: copies as usize, tests, index })
@@ -262,13 +268,12 @@ pub(super) fn from_ends(lo: f64, hi: f64) -> Option<Interval> {
 
 /// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
 /// with an index, as (index, message), each with the interval of the test of that message.
-pub(super) fn index_ci<'a>(
-    score: f64,
-    rows: impl Iterator<Item = (f64, &'a str)>,
-    tests: &[Test],
-) -> Option<Interval> {
+pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[Test]) -> Option<Interval> {
     let parts: Vec<(f64, Option<f64>)> = rows
-        .map(|(ix, msg)| (ix, tests.iter().find(|t| t.message == msg).and_then(|t| t.ci).map(|c| c.log_half)))
+        .iter()
+        .map(|&(ix, msg)| {
+            (ix, tests.iter().find(|t| t.message == msg).and_then(|t| t.ci).map(|c| c.log_half))
+        })
         .collect();
     stats::propagate(&parts).map(|c| Interval::around(score, c.log_half))
 }
