@@ -406,6 +406,7 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     let mut rows: Vec<(String, Option<f64>)> = Vec::new();
     let mut in_index = false;
     let mut on_static: Vec<String> = Vec::new();
+    let mut in_index4 = false;
     for (j, l) in lines.iter().enumerate().take(end).skip(i + 1) {
         let t = l.trim();
         // `** ` lines are our notes (failed or skipped tests, a quick run's intervals), which no
@@ -416,6 +417,15 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
             on_static.extend(names.split(" and ").map(str::to_string));
         }
         if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") {
+            continue;
+        }
+        // The UnixBench 4.0 block of an `index4` run (report/index4.rs), which compare does not
+        // line up: from its `INDEX VALUES` title to its rule, then its `FINAL SCORE` line.
+        if t == "INDEX VALUES" || in_index4 {
+            in_index4 = !t.starts_with('=');
+            continue;
+        }
+        if t.starts_with("FINAL SCORE ") {
             continue;
         }
         if t.ends_with(" INDEX") && t.contains(" BASELINE ") {
@@ -505,5 +515,18 @@ mod tests {
             Some(("Dhrystone 2 using register variables".into(), Some(13711.4)))
         );
         assert_eq!(index_row("Pipe Throughput 12440.0 x 1.0"), None);
+    }
+
+    #[test]
+    fn the_unixbench_4_block_is_passed_over() {
+        use crate::report::index4;
+        let block = |scores: &[(&str, f64)]| index4::format(&index4::compute(scores));
+        let report = "BYTE UNIX Benchmarks (Version 6.0.0)\nBenchmark Run: x\n1 CPU in system; running 1 parallel copy of tests\n\nPipe Throughput  10.0 lps   (10.0 s, 2 samples)\n\nSystem Benchmarks Partial Index  BASELINE  RESULT  INDEX\nPipe Throughput  12440.0  10.0  0.0\n  ========\nSystem Benchmarks Index Score (Partial Only)  10.0\n\n";
+        let plain = load("r", report).unwrap();
+        for scores in [&[("dhry2reg", 79995833.1), ("pipe", 10.0)][..], &[]] {
+            let b = block(scores);
+            assert!(b.contains("INDEX VALUES") && b.contains("=========\n"), "{b}");
+            assert_eq!(load("r", &format!("{report}{b}\n")).unwrap(), plain);
+        }
     }
 }
