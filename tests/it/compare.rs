@@ -250,3 +250,132 @@ fn help_names_the_formats() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("--format text|tsv|json"));
 }
+
+/// Real short runs, each saved as the driver saves it (report, `.html`, `.log`): `compare` given
+/// a report with its `.log` beside it prints the same tables as given the run's JSON, in every
+/// format, full-precision scores, intervals, marks and the quick tag included; the only
+/// difference is the file named and its kind.
+#[test]
+fn a_report_with_its_log_compares_as_its_json() {
+    let s = Scratch::new("cmplog");
+    // "a" at 1 and 2 copies, "b" at 1 with execl on the static image, "q" a quick run; 3
+    // passes give pipe and syscall intervals, execl's one pass none (but its image).
+    let plans: [(&str, &[&str], &str); 3] = [
+        ("a", &["-t", "1", "-i", "3", "-c", "1", "-c", "2"], "auto"),
+        ("b", &["-t", "1", "-i", "3", "-c", "1"], "static"),
+        ("q", &["--quick=4", "-c", "1"], "auto"),
+    ];
+    for (dir, args, image) in plans {
+        let results = s.path().join(dir);
+        let mut c = ub(args);
+        c.args(["--format", "json", "pipe", "syscall", "execl", "--results"]).arg(&results);
+        c.arg("--tmpdir").arg(s.path()).current_dir(s.path()).env("UB_EXEC_IMAGE", image);
+        let o = run(&mut c);
+        assert!(o.status.success(), "{dir}: {}", stderr(&o));
+        let names: Vec<String> = std::fs::read_dir(&results)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let report = names.iter().find(|n| !n.contains('.')).expect("a text report").clone();
+        for ext in [".html", ".log"] {
+            assert!(names.contains(&format!("{report}{ext}")), "{dir}: {names:?}");
+        }
+        // Every reader moves to ./r in its directory; the JSON is the one on stdout, which is
+        // the one the run saves when it saves one.
+        std::fs::rename(results.join(&report), results.join("r")).unwrap();
+        std::fs::rename(results.join(format!("{report}.log")), results.join("r.log")).unwrap();
+        let json = results.join(format!("{report}.json"));
+        if let Ok(saved) = std::fs::read_to_string(&json) {
+            assert_eq!(saved, stdout(&o), "{dir}: the saved JSON is stdout's");
+        }
+        std::fs::write(results.join("r.json"), o.stdout).unwrap();
+    }
+    let compare = |format: &str, files: &[&str]| {
+        let o = run(ub(["compare", "--format", format]).args(files).current_dir(s.path()));
+        assert!(o.status.success(), "compare {files:?}: {}", stderr(&o));
+        (stdout(&o), stderr(&o))
+    };
+    for files in [&["a/r"][..], &["b/r", "a/r"], &["q/r", "a/r"], &["q/r", "b/r", "a/r"]] {
+        let jsons: Vec<String> = files.iter().map(|f| format!("{f}.json")).collect();
+        let jsons: Vec<&str> = jsons.iter().map(String::as_str).collect();
+        for format in ["text", "tsv", "json"] {
+            let (from_log, err) = compare(format, files);
+            assert_eq!(err, "", "compare {files:?}");
+            let (from_json, _) = compare(format, &jsons);
+            let from_json = from_json
+                .replace("r.json", "r")
+                .replace("unixbench results JSON", "text report and its log")
+                .replace("\"kind\":\"json\"", "\"kind\":\"text\"");
+            assert_eq!(from_log, from_json, "compare --format {format} {files:?}");
+        }
+    }
+    // What the tables hold came from the logs: intervals (so no "unknown" legend for text),
+    // marks, the exec images and the quick tag.
+    let (text, _) = compare("text", &["q/r", "b/r", "a/r"]);
+    assert!(text.contains("  [1] q/r: text report and its log, version "), "{text}");
+    assert!(text.contains(", quick run\n  [2] b/r: text report and its log"), "{text}");
+    assert!(!text.contains("Intervals unknown"), "{text}");
+    let (tsv, _) = compare("tsv", &["b/r", "a/r"]);
+    let pipe = tsv.lines().find(|l| l.starts_with("1\tPipe Throughput\t2\t")).unwrap();
+    let f: Vec<&str> = pipe.split('\t').collect();
+    assert!(f[5].parse::<f64>().unwrap() > 0.0 && f[6].parse::<f64>().unwrap() > 0.0, "{pipe}");
+    assert!(["yes", "no"].contains(&f[8]), "{pipe}");
+
+    // A log that is not its report's is left out with one line, and the report read alone; so
+    // is a directory where the log would be.
+    let one = |dir: &str, log: Option<&str>| {
+        let d = s.path().join(dir);
+        std::fs::create_dir(&d).unwrap();
+        std::fs::copy(s.path().join("q/r"), d.join("r")).unwrap();
+        match log {
+            Some(from) => drop(std::fs::copy(s.path().join(from), d.join("r.log")).unwrap()),
+            None => std::fs::create_dir(d.join("r.log")).unwrap(),
+        }
+    };
+    one("x", Some("a/r.log"));
+    one("y", None);
+    std::fs::create_dir(s.path().join("z")).unwrap();
+    std::fs::copy(s.path().join("q/r"), s.path().join("z/r")).unwrap();
+    let (alone, err) = compare("text", &["z/r", "a/r"]);
+    assert_eq!(err, "");
+    assert!(alone.contains("  [1] z/r: text report, version "), "{alone}");
+    for (dir, why) in [("x", "its copy counts are not the report's"), ("y", "a directory")] {
+        let (out, err) = compare("text", &[&format!("{dir}/r"), "a/r"]);
+        assert_eq!(out, alone.replace("z/r", &format!("{dir}/r")));
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("compare: {dir}/r.log: ignored: ")) && err.contains(why), "{err}");
+    }
+}
+
+/// The C UnixBench's report with its own log beside it (tests/fixtures/compare/c-unixbench.log,
+/// the log of c-unixbench.txt): the log's passes, scored as Run scores them, give back the
+/// log's own scores and every test's interval.
+#[test]
+fn the_c_suites_report_with_its_log() {
+    let s = Scratch::new("cmplog-c");
+    std::fs::copy(fixtures().join("c-unixbench.txt"), s.path().join("c")).unwrap();
+    std::fs::copy(fixtures().join("c-unixbench.log"), s.path().join("c.log")).unwrap();
+    let o = run(ub(["compare", "--format", "tsv", "c", "c"]).current_dir(s.path()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let tsv = stdout(&o);
+    let rows: Vec<Vec<&str>> = tsv.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    // 12 tests and the index, at 1 and 2 copies, for each of the two runs.
+    assert_eq!(rows.len(), 2 * 13 * 2, "{tsv}");
+    for r in &rows {
+        let (lo, hi): (f64, f64) = (r[5].parse().unwrap(), r[6].parse().unwrap());
+        let score: f64 = r[4].parse().unwrap();
+        assert!(lo < score && score < hi, "{r:?}");
+        if r[2] == "2" {
+            assert_eq!((r[7], r[8]), ("100", "yes"), "{r:?}");
+        }
+    }
+    // To the 15 digits of the log's `>>>> score: 78540503.4328753` and `160012088.764291`.
+    let score = |copies: &str| {
+        let r =
+            rows.iter().find(|r| r[0] == copies && r[1] == "Dhrystone 2 using register variables").unwrap();
+        format!("{:.14e}", r[4].parse::<f64>().unwrap())
+    };
+    assert_eq!(score("1"), format!("{:.14e}", 78540503.4328753));
+    assert_eq!(score("2"), format!("{:.14e}", 160012088.764291));
+}

@@ -143,7 +143,9 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
         timebase: num("COUNT1"),
         label: get("COUNT2").cloned(),
         time: num("TIME"),
-        elapsed,
+        // Run reads `elapsed|%f`: whole microseconds, as the log prints it (`# elapsed: %f`),
+        // so that a log gives back every pass's figures exactly (compare reads them there).
+        elapsed: (elapsed * 1e6).round() / 1e6,
         status,
         error,
         pid,
@@ -236,5 +238,13 @@ mod tests {
         assert_eq!(verdict(&o), Verdict::Failed("2d-rects: skipped: no X display (DISPLAY is unset)"));
         let o = parse_copy("ERROR|disk full\n", 1.0, 3 << 8, 1);
         assert_eq!(verdict(&o), Verdict::Failed("disk full"));
+    }
+
+    #[test]
+    fn elapsed_is_whole_microseconds_as_run_and_the_log_keep_it() {
+        let c = parse_copy("COUNT|5|1|lps\n", 10.002_355_499_9, 0, 1);
+        assert_eq!(c.elapsed, 10.002355);
+        // What the log prints reads back as the same number.
+        assert_eq!(format!("{:.6}", c.elapsed).parse::<f64>(), Ok(c.elapsed));
     }
 }

@@ -1,6 +1,7 @@
 //! Reading the files `compare` lines up: our results JSON, and text reports in the classic
-//! layout (ours, or the C UnixBench's). Both become the same small model: per copy count, each
-//! test's score with its 95% interval when the file has one, and each category's index score.
+//! layout (ours, or the C UnixBench's), with the run's `.log` when it sits beside the report
+//! (`super::log`). All become the same small model: per copy count, each test's score with its
+//! 95% interval when the file has one, and each category's index score.
 
 use crate::json::{self, Value};
 use crate::model::Category;
@@ -13,6 +14,8 @@ pub enum Kind {
     Json,
     /// A classic text report (ours or the C UnixBench's): no intervals.
     Text,
+    /// A text report with its `.log`: every pass's samples, so the JSON's figures and intervals.
+    TextLog,
 }
 
 impl Kind {
@@ -20,6 +23,7 @@ impl Kind {
         match self {
             Kind::Json => "unixbench results JSON",
             Kind::Text => "text report",
+            Kind::TextLog => "text report and its log",
         }
     }
 }
@@ -32,7 +36,7 @@ pub struct Source {
     pub kind: Kind,
     /// The version the file names (the banner's `Version ...`, or the JSON's `version`).
     pub version: String,
-    /// Whether the JSON says the run was a quick one.
+    /// Whether the file says the run was a quick one (the JSON's settings, the text's note).
     pub quick: bool,
     /// One entry per copy count, in file order.
     pub runs: Vec<Run>,
@@ -83,7 +87,7 @@ pub enum Image {
 }
 
 /// Whether `message` is the report name of a test that times an exec image.
-fn times_an_image(message: &str) -> bool {
+pub(super) fn times_an_image(message: &str) -> bool {
     twin::image::PROGRAMS.iter().any(|(_, m)| *m == message)
 }
 
@@ -208,12 +212,8 @@ fn json_run(r: &Value) -> Result<Run, String> {
         let message = text_of(t, "message").map_err(|e| format!("results[{i}]: {e}"))?.to_string();
         let ci = json_interval(t);
         // Files written before the twins existed have no exec_image: they timed the static one.
-        let image = times_an_image(&message).then(|| {
-            match t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str) {
-                Some(k) if k.starts_with("dynamic") => Image::Dynamic,
-                _ => Image::Static,
-            }
-        });
+        let image = times_an_image(&message)
+            .then(|| image_of(t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str)));
         tests.push(Test {
             message,
             score,
@@ -229,32 +229,59 @@ fn json_run(r: &Value) -> Result<Run, String> {
         let category =
             category_keyed(key).ok_or_else(|| format!("index[{i}]: unknown category \"{key}\""))?;
         let score = num(b, "score").map_err(|e| format!("index[{i}]: {e}"))?;
-        // The index's interval, from the intervals of the tests it is the geometric mean of.
-        let mut parts = Vec::new();
-        for row in b.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
-            let Some(ix) = opt_num(row, "index") else { continue };
-            let msg = row.get("message").and_then(Value::as_str).unwrap_or("");
-            let half = tests.iter().find(|t| t.message == msg).and_then(|t| t.ci).map(|c| c.log_half);
-            parts.push((ix, half));
-        }
+        let rows: Vec<_> = b
+            .get("rows")
+            .and_then(Value::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|row| {
+                Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
+            })
+            .collect();
         index.push(Index {
             category,
             score,
             partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
-            ci: stats::propagate(&parts).map(|c| Interval::around(score, c.log_half)),
+            ci: index_ci(score, &rows, &tests),
         });
     }
     Ok(Run { copies: copies as usize, tests, index })
 }
 
+/// The kind of image an `exec_image` kind names (`dynamic-glibc`, ...); a file without one was
+/// written before the twins existed, and timed the static image.
+pub(super) fn image_of(kind: Option<&str>) -> Image {
+    match kind {
+        Some(k) if k.starts_with("dynamic") => Image::Dynamic,
+        _ => Image::Static,
+    }
+}
+
+/// An interval from its two ends, as the results JSON keeps it (`ci95_low`, `ci95_high`); the
+/// log path goes through here too, so that both give the same bits.
+pub(super) fn from_ends(lo: f64, hi: f64) -> Option<Interval> {
+    if lo <= 0.0 || hi < lo {
+        return None;
+    }
+    Some(Interval { low: lo, high: hi, log_half: (hi / lo).ln() / 2.0 })
+}
+
+/// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
+/// with an index, as (index, message), each with the interval of the test of that message.
+pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[Test]) -> Option<Interval> {
+    let parts: Vec<(f64, Option<f64>)> = rows
+        .iter()
+        .map(|&(ix, msg)| {
+            (ix, tests.iter().find(|t| t.message == msg).and_then(|t| t.ci).map(|c| c.log_half))
+        })
+        .collect();
+    stats::propagate(&parts).map(|c| Interval::around(score, c.log_half))
+}
+
 /// A result's interval: its `stats` object when present, else computed from its kept passes.
 fn json_interval(t: &Value) -> Option<Interval> {
     if let Some(s) = t.get("stats") {
-        let (lo, hi) = (opt_num(s, "ci95_low")?, opt_num(s, "ci95_high")?);
-        if lo <= 0.0 || hi < lo {
-            return None;
-        }
-        return Some(Interval { low: lo, high: hi, log_half: (hi / lo).ln() / 2.0 });
+        return from_ends(opt_num(s, "ci95_low")?, opt_num(s, "ci95_high")?);
     }
     let rates: Vec<f64> = t
         .get("passes")?
@@ -379,6 +406,7 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     let mut rows: Vec<(String, Option<f64>)> = Vec::new();
     let mut in_index = false;
     let mut on_static: Vec<String> = Vec::new();
+    let mut in_index4 = false;
     for (j, l) in lines.iter().enumerate().take(end).skip(i + 1) {
         let t = l.trim();
         // `** ` lines are our notes (failed or skipped tests, a quick run's intervals), which no
@@ -389,6 +417,15 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
             on_static.extend(names.split(" and ").map(str::to_string));
         }
         if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") {
+            continue;
+        }
+        // The UnixBench 4.0 block of an `index4` run (report/index4.rs), which compare does not
+        // line up: from its `INDEX VALUES` title to its rule, then its `FINAL SCORE` line.
+        if t == "INDEX VALUES" || in_index4 {
+            in_index4 = !t.starts_with('=');
+            continue;
+        }
+        if t.starts_with("FINAL SCORE ") {
             continue;
         }
         if t.ends_with(" INDEX") && t.contains(" BASELINE ") {
@@ -478,5 +515,18 @@ mod tests {
             Some(("Dhrystone 2 using register variables".into(), Some(13711.4)))
         );
         assert_eq!(index_row("Pipe Throughput 12440.0 x 1.0"), None);
+    }
+
+    #[test]
+    fn the_unixbench_4_block_is_passed_over() {
+        use crate::report::index4;
+        let block = |scores: &[(&str, f64)]| index4::format(&index4::compute(scores));
+        let report = "BYTE UNIX Benchmarks (Version 6.0.0)\nBenchmark Run: x\n1 CPU in system; running 1 parallel copy of tests\n\nPipe Throughput  10.0 lps   (10.0 s, 2 samples)\n\nSystem Benchmarks Partial Index  BASELINE  RESULT  INDEX\nPipe Throughput  12440.0  10.0  0.0\n  ========\nSystem Benchmarks Index Score (Partial Only)  10.0\n\n";
+        let plain = load("r", report).unwrap();
+        for scores in [&[("dhry2reg", 79995833.1), ("pipe", 10.0)][..], &[]] {
+            let b = block(scores);
+            assert!(b.contains("INDEX VALUES") && b.contains("=========\n"), "{b}");
+            assert_eq!(load("r", &format!("{report}{b}\n")).unwrap(), plain);
+        }
     }
 }

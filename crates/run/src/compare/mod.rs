@@ -9,6 +9,7 @@
 mod fleet;
 mod html;
 mod load;
+mod log;
 mod table;
 
 use crate::error::{Error, Result};
@@ -21,7 +22,8 @@ Usage: unixbench compare [--format text|tsv|json|html] [--hosts] FILE [FILE ...]
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
 confidence intervals do not overlap. A FILE is a results JSON of unixbench or a text report in
-UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals).
+UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals, but
+the run's log, FILE.log beside it, does: when it is there and matches, it is read too).
 
 Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
 README: each test's index at 1 and at N copies, and the gain.
@@ -120,7 +122,9 @@ pub fn main(args: Vec<OsString>) -> Result {
         let bytes = read_capped(f).map_err(bad)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
-        sources.push(load::load(&name, &text).map_err(bad)?);
+        let mut src = load::load(&name, &text).map_err(bad)?;
+        log::attach(&mut src, f);
+        sources.push(src);
     }
     let out = if format == Format::Html {
         // The noise verdict is not in the results files yet (issue 17, item 2): none is marked.
