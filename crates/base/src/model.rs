@@ -110,7 +110,67 @@ pub struct Pass {
     /// Timebase and label of copy 0.
     pub timebase: f64,
     pub label: String,
+    /// What else the host did while the pass ran; None where /proc could not say.
+    pub noise: Option<Noise>,
 }
+
+/// What took CPU from a pass's copies, read around the pass (never inside it) from /proc and
+/// the copies' resource usage: the measure of whether a figure is fit to publish.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Noise {
+    /// CPU seconds the copies used (user + system, their descendants included).
+    pub copies_cpu: f64,
+    /// CPU seconds the hypervisor gave to others while the pass ran (steal time, all CPUs).
+    pub steal: f64,
+    /// CPU seconds that other processes of this host used meanwhile: busy time less the
+    /// copies' and the driver's.
+    pub foreign: f64,
+    /// The 1-minute load average at the start and at the end.
+    pub load_start: f64,
+    pub load_end: f64,
+    /// Involuntary context switches of the copies.
+    pub involuntary: u64,
+    /// The mean current CPU frequency in MHz at the end, where /sys shows it.
+    pub mhz: Option<f64>,
+}
+
+impl Noise {
+    /// Steal time, as a share of the copies' CPU time.
+    pub fn steal_share(&self) -> f64 {
+        share(self.steal, self.copies_cpu)
+    }
+
+    /// Other processes' CPU time, as a share of the copies'.
+    pub fn foreign_share(&self) -> f64 {
+        share(self.foreign, self.copies_cpu)
+    }
+
+    /// This noise and `other`'s, summed (loads: the first start, the last end; frequency: the
+    /// last known).
+    pub fn add(&self, other: &Noise) -> Noise {
+        Noise {
+            copies_cpu: self.copies_cpu + other.copies_cpu,
+            steal: self.steal + other.steal,
+            foreign: self.foreign + other.foreign,
+            load_start: self.load_start,
+            load_end: other.load_end,
+            involuntary: self.involuntary + other.involuntary,
+            mhz: other.mhz.or(self.mhz),
+        }
+    }
+}
+
+fn share(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 {
+        part / whole
+    } else {
+        0.0
+    }
+}
+
+/// A test is disturbed when steal time or other processes took more than this share of its
+/// copies' CPU time.
+pub const DISTURBED: f64 = 0.05;
 
 impl Pass {
     /// The start skew: seconds from the first copy's start to the last's, when every copy's
@@ -153,6 +213,18 @@ pub struct TestResult {
 }
 
 impl TestResult {
+    /// The noise of all its passes, summed; None when a pass has none (no /proc).
+    pub fn noise(&self) -> Option<Noise> {
+        let mut it = self.passes.iter().map(|p| p.noise);
+        let first = it.next()??;
+        it.try_fold(first, |acc, n| Some(acc.add(&n?)))
+    }
+
+    /// Whether steal time or other processes took more than [`DISTURBED`] of its copies' CPU.
+    pub fn disturbed(&self) -> bool {
+        self.noise().is_some_and(|n| n.steal_share() > DISTURBED || n.foreign_share() > DISTURBED)
+    }
+
     /// Whether the test produced a score.
     pub fn ok(&self) -> bool {
         self.error.is_none() && self.skipped.is_none() && !self.kept.is_empty()

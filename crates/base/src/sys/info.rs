@@ -51,3 +51,10 @@ pub fn cpus_online() -> Option<usize> {
     let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
     (n > 0).then_some(n as usize)
 }
+
+/// Clock ticks per second of /proc/stat's counters (`sysconf(_SC_CLK_TCK)`), or None.
+pub fn clock_ticks() -> Option<f64> {
+    // SAFETY: no preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (n > 0).then_some(n as f64)
+}

@@ -84,6 +84,27 @@ pub fn wait_any() -> io::Result<(i32, i32)> {
     Ok((p, status))
 }
 
+/// The resource usage of this process's reaped children and their descendants
+/// (`getrusage(RUSAGE_CHILDREN)`): CPU seconds (user + system) and involuntary context
+/// switches.
+pub fn children_usage() -> io::Result<(f64, u64)> {
+    usage(libc::RUSAGE_CHILDREN)
+}
+
+/// This process's own usage, as [`children_usage`].
+pub fn own_usage() -> io::Result<(f64, u64)> {
+    usage(libc::RUSAGE_SELF)
+}
+
+fn usage(who: i32) -> io::Result<(f64, u64)> {
+    // SAFETY: rusage is plain data; getrusage fills it.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: u is a valid out-pointer.
+    cvt(unsafe { libc::getrusage(who, &mut u) })?;
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Ok((secs(u.ru_utime) + secs(u.ru_stime), u.ru_nivcsw as u64))
+}
+
 /// Wait status decoding, as the W* macros do.
 pub fn exited(status: i32) -> Option<i32> {
     if libc::WIFEXITED(status) {

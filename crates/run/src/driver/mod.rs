@@ -11,6 +11,7 @@
 
 pub mod exec;
 pub mod host;
+pub mod noise;
 pub mod options;
 pub mod output;
 pub mod passes;

@@ -6,7 +6,7 @@
 //! Measuring code never formats.
 
 use super::options::{Format, JsonOut, Verbosity};
-use crate::model::{Run, TestResult};
+use crate::model::{Noise, Run, TestResult};
 use crate::report;
 use crate::sys;
 use std::fs::{File, OpenOptions};
@@ -172,6 +172,14 @@ impl Console {
 
     pub fn test_end(&mut self) {
         self.progress(fmt::PROGRESS_END);
+    }
+
+    /// Verbose: what else the host did during the pass just run.
+    pub fn noise(&mut self, n: Option<&Noise>) {
+        if self.verbosity == Verbosity::Verbose {
+            let line = n.map_or("  noise: not measured (no /proc)".into(), report::text::noise_line);
+            self.progress(&format!("{line}\n"));
+        }
     }
 
     /// Verbose: the statistics of a scored test's kept samples, after its passes.

@@ -4,11 +4,12 @@
 //! scoring are checked without a process.
 
 use super::exec::{self, Command, Outcome};
+use super::noise;
 use super::output::{self, Console, Files};
 use super::plan::Estimate;
 use super::policy::{Policy, Settle};
 use super::signals::{self, Watch};
-use crate::model::{CopyOutcome, Run, TestResult};
+use crate::model::{CopyOutcome, Noise, Run, TestResult};
 use crate::protocol::{self, Verdict};
 use crate::score;
 use crate::suite::Test;
@@ -21,8 +22,8 @@ use std::path::{Path, PathBuf};
 pub trait Executor {
     /// Settles as `s` says; false if a signal came first.
     fn settle(&mut self, s: Settle) -> bool;
-    /// Runs one pass of `copies` copies of `cmd`.
-    fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<Outcome>;
+    /// Runs one pass of `copies` copies of `cmd`; with it, what else the host did meanwhile.
+    fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<(Outcome, Option<Noise>)>;
     /// The signal caught, if any.
     fn caught(&self) -> Option<i32>;
     /// Monotonic seconds.
@@ -50,8 +51,11 @@ impl Executor for Processes<'_> {
         self.watch.caught().is_none()
     }
 
-    fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<Outcome> {
-        exec::run_pass(cmd, copies, self.watch)
+    fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<(Outcome, Option<Noise>)> {
+        let roots = noise::Roots::host();
+        let before = noise::before(&roots);
+        let o = exec::run_pass(cmd, copies, self.watch)?;
+        Ok((o, before.and_then(|b| noise::after(&roots, b))))
     }
 
     fn caught(&self) -> Option<i32> {
@@ -175,14 +179,14 @@ impl Runner<'_> {
             // This pass is spent; a test that stops here gives back the passes it will not run.
             self.estimate.spend(per_pass);
             let unrun = (npasses - i) as f64 * per_pass;
-            let outcomes = match outcome {
+            let (outcomes, noise) = match outcome {
                 Err(e) => {
                     self.estimate.spend(unrun);
                     r.error = Some(e.to_string());
                     break;
                 }
-                Ok(Outcome::Interrupted) => return self.interrupted(),
-                Ok(Outcome::Done(o)) => o,
+                Ok((Outcome::Interrupted, _)) => return self.interrupted(),
+                Ok((Outcome::Done(o), noise)) => (o, noise),
             };
             match first_not_scored(&outcomes) {
                 Some((_, Verdict::Skipped(why))) => {
@@ -198,7 +202,8 @@ impl Runner<'_> {
                 Some((k, Verdict::Failed(e))) => {
                     let e =
                         if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e.to_string() };
-                    let pass = score::combine_copies(outcomes);
+                    let mut pass = score::combine_copies(outcomes);
+                    pass.noise = noise;
                     self.log(&output::fmt::log_pass(&pass));
                     r.passes.push(pass);
                     self.estimate.spend(unrun);
@@ -206,7 +211,9 @@ impl Runner<'_> {
                     break;
                 }
                 _ => {
-                    let pass = score::combine_copies(outcomes);
+                    let mut pass = score::combine_copies(outcomes);
+                    pass.noise = noise;
+                    self.console.noise(noise.as_ref());
                     self.log(&output::fmt::log_pass(&pass));
                     r.passes.push(pass);
                 }
@@ -286,11 +293,19 @@ mod tests {
         cost: f64,
         settles: Vec<Settle>,
         signal: Option<i32>,
+        noise: Option<Noise>,
     }
 
     impl Canned {
         fn new(cost: f64) -> Canned {
-            Canned { passes: VecDeque::new(), clock: 0.0, cost, settles: Vec::new(), signal: None }
+            Canned {
+                passes: VecDeque::new(),
+                clock: 0.0,
+                cost,
+                settles: Vec::new(),
+                signal: None,
+                noise: None,
+            }
         }
 
         /// A pass whose copies printed these stderrs and exited with these statuses.
@@ -314,9 +329,10 @@ mod tests {
             self.settles.push(s);
             self.signal.is_none()
         }
-        fn pass(&mut self, _: &Command, _: usize) -> io::Result<Outcome> {
+        fn pass(&mut self, _: &Command, _: usize) -> io::Result<(Outcome, Option<Noise>)> {
             self.clock += self.cost;
-            self.passes.pop_front().expect("the loop asked for more passes than the test has")
+            let o = self.passes.pop_front().expect("the loop asked for more passes than the test has")?;
+            Ok((o, self.noise))
         }
         fn caught(&self) -> Option<i32> {
             self.signal
@@ -424,6 +440,25 @@ mod tests {
         let mut ex = Canned::new(2.0).counting(&[1.0, 9.0, 3.0, 7.0, 2.0, 8.0]);
         let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, weight_left: w }), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
+    }
+
+    #[test]
+    fn each_pass_keeps_its_noise_and_a_test_is_disturbed_past_five_percent() {
+        let mut ex = Canned::new(1.0).counting(&[5.0, 5.0, 5.0]);
+        let quiet = Noise { copies_cpu: 1.0, steal: 0.01, foreign: 0.02, ..Default::default() };
+        ex.noise = Some(quiet);
+        let (r, _) = run(&mut ex, Policy::Standard { iterations: Some(3) }, "pipe", 1);
+        let r = r.unwrap();
+        assert!(r.passes.iter().all(|p| p.noise == Some(quiet)));
+        assert_eq!(r.noise().unwrap().copies_cpu, 3.0);
+        assert!(!r.disturbed());
+        let mut ex = Canned::new(1.0).counting(&[5.0, 5.0, 5.0]);
+        ex.noise = Some(Noise { copies_cpu: 1.0, foreign: 0.5, ..Default::default() });
+        assert!(run(&mut ex, Policy::Standard { iterations: Some(3) }, "pipe", 1).0.unwrap().disturbed());
+        // Without /proc: no figure, and not disturbed.
+        let mut ex = Canned::new(1.0).counting(&[5.0]);
+        let (r, _) = run(&mut ex, Policy::Standard { iterations: Some(1) }, "pipe", 1);
+        assert!(r.as_ref().unwrap().noise().is_none() && !r.unwrap().disturbed());
     }
 
     #[test]

@@ -91,6 +91,7 @@ pub fn result(
                 elapsed: time + 0.000125,
                 timebase: 1.0,
                 label: unit.to_string(),
+                noise: None,
             }
         })
         .collect();

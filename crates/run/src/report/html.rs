@@ -6,7 +6,7 @@
 
 use super::fmt::{self, Zone};
 use super::text::{interval, score_title, scored, static_image_note, unscored_reason};
-use crate::model::{Category, CopyRun, Run, SystemInfo, Verbosity};
+use crate::model::{Category, CopyRun, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
 /// Escapes text for element content and double-quoted attributes.
@@ -47,10 +47,11 @@ const STYLE: &str = "  <style type=\"text/css\">
 /// The whole HTML report; `now` dates the title.
 pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = header(run, now, zone);
-    s += &super::svg::section(run, &super::svg::not_measured);
+    s += &super::svg::section(run, &TestResult::disturbed);
     for cr in &run.runs {
         s += &block(&run.system, cr, zone);
         s += &stats_table(cr);
+        s += &noise_table(cr);
     }
     s += &footer(run);
     s
@@ -256,10 +257,53 @@ pub fn stats_table(cr: &CopyRun) -> String {
     s
 }
 
+/// What else the host did while each scored test ran, summed over its passes: steal time and
+/// other processes' CPU as shares of the copies' CPU time, the load at its first pass's start and
+/// last pass's end, the copies' involuntary switches, the CPU frequency; the disturbed marked.
+pub fn noise_table(cr: &CopyRun) -> String {
+    let results = scored(cr);
+    if results.is_empty() {
+        return String::new();
+    }
+    let measured: Vec<_> = results.iter().filter_map(|r| Some((r, r.noise()?))).collect();
+    if measured.is_empty() {
+        return "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n".into();
+    }
+    let mut s = String::from("<h4>Noise: what else the host did</h4>\n<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>Steal</th>\n   <th align=right>Other processes</th>\n   <th align=right>Load</th>\n   <th align=right>Involuntary switches</th>\n   <th align=right>MHz</th>\n   <th align=left></th>\n</tr>\n");
+    for (r, n) in measured {
+        let mhz = n.mhz.map_or("---".to_string(), |m| format!("{m:.0}"));
+        let _ = write!(
+            s,
+            "<tr>\n   <td><b>{}</b></td>\n   <td align=right><tt>{:.1}%</tt></td>\n   <td align=right><tt>{:.1}%</tt></td>\n   <td align=right><tt>{:.2} &rarr; {:.2}</tt></td>\n   <td align=right><tt>{}</tt></td>\n   <td align=right><tt>{mhz}</tt></td>\n   <td>{}</td>\n</tr>\n",
+            escape(&r.message),
+            100.0 * n.steal_share(),
+            100.0 * n.foreign_share(),
+            n.load_start,
+            n.load_end,
+            n.involuntary,
+            if r.disturbed() { "<b>disturbed</b>" } else { "" }
+        );
+    }
+    let _ = write!(
+        s,
+        "</table></p>\n<p class=\"note\">Steal and other processes: CPU time taken from the copies, as a share of the copies' own CPU time, read from /proc/stat around each pass (never during it). A test is disturbed above {:.0}%.</p>\n\n",
+        100.0 * crate::model::DISTURBED
+    );
+    s
+}
+
 /// The end of the document: a note when the run was interrupted, the disclaimer, the closing
 /// tags.
 pub fn footer(run: &Run) -> String {
     let mut s = String::new();
+    let disturbed = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
+    if disturbed > 0 {
+        let _ = writeln!(
+            s,
+            "<p class=\"note\"><b>{disturbed} test{} disturbed; not fit to publish.</b></p>\n",
+            if disturbed == 1 { " was" } else { "s were" }
+        );
+    }
     if run.incomplete {
         s += "<p class=\"note\"><b>Incomplete:</b> saved while the run was going.</p>\n\n";
     } else if run.interrupted {

@@ -29,7 +29,16 @@ pub fn pass_header(i: usize) -> String {
 /// status) and an
 /// empty line.
 pub fn pass_footer(pass: &Pass) -> String {
-    copies_footer(&pass.copies)
+    let mut s = copies_footer(&pass.copies);
+    // After the copies' fields, on a line of its own that no reader of fields takes for one.
+    if let Some(n) = &pass.noise {
+        let _ = writeln!(
+            s,
+            "#### Noise:{}\n",
+            super::text::noise_line(n).trim_start().trim_start_matches("noise:")
+        );
+    }
+    s
 }
 
 /// [`pass_footer`] from the copies alone.
@@ -162,6 +171,7 @@ mod tests {
                 elapsed: elapsed[i],
                 timebase: 1.0,
                 label: "lps".into(),
+                noise: None,
             })
             .collect();
         let r = TestResult {

@@ -225,12 +225,6 @@ pub fn copies_text(n: usize) -> String {
     fmt::number(Some(n), "copy", "copies")
 }
 
-/// The noise verdict until the noise measurement lands (issue 17, item 2): no result is marked.
-/// The report passes it to [`of_run`]; the measurement's own verdict replaces it.
-pub fn not_measured(_: &TestResult) -> bool {
-    false
-}
-
 /// The report's section: a heading, the chart, the legend; empty when no test has an index.
 pub fn section(run: &Run, disturbed: &dyn Fn(&TestResult) -> bool) -> String {
     let c = of_run(run, disturbed);
@@ -248,7 +242,7 @@ mod tests {
     #[test]
     fn a_bar_and_a_whisker_per_test_and_copy_count() {
         let run = fixture::reference();
-        let s = section(&run, &not_measured);
+        let s = section(&run, &|_| false);
         // Twelve index tests and the index score, each at 1 and 2 copies.
         assert_eq!(s.matches("<svg ").count(), 13, "{s}");
         assert_eq!(s.matches("<rect ").count(), 26);
@@ -322,9 +316,9 @@ mod tests {
         for cr in &mut run.runs {
             cr.index.clear();
         }
-        assert_eq!(section(&run, &not_measured), "");
+        assert_eq!(section(&run, &|_| false), "");
         // The troubled run: Dhrystone and grep have indexes (one copy count: no gain).
-        let s = section(&fixture::troubled(), &not_measured);
+        let s = section(&fixture::troubled(), &|_| false);
         assert_eq!(s.matches("<svg ").count(), 4, "two tests, two index scores: {s}");
         assert!(!s.contains("%</text>"), "{s}");
         assert!(s.contains("Non-Index Benchmarks Index Score (Partial Only)"));

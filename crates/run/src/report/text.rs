@@ -10,7 +10,9 @@
 //! has no result line and no index row, so a parser sees it exactly as a test that was not run.
 
 use super::fmt::{self, Tm, Zone};
-use crate::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
+use crate::model::{
+    Category, CopyRun, IndexBlock, Noise, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED,
+};
 use std::fmt::Write as _;
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
@@ -143,8 +145,19 @@ fn settings_note(settings: &Settings) -> String {
     }
 }
 
-/// The end of the report: a note when the run was interrupted or is still going, else nothing.
+/// The end of the report: a note when the run was interrupted or is still going, and the verdict
+/// on a run some of whose tests were disturbed; else nothing.
 pub fn footer(run: &Run) -> String {
+    let disturbed = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
+    let verdict = match disturbed {
+        0 => String::new(),
+        1 => "** 1 test was disturbed; not fit to publish.\n\n".to_string(),
+        n => format!("** {n} tests were disturbed; not fit to publish.\n\n"),
+    };
+    verdict + &status_note(run)
+}
+
+fn status_note(run: &Run) -> String {
     if run.incomplete {
         "** Incomplete: saved while the run was going; a run that ends rewrites this report.\n\n".to_string()
     } else if run.interrupted {
@@ -193,6 +206,43 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         let _ = writeln!(s, "** {note}\n");
     }
     s += &unscored_notes(cr);
+    s += &disturbed_notes(cr);
+    s
+}
+
+/// One pass's noise, as `-v` and the log show it.
+pub fn noise_line(n: &Noise) -> String {
+    let mhz = n.mhz.map(|m| format!(", {m:.0} MHz")).unwrap_or_default();
+    format!(
+        "  noise: steal {:.1}%, other processes {:.1}% of the copies' {:.2} s of CPU; load {:.2} -> {:.2}; \
+         {} involuntary switches{mhz}",
+        100.0 * n.steal_share(),
+        100.0 * n.foreign_share(),
+        n.copies_cpu,
+        n.load_start,
+        n.load_end,
+        n.involuntary
+    )
+}
+
+/// `** <test>: disturbed: ...` for each scored test whose copies lost more than [`DISTURBED`] of
+/// their CPU time to steal or to other processes, then an empty line; nothing otherwise.
+fn disturbed_notes(cr: &CopyRun) -> String {
+    let mut s = String::new();
+    for r in scored(cr) {
+        let Some(n) = r.noise().filter(|_| r.disturbed()) else { continue };
+        let _ = writeln!(
+            s,
+            "** {}: disturbed: steal {:.1}% and other processes {:.1}% of its copies' CPU time (over {:.0}%)",
+            r.name,
+            100.0 * n.steal_share(),
+            100.0 * n.foreign_share(),
+            100.0 * DISTURBED
+        );
+    }
+    if !s.is_empty() {
+        s.push('\n');
+    }
     s
 }
 

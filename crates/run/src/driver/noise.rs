@@ -1,0 +1,150 @@
+//! What else the host did while a pass ran: read just before the copies are forked and just
+//! after the last is reaped, never while they run, from /proc/stat (busy and steal time of all
+//! CPUs), /proc/loadavg, the copies' resource usage (CPU time, involuntary context switches)
+//! and /sys's current CPU frequencies. Where /proc cannot be read there is no figure, never a
+//! made-up one.
+
+use crate::model::Noise;
+use crate::sys;
+use std::path::{Path, PathBuf};
+
+/// Where to read: the host's /proc and /sys, or fixture trees in the tests.
+pub struct Roots {
+    pub proc: PathBuf,
+    pub sys: PathBuf,
+}
+
+impl Roots {
+    pub fn host() -> Roots {
+        Roots { proc: "/proc".into(), sys: "/sys".into() }
+    }
+}
+
+/// The readings before a pass.
+pub struct Before {
+    stat: Stat,
+    load: f64,
+    children: (f64, u64),
+    own: f64,
+}
+
+/// /proc/stat's first line, in seconds: busy (user, nice, system, irq, softirq) and steal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Stat {
+    busy: f64,
+    steal: f64,
+}
+
+/// Takes the readings before a pass; None where /proc/stat or the usage cannot be read.
+pub fn before(r: &Roots) -> Option<Before> {
+    Some(Before {
+        stat: stat(r)?,
+        load: load(r)?,
+        children: sys::proc::children_usage().ok()?,
+        own: sys::proc::own_usage().ok()?.0,
+    })
+}
+
+/// The pass's noise, from the readings before it and now.
+pub fn after(r: &Roots, b: Before) -> Option<Noise> {
+    let (stat_now, load_end) = (stat(r)?, load(r)?);
+    let (cpu, involuntary) = sys::proc::children_usage().ok()?;
+    let own = sys::proc::own_usage().ok()?.0;
+    let copies_cpu = cpu - b.children.0;
+    let busy = stat_now.busy - b.stat.busy;
+    Some(Noise {
+        copies_cpu,
+        steal: (stat_now.steal - b.stat.steal).max(0.0),
+        // Busy time is counted in ticks, so a small negative remainder is rounding.
+        foreign: (busy - copies_cpu - (own - b.own)).max(0.0),
+        load_start: b.load,
+        load_end,
+        involuntary: involuntary.saturating_sub(b.children.1),
+        mhz: mhz(r),
+    })
+}
+
+fn stat(r: &Roots) -> Option<Stat> {
+    let text = std::fs::read_to_string(r.proc.join("stat")).ok()?;
+    parse_stat(&text, sys::info::clock_ticks()?)
+}
+
+fn parse_stat(text: &str, ticks: f64) -> Option<Stat> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<f64> = line.split_whitespace().skip(1).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+    // user nice system idle iowait irq softirq steal (guest time is inside user already).
+    let at = |i: usize| v.get(i).copied().unwrap_or(0.0);
+    Some(Stat { busy: (at(0) + at(1) + at(2) + at(5) + at(6)) / ticks, steal: at(7) / ticks })
+}
+
+fn load(r: &Roots) -> Option<f64> {
+    std::fs::read_to_string(r.proc.join("loadavg")).ok()?.split_whitespace().next()?.parse().ok()
+}
+
+/// The mean of the CPUs' `scaling_cur_freq` (kHz) in MHz, where cpufreq shows it.
+fn mhz(r: &Roots) -> Option<f64> {
+    let dir = r.sys.join("devices/system/cpu");
+    let khz: Vec<f64> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_prefix("cpu")?.parse::<u32>().ok()?;
+            read_num(&dir.join(name).join("cpufreq/scaling_cur_freq"))
+        })
+        .collect();
+    (!khz.is_empty()).then(|| khz.iter().sum::<f64>() / khz.len() as f64 / 1000.0)
+}
+
+fn read_num(p: &Path) -> Option<f64> {
+    std::fs::read_to_string(p).ok()?.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_reads_busy_and_steal_in_seconds() {
+        let text = "cpu  100 20 30 4000 50 6 4 40 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 1\n";
+        let s = parse_stat(text, 100.0).unwrap();
+        assert_eq!(s, Stat { busy: 1.6, steal: 0.4 });
+        assert_eq!(parse_stat("cpu  1 2 3\n", 100.0), Some(Stat { busy: 0.06, steal: 0.0 }), "old kernels");
+        assert_eq!(parse_stat("intr 1\n", 100.0), None);
+        assert_eq!(parse_stat("cpu  x 2\n", 100.0), None);
+    }
+
+    #[test]
+    fn frequencies_and_load_come_from_the_trees_or_not_at_all() {
+        let d = std::env::temp_dir().join(format!("ub-noise-{}", sys::proc::getpid()));
+        for (cpu, khz) in [("cpu0", "2000000"), ("cpu1", "3000000")] {
+            let f = d.join("sys/devices/system/cpu").join(cpu).join("cpufreq");
+            std::fs::create_dir_all(&f).unwrap();
+            std::fs::write(f.join("scaling_cur_freq"), khz).unwrap();
+        }
+        std::fs::create_dir_all(d.join("sys/devices/system/cpu/cpufreq")).unwrap();
+        std::fs::create_dir_all(d.join("proc")).unwrap();
+        std::fs::write(d.join("proc/loadavg"), "1.25 0.5 0.1 2/300 99\n").unwrap();
+        let r = Roots { proc: d.join("proc"), sys: d.join("sys") };
+        assert_eq!(mhz(&r), Some(2500.0));
+        assert_eq!(load(&r), Some(1.25));
+        // No /proc/stat: no noise at all.
+        assert!(before(&r).is_none());
+        let none = Roots { proc: d.join("none"), sys: d.join("none") };
+        assert_eq!((mhz(&none), load(&none)), (None, None));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_pass_of_this_host_has_plausible_noise() {
+        let r = Roots::host();
+        let Some(b) = before(&r) else { return };
+        let t0 = sys::clock::monotonic();
+        let mut x = 0u64;
+        while sys::clock::monotonic() - t0 < 0.05 {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let n = after(&r, b).unwrap();
+        assert!(n.steal >= 0.0 && n.foreign >= 0.0 && n.copies_cpu >= 0.0, "{n:?}");
+        assert!(n.load_start >= 0.0 && n.load_end >= 0.0);
+    }
+}
