@@ -1,5 +1,5 @@
-//! The results file: a small JSON document of our own schema, written here and read back
-//! with the project's JSON reader (`crate::json`, no dependency).
+//! The results file: a small JSON document of our own schema, written here with the tool's
+//! JSON writer and read back (`--summary`) with its reader (`crate::json`, no dependency).
 //!
 //! ```json
 //! {"schema": "unixbench-lmbench", "schema_version": 1,
@@ -11,28 +11,84 @@
 //! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz); a
 //! figure that could not be measured is absent from "figures" and has an entry in "notes".
 
-pub use crate::json::{number, quote, Value};
-
-/// An object of members (name, JSON text) in the order given, one per line, indented by
-/// `indent` spaces.
-pub fn object_lines(members: &[(&str, String)], indent: usize) -> String {
-    let pad = " ".repeat(indent);
-    let body: Vec<String> = members.iter().map(|(k, v)| format!("{pad}  {}: {v}", quote(k))).collect();
-    if body.is_empty() {
-        "{}".to_string()
-    } else {
-        format!("{{\n{}\n{pad}}}", body.join(",\n"))
-    }
-}
+use super::{memory, sys, table::HostResults, Run};
+use crate::json::{Value, Writer};
 
 /// Parses a JSON text; Err names the line and column of the problem.
 pub fn parse(text: &str) -> Result<Value, String> {
     crate::json::parse(text).map_err(|e| e.to_string())
 }
 
+pub(super) fn to_json(r: &Run) -> String {
+    let u = sys::info::uname().unwrap_or_default();
+    let mut j = Writer::pretty();
+    j.begin_object();
+    j.key("schema").string("unixbench-lmbench");
+    j.key("schema_version").int(1);
+    // Members in key order, as the reader's sorted maps write them back.
+    j.key("host").begin_object();
+    j.key("machine").string(&u.machine);
+    j.key("name").string(&r.res.host);
+    j.key("os").string(&r.res.os);
+    j.key("version").string(&u.version);
+    j.end_object();
+    j.key("params").begin_object();
+    j.key("buffer_bytes").int(r.mb as i64);
+    j.key("enough_us").number(r.h.enough);
+    j.key("l1_point_bytes").int(r.points.l1 as i64);
+    j.key("l2_point_bytes").int(r.points.l2 as i64);
+    j.key("loop_overhead_us").number(r.h.l_overhead);
+    j.key("main_point_bytes").int(r.points.main as i64);
+    j.key("points_from_caches").bool(r.points.from_caches);
+    j.key("stride_bytes").int(memory::STRIDE as i64);
+    j.key("time").int(sys::clock::time());
+    j.key("timer_overhead_us").number(r.h.t_overhead);
+    j.key("tool").string(&format!("unixbench {}", env!("CARGO_PKG_VERSION")));
+    j.key("tries").int(r.h.tries as i64);
+    j.end_object();
+    j.key("figures").begin_object();
+    for (k, v) in &r.res.figures {
+        j.key(k).number(*v);
+    }
+    j.end_object();
+    j.key("notes").begin_object();
+    for (k, v) in &r.res.notes {
+        j.key(k).string(v);
+    }
+    j.end_object();
+    j.end_object();
+    j.finish()
+}
+
+pub(super) fn from_json(text: &str) -> std::result::Result<HostResults, String> {
+    let v = parse(text)?;
+    if v.get("schema").and_then(Value::as_str) != Some("unixbench-lmbench") {
+        return Err("not an lmbench results file (schema is not \"unixbench-lmbench\")".into());
+    }
+    let version = v.get("schema_version").and_then(Value::as_f64);
+    if version != Some(1.0) {
+        return Err(format!("unsupported schema_version {version:?} (this version reads 1)"));
+    }
+    let host = v.get("host");
+    let s = |k: &str| host.and_then(|h| h.get(k)).and_then(Value::as_str).unwrap_or("unknown").to_string();
+    let mut res = HostResults { host: s("name"), os: s("os"), ..Default::default() };
+    for (k, val) in v.get("figures").map(Value::members).unwrap_or(&[]) {
+        if let Some(n) = val.as_f64() {
+            res.figures.insert(k.clone(), n);
+        }
+    }
+    for (k, val) in v.get("notes").map(Value::members).unwrap_or(&[]) {
+        if let Some(n) = val.as_str() {
+            res.note(k, n.to_string());
+        }
+    }
+    Ok(res)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::quote;
 
     #[test]
     fn round_trip() {

@@ -22,6 +22,7 @@ use lmbench_kernels::{ctx, harness, ipc, memory, procs, vm};
 use crate::error::{Error, Result};
 use crate::sys;
 use harness::{Harness, INTERRUPTED, MEDIUM, SHORT};
+use json::{from_json, to_json};
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -481,67 +482,6 @@ fn mem_section(r: &mut Run) {
     r.fig("lat_l1", |r| memory::load_latency(&r.h, p.l1, memory::STRIDE));
     r.fig("lat_l2", |r| memory::load_latency(&r.h, p.l2, memory::STRIDE));
     r.fig("lat_mem", |r| memory::load_latency(&r.h, p.main, memory::STRIDE));
-}
-
-fn to_json(r: &Run) -> String {
-    let u = sys::info::uname().unwrap_or_default();
-    // Members in key order, as the reader's sorted maps write them back.
-    let host = [
-        ("machine", json::quote(&u.machine)),
-        ("name", json::quote(&r.res.host)),
-        ("os", json::quote(&r.res.os)),
-        ("version", json::quote(&u.version)),
-    ];
-    let params = [
-        ("buffer_bytes", r.mb.to_string()),
-        ("enough_us", json::number(r.h.enough)),
-        ("l1_point_bytes", r.points.l1.to_string()),
-        ("l2_point_bytes", r.points.l2.to_string()),
-        ("loop_overhead_us", json::number(r.h.l_overhead)),
-        ("main_point_bytes", r.points.main.to_string()),
-        ("points_from_caches", r.points.from_caches.to_string()),
-        ("stride_bytes", memory::STRIDE.to_string()),
-        ("time", sys::clock::time().to_string()),
-        ("timer_overhead_us", json::number(r.h.t_overhead)),
-        ("tool", json::quote(&format!("unixbench {}", env!("CARGO_PKG_VERSION")))),
-        ("tries", r.h.tries.to_string()),
-    ];
-    let figures: Vec<(&str, String)> =
-        r.res.figures.iter().map(|(k, v)| (k.as_str(), json::number(*v))).collect();
-    let notes: Vec<(&str, String)> = r.res.notes.iter().map(|(k, v)| (k.as_str(), json::quote(v))).collect();
-    format!(
-        "{{\n  \"schema\": \"unixbench-lmbench\",\n  \"schema_version\": 1,\n  \"host\": {},\n  \"params\": {},\n  \"figures\": {},\n  \"notes\": {}\n}}\n",
-        json::object_lines(&host, 2),
-        json::object_lines(&params, 2),
-        json::object_lines(&figures, 2),
-        json::object_lines(&notes, 2),
-    )
-}
-
-fn from_json(text: &str) -> std::result::Result<HostResults, String> {
-    let v = json::parse(text)?;
-    if v.get("schema").and_then(json::Value::as_str) != Some("unixbench-lmbench") {
-        return Err("not an lmbench results file (schema is not \"unixbench-lmbench\")".into());
-    }
-    let version = v.get("schema_version").and_then(json::Value::as_f64);
-    if version != Some(1.0) {
-        return Err(format!("unsupported schema_version {version:?} (this version reads 1)"));
-    }
-    let host = v.get("host");
-    let s =
-        |k: &str| host.and_then(|h| h.get(k)).and_then(json::Value::as_str).unwrap_or("unknown").to_string();
-    let mut res = HostResults { host: s("name"), os: s("os"), ..Default::default() };
-    for (k, val) in v.get("figures").map(json::Value::members).unwrap_or(&[]) {
-        if let Some(n) = val.as_f64() {
-            res.figures.insert(k.clone(), n);
-        }
-    }
-    for (k, val) in v.get("notes").map(json::Value::members).unwrap_or(&[]) {
-        if let Some(n) = val.as_str() {
-            res.note(k, n.to_string());
-        }
-    }
-    Ok(res)
 }
 
 #[cfg(test)]
