@@ -3,13 +3,19 @@
 //!
 //! ```json
 //! {"schema": "unixbench-lmbench", "schema_version": 1,
-//!  "host": {"name": "box", "os": "Linux 6.1.0", "machine": "x86_64"},
-//!  "params": {"enough_us": 100000, "tries": 11, ...},
+//!  "host": {"name": "box", "os": "Linux 6.1.0", "machine": "x86_64", "version": "#1 SMP ..."},
+//!  "params": {"buffer_bytes": 67108864, "date": "2026-12-01T12:24:05Z", "enough_us": 100000,
+//!             "l1_point_bytes", "l2_point_bytes", "loop_overhead_us", "main_point_bytes",
+//!             "points_from_caches", "rand_stride_bytes": 16, "short": false,
+//!             "stride_bytes": 128, "time": 1796127845, "timer_overhead_us",
+//!             "tool": "unixbench 0.1.0", "tries": 11},
 //!  "figures": {"lat_syscall": 0.1160, ...},
-//!  "notes": {"lat_rpc_udp_local": "not measured: ..."}}
+//!  "notes": {"lat_udp_local": "not measured: ..."}}
 //! ```
-//! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz); a
-//! figure that could not be measured is absent from "figures" and has an entry in "notes".
+//! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz), keyed
+//! as the figures table keys them (`figures.rs`); a figure that could not be measured is absent
+//! from "figures" and has an entry in "notes" (a note may also qualify a figure that is there).
+//! `short` is true for a run in the short mode (`-s`), a smoke test; `date` is `time` in UTC.
 
 use super::{memory, sys, table::HostResults, Run};
 use crate::json::{Value, Writer};
@@ -21,6 +27,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
 
 pub(super) fn to_json(r: &Run) -> String {
     let u = sys::info::uname().unwrap_or_default();
+    let now = sys::clock::time();
     let mut j = Writer::pretty();
     j.begin_object();
     j.key("schema").string("unixbench-lmbench");
@@ -34,16 +41,19 @@ pub(super) fn to_json(r: &Run) -> String {
     j.end_object();
     j.key("params").begin_object();
     j.key("buffer_bytes").int(r.mb as i64);
+    j.key("date").string(&utc_date(now));
     j.key("enough_us").number(r.h.enough);
     j.key("l1_point_bytes").int(r.points.l1 as i64);
     j.key("l2_point_bytes").int(r.points.l2 as i64);
     j.key("loop_overhead_us").number(r.h.l_overhead);
     j.key("main_point_bytes").int(r.points.main as i64);
     j.key("points_from_caches").bool(r.points.from_caches);
+    j.key("rand_stride_bytes").int(memory::RAND_STRIDE as i64);
+    j.key("short").bool(r.res.short);
     j.key("stride_bytes").int(memory::STRIDE as i64);
-    j.key("time").int(sys::clock::time());
+    j.key("time").int(now);
     j.key("timer_overhead_us").number(r.h.t_overhead);
-    j.key("tool").string(&format!("unixbench {}", env!("CARGO_PKG_VERSION")));
+    j.key("tool").string(base::version::TOOL);
     j.key("tries").int(r.h.tries as i64);
     j.end_object();
     j.key("figures").begin_object();
@@ -71,7 +81,8 @@ pub(super) fn from_json(text: &str) -> std::result::Result<HostResults, String> 
     }
     let host = v.get("host");
     let s = |k: &str| host.and_then(|h| h.get(k)).and_then(Value::as_str).unwrap_or("unknown").to_string();
-    let mut res = HostResults { host: s("name"), os: s("os"), ..Default::default() };
+    let short = v.get("params").and_then(|p| p.get("short")).and_then(Value::as_bool) == Some(true);
+    let mut res = HostResults { host: s("name"), os: s("os"), short, ..Default::default() };
     for (k, val) in v.get("figures").map(Value::members).unwrap_or(&[]) {
         if let Some(n) = val.as_f64() {
             res.figures.insert(k.clone(), n);
@@ -83,6 +94,12 @@ pub(super) fn from_json(text: &str) -> std::result::Result<HostResults, String> 
         }
     }
     Ok(res)
+}
+
+/// `t` (seconds since the Epoch) as an ISO 8601 date and time in UTC: `2026-12-01T12:24:05Z`.
+fn utc_date(t: i64) -> String {
+    let tm = crate::report::fmt::utc(t);
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
 }
 
 #[cfg(test)]

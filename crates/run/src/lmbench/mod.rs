@@ -36,9 +36,10 @@ Usage: lmbench [-s|--short] [--only SECTION[,SECTION...]] [--json FILE] [--dir D
        lmbench --summary FILE...
 Measures lmbench's summary figures for this host and prints them in lmbench 3's summary table.
 
-  -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB buffers
-                  (a smoke test; the default takes 11 samples of 100 ms intervals, and of
-                  1 s or 2 s for the pipe, UDP, TCP and AF_UNIX figures, as lmbench does)
+  -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB
+                  bandwidth buffers (a smoke test, and its table says so; the default takes
+                  11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP
+                  and AF_UNIX figures, as lmbench does)
   --only LIST     measure only these sections, or single figures by their JSON names,
                   comma-separated. The sections, and each figure's name, column and program:
 ";
@@ -51,7 +52,10 @@ const OPTIONS: &str = "\
 Figures are those of lmbench 3's table: latencies in microseconds, bandwidths in MB/s
 (10^6 bytes), memory latencies in nanoseconds. Memory latency is measured with a 128-byte
 stride at half the L1 and half the L2 size the system reports and at twice the largest
-cache (at least 8 MiB); where no sizes are reported, L1 and L2 come from a sweep of sizes.
+cache (at least 8 MiB, in the short mode too); where no sizes are reported, L1 and L2 come
+from a sweep of sizes. \"Main mem\" walks that buffer in order, which a prefetcher can follow;
+\"Rand mem\" walks it in lmbench's random order, a new page each load (lat_mem_rd -t), which
+is the latency of memory itself.
 ";
 
 /// `lmbench --help`: the sections and their figures come from the figures table.
@@ -260,8 +264,11 @@ fn host_results() -> HostResults {
 fn measure_all(opts: &Opts) -> Result {
     let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
     let caches = memory::cache_sizes();
-    let mb = if opts.short { 8 << 20 } else { memory::main_size(&caches) };
-    let points = memory::points(&caches, mb);
+    // The main-memory point is past the largest cache the system reports, in the short mode
+    // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
+    let main = memory::main_size(&caches);
+    let mb = if opts.short { 8 << 20 } else { main };
+    let points = memory::points(&caches, main);
     let parent = opts
         .dir
         .clone()
@@ -296,7 +303,7 @@ fn measure_all(opts: &Opts) -> Result {
         mb,
         data_file: None,
         small_file,
-        res: host_results(),
+        res: HostResults { short: opts.short, ..host_results() },
         verbose: sys::fd::isatty(2),
         only: opts.only.clone(),
     };
@@ -308,6 +315,18 @@ fn measure_all(opts: &Opts) -> Result {
         }
     }
     drop(scratch);
+    if caches.is_empty() {
+        let why = format!(
+            "measured at {} MiB, lmbench's default: this system reports no cache sizes, so this may be a \
+             cache's latency",
+            main >> 20
+        );
+        for key in ["lat_mem", "lat_mem_rand"] {
+            if run.res.figures.contains_key(key) {
+                run.res.note(key, why.clone());
+            }
+        }
+    }
 
     let hosts = [run.res.clone()];
     let mut out = table::render(&hosts);
@@ -444,6 +463,7 @@ fn how(r: &mut Run, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
             memory::load_latency(&r.h, if l1 { p.l1 } else { p.l2 }, memory::STRIDE)
         }
         How::LatMem => memory::load_latency(&r.h, p.main, memory::STRIDE),
+        How::LatMemRand => memory::random_latency(&r.h, p.main),
     }
 }
 

@@ -19,8 +19,10 @@ pub struct HostResults {
     pub os: String,
     /// Figure key -> value, for what was measured.
     pub figures: BTreeMap<String, f64>,
-    /// Figure key -> why it has no value.
+    /// Figure key -> why it has no value (or what to know about the one it has).
     pub notes: BTreeMap<String, String>,
+    /// Measured in the short mode (`-s`): a smoke test, not figures to compare.
+    pub short: bool,
 }
 
 impl HostResults {
@@ -40,10 +42,7 @@ impl HostResults {
 }
 
 /// Columns of lmbench's layout this tool never measures, with the footnote for them.
-pub const NEVER: &[(&str, &str)] = &[
-    ("RPC/UDP, RPC/TCP", "not measured: Sun RPC is not part of this tool"),
-    ("Rand mem", "not measured: lmbench's random-stride run (lat_mem_rd -t) is not part of this tool"),
-];
+pub const NEVER: &[(&str, &str)] = &[("RPC/UDP, RPC/TCP", "not measured: Sun RPC is not part of this tool")];
 
 /// lmbench's `num`: a positive value in `len` characters, in K or M above ten thousand or ten
 /// million; nothing measured, or not positive, prints `len` blanks.
@@ -134,7 +133,7 @@ const BLOCKS: &[Block] = &[
             "                             call  I/O stat clos TCP  inst hndl proc proc proc\n",
             "--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----\n",
         ),
-        lead_with: None,
+        lead_with: Some(("mhz", 4)),
         blanks: &[],
         silent: &["mhz"],
     },
@@ -254,6 +253,16 @@ pub fn render(hosts: &[HostResults]) -> String {
     o.push_str("\n                 L M B E N C H  3 . 0   S U M M A R Y\n");
     o.push_str("                 ------------------------------------\n");
     o.push_str("\t\t (Alpha software, do not distribute)\n\n");
+    let short: Vec<&str> = hosts.iter().filter(|h| h.short).map(|h| h.host.as_str()).collect();
+    if !short.is_empty() {
+        o.push_str(
+            "SHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test, not figures to compare",
+        );
+        if hosts.len() > 1 {
+            o.push_str(&format!(" ({})", short.join(", ")));
+        }
+        o.push_str(".\n");
+    }
     for b in BLOCKS {
         b.render(hosts, &mut o);
     }
@@ -282,13 +291,8 @@ fn memory_block(hosts: &[HostResults], o: &mut String) {
         if l1 < 0.0 {
             o.push_str(&format!("{:>6} {:>6} {:>11}    {}", "-", "-", "-", "Bad mhz?"));
         } else {
-            o.push_str(&format!(
-                " {} {} {} {}",
-                num(l1, 6),
-                num(l2, 6),
-                num(mem, 6),
-                right(&num(-1.0, 6), 11)
-            ));
+            let rand = right(&num(h.get("lat_mem_rand"), 6), 11);
+            o.push_str(&format!(" {} {} {} {rand}", num(l1, 6), num(l2, 6), num(mem, 6)));
             o.push_str(cache_guess(l1, l2, mem));
         }
         o.push('\n');
@@ -312,10 +316,17 @@ fn cache_guess(l1: f64, l2: f64, mem: f64) -> &'static str {
     }
 }
 
-/// The footnotes under the table: the columns never measured, then each host's figures that
-/// could not be measured and why.
+/// The footnotes under the table: what each column shown measures; then the columns never
+/// measured, and each host's figures that could not be measured and why.
 pub fn footnotes(hosts: &[HostResults]) -> String {
-    let mut o = String::from("\nNotes:\n");
+    // What the columns shown are: lmbench's programs behind them (`lmbench --help` lists all).
+    let mut o = String::from("\nColumns:\n");
+    for f in figures::FIGURES {
+        if hosts.iter().any(|h| h.figures.contains_key(f.key) || h.notes.contains_key(f.key)) {
+            o.push_str(&format!("  {:<15} {}\n", f.title, f.what));
+        }
+    }
+    o.push_str("\nNotes:\n");
     for (cols, why) in NEVER {
         o.push_str(&format!("  {cols}: {why}.\n"));
     }
@@ -523,5 +534,23 @@ mod tests {
             };
             assert!(seen.iter().any(|s| s.starts_with(own)), "{} not printed in {own}: {seen:?}", f.key);
         }
+    }
+
+    #[test]
+    fn a_short_run_says_so_and_the_footnotes_explain_its_columns() {
+        let mut a = host("a");
+        assert!(!render(&[a.clone()]).contains("SHORT RUN"));
+        a.short = true;
+        let one = render(&[a.clone()]);
+        assert!(
+            one.contains("\nSHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test"),
+            "{one}"
+        );
+        assert!(render(&[a.clone(), host("b")]).contains("not figures to compare (a).\n"));
+        let notes = footnotes(&[a]);
+        assert!(notes.starts_with("\nColumns:\n  null call       lat_syscall null: getppid()\n"), "{notes}");
+        assert!(notes.contains("\n  Main mem        lat_mem_rd, stride 128"), "{notes}");
+        // Only the columns with a figure (or a note) are explained.
+        assert!(!notes.contains("Rand mem") && !notes.contains("lat_fs"), "{notes}");
     }
 }
