@@ -170,3 +170,96 @@ fn an_interrupted_run_removes_its_scratch_files_and_shows_what_it_has() {
     assert!(stdout(&o).contains("L M B E N C H"));
     assert!(dir.entries().is_empty(), "left behind: {:?}", dir.entries());
 }
+
+/// A member of the saved file's "params", as its JSON text.
+fn param<'a>(json: &'a str, key: &str) -> &'a str {
+    let at =
+        json.find(&format!("\"{key}\": ")).unwrap_or_else(|| panic!("no {key} in {json}")) + key.len() + 4;
+    json[at..].split([',', '\n']).next().unwrap().trim()
+}
+
+/// The largest data or unified cache that cpu0's sysfs reports, bytes.
+fn largest_cache() -> Option<u64> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    dir.flatten()
+        .filter(|e| std::fs::read_to_string(e.path().join("type")).is_ok_and(|t| t.trim() != "Instruction"))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("size")).ok())
+        .filter_map(|s| {
+            let s = s.trim();
+            let (n, m) = match s.strip_suffix('K') {
+                Some(n) => (n, 1 << 10),
+                None => s.strip_suffix('M').map_or((s, 1), |n| (n, 1 << 20)),
+            };
+            n.parse::<u64>().ok().map(|n| n * m)
+        })
+        .max()
+}
+
+/// Seconds since the Epoch of an ISO 8601 UTC time, `2026-12-01T12:24:05Z` (days from civil).
+fn epoch(iso: &str) -> i64 {
+    let n = |r: std::ops::Range<usize>| iso[r].parse::<i64>().unwrap();
+    assert!(iso.len() == 20 && iso.ends_with('Z') && &iso[10..11] == "T", "{iso}");
+    let (y, m, d) = (n(0..4), n(5..7), n(8..10));
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+    let doe = (y - era * 400) * 365 + (y - era * 400) / 4 - (y - era * 400) / 100 + doy;
+    (era * 146_097 + doe - 719_468) * 86_400 + n(11..13) * 3600 + n(14..16) * 60 + n(17..19)
+}
+
+#[test]
+fn a_short_memory_run_says_so_and_measures_memory_past_the_caches_in_order_and_at_random() {
+    let dir = Scratch::new("lmbench-mem");
+    let json = dir.path().join("m.json");
+    let o = run(ub(["lmbench", "-s", "--only", "mem", "--json"]).arg(&json).arg("--dir").arg(dir.path()));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("SHORT RUN (-s): ") && l.contains("smoke test")), "{out}");
+    // Only the memory section, and its clock with it: the help names the clock under "mem".
+    assert!(!out.contains("Processor, Processes"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let ruler = lines.iter().position(|l| l.starts_with("--------- -------------   ---")).unwrap();
+    let row = lines[ruler + 1];
+    assert!(row[25..29].trim().parse::<u32>().is_ok_and(|mhz| mhz > 0), "no clock in {row:?}");
+    assert!(row[51..62].trim().parse::<f64>().is_ok(), "no Rand mem in {row:?}");
+    assert!(out.contains("\n  Rand mem        lat_mem_rd -t, stride 16"), "{out}");
+
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert_eq!(param(&text, "short"), "true");
+    let version = stdout(&run(&mut ub(["--version"])));
+    let tool = version.split(" (").next().unwrap();
+    assert_eq!(param(&text, "tool"), format!("\"{tool}\""));
+    let date = param(&text, "date").trim_matches('"');
+    assert_eq!(epoch(date), param(&text, "time").parse::<i64>().unwrap(), "{date}");
+    let (mem, rand) = (figure(&text, "lat_mem").unwrap(), figure(&text, "lat_mem_rand").unwrap());
+    assert!(rand > mem && rand < 10_000.0, "Rand mem {rand} ns against Main mem {mem} ns");
+    assert!(figure(&text, "mhz").is_some(), "{text}");
+    let main: u64 = param(&text, "main_point_bytes").parse().unwrap();
+    match largest_cache() {
+        Some(c) => assert!(main > c, "main memory measured on {main} bytes, the largest cache is {c}"),
+        None => assert!(text.contains("\"lat_mem\": \"measured at 8 MiB"), "{text}"),
+    }
+    // A saved short run still says so side by side with others.
+    let o = run(ub(["lmbench", "--summary"]).arg(&json));
+    assert!(stdout(&o).lines().any(|l| l.starts_with("SHORT RUN (-s): ")), "{}", stdout(&o));
+}
+
+#[test]
+fn help_names_and_explains_every_figure() {
+    let o = run(&mut ub(["lmbench", "--help"]));
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for key in RANGES.iter().map(|r| r.0).chain(CTX.iter().copied()).chain([PROT.0, "lat_mem_rand"]) {
+        let line =
+            help.lines().find(|l| l.trim_start().starts_with(&format!("{key} "))).unwrap_or_else(|| {
+                panic!("{key} not in\n{help}");
+            });
+        // The name, the column's title, then the lmbench program it ports.
+        assert!(line.split_whitespace().count() >= 4, "{line}");
+    }
+    for (title, program) in
+        [("slct TCP", "lat_select"), ("sig hndl", "lat_sig"), ("Rand mem", "lat_mem_rd -t")]
+    {
+        assert!(help.lines().any(|l| l.contains(title) && l.contains(program)), "{title}: {help}");
+    }
+}

@@ -10,3 +10,6 @@ pub const LINE: &str =
 
 /// The version the reports and results files record: UnixBench's, then ours.
 pub const REPORT: &str = concat!("6.0.0-compatible; unixbench ", env!("CARGO_PKG_VERSION"));
+
+/// The tool and its version, as files that record what made them say it: `unixbench 0.1.0`.
+pub const TOOL: &str = concat!("unixbench ", env!("CARGO_PKG_VERSION"));

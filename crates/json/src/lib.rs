@@ -1,6 +1,7 @@
-//! A small JSON reader (RFC 8259) for `unixbench compare`: our results files are JSON, and the
-//! project takes no serde. Values keep object members in file order; numbers are f64. Errors
-//! name the line and column (1-based, columns counted in characters) of the offending byte.
+//! JSON without serde: a small reader (RFC 8259) for `unixbench compare` and lmbench's
+//! `--summary`, and the one writer ([`Writer`], below the reader) of every JSON the tool writes.
+//! Values keep object members in file order; numbers are f64. Errors name the line and column
+//! (1-based, columns counted in characters) of the offending byte.
 
 use std::fmt;
 
@@ -385,33 +386,204 @@ fn floor_char(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Writes `s` as a JSON string literal (quotes included).
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+// ---- Writing -----------------------------------------------------------------------------------
+
+// The one JSON writer of the tool: every JSON it writes (the results file, `compare`'s and the
+// scaling table's, lmbench's results) is built by `Writer`, and strings are escaped in one
+// place (`Writer::push_str_lit`), as RFC 8259 asks and a little more: the control characters, DEL,
+// and U+2028/U+2029 (which JavaScript once did not allow in a string) as `\uXXXX`.
+//
+// Numbers are in Rust's shortest round-trip form, never with an exponent; a non-finite number
+// is `null` (JSON has no NaN or infinity). Two layouts: pretty (two-space indents, one member
+// per line, `"key": value`), which reads and diffs well, and compact (no whitespace at all).
+
+/// A JSON writer. Call `key` before each member of an object; values in arrays need no key.
+/// Misuse (a key in an array, unbalanced ends) gives malformed text, caught by the tests of
+/// whoever misuses it.
+pub struct Writer {
+    out: String,
+    /// Per open container: whether it has a member yet.
+    stack: Vec<bool>,
+    /// A key was just written: the next value goes on its line.
+    after_key: bool,
+    pretty: bool,
 }
 
-/// Writes a number as JSON: `null` for NaN and infinities (JSON has none), else Rust's shortest
+impl Writer {
+    /// Indented by two spaces, one member per line.
+    pub fn pretty() -> Writer {
+        Writer { out: String::new(), stack: Vec::new(), after_key: false, pretty: true }
+    }
+
+    /// No whitespace between tokens.
+    pub fn compact() -> Writer {
+        Writer { pretty: false, ..Writer::pretty() }
+    }
+
+    /// The text, with a final newline.
+    pub fn finish(mut self) -> String {
+        self.out.push('\n');
+        self.out
+    }
+
+    /// The text as written so far, without a final newline (a single value, say).
+    pub fn into_string(self) -> String {
+        self.out
+    }
+
+    fn newline(&mut self) {
+        if self.pretty {
+            self.out.push('\n');
+            for _ in 0..self.stack.len() {
+                self.out.push_str("  ");
+            }
+        }
+    }
+
+    /// Before any value or key: the separator and indentation of a new member.
+    fn member(&mut self) {
+        if self.after_key {
+            self.after_key = false;
+            return;
+        }
+        if let Some(has) = self.stack.last_mut() {
+            let first = !*has;
+            *has = true;
+            if !first {
+                self.out.push(',');
+            }
+            self.newline();
+        }
+    }
+
+    pub fn key(&mut self, k: &str) -> &mut Self {
+        self.member();
+        self.push_str_lit(k);
+        self.out.push_str(if self.pretty { ": " } else { ":" });
+        self.after_key = true;
+        self
+    }
+
+    pub fn begin_object(&mut self) -> &mut Self {
+        self.open('{')
+    }
+
+    pub fn end_object(&mut self) -> &mut Self {
+        self.close('}')
+    }
+
+    pub fn begin_array(&mut self) -> &mut Self {
+        self.open('[')
+    }
+
+    pub fn end_array(&mut self) -> &mut Self {
+        self.close(']')
+    }
+
+    fn open(&mut self, c: char) -> &mut Self {
+        self.member();
+        self.out.push(c);
+        self.stack.push(false);
+        self
+    }
+
+    fn close(&mut self, c: char) -> &mut Self {
+        if self.stack.pop() == Some(true) {
+            self.newline();
+        }
+        self.out.push(c);
+        self
+    }
+
+    pub fn string(&mut self, s: &str) -> &mut Self {
+        self.member();
+        self.push_str_lit(s);
+        self
+    }
+
+    pub fn opt_string(&mut self, s: Option<&str>) -> &mut Self {
+        match s {
+            Some(s) => self.string(s),
+            None => self.null(),
+        }
+    }
+
+    pub fn number(&mut self, v: f64) -> &mut Self {
+        if !v.is_finite() {
+            return self.null();
+        }
+        // Display gives the shortest text that reads back as v, never an exponent: valid JSON.
+        self.raw(&format!("{v}"))
+    }
+
+    pub fn opt_number(&mut self, v: Option<f64>) -> &mut Self {
+        match v {
+            Some(v) => self.number(v),
+            None => self.null(),
+        }
+    }
+
+    pub fn int(&mut self, v: i64) -> &mut Self {
+        self.raw(&v.to_string())
+    }
+
+    pub fn opt_int(&mut self, v: Option<i64>) -> &mut Self {
+        match v {
+            Some(v) => self.int(v),
+            None => self.null(),
+        }
+    }
+
+    pub fn bool(&mut self, v: bool) -> &mut Self {
+        self.raw(if v { "true" } else { "false" })
+    }
+
+    pub fn null(&mut self) -> &mut Self {
+        self.raw("null")
+    }
+
+    /// A value already in JSON form (a literal or a number).
+    fn raw(&mut self, text: &str) -> &mut Self {
+        self.member();
+        self.out.push_str(text);
+        self
+    }
+
+    /// The escaper: the only one in the tool.
+    fn push_str_lit(&mut self, s: &str) {
+        self.out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => self.out.push_str("\\\""),
+                '\\' => self.out.push_str("\\\\"),
+                '\n' => self.out.push_str("\\n"),
+                '\r' => self.out.push_str("\\r"),
+                '\t' => self.out.push_str("\\t"),
+                '\u{8}' => self.out.push_str("\\b"),
+                '\u{c}' => self.out.push_str("\\f"),
+                c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
+                    self.out.push_str(&format!("\\u{:04x}", c as u32));
+                }
+                c => self.out.push(c),
+            }
+        }
+        self.out.push('"');
+    }
+}
+
+/// `s` as a JSON string literal (quotes included), escaped by [`Writer`].
+pub fn quote(s: &str) -> String {
+    let mut w = Writer::compact();
+    w.string(s);
+    w.into_string()
+}
+
+/// A number as [`Writer`] writes it: `null` for NaN and infinities, else Rust's shortest
 /// round-trip form.
 pub fn number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
+    let mut w = Writer::compact();
+    w.number(x);
+    w.into_string()
 }
 
 #[cfg(test)]
@@ -503,5 +675,94 @@ mod tests {
         let (l, c, msg) = err("{\"a\": \"abc");
         assert_eq!((l, c), (1, 7));
         assert_eq!(msg, "a string that never ends (truncated file?)");
+    }
+
+    #[test]
+    fn writer_escapes_and_nests() {
+        let mut j = Writer::pretty();
+        j.begin_object();
+        j.key("s").string("a\"b\\c\nd\te\u{1}\u{7f}é\u{2028}");
+        j.key("n").number(0.1);
+        j.key("big").number(1e21);
+        j.key("nan").number(f64::NAN);
+        j.key("inf").number(f64::NEG_INFINITY);
+        j.key("i").int(-3);
+        j.key("empty").begin_array().end_array();
+        j.key("eo").begin_object().end_object();
+        j.key("a").begin_array();
+        j.bool(true).null();
+        j.begin_object().key("k\"").opt_string(None).end_object();
+        j.end_array();
+        j.end_object();
+        let want = r#"{
+  "s": "a\"b\\c\nd\te\u0001\u007fé\u2028",
+  "n": 0.1,
+  "big": 1000000000000000000000,
+  "nan": null,
+  "inf": null,
+  "i": -3,
+  "empty": [],
+  "eo": {},
+  "a": [
+    true,
+    null,
+    {
+      "k\"": null
+    }
+  ]
+}
+"#;
+        assert_eq!(j.finish(), want);
+    }
+
+    #[test]
+    fn every_control_character_is_escaped_and_reads_back() {
+        let all: String = (0u8..0x20).map(char::from).chain(['\u{7f}', '\u{2028}', '\u{2029}']).collect();
+        let mut j = Writer::compact();
+        j.string(&all);
+        let text = j.into_string();
+        assert!(text.chars().all(|c| (' '..='~').contains(&c)), "{text}");
+        assert!(text.starts_with(r#""\u0000\u0001"#), "{text}");
+        assert!(text.contains(r#"\u0007\b\t\n\u000b\f\r\u000e"#), "{text}");
+        assert!(text.ends_with(r#"\u001f\u007f\u2028\u2029""#), "{text}");
+        assert_eq!(parse(&text).unwrap(), Value::String(all));
+    }
+
+    #[test]
+    fn non_finite_numbers_are_null_and_others_round_trip() {
+        let mut j = Writer::compact();
+        j.begin_array();
+        for v in
+            [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 5e-324, 1.7976931348623157e308, 78540503.4]
+        {
+            j.number(v);
+        }
+        j.opt_number(None).opt_int(Some(-7)).opt_int(None).end_array();
+        let text = j.finish();
+        assert!(text.starts_with("[null,null,null,-0,0.000"), "{text}");
+        assert!(text.ends_with(",78540503.4,null,-7,null]\n"), "{text}");
+        let back = parse(&text).unwrap();
+        let back = back.as_array().unwrap();
+        assert_eq!(back[4], Value::Number(5e-324));
+        assert_eq!(back[5], Value::Number(f64::MAX));
+    }
+
+    #[test]
+    fn compact_and_pretty_write_the_same_document() {
+        let doc = |mut j: Writer| {
+            j.begin_object().key("a").begin_array().int(1).string("x").end_array();
+            j.key("o").begin_object().key("b").bool(false).key("e").begin_object().end_object();
+            j.end_object().key("z").null().end_object();
+            j.finish()
+        };
+        let compact = doc(Writer::compact());
+        assert_eq!(compact, "{\"a\":[1,\"x\"],\"o\":{\"b\":false,\"e\":{}},\"z\":null}\n");
+        let pretty = doc(Writer::pretty());
+        assert_eq!(
+            pretty,
+            "{\n  \"a\": [\n    1,\n    \"x\"\n  ],\n  \"o\": {\n    \"b\": false,\n    \"e\": {}\n  },\n  \
+             \"z\": null\n}\n"
+        );
+        assert_eq!(parse(&compact).unwrap(), parse(&pretty).unwrap());
     }
 }

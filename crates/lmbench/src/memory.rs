@@ -1,5 +1,6 @@
 //! The memory columns: bw_mem (frd, fwr, bcopy, fcp), lat_mem_rd (stride 128, the summary's
-//! L1, L2 and main-memory points) and the clock estimate.
+//! L1, L2 and main-memory points), lat_mem_rd -t (its random order, the "Rand mem" column) and
+//! the clock estimate.
 //!
 //! The bandwidth loops keep lmbench's shape: 4-byte words in blocks of 128 (512 bytes), every
 //! load and store a single volatile access, so the optimiser neither vectorises the sum nor
@@ -169,12 +170,129 @@ pub const STRIDE: usize = 128;
 /// (lmbench's `save_minimum`) over intervals of at least 100 ms.
 #[inline(never)] // timed: see lib.rs
 pub fn load_latency(h: &Harness, range: usize, stride: usize) -> io::Result<f64> {
-    let mut ring = sys::mem::Ring::new(range, stride);
+    per_load(h, sys::mem::Ring::new(range, stride), range, stride)
+}
+
+/// The stride of lmbench's random run (its script's `lat_mem_rd -t $MB 16`), bytes.
+pub const RAND_STRIDE: usize = 16;
+
+/// lat_mem_rd -t LEN 16 at its largest range, `range`: nanoseconds per dependent load through
+/// the random order of [`thrash_links`], timed as [`load_latency`] times the stride order.
+#[inline(never)] // timed: see lib.rs
+pub fn random_latency(h: &Harness, range: usize) -> io::Result<f64> {
+    let page = sys::mem::page_size();
+    let mut rand = LmRand::new();
+    let (start, links) = thrash_links(range, RAND_STRIDE, page, &mut rand);
+    let ring = sys::mem::Ring::with_links(range, start, links);
+    per_load(h, ring, range, RAND_STRIDE)
+}
+
+/// lat_mem_rd's `loads`: `count` = 100 x (range / (stride x 100) + 1) loads an iteration.
+fn per_load(h: &Harness, mut ring: sys::mem::Ring, range: usize, stride: usize) -> io::Result<f64> {
     let hundreds = (range / (stride * 100) + 1) as u64;
     let count = 100 * hundreds;
     let mh = Harness { enough: h.enough.max(100_000.0).min(h.enough * 10.0), ..*h };
     let s = mh.run(Pick::Minimum, |n| Ok(timed(|| black_box(ring.walk(n * hundreds))).0))?;
     Ok(1000.0 * s.usecs / (count * s.n) as f64)
+}
+
+/// C's `rand()` as lmbench's `permutation` calls it: 31-bit values, seeded from the process id
+/// as `base_initialize`'s `srand(getpid())`. The generator is oorandom's, not the C library's
+/// (lmbench takes whatever its C library has); the shuffle that uses it is lmbench's own.
+pub struct LmRand(oorandom::Rand32);
+
+impl LmRand {
+    pub fn new() -> LmRand {
+        LmRand::seeded(u64::from(std::process::id()))
+    }
+    pub fn seeded(seed: u64) -> LmRand {
+        LmRand(oorandom::Rand32::new(seed))
+    }
+    fn rand(&mut self) -> usize {
+        (self.0.rand_u32() >> 1) as usize
+    }
+}
+
+impl Default for LmRand {
+    fn default() -> LmRand {
+        LmRand::new()
+    }
+}
+
+/// lmbench's `permutation(max, scale)` (lib_timing.c): 0, scale, 2 x scale, ... shuffled by its
+/// own recurrence, `r = (r << 1) ^ rand()` and a swap of `result[r % (i + 1)]` with
+/// `result[i]` from the top down, r seeded from the process ids and two draws.
+pub fn permutation(max: usize, scale: usize, rand: &mut LmRand) -> Vec<usize> {
+    let mut result: Vec<usize> = (0..max).map(|i| i * scale).collect();
+    let pid = std::process::id() as usize;
+    let mut r = (pid << 6) ^ std::os::unix::process::parent_id() as usize ^ rand.rand() ^ (rand.rand() << 10);
+    for i in (1..max).rev() {
+        r = (r << 1) ^ rand.rand();
+        result.swap(r % (i + 1), i);
+    }
+    result
+}
+
+/// lmbench's `words_initialize(max, scale)` (lib_mem.c): the order in which the words of a
+/// page (or of the whole range) are used, i x scale with the bits of i reversed, "so as to
+/// maximize the number of potential cache misses".
+pub fn words_initialize(max: usize, scale: usize) -> Vec<usize> {
+    let mut nbits = 0;
+    let mut i = max >> 1;
+    while i != 0 {
+        i >>= 1;
+        nbits += 1;
+    }
+    (0..max)
+        .map(|i| {
+            let mut w = 0;
+            for j in 0..nbits {
+                if i & (1 << j) != 0 {
+                    w |= 1 << (nbits - j - 1);
+                }
+            }
+            w * scale
+        })
+        .collect()
+}
+
+/// lmbench's `thrash_initialize` (lib_mem.c), lat_mem_rd -t's pointer chain over `range` bytes
+/// at `line`-byte steps: (the start offset, the links (from, to) as byte offsets). For a range
+/// of whole pages every load goes to another page, the pages in the order of [`permutation`]
+/// and the words of each in the order of [`words_initialize`], shifted by one word a page so
+/// that one lap of the pages uses each page's next word: "a TLB miss each page, and maximal
+/// thrashing in the cache between the user data stream and the page table entries". Else the
+/// words of the whole range in bit-reversed order (one lap of them all only when their count is
+/// a power of two: lmbench's reversal drops the higher bits).
+pub fn thrash_links(
+    range: usize,
+    line: usize,
+    page: usize,
+    rand: &mut LmRand,
+) -> (usize, Vec<(usize, usize)>) {
+    if range % page != 0 {
+        let words = words_initialize(range / line, line);
+        let mut links: Vec<(usize, usize)> = words.windows(2).map(|w| (w[0], w[1])).collect();
+        links.push((words[words.len() - 1], 0));
+        return (0, links);
+    }
+    let npages = range / page;
+    let pages = permutation(npages, page, rand);
+    let nwords = page / line;
+    let words = words_initialize(nwords, line);
+    let mut links = Vec::with_capacity(npages * nwords);
+    for i in 0..npages - 1 {
+        let (cpage, npage) = (pages[i], pages[i + 1]);
+        for j in 0..nwords {
+            links.push((cpage + words[(i + j) % nwords], npage + words[(i + j + 1) % nwords]));
+        }
+    }
+    let i = npages - 1;
+    let (cpage, npage) = (pages[i], pages[0]);
+    for j in 0..nwords {
+        links.push((cpage + words[(i + j) % nwords], npage + words[(j + 1) % nwords]));
+    }
+    (pages[0], links)
 }
 
 /// The clock in MHz: one dependent add per cycle.
@@ -284,6 +402,76 @@ mod tests {
         let (l1, l2, size) = sweep(&h, 1 << 20).unwrap();
         assert!(l1 > 0.0 && l1 < 100.0 && l2 > 0.0 && l2 < 1000.0, "{l1} {l2}");
         assert!((2048..1 << 20).contains(&size));
+    }
+
+    /// Follows `links` from `start` until it comes back: the offsets visited, in order.
+    fn lap(start: usize, links: &[(usize, usize)]) -> Vec<usize> {
+        let next: std::collections::HashMap<usize, usize> = links.iter().copied().collect();
+        let mut seen = vec![start];
+        let mut at = next[&start];
+        while at != start && seen.len() <= links.len() {
+            seen.push(at);
+            at = next[&at];
+        }
+        seen
+    }
+
+    #[test]
+    fn words_are_used_in_bit_reversed_order() {
+        assert_eq!(words_initialize(8, 16), [0, 64, 32, 96, 16, 80, 48, 112]);
+        assert_eq!(words_initialize(1, 16), [0]);
+    }
+
+    #[test]
+    fn permutation_shuffles_every_multiple_once() {
+        let mut p = permutation(1000, 4096, &mut LmRand::seeded(7));
+        assert_ne!(p, (0..1000).map(|i| i * 4096).collect::<Vec<_>>());
+        p.sort_unstable();
+        assert_eq!(p, (0..1000).map(|i| i * 4096).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_random_chain_is_one_lap_of_every_word_a_new_page_each_load() {
+        let (page, line) = (4096, 16);
+        let range = 64 * page;
+        let (start, links) = thrash_links(range, line, page, &mut LmRand::seeded(3));
+        let order = lap(start, &links);
+        assert_eq!(order.len(), range / line, "one cycle through every word");
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..range / line).map(|i| i * line).collect::<Vec<_>>());
+        assert!(order.windows(2).all(|w| w[0] / page != w[1] / page), "a page twice in a row");
+        // Not the stride order: the pages come shuffled.
+        assert!(order.windows(2).filter(|w| w[1] == w[0] + line).count() < order.len() / 100);
+        // A range of part pages: the words of the whole range, bit-reversed (a full lap when
+        // their count is a power of two, as in lmbench).
+        let (start, links) = thrash_links(256, line, page, &mut LmRand::seeded(3));
+        assert_eq!(
+            lap(start, &links),
+            [0, 128, 64, 192, 32, 160, 96, 224, 16, 144, 80, 208, 48, 176, 112, 240]
+        );
+    }
+
+    #[test]
+    fn a_ring_follows_its_links() {
+        let w = std::mem::size_of::<usize>();
+        let mut r = sys::mem::Ring::with_links(8 * w, 2 * w, [(2 * w, 5 * w), (5 * w, 0), (0, 2 * w)]);
+        let base = r.walk1(0) - 2 * w;
+        assert_eq!(r.walk1(1), base + 5 * w);
+        assert_eq!(r.walk1(1), base);
+        assert_eq!(r.walk1(1), base + 2 * w);
+        assert_eq!(r.walk1(3), base + 2 * w);
+        // A word no link names points to the first.
+        let mut lone = sys::mem::Ring::with_links(8 * w, 7 * w, []);
+        let b = lone.walk1(0) - 7 * w;
+        assert_eq!(lone.walk1(1), b);
+    }
+
+    #[test]
+    fn random_latency_measures_a_chase() {
+        let h = Harness::new(2000.0, 3);
+        let ns = random_latency(&h, 1 << 20).unwrap();
+        assert!(ns > 0.1 && ns < 10_000.0, "{ns}");
     }
 
     #[test]

@@ -242,6 +242,35 @@ impl Ring {
         Ring { words, cursor: base }
     }
 
+    /// A ring over `range` bytes (rounded down to words, at least one) whose pointers are the
+    /// `links` given, each (from, to) a pair of byte offsets into it: the word at `from` holds
+    /// the address of the word at `to` (lmbench's `thrash_initialize` builds its random order
+    /// so). The walk starts at offset `start`. Every word not linked points to the first, so
+    /// that whatever the links, every word holds an address inside the buffer.
+    ///
+    /// Panics on an offset that is not word-aligned or not inside the range.
+    pub fn with_links(range: usize, start: usize, links: impl IntoIterator<Item = (usize, usize)>) -> Ring {
+        let w = std::mem::size_of::<usize>();
+        let n = (range / w).max(1);
+        let page = page_size();
+        let mut words = vec![0usize; n + page / w];
+        let skew = words.as_ptr() as usize % page;
+        let first = if skew == 0 { 0 } else { (page - skew) / w };
+        let base = words.as_ptr() as usize + first * w;
+        let index = |off: usize| {
+            assert!(off % w == 0 && off / w < n, "ring offset {off} outside {range} bytes or unaligned");
+            off / w
+        };
+        for x in &mut words[first..first + n] {
+            *x = base;
+        }
+        for (from, to) in links {
+            words[first + index(from)] = base + index(to) * w;
+        }
+        let cursor = base + index(start) * w;
+        Ring { words, cursor }
+    }
+
     /// Follows `hundreds` x 100 pointers and returns where it stopped (also kept for the next
     /// walk).
     #[inline(never)]

@@ -2,7 +2,7 @@
 //! functions from data to text, tested against literal output.
 
 use super::load::{Image, Kind, Source};
-use crate::json::{number, quote};
+use crate::json::{number, Writer};
 use crate::model::Category;
 use crate::stats::Interval;
 use std::fmt::Write as _;
@@ -293,10 +293,6 @@ fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), number)
 }
 
-fn opt_json(x: Option<f64>) -> String {
-    x.map_or("null".to_string(), number)
-}
-
 fn pct(x: Option<f64>) -> Option<f64> {
     x.map(|p| (p * 100.0).round() / 100.0)
 }
@@ -336,61 +332,63 @@ pub fn tsv(c: &Comparison) -> String {
     o
 }
 
-/// The comparison as JSON.
+/// The comparison as JSON (compact).
 pub fn json(c: &Comparison) -> String {
-    let mut o = String::from("{\"schema\":\"unixbench-compare\",\"schema_version\":1,\"runs\":[");
+    let mut j = Writer::compact();
+    j.begin_object();
+    j.key("schema").string("unixbench-compare");
+    j.key("schema_version").int(1);
+    j.key("runs").begin_array();
     for (i, s) in c.sources.iter().enumerate() {
-        let kind = if s.kind == Kind::Json { "json" } else { "text" };
-        let _ = write!(
-            o,
-            "{}{{\"run\":{},\"file\":{},\"kind\":\"{kind}\",\"version\":{},\"quick\":{}}}",
-            if i > 0 { "," } else { "" },
-            i + 1,
-            quote(&s.file),
-            quote(&s.version),
-            s.quick
-        );
+        j.begin_object();
+        j.key("run").int(i as i64 + 1);
+        j.key("file").string(&s.file);
+        j.key("kind").string(if s.kind == Kind::Json { "json" } else { "text" });
+        j.key("version").string(&s.version);
+        j.key("quick").bool(s.quick);
+        j.end_object();
     }
-    o.push_str("],\"tables\":[");
-    for (ti, t) in c.tables.iter().enumerate() {
-        let _ = write!(o, "{}{{\"copies\":{},\"rows\":[", if ti > 0 { "," } else { "" }, t.copies);
-        for (ri, r) in t.rows.iter().enumerate() {
-            let _ = write!(
-                o,
-                "{}{{\"test\":{},\"index_score\":{},\"values\":[",
-                if ri > 0 { "," } else { "" },
-                quote(&r.name),
-                r.index_score
-            );
-            for (j, cell) in r.cells.iter().enumerate() {
-                let overlap = match (j, mark(&r.cells[0], cell)) {
-                    (0, _) | (_, None) | (_, Some(Mark::Unknown)) => "null",
-                    (_, Some(Mark::Overlap)) => "true",
-                    (_, Some(Mark::Apart)) => "false",
-                    (_, Some(Mark::Images)) => "\"images differ\"",
+    j.end_array();
+    j.key("tables").begin_array();
+    for t in &c.tables {
+        j.begin_object();
+        j.key("copies").int(t.copies as i64);
+        j.key("rows").begin_array();
+        for r in &t.rows {
+            j.begin_object();
+            j.key("test").string(&r.name);
+            j.key("index_score").bool(r.index_score);
+            j.key("values").begin_array();
+            for (k, cell) in r.cells.iter().enumerate() {
+                j.begin_object();
+                j.key("score").opt_number(cell.map(|x| x.score));
+                j.key("ci95_low").opt_number(cell.and_then(|x| x.ci).map(|i| i.low));
+                j.key("ci95_high").opt_number(cell.and_then(|x| x.ci).map(|i| i.high));
+                j.key("vs_first_pct").opt_number(if k == 0 { None } else { pct(ratio(&r.cells[0], cell)) });
+                j.key("overlap");
+                match (k, mark(&r.cells[0], cell)) {
+                    (0, _) | (_, None) | (_, Some(Mark::Unknown)) => j.null(),
+                    (_, Some(Mark::Overlap)) => j.bool(true),
+                    (_, Some(Mark::Apart)) => j.bool(false),
+                    (_, Some(Mark::Images)) => j.string("images differ"),
                 };
-                let vs = if j == 0 { None } else { pct(ratio(&r.cells[0], cell)) };
-                let _ = write!(
-                    o,
-                    "{}{{\"score\":{},\"ci95_low\":{},\"ci95_high\":{},\"vs_first_pct\":{},\"overlap\":{overlap}}}",
-                    if j > 0 { "," } else { "" },
-                    opt_json(cell.map(|x| x.score)),
-                    opt_json(cell.and_then(|x| x.ci).map(|i| i.low)),
-                    opt_json(cell.and_then(|x| x.ci).map(|i| i.high)),
-                    opt_json(vs),
-                );
+                j.end_object();
             }
-            o.push_str("]}");
+            j.end_array().end_object();
         }
-        o.push_str("]}");
+        j.end_array().end_object();
     }
-    o.push_str("],\"not_compared\":[");
-    for (k, (n, which)) in c.not_compared.iter().enumerate() {
-        let runs: Vec<String> = which.iter().map(|i| (i + 1).to_string()).collect();
-        let _ = write!(o, "{}{{\"copies\":{n},\"runs\":[{}]}}", if k > 0 { "," } else { "" }, runs.join(","));
+    j.end_array();
+    j.key("not_compared").begin_array();
+    for (n, which) in &c.not_compared {
+        j.begin_object().key("copies").int(*n as i64).key("runs").begin_array();
+        for i in which {
+            j.int(*i as i64 + 1);
+        }
+        j.end_array().end_object();
     }
-    o.push_str("]}\n");
-    o
+    j.end_array().end_object();
+    j.finish()
 }
 
 // ---- Scaling -------------------------------------------------------------------------------
@@ -533,32 +531,34 @@ pub fn scaling_tsv(s: &Scaling) -> String {
     o
 }
 
-/// The scaling table as JSON.
+/// The scaling table as JSON (compact).
 pub fn scaling_json(s: &Scaling) -> String {
-    let copies: Vec<String> = s.copies.iter().map(|n| n.to_string()).collect();
-    let mut o = format!(
-        "{{\"schema\":\"unixbench-scaling\",\"schema_version\":1,\"file\":{},\"copies\":[{}],\"rows\":[",
-        quote(&s.file),
-        copies.join(",")
-    );
-    for (i, r) in s.rows.iter().enumerate() {
-        let values: Vec<String> = r.values.iter().map(|v| opt_json(*v)).collect();
-        let gains: Vec<String> = r
-            .values
-            .iter()
-            .enumerate()
-            .map(|(j, v)| if j == 0 { "null".into() } else { opt_json(pct(gain(r.values[0], *v))) })
-            .collect();
-        let _ = write!(
-            o,
-            "{}{{\"test\":{},\"kind\":\"{}\",\"values\":[{}],\"gain_pct\":[{}]}}",
-            if i > 0 { "," } else { "" },
-            quote(&r.name),
-            kind_name(r.kind),
-            values.join(","),
-            gains.join(",")
-        );
+    let mut j = Writer::compact();
+    j.begin_object();
+    j.key("schema").string("unixbench-scaling");
+    j.key("schema_version").int(1);
+    j.key("file").string(&s.file);
+    j.key("copies").begin_array();
+    for n in &s.copies {
+        j.int(*n as i64);
     }
-    o.push_str("]}\n");
-    o
+    j.end_array();
+    j.key("rows").begin_array();
+    for r in &s.rows {
+        j.begin_object();
+        j.key("test").string(&r.name);
+        j.key("kind").string(kind_name(r.kind));
+        j.key("values").begin_array();
+        for v in &r.values {
+            j.opt_number(*v);
+        }
+        j.end_array();
+        j.key("gain_pct").begin_array();
+        for (k, v) in r.values.iter().enumerate() {
+            j.opt_number(if k == 0 { None } else { pct(gain(r.values[0], *v)) });
+        }
+        j.end_array().end_object();
+    }
+    j.end_array().end_object();
+    j.finish()
 }

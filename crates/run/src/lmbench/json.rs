@@ -1,38 +1,111 @@
-//! The results file: a small JSON document of our own schema, written here and read back
-//! with the project's JSON reader (`crate::json`, no dependency).
+//! The results file: a small JSON document of our own schema, written here with the tool's
+//! JSON writer and read back (`--summary`) with its reader (`crate::json`, no dependency).
 //!
 //! ```json
 //! {"schema": "unixbench-lmbench", "schema_version": 1,
-//!  "host": {"name": "box", "os": "Linux 6.1.0", "machine": "x86_64"},
-//!  "params": {"enough_us": 100000, "tries": 11, ...},
+//!  "host": {"name": "box", "os": "Linux 6.1.0", "machine": "x86_64", "version": "#1 SMP ..."},
+//!  "params": {"buffer_bytes": 67108864, "date": "2026-12-01T12:24:05Z", "enough_us": 100000,
+//!             "l1_point_bytes", "l2_point_bytes", "loop_overhead_us", "main_point_bytes",
+//!             "points_from_caches", "rand_stride_bytes": 16, "short": false,
+//!             "stride_bytes": 128, "time": 1796127845, "timer_overhead_us",
+//!             "tool": "unixbench 0.1.0", "tries": 11},
 //!  "figures": {"lat_syscall": 0.1160, ...},
-//!  "notes": {"lat_rpc_udp_local": "not measured: ..."}}
+//!  "notes": {"lat_udp_local": "not measured: ..."}}
 //! ```
-//! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz); a
-//! figure that could not be measured is absent from "figures" and has an entry in "notes".
+//! Figures are in the units of the summary table (microseconds, MB/s, nanoseconds, MHz), keyed
+//! as the figures table keys them (`figures.rs`); a figure that could not be measured is absent
+//! from "figures" and has an entry in "notes" (a note may also qualify a figure that is there).
+//! `short` is true for a run in the short mode (`-s`), a smoke test; `date` is `time` in UTC.
 
-pub use crate::json::{number, quote, Value};
-
-/// An object of members (name, JSON text) in the order given, one per line, indented by
-/// `indent` spaces.
-pub fn object_lines(members: &[(&str, String)], indent: usize) -> String {
-    let pad = " ".repeat(indent);
-    let body: Vec<String> = members.iter().map(|(k, v)| format!("{pad}  {}: {v}", quote(k))).collect();
-    if body.is_empty() {
-        "{}".to_string()
-    } else {
-        format!("{{\n{}\n{pad}}}", body.join(",\n"))
-    }
-}
+use super::{memory, sys, table::HostResults, Run};
+use crate::json::{Value, Writer};
 
 /// Parses a JSON text; Err names the line and column of the problem.
 pub fn parse(text: &str) -> Result<Value, String> {
     crate::json::parse(text).map_err(|e| e.to_string())
 }
 
+pub(super) fn to_json(r: &Run) -> String {
+    let u = sys::info::uname().unwrap_or_default();
+    let now = sys::clock::time();
+    let mut j = Writer::pretty();
+    j.begin_object();
+    j.key("schema").string("unixbench-lmbench");
+    j.key("schema_version").int(1);
+    // Members in key order, as the reader's sorted maps write them back.
+    j.key("host").begin_object();
+    j.key("machine").string(&u.machine);
+    j.key("name").string(&r.res.host);
+    j.key("os").string(&r.res.os);
+    j.key("version").string(&u.version);
+    j.end_object();
+    j.key("params").begin_object();
+    j.key("buffer_bytes").int(r.mb as i64);
+    j.key("date").string(&utc_date(now));
+    j.key("enough_us").number(r.h.enough);
+    j.key("l1_point_bytes").int(r.points.l1 as i64);
+    j.key("l2_point_bytes").int(r.points.l2 as i64);
+    j.key("loop_overhead_us").number(r.h.l_overhead);
+    j.key("main_point_bytes").int(r.points.main as i64);
+    j.key("points_from_caches").bool(r.points.from_caches);
+    j.key("rand_stride_bytes").int(memory::RAND_STRIDE as i64);
+    j.key("short").bool(r.res.short);
+    j.key("stride_bytes").int(memory::STRIDE as i64);
+    j.key("time").int(now);
+    j.key("timer_overhead_us").number(r.h.t_overhead);
+    j.key("tool").string(base::version::TOOL);
+    j.key("tries").int(r.h.tries as i64);
+    j.end_object();
+    j.key("figures").begin_object();
+    for (k, v) in &r.res.figures {
+        j.key(k).number(*v);
+    }
+    j.end_object();
+    j.key("notes").begin_object();
+    for (k, v) in &r.res.notes {
+        j.key(k).string(v);
+    }
+    j.end_object();
+    j.end_object();
+    j.finish()
+}
+
+pub(super) fn from_json(text: &str) -> std::result::Result<HostResults, String> {
+    let v = parse(text)?;
+    if v.get("schema").and_then(Value::as_str) != Some("unixbench-lmbench") {
+        return Err("not an lmbench results file (schema is not \"unixbench-lmbench\")".into());
+    }
+    let version = v.get("schema_version").and_then(Value::as_f64);
+    if version != Some(1.0) {
+        return Err(format!("unsupported schema_version {version:?} (this version reads 1)"));
+    }
+    let host = v.get("host");
+    let s = |k: &str| host.and_then(|h| h.get(k)).and_then(Value::as_str).unwrap_or("unknown").to_string();
+    let short = v.get("params").and_then(|p| p.get("short")).and_then(Value::as_bool) == Some(true);
+    let mut res = HostResults { host: s("name"), os: s("os"), short, ..Default::default() };
+    for (k, val) in v.get("figures").map(Value::members).unwrap_or(&[]) {
+        if let Some(n) = val.as_f64() {
+            res.figures.insert(k.clone(), n);
+        }
+    }
+    for (k, val) in v.get("notes").map(Value::members).unwrap_or(&[]) {
+        if let Some(n) = val.as_str() {
+            res.note(k, n.to_string());
+        }
+    }
+    Ok(res)
+}
+
+/// `t` (seconds since the Epoch) as an ISO 8601 date and time in UTC: `2026-12-01T12:24:05Z`.
+fn utc_date(t: i64) -> String {
+    let tm = crate::report::fmt::utc(t);
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::quote;
 
     #[test]
     fn round_trip() {

@@ -14,6 +14,7 @@
 //! table and the JSON. The loops it times and lmbench's harness are `lmbench_kernels`, a crate
 //! built at opt-level 3 as the kernels are, while this one is built for size.
 
+mod figures;
 mod json;
 mod table;
 
@@ -21,31 +22,29 @@ use lmbench_kernels::{ctx, harness, ipc, memory, procs, vm};
 
 use crate::error::{Error, Result};
 use crate::sys;
+use figures::{Figure, How, Section};
 use harness::{Harness, INTERRUPTED, MEDIUM, SHORT};
+use json::{from_json, to_json};
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use table::HostResults;
 
-const HELP: &str = "\
+const USAGE: &str = "\
 Usage: lmbench [-s|--short] [--only SECTION[,SECTION...]] [--json FILE] [--dir DIR]
        lmbench --summary FILE...
 Measures lmbench's summary figures for this host and prints them in lmbench 3's summary table.
 
-  -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB buffers
-                  (a smoke test; the default takes 11 samples of 100 ms intervals, and of
-                  1 s or 2 s for the pipe, UDP, TCP and AF_UNIX figures, as lmbench does)
-  --only LIST     measure only these sections (or single figures, by their JSON names),
-                  comma-separated:
-                    proc  null call, null I/O, stat, open/close, select on 100 TCP fds,
-                          signal install and handler, fork+exit, fork+exec, fork+sh -c
-                    ctx   context switches: 2p/0K, 2p/16K, 2p/64K, 8p/16K ... 16p/64K
-                    lat   pipe, AF_UNIX, UDP, TCP, TCP connect latencies (127.0.0.1 only)
-                    fs    0K/10K file create and delete, mmap, protection and page faults,
-                          select on 100 file fds
-                    bw    pipe, AF_UNIX, TCP, file and mmap reread, bcopy, memory read/write
-                    mem   clock estimate, L1, L2 and main memory load latency
+  -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB
+                  bandwidth buffers (a smoke test, and its table says so; the default takes
+                  11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP
+                  and AF_UNIX figures, as lmbench does)
+  --only LIST     measure only these sections, or single figures by their JSON names,
+                  comma-separated. The sections, and each figure's name, column and program:
+";
+
+const OPTIONS: &str = "\
   --json FILE     also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)
   --dir DIR       make scratch files under DIR (default: $TMPDIR, else /tmp)
   --summary FILE...  print one table with a row per saved results file
@@ -53,10 +52,16 @@ Measures lmbench's summary figures for this host and prints them in lmbench 3's 
 Figures are those of lmbench 3's table: latencies in microseconds, bandwidths in MB/s
 (10^6 bytes), memory latencies in nanoseconds. Memory latency is measured with a 128-byte
 stride at half the L1 and half the L2 size the system reports and at twice the largest
-cache (at least 8 MiB); where no sizes are reported, L1 and L2 come from a sweep of sizes.
+cache (at least 8 MiB, in the short mode too); where no sizes are reported, L1 and L2 come
+from a sweep of sizes. \"Main mem\" walks that buffer in order, which a prefetcher can follow;
+\"Rand mem\" walks it in lmbench's random order, a new page each load (lat_mem_rd -t), which
+is the latency of memory itself.
 ";
 
-const SECTIONS: &[&str] = &["proc", "ctx", "lat", "fs", "bw", "mem"];
+/// `lmbench --help`: the sections and their figures come from the figures table.
+fn help() -> String {
+    format!("{USAGE}{}{OPTIONS}", figures::help())
+}
 
 #[derive(Debug, Default)]
 struct Opts {
@@ -81,10 +86,11 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 let v = p.value()?.string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
                 let mut list = Vec::new();
                 for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    if !SECTIONS.contains(&s) && !table::FIGURES.iter().any(|f| f.0 == s) {
+                    if Section::by_name(s).is_none() && figures::figure(s).is_none() {
+                        let names: Vec<&str> = Section::ALL.iter().map(|s| s.name()).collect();
                         return Err(Error::usage(format!(
                             "unknown section '{s}' (sections: {}; or a figure name of the JSON file)",
-                            SECTIONS.join(", ")
+                            names.join(", ")
                         )));
                     }
                     list.push(s.to_string());
@@ -100,7 +106,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
             Long("hello") => o.hello = true,
             Value(v) if summary => o.summary.push(v.into()),
             Long("help") | Short('h') => {
-                crate::error::print(HELP)?;
+                crate::error::print(&help())?;
                 return Err(Error::Exit(0));
             }
             _ => return Err(arg.unexpected().into()),
@@ -183,21 +189,6 @@ struct Run {
 }
 
 impl Run {
-    /// Measures one figure, recording its value or why there is none.
-    ///
-    /// Generic only in this shim; the checks and the recording are one function each, not a
-    /// copy per figure.
-    #[inline]
-    fn fig(&mut self, key: &str, f: impl FnOnce(&mut Run) -> std::io::Result<f64>) -> Option<f64> {
-        match self.to_measure(key) {
-            Ok(()) => {
-                let r = f(self);
-                self.record(key, r)
-            }
-            Err(v) => v,
-        }
-    }
-
     /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
     /// None when interrupted or not selected).
     #[inline(never)]
@@ -243,7 +234,7 @@ impl Run {
     /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
     #[inline(never)] // asked for every figure
     fn selected(&self, key: &str) -> bool {
-        let section = table::FIGURES.iter().find(|f| f.0 == key).map_or("", |f| f.1);
+        let section = figures::figure(key).map_or("", |f| f.section.name());
         self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))
     }
 
@@ -273,8 +264,11 @@ fn host_results() -> HostResults {
 fn measure_all(opts: &Opts) -> Result {
     let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
     let caches = memory::cache_sizes();
-    let mb = if opts.short { 8 << 20 } else { memory::main_size(&caches) };
-    let points = memory::points(&caches, mb);
+    // The main-memory point is past the largest cache the system reports, in the short mode
+    // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
+    let main = memory::main_size(&caches);
+    let mb = if opts.short { 8 << 20 } else { main };
+    let points = memory::points(&caches, main);
     let parent = opts
         .dir
         .clone()
@@ -309,34 +303,30 @@ fn measure_all(opts: &Opts) -> Result {
         mb,
         data_file: None,
         small_file,
-        res: host_results(),
+        res: HostResults { short: opts.short, ..host_results() },
         verbose: sys::fd::isatty(2),
         only: opts.only.clone(),
     };
-    let want = |s: &str| {
-        opts.only
-            .as_ref()
-            .map_or(true, |l| l.iter().any(|x| x == s || table::FIGURES.iter().any(|f| f.0 == x && f.1 == s)))
-    };
-    if want("proc") {
-        proc_section(&mut run);
-    }
-    if want("ctx") {
-        ctx_section(&mut run);
-    }
-    if want("lat") {
-        lat_section(&mut run);
-    }
-    if want("fs") {
-        fs_section(&mut run);
-    }
-    if want("bw") {
-        bw_section(&mut run);
-    }
-    if want("mem") {
-        mem_section(&mut run);
+    let mut joint = Joint::default();
+    for f in figures::FIGURES {
+        if run.to_measure(f.key).is_ok() {
+            let r = how(&mut run, &mut joint, f);
+            run.record(f.key, r);
+        }
     }
     drop(scratch);
+    if caches.is_empty() {
+        let why = format!(
+            "measured at {} MiB, lmbench's default: this system reports no cache sizes, so this may be a \
+             cache's latency",
+            main >> 20
+        );
+        for key in ["lat_mem", "lat_mem_rand"] {
+            if run.res.figures.contains_key(key) {
+                run.res.note(key, why.clone());
+            }
+        }
+    }
 
     let hosts = [run.res.clone()];
     let mut out = table::render(&hosts);
@@ -352,196 +342,129 @@ fn measure_all(opts: &Opts) -> Result {
     Ok(())
 }
 
-fn proc_section(r: &mut Run) {
-    r.fig("mhz", |r| memory::mhz(&r.h));
-    r.fig("lat_syscall", |r| procs::null_call(&r.h));
-    r.fig("lat_nullio", |r| procs::null_io(&r.h));
-    r.fig("lat_stat", |r| procs::stat(&r.h, &r.small_file));
-    r.fig("lat_openclose", |r| procs::open_close(&r.h, &r.small_file));
-    r.fig("lat_tcp_select", |r| procs::select_tcp(&r.h));
-    r.fig("lat_siginstall", |r| procs::sig_install(&r.h));
-    r.fig("lat_sigcatch", |r| procs::sig_catch(&r.h));
-    r.fig("lat_nullproc", |r| procs::fork_exit(&r.h));
-    r.fig("lat_simpleproc", |r| procs::fork_exec(&r.h, &r.me()?));
-    r.fig("lat_shproc", |r| procs::fork_shell(&r.h, &r.me()?));
+/// What several figures share, measured once for all of them: lat_ctx's ring overhead per
+/// working-set size, lat_fs's create and delete rates per file size, and the sweep of sizes
+/// that finds L1 and L2 where the system reports no cache sizes.
+#[derive(Default)]
+struct Joint {
+    ctx_overhead: Shared<f64>,
+    fs: Shared<(f64, f64)>,
+    sweep: Option<std::result::Result<(f64, f64), String>>,
 }
 
-fn ctx_section(r: &mut Run) {
-    ctx_size(r, 0, &[2]);
-    ctx_size(r, 16, &[2, 8, 16]);
-    ctx_size(r, 64, &[2, 8, 16]);
-}
+/// Results by size (KB): a value, or why there is none.
+type Shared<T> = Vec<(usize, std::result::Result<T, String>)>;
 
-/// One `lat_ctx -s KB N...` run: the overhead for the largest N, then each N.
-fn ctx_size(r: &mut Run, kb: usize, procs: &[usize]) {
-    let keys: Vec<String> = procs.iter().map(|p| format!("lat_ctx{kb}_{p}")).collect();
-    if keys.iter().all(|k| r.res.figures.contains_key(k) || !r.selected(k)) || INTERRUPTED.load(Relaxed) {
-        return;
+/// The shared result for `at`, measured by `f` the first time.
+fn shared<T: Copy>(
+    cache: &mut Shared<T>,
+    at: usize,
+    f: impl FnOnce() -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    if let Some((_, r)) = cache.iter().find(|c| c.0 == at) {
+        return r.clone().map_err(std::io::Error::other);
     }
-    let max = procs.iter().copied().max().unwrap_or(2);
-    match ctx::overhead(&r.h, max, kb) {
-        Ok(ovr) => {
-            r.res.notes.remove(&format!("lat_ctx{kb}_overhead"));
-            for (p, key) in procs.iter().zip(&keys) {
-                r.fig(key, |r| ctx::ctx(&r.h, *p, kb, ovr));
-            }
-        }
-        Err(e) => {
-            for key in keys {
-                r.res.note(&key, format!("not measured: the ring overhead: {e}"));
-            }
-        }
+    let r = f();
+    if !INTERRUPTED.load(Relaxed) {
+        cache.push((at, r.as_ref().map(|v| *v).map_err(|e| e.to_string())));
     }
+    r
 }
 
-fn lat_section(r: &mut Run) {
-    ctx_size(r, 0, &[2]);
-    r.fig("lat_pipe", |r| ipc::lat_pipe(&r.h.at_least(SHORT)));
-    r.fig("lat_unix", |r| ipc::lat_unix(&r.h));
-    r.fig("lat_udp_local", |r| ipc::lat_udp(&r.h.at_least(SHORT)));
-    r.fig("lat_tcp_local", |r| ipc::lat_tcp(&r.h.at_least(MEDIUM)));
-    r.fig("lat_tcp_connect_local", |r| ipc::lat_connect(&r.h));
-}
-
-fn fs_section(r: &mut Run) {
-    for (kb, create, delete) in [(0, "fs_create_0k", "fs_delete_0k"), (10, "fs_create_10k", "fs_delete_10k")]
-    {
-        if INTERRUPTED.load(Relaxed) {
-            return;
-        }
-        if !r.selected(create) && !r.selected(delete) {
-            continue;
-        }
-        match vm::fs_create_delete(&r.h, &r.dir, kb * 1024) {
-            Ok((c, d)) => {
-                r.fig(create, |_| Ok(c));
-                r.fig(delete, |_| Ok(d));
-            }
-            Err(e) if !INTERRUPTED.load(Relaxed) => {
-                r.res.note(create, format!("not measured: {e}"));
-                r.res.note(delete, format!("not measured: {e}"));
-            }
-            Err(_) => {}
-        }
-    }
-    r.fig("lat_mappings", |r| {
-        let f = r.data_file()?;
-        vm::lat_mmap(&r.h, &f, r.mb)
-    });
-    r.fig("lat_protfault", |r| {
-        let catch = match r.res.figures.get("lat_sigcatch") {
-            Some(c) => *c,
-            None => procs::sig_catch(&r.h)?,
-        };
-        procs::prot_fault(&r.h, catch)
-    });
-    r.fig("lat_pagefault", |r| {
-        let f = r.data_file()?;
-        vm::lat_pagefault(&r.h, &f)
-    });
-    r.fig("lat_fd_select", |r| procs::select_file(&r.h, &r.small_file));
-}
-
-fn bw_section(r: &mut Run) {
-    r.fig("bw_pipe", |r| ipc::bw_pipe(&r.h.at_least(MEDIUM)));
-    r.fig("bw_unix", |r| ipc::bw_unix(&r.h.at_least(MEDIUM)));
-    r.fig("bw_tcp_local", |r| ipc::bw_tcp(&r.h));
-    r.fig("bw_reread", |r| {
-        let f = r.data_file()?;
-        vm::bw_file_reread(&r.h, &f, r.mb)
-    });
-    r.fig("bw_mmap", |r| {
-        let f = r.data_file()?;
-        vm::bw_mmap_reread(&r.h, &f, r.mb)
-    });
-    // lmbench runs the copies at half its largest size and the rest at the largest.
-    r.fig("bw_bcopy_libc", |r| memory::bcopy_libc(&r.h, r.mb / 2));
-    r.fig("bw_bcopy_unrolled", |r| memory::bcopy_hand(&r.h, r.mb / 2));
-    r.fig("bw_mem_rdsum", |r| memory::read(&r.h, r.mb));
-    r.fig("bw_mem_wr", |r| memory::write(&r.h, r.mb));
-}
-
-fn mem_section(r: &mut Run) {
-    r.fig("mhz", |r| memory::mhz(&r.h));
+/// Measures one figure as its table entry says.
+fn how(r: &mut Run, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
     let p = r.points;
-    if !p.from_caches && (r.selected("lat_l1") || r.selected("lat_l2")) && !INTERRUPTED.load(Relaxed) {
-        match memory::sweep(&r.h, p.main) {
-            Ok((l1, l2, l2_size)) => {
-                r.points.l1 = 2048;
-                r.points.l2 = l2_size;
-                r.fig("lat_l1", |_| Ok(l1));
-                r.fig("lat_l2", |_| Ok(l2));
+    match f.how {
+        How::Mhz => memory::mhz(&r.h),
+        How::NullCall => procs::null_call(&r.h),
+        How::NullIo => procs::null_io(&r.h),
+        How::Stat => procs::stat(&r.h, &r.small_file),
+        How::OpenClose => procs::open_close(&r.h, &r.small_file),
+        How::SelectTcp => procs::select_tcp(&r.h),
+        How::SigInstall => procs::sig_install(&r.h),
+        How::SigCatch => procs::sig_catch(&r.h),
+        How::ForkExit => procs::fork_exit(&r.h),
+        How::ForkExec => procs::fork_exec(&r.h, &r.me()?),
+        How::ForkShell => procs::fork_shell(&r.h, &r.me()?),
+        How::Ctx { kb, procs } => {
+            // One `lat_ctx -s KB N...` run: the overhead for the largest N, then each N.
+            let max = figures::FIGURES
+                .iter()
+                .filter_map(|f| match f.how {
+                    How::Ctx { kb: k, procs } if k == kb => Some(procs),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(procs);
+            let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
+                .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
+            ctx::ctx(&r.h, procs, kb, ovr)
+        }
+        How::LatPipe => ipc::lat_pipe(&r.h.at_least(SHORT)),
+        How::LatUnix => ipc::lat_unix(&r.h),
+        How::LatUdp => ipc::lat_udp(&r.h.at_least(SHORT)),
+        How::LatTcp => ipc::lat_tcp(&r.h.at_least(MEDIUM)),
+        How::LatConnect => ipc::lat_connect(&r.h),
+        How::FsCreate(kb) => {
+            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.0)
+        }
+        How::FsDelete(kb) => {
+            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.1)
+        }
+        How::Mmap => {
+            let f = r.data_file()?;
+            vm::lat_mmap(&r.h, &f, r.mb)
+        }
+        How::ProtFault => {
+            let catch = match r.res.figures.get("lat_sigcatch") {
+                Some(c) => *c,
+                None => procs::sig_catch(&r.h)?,
+            };
+            procs::prot_fault(&r.h, catch)
+        }
+        How::PageFault => {
+            let f = r.data_file()?;
+            vm::lat_pagefault(&r.h, &f)
+        }
+        How::SelectFile => procs::select_file(&r.h, &r.small_file),
+        How::BwPipe => ipc::bw_pipe(&r.h.at_least(MEDIUM)),
+        How::BwUnix => ipc::bw_unix(&r.h.at_least(MEDIUM)),
+        How::BwTcp => ipc::bw_tcp(&r.h),
+        How::BwReread => {
+            let f = r.data_file()?;
+            vm::bw_file_reread(&r.h, &f, r.mb)
+        }
+        How::BwMmap => {
+            let f = r.data_file()?;
+            vm::bw_mmap_reread(&r.h, &f, r.mb)
+        }
+        // lmbench runs the copies at half its largest size and the rest at the largest.
+        How::BcopyLibc => memory::bcopy_libc(&r.h, r.mb / 2),
+        How::BcopyHand => memory::bcopy_hand(&r.h, r.mb / 2),
+        How::MemRead => memory::read(&r.h, r.mb),
+        How::MemWrite => memory::write(&r.h, r.mb),
+        How::LatL1 | How::LatL2 => {
+            let l1 = f.how == How::LatL1;
+            if !p.from_caches {
+                // Without reported sizes, the sweep finds both levels; should it fail, the fixed
+                // points below are the last resort.
+                let sweep = j.sweep.get_or_insert_with(|| match memory::sweep(&r.h, p.main) {
+                    Ok((l1, l2, l2_size)) => {
+                        r.points.l1 = 2048;
+                        r.points.l2 = l2_size;
+                        Ok((l1, l2))
+                    }
+                    Err(e) => Err(e.to_string()),
+                });
+                if let Ok((a, b)) = sweep {
+                    return Ok(if l1 { *a } else { *b });
+                }
             }
-            Err(e) => {
-                r.res.note("lat_l1", format!("not measured: {e}"));
-                r.res.note("lat_l2", format!("not measured: {e}"));
-            }
+            memory::load_latency(&r.h, if l1 { p.l1 } else { p.l2 }, memory::STRIDE)
         }
+        How::LatMem => memory::load_latency(&r.h, p.main, memory::STRIDE),
+        How::LatMemRand => memory::random_latency(&r.h, p.main),
     }
-    r.fig("lat_l1", |r| memory::load_latency(&r.h, p.l1, memory::STRIDE));
-    r.fig("lat_l2", |r| memory::load_latency(&r.h, p.l2, memory::STRIDE));
-    r.fig("lat_mem", |r| memory::load_latency(&r.h, p.main, memory::STRIDE));
-}
-
-fn to_json(r: &Run) -> String {
-    let u = sys::info::uname().unwrap_or_default();
-    // Members in key order, as the reader's sorted maps write them back.
-    let host = [
-        ("machine", json::quote(&u.machine)),
-        ("name", json::quote(&r.res.host)),
-        ("os", json::quote(&r.res.os)),
-        ("version", json::quote(&u.version)),
-    ];
-    let params = [
-        ("buffer_bytes", r.mb.to_string()),
-        ("enough_us", json::number(r.h.enough)),
-        ("l1_point_bytes", r.points.l1.to_string()),
-        ("l2_point_bytes", r.points.l2.to_string()),
-        ("loop_overhead_us", json::number(r.h.l_overhead)),
-        ("main_point_bytes", r.points.main.to_string()),
-        ("points_from_caches", r.points.from_caches.to_string()),
-        ("stride_bytes", memory::STRIDE.to_string()),
-        ("time", sys::clock::time().to_string()),
-        ("timer_overhead_us", json::number(r.h.t_overhead)),
-        ("tool", json::quote(&format!("unixbench {}", env!("CARGO_PKG_VERSION")))),
-        ("tries", r.h.tries.to_string()),
-    ];
-    let figures: Vec<(&str, String)> =
-        r.res.figures.iter().map(|(k, v)| (k.as_str(), json::number(*v))).collect();
-    let notes: Vec<(&str, String)> = r.res.notes.iter().map(|(k, v)| (k.as_str(), json::quote(v))).collect();
-    format!(
-        "{{\n  \"schema\": \"unixbench-lmbench\",\n  \"schema_version\": 1,\n  \"host\": {},\n  \"params\": {},\n  \"figures\": {},\n  \"notes\": {}\n}}\n",
-        json::object_lines(&host, 2),
-        json::object_lines(&params, 2),
-        json::object_lines(&figures, 2),
-        json::object_lines(&notes, 2),
-    )
-}
-
-fn from_json(text: &str) -> std::result::Result<HostResults, String> {
-    let v = json::parse(text)?;
-    if v.get("schema").and_then(json::Value::as_str) != Some("unixbench-lmbench") {
-        return Err("not an lmbench results file (schema is not \"unixbench-lmbench\")".into());
-    }
-    let version = v.get("schema_version").and_then(json::Value::as_f64);
-    if version != Some(1.0) {
-        return Err(format!("unsupported schema_version {version:?} (this version reads 1)"));
-    }
-    let host = v.get("host");
-    let s =
-        |k: &str| host.and_then(|h| h.get(k)).and_then(json::Value::as_str).unwrap_or("unknown").to_string();
-    let mut res = HostResults { host: s("name"), os: s("os"), ..Default::default() };
-    for (k, val) in v.get("figures").map(json::Value::members).unwrap_or(&[]) {
-        if let Some(n) = val.as_f64() {
-            res.figures.insert(k.clone(), n);
-        }
-    }
-    for (k, val) in v.get("notes").map(json::Value::members).unwrap_or(&[]) {
-        if let Some(n) = val.as_str() {
-            res.note(k, n.to_string());
-        }
-    }
-    Ok(res)
 }
 
 #[cfg(test)]
@@ -587,5 +510,40 @@ mod tests {
         assert_eq!(from_json(&text).unwrap(), res);
         assert!(from_json("{\"schema\": \"other\"}").is_err());
         assert!(from_json("{\"schema\": \"unixbench-lmbench\", \"schema_version\": 2}").is_err());
+    }
+
+    /// A run that measures nothing, selecting as `--only LIST` would.
+    fn selecting(only: Option<&[&str]>) -> Run {
+        Run {
+            h: Harness { enough: 1.0, tries: 1, t_overhead: 0.0, l_overhead: 0.0, floors: false },
+            dir: PathBuf::from("/nonexistent"),
+            me: None,
+            points: memory::points(&[], 8 << 20),
+            mb: 8 << 20,
+            data_file: None,
+            small_file: PathBuf::new(),
+            res: host_results(),
+            verbose: false,
+            only: only.map(|l| l.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+
+    #[test]
+    fn every_figure_is_measured_by_its_section() {
+        // The measuring loop measures what `selected` picks: for `--only SECTION`, the
+        // section's figures (those the help lists under it), and nothing else.
+        for s in figures::Section::ALL {
+            let r = selecting(Some(&[s.name()]));
+            let picked: Vec<&str> =
+                figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+            let own: Vec<&str> = figures::of(s).map(|f| f.key).collect();
+            assert_eq!(picked, own, "--only {}", s.name());
+            assert!(!own.is_empty());
+        }
+        let r = selecting(Some(&["lat_pipe", "bw_pipe"]));
+        let picked: Vec<&str> =
+            figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+        assert_eq!(picked, ["lat_pipe", "bw_pipe"]);
+        assert!(figures::FIGURES.iter().all(|f| selecting(None).selected(f.key)));
     }
 }

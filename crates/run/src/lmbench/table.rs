@@ -3,8 +3,11 @@
 //!
 //! Figure keys are getsummary's variable names, in the units of its table: microseconds for
 //! latencies (the file create and delete columns too, where lmbench stores rates and divides),
-//! MB/s for bandwidths, nanoseconds for memory latencies, MHz for the clock.
+//! MB/s for bandwidths, nanoseconds for memory latencies, MHz for the clock. Which section of
+//! the table prints a figure, and in what width, is the figures table's (`figures.rs`); the
+//! blocks below add only getsummary's headers and its few repeats and blank columns.
 
+use super::figures::{self, Section};
 use std::collections::BTreeMap;
 
 /// One host's figures, as measured or read back from a results file.
@@ -16,8 +19,10 @@ pub struct HostResults {
     pub os: String,
     /// Figure key -> value, for what was measured.
     pub figures: BTreeMap<String, f64>,
-    /// Figure key -> why it has no value.
+    /// Figure key -> why it has no value (or what to know about the one it has).
     pub notes: BTreeMap<String, String>,
+    /// Measured in the short mode (`-s`): a smoke test, not figures to compare.
+    pub short: bool,
 }
 
 impl HostResults {
@@ -36,58 +41,8 @@ impl HostResults {
     }
 }
 
-/// Every figure this tool measures, by section: (key, section, column title).
-pub const FIGURES: &[(&str, &str, &str)] = &[
-    ("mhz", "proc", "Mhz"),
-    ("lat_syscall", "proc", "null call"),
-    ("lat_nullio", "proc", "null I/O"),
-    ("lat_stat", "proc", "stat"),
-    ("lat_openclose", "proc", "open clos"),
-    ("lat_tcp_select", "proc", "slct TCP"),
-    ("lat_siginstall", "proc", "sig inst"),
-    ("lat_sigcatch", "proc", "sig hndl"),
-    ("lat_nullproc", "proc", "fork proc"),
-    ("lat_simpleproc", "proc", "exec proc"),
-    ("lat_shproc", "proc", "sh proc"),
-    ("lat_ctx0_2", "ctx", "2p/0K ctxsw"),
-    ("lat_ctx16_2", "ctx", "2p/16K ctxsw"),
-    ("lat_ctx64_2", "ctx", "2p/64K ctxsw"),
-    ("lat_ctx16_8", "ctx", "8p/16K ctxsw"),
-    ("lat_ctx64_8", "ctx", "8p/64K ctxsw"),
-    ("lat_ctx16_16", "ctx", "16p/16K ctxsw"),
-    ("lat_ctx64_16", "ctx", "16p/64K ctxsw"),
-    ("lat_pipe", "lat", "Pipe"),
-    ("lat_unix", "lat", "AF UNIX"),
-    ("lat_udp_local", "lat", "UDP"),
-    ("lat_tcp_local", "lat", "TCP"),
-    ("lat_tcp_connect_local", "lat", "TCP conn"),
-    ("fs_create_0k", "fs", "0K File Create"),
-    ("fs_delete_0k", "fs", "0K File Delete"),
-    ("fs_create_10k", "fs", "10K File Create"),
-    ("fs_delete_10k", "fs", "10K File Delete"),
-    ("lat_mappings", "fs", "Mmap Latency"),
-    ("lat_protfault", "fs", "Prot Fault"),
-    ("lat_pagefault", "fs", "Page Fault"),
-    ("lat_fd_select", "fs", "100fd selct"),
-    ("bw_pipe", "bw", "Pipe"),
-    ("bw_unix", "bw", "AF UNIX"),
-    ("bw_tcp_local", "bw", "TCP"),
-    ("bw_reread", "bw", "File reread"),
-    ("bw_mmap", "bw", "Mmap reread"),
-    ("bw_bcopy_libc", "bw", "Bcopy (libc)"),
-    ("bw_bcopy_unrolled", "bw", "Bcopy (hand)"),
-    ("bw_mem_rdsum", "bw", "Mem read"),
-    ("bw_mem_wr", "bw", "Mem write"),
-    ("lat_l1", "mem", "L1 $"),
-    ("lat_l2", "mem", "L2 $"),
-    ("lat_mem", "mem", "Main mem"),
-];
-
 /// Columns of lmbench's layout this tool never measures, with the footnote for them.
-pub const NEVER: &[(&str, &str)] = &[
-    ("RPC/UDP, RPC/TCP", "not measured: Sun RPC is not part of this tool"),
-    ("Rand mem", "not measured: lmbench's random-stride run (lat_mem_rd -t) is not part of this tool"),
-];
+pub const NEVER: &[(&str, &str)] = &[("RPC/UDP, RPC/TCP", "not measured: Sun RPC is not part of this tool")];
 
 /// lmbench's `num`: a positive value in `len` characters, in K or M above ten thousand or ten
 /// million; nothing measured, or not positive, prints `len` blanks.
@@ -149,24 +104,146 @@ fn has(h: &HostResults, keys: &[&str]) -> bool {
     keys.iter().any(|k| h.get(k) > 0.0)
 }
 
-/// A host's row: its lead, then each cell (key, width) as lmbench's `num`, one space apart.
-/// A key with no figure (or "-" for a column nobody measures) prints blanks.
-#[inline(never)]
-fn row(h: &HostResults, cells: &[(&str, usize)]) -> String {
-    let mut s = lead(h);
-    for (i, (k, w)) in cells.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(&num(h.get(k), *w));
-    }
-    s.push('\n');
-    s
-}
-
 #[inline(never)]
 fn lead(h: &HostResults) -> String {
     format!("{} {} ", left(&h.host, 9), right(&h.os, 13))
+}
+
+/// A section of the printed table, in getsummary's layout.
+struct Block {
+    section: Section,
+    /// The title, rulers and column heads, as getsummary prints them.
+    head: &'static str,
+    /// A figure of another section that getsummary prints first in this one, in this width.
+    lead_with: Option<(&'static str, usize)>,
+    /// Columns nobody measures here, printed blank: (position among the cells, width).
+    blanks: &'static [(usize, usize)],
+    /// Figures that do not make the section or a host's row appear (getsummary's `resultsq`
+    /// lists leave them out).
+    silent: &'static [&'static str],
+}
+
+const BLOCKS: &[Block] = &[
+    Block {
+        section: Section::Proc,
+        head: concat!(
+            "\nProcessor, Processes - times in microseconds - smaller is better\n",
+            "------------------------------------------------------------------------------\n",
+            "Host                 OS  Mhz null null      open slct sig  sig  fork exec sh  \n",
+            "                             call  I/O stat clos TCP  inst hndl proc proc proc\n",
+            "--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----\n",
+        ),
+        lead_with: Some(("mhz", 4)),
+        blanks: &[],
+        silent: &["mhz"],
+    },
+    Block {
+        section: Section::Ctx,
+        head: concat!(
+            "\nContext switching - times in microseconds - smaller is better\n",
+            "-------------------------------------------------------------------------\n",
+            "Host                 OS  2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K\n",
+            "                         ctxsw  ctxsw  ctxsw ctxsw  ctxsw   ctxsw   ctxsw\n",
+            "--------- ------------- ------ ------ ------ ------ ------ ------- -------\n",
+        ),
+        lead_with: None,
+        blanks: &[],
+        silent: &[],
+    },
+    Block {
+        section: Section::Lat,
+        head: concat!(
+            "\n*Local* Communication latencies in microseconds - smaller is better\n",
+            "---------------------------------------------------------------------\n",
+            "Host                 OS 2p/0K  Pipe AF     UDP  RPC/   TCP  RPC/ TCP\n",
+            "                        ctxsw       UNIX         UDP         TCP conn\n",
+            "--------- ------------- ----- ----- ---- ----- ----- ----- ----- ----\n",
+        ),
+        lead_with: Some(("lat_ctx0_2", 5)),
+        // RPC/UDP and RPC/TCP (see NEVER).
+        blanks: &[(4, 5), (6, 5)],
+        silent: &[],
+    },
+    Block {
+        section: Section::Fs,
+        head: concat!(
+            "\nFile & VM system latencies in microseconds - smaller is better\n",
+            "-------------------------------------------------------------------------------\n",
+            "Host                 OS   0K File      10K File     Mmap    Prot   Page   100fd\n",
+            "                        Create Delete Create Delete Latency Fault  Fault  selct\n",
+            "--------- ------------- ------ ------ ------ ------ ------- ----- ------- -----\n",
+        ),
+        lead_with: None,
+        blanks: &[],
+        silent: &["lat_fd_select"],
+    },
+    Block {
+        section: Section::Bw,
+        head: concat!(
+            "\n*Local* Communication bandwidths in MB/s - bigger is better\n",
+            "-----------------------------------------------------------------------------\n",
+            "Host                OS  Pipe AF    TCP  File   Mmap  Bcopy  Bcopy  Mem   Mem\n",
+            "                             UNIX      reread reread (libc) (hand) read write\n",
+            "--------- ------------- ---- ---- ---- ------ ------ ------ ------ ---- -----\n",
+        ),
+        lead_with: None,
+        blanks: &[],
+        silent: &["bw_mmap"],
+    },
+];
+
+/// A cell: a figure's key and width, or a blank column ("-").
+type Cell = (&'static str, usize);
+
+impl Block {
+    /// The cells after the host and OS, left to right.
+    fn cells(&self) -> Vec<Cell> {
+        let mut v: Vec<Cell> = self.lead_with.into_iter().collect();
+        v.extend(figures::of(self.section).map(|f| (f.key, f.width)));
+        for &(at, w) in self.blanks {
+            v.insert(at, ("-", w));
+        }
+        v
+    }
+
+    /// The figures whose values show this section and a host's row.
+    fn shown_by(&self) -> Vec<&'static str> {
+        self.cells().into_iter().map(|c| c.0).filter(|k| *k != "-" && !self.silent.contains(k)).collect()
+    }
+
+    fn render(&self, hosts: &[HostResults], o: &mut String) {
+        let keys = self.shown_by();
+        if !any(hosts, &keys) {
+            return;
+        }
+        o.push_str(self.head);
+        let cells = self.cells();
+        for h in hosts.iter().filter(|h| has(h, &keys)) {
+            o.push_str(&lead(h));
+            for (i, &(k, w)) in cells.iter().enumerate() {
+                if i > 0 {
+                    o.push(' ');
+                }
+                o.push_str(&cell(h, k, w));
+            }
+            o.push('\n');
+        }
+    }
+}
+
+/// One cell as getsummary prints it: the clock as `%4.0f`, every other figure by `num`.
+#[inline(never)]
+fn cell(h: &HostResults, key: &str, w: usize) -> String {
+    let v = h.get(key);
+    if key == "mhz" {
+        if v > 0.0 {
+            format!("{v:4.0}")
+        } else {
+            " ".repeat(w)
+        }
+    } else {
+        num(v, w)
+    }
 }
 
 /// The whole summary for `hosts`, lmbench 3's banner and sections; sections where no host has
@@ -176,198 +253,50 @@ pub fn render(hosts: &[HostResults]) -> String {
     o.push_str("\n                 L M B E N C H  3 . 0   S U M M A R Y\n");
     o.push_str("                 ------------------------------------\n");
     o.push_str("\t\t (Alpha software, do not distribute)\n\n");
-
-    let keys = [
-        "lat_syscall",
-        "lat_nullio",
-        "lat_stat",
-        "lat_openclose",
-        "lat_tcp_select",
-        "lat_siginstall",
-        "lat_sigcatch",
-        "lat_nullproc",
-        "lat_simpleproc",
-        "lat_shproc",
-    ];
-    if any(hosts, &keys) {
-        o.push_str(concat!(
-            "\nProcessor, Processes - times in microseconds - smaller is better\n",
-            "------------------------------------------------------------------------------\n",
-            "Host                 OS  Mhz null null      open slct sig  sig  fork exec sh  \n",
-            "                             call  I/O stat clos TCP  inst hndl proc proc proc\n",
-            "--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----\n",
-        ));
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            let mhz = h.get("mhz");
-            o.push_str(&lead(h));
-            o.push_str(&if mhz > 0.0 { format!("{mhz:4.0}") } else { "    ".to_string() });
-            for k in keys {
-                o.push(' ');
-                o.push_str(&num(h.get(k), 4));
-            }
-            o.push('\n');
+    let short: Vec<&str> = hosts.iter().filter(|h| h.short).map(|h| h.host.as_str()).collect();
+    if !short.is_empty() {
+        o.push_str(
+            "SHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test, not figures to compare",
+        );
+        if hosts.len() > 1 {
+            o.push_str(&format!(" ({})", short.join(", ")));
         }
+        o.push_str(".\n");
     }
-
-    let keys = [
-        "lat_ctx0_2",
-        "lat_ctx16_2",
-        "lat_ctx64_2",
-        "lat_ctx16_8",
-        "lat_ctx64_8",
-        "lat_ctx16_16",
-        "lat_ctx64_16",
-    ];
-    if any(hosts, &keys) {
-        o.push_str(concat!(
-            "\nContext switching - times in microseconds - smaller is better\n",
-            "-------------------------------------------------------------------------\n",
-            "Host                 OS  2p/0K 2p/16K 2p/64K 8p/16K 8p/64K 16p/16K 16p/64K\n",
-            "                         ctxsw  ctxsw  ctxsw ctxsw  ctxsw   ctxsw   ctxsw\n",
-            "--------- ------------- ------ ------ ------ ------ ------ ------- -------\n",
-        ));
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&row(
-                h,
-                &[
-                    ("lat_ctx0_2", 6),
-                    ("lat_ctx16_2", 6),
-                    ("lat_ctx64_2", 6),
-                    ("lat_ctx16_8", 6),
-                    ("lat_ctx64_8", 6),
-                    ("lat_ctx16_16", 7),
-                    ("lat_ctx64_16", 7),
-                ],
-            ));
-        }
+    for b in BLOCKS {
+        b.render(hosts, &mut o);
     }
-
-    let keys =
-        ["lat_ctx0_2", "lat_pipe", "lat_unix", "lat_udp_local", "lat_tcp_local", "lat_tcp_connect_local"];
-    if any(hosts, &keys) {
-        o.push_str(concat!(
-            "\n*Local* Communication latencies in microseconds - smaller is better\n",
-            "---------------------------------------------------------------------\n",
-            "Host                 OS 2p/0K  Pipe AF     UDP  RPC/   TCP  RPC/ TCP\n",
-            "                        ctxsw       UNIX         UDP         TCP conn\n",
-            "--------- ------------- ----- ----- ---- ----- ----- ----- ----- ----\n",
-        ));
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&row(
-                h,
-                &[
-                    ("lat_ctx0_2", 5),
-                    ("lat_pipe", 5),
-                    ("lat_unix", 4),
-                    ("lat_udp_local", 5),
-                    ("-", 5),
-                    ("lat_tcp_local", 5),
-                    ("-", 5),
-                    ("lat_tcp_connect_local", 4),
-                ],
-            ));
-        }
-    }
-
-    let keys = [
-        "fs_create_0k",
-        "fs_delete_0k",
-        "fs_create_10k",
-        "fs_delete_10k",
-        "lat_mappings",
-        "lat_protfault",
-        "lat_pagefault",
-    ];
-    if any(hosts, &keys) {
-        o.push_str(concat!(
-            "\nFile & VM system latencies in microseconds - smaller is better\n",
-            "-------------------------------------------------------------------------------\n",
-            "Host                 OS   0K File      10K File     Mmap    Prot   Page   100fd\n",
-            "                        Create Delete Create Delete Latency Fault  Fault  selct\n",
-            "--------- ------------- ------ ------ ------ ------ ------- ----- ------- -----\n",
-        ));
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&row(
-                h,
-                &[
-                    ("fs_create_0k", 6),
-                    ("fs_delete_0k", 6),
-                    ("fs_create_10k", 6),
-                    ("fs_delete_10k", 6),
-                    ("lat_mappings", 7),
-                    ("lat_protfault", 5),
-                    ("lat_pagefault", 7),
-                    ("lat_fd_select", 5),
-                ],
-            ));
-        }
-    }
-
-    let keys = [
-        "bw_pipe",
-        "bw_unix",
-        "bw_tcp_local",
-        "bw_reread",
-        "bw_bcopy_libc",
-        "bw_bcopy_unrolled",
-        "bw_mem_rdsum",
-        "bw_mem_wr",
-    ];
-    if any(hosts, &keys) {
-        o.push_str(concat!(
-            "\n*Local* Communication bandwidths in MB/s - bigger is better\n",
-            "-----------------------------------------------------------------------------\n",
-            "Host                OS  Pipe AF    TCP  File   Mmap  Bcopy  Bcopy  Mem   Mem\n",
-            "                             UNIX      reread reread (libc) (hand) read write\n",
-            "--------- ------------- ---- ---- ---- ------ ------ ------ ------ ---- -----\n",
-        ));
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&row(
-                h,
-                &[
-                    ("bw_pipe", 4),
-                    ("bw_unix", 4),
-                    ("bw_tcp_local", 4),
-                    ("bw_reread", 6),
-                    ("bw_mmap", 6),
-                    ("bw_bcopy_libc", 6),
-                    ("bw_bcopy_unrolled", 6),
-                    ("bw_mem_rdsum", 4),
-                    ("bw_mem_wr", 5),
-                ],
-            ));
-        }
-    }
-
-    let keys = ["lat_l1", "lat_l2", "lat_mem"];
-    if any(hosts, &keys) {
-        o.push_str(concat!(
-            "\nMemory latencies in nanoseconds - smaller is better\n",
-            "    (WARNING - may not be correct, check graphs)\n",
-            "------------------------------------------------------------------------------\n",
-            "Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem    Guesses\n",
-            "--------- -------------   ---   ----   ----    --------    --------    -------\n",
-        ));
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            let mhz = h.get("mhz");
-            o.push_str(&format!("{} {}  {}", left(&h.host, 9), right(&h.os, 13), inum(mhz, 4)));
-            let (l1, l2, mem) = (h.get("lat_l1"), h.get("lat_l2"), h.get("lat_mem"));
-            if l1 < 0.0 {
-                o.push_str(&format!("{:>6} {:>6} {:>11}    {}", "-", "-", "-", "Bad mhz?"));
-            } else {
-                o.push_str(&format!(
-                    " {} {} {} {}",
-                    num(l1, 6),
-                    num(l2, 6),
-                    num(mem, 6),
-                    right(&num(-1.0, 6), 11)
-                ));
-                o.push_str(cache_guess(l1, l2, mem));
-            }
-            o.push('\n');
-        }
-    }
+    memory_block(hosts, &mut o);
     o
+}
+
+/// The memory section, whose row getsummary formats apart: the clock as `%4d`, "Bad mhz?" where
+/// there is no L1 figure, and its guesses at the caches.
+fn memory_block(hosts: &[HostResults], o: &mut String) {
+    let keys = ["lat_l1", "lat_l2", "lat_mem"];
+    if !any(hosts, &keys) {
+        return;
+    }
+    o.push_str(concat!(
+        "\nMemory latencies in nanoseconds - smaller is better\n",
+        "    (WARNING - may not be correct, check graphs)\n",
+        "------------------------------------------------------------------------------\n",
+        "Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem    Guesses\n",
+        "--------- -------------   ---   ----   ----    --------    --------    -------\n",
+    ));
+    for h in hosts.iter().filter(|h| has(h, &keys)) {
+        let mhz = h.get("mhz");
+        o.push_str(&format!("{} {}  {}", left(&h.host, 9), right(&h.os, 13), inum(mhz, 4)));
+        let (l1, l2, mem) = (h.get("lat_l1"), h.get("lat_l2"), h.get("lat_mem"));
+        if l1 < 0.0 {
+            o.push_str(&format!("{:>6} {:>6} {:>11}    {}", "-", "-", "-", "Bad mhz?"));
+        } else {
+            let rand = right(&num(h.get("lat_mem_rand"), 6), 11);
+            o.push_str(&format!(" {} {} {} {rand}", num(l1, 6), num(l2, 6), num(mem, 6)));
+            o.push_str(cache_guess(l1, l2, mem));
+        }
+        o.push('\n');
+    }
 }
 
 /// getsummary's `same`: within 20 percent of the larger.
@@ -387,16 +316,23 @@ fn cache_guess(l1: f64, l2: f64, mem: f64) -> &'static str {
     }
 }
 
-/// The footnotes under the table: the columns never measured, then each host's figures that
-/// could not be measured and why.
+/// The footnotes under the table: what each column shown measures; then the columns never
+/// measured, and each host's figures that could not be measured and why.
 pub fn footnotes(hosts: &[HostResults]) -> String {
-    let mut o = String::from("\nNotes:\n");
+    // What the columns shown are: lmbench's programs behind them (`lmbench --help` lists all).
+    let mut o = String::from("\nColumns:\n");
+    for f in figures::FIGURES {
+        if hosts.iter().any(|h| h.figures.contains_key(f.key) || h.notes.contains_key(f.key)) {
+            o.push_str(&format!("  {:<15} {}\n", f.title, f.what));
+        }
+    }
+    o.push_str("\nNotes:\n");
     for (cols, why) in NEVER {
         o.push_str(&format!("  {cols}: {why}.\n"));
     }
     for h in hosts {
         for (key, why) in &h.notes {
-            let title = FIGURES.iter().find(|f| f.0 == key).map(|f| f.2).unwrap_or(key);
+            let title = figures::figure(key).map_or(key.as_str(), |f| f.title);
             if hosts.len() > 1 {
                 o.push_str(&format!("  {} {title} ({key}): {why}\n", h.host));
             } else {
@@ -410,6 +346,7 @@ pub fn footnotes(hosts: &[HostResults]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lmbench::figures::FIGURES;
 
     #[test]
     fn num_formats_as_getsummary() {
@@ -509,5 +446,111 @@ mod tests {
         assert_eq!(cache_guess(1.0, 3.0, 80.0), "");
         assert_eq!(cache_guess(1.0, 1.1, 80.0), "    No L1 cache?");
         assert_eq!(cache_guess(1.0, 70.0, 80.0), "    No L2 cache?");
+    }
+
+    /// The words of `line` that overlap the columns `span` (whole words, though a header may
+    /// stretch over two columns, as "0K File" does).
+    fn words_over(line: &str, span: std::ops::Range<usize>) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for w in line.split(' ') {
+            let (a, b) = (at, at + w.len());
+            if !w.is_empty() && a < span.end && b > span.start {
+                out.push(w);
+            }
+            at = b + 1;
+        }
+        out
+    }
+
+    #[test]
+    fn every_figure_is_printed_in_its_column() {
+        let all = |v: f64| {
+            let mut h = HostResults { host: "h".into(), os: "Linux 6.1".into(), ..Default::default() };
+            for f in FIGURES {
+                h.figures.insert(f.key.into(), v);
+            }
+            h
+        };
+        let base = render(&[all(1.0)]);
+        for f in FIGURES {
+            let mut h = all(1.0);
+            h.figures.insert(f.key.into(), 7.25);
+            let text = render(&[h]);
+            let (old, new): (Vec<&str>, Vec<&str>) = (base.lines().collect(), text.lines().collect());
+            assert_eq!(old.len(), new.len());
+            let mut seen = Vec::new();
+            for (i, (a, b)) in old.iter().zip(&new).enumerate() {
+                if a == b {
+                    continue;
+                }
+                // The cell that changed: the word of the new line at the first difference
+                // (the memory row's guess after it may change too).
+                let (a, b) = (a.as_bytes(), b.as_bytes());
+                let at = (0..b.len()).find(|&c| a.get(c) != Some(&b[c])).unwrap();
+                let start = (0..at).rev().find(|&c| b[c] == b' ').map_or(0, |c| c + 1);
+                let span = start..(at..b.len()).find(|&c| b[c] == b' ').unwrap_or(b.len());
+                let ruler = new[..i].iter().rposition(|l| l.starts_with("--------- ")).unwrap();
+                let section = new[..ruler].iter().rev().find(|l| l.ends_with("is better")).unwrap();
+                seen.push(*section);
+                if new[ruler].contains("   ---   ") {
+                    // The memory section's rulers do not line up with its cells, nor its titles
+                    // quite (in lmbench too: "Main mem" stands 5 columns right of its cells):
+                    // each cell overlaps its title, and no other.
+                    let head = new[ruler - 1];
+                    let over: Vec<&str> = words_over(head, span.clone());
+                    let title: Vec<&str> = f.title.split(' ').collect();
+                    assert!(
+                        !over.is_empty() && over.iter().all(|w| title.contains(w)),
+                        "{}: {head:?} at {span:?}",
+                        f.key
+                    );
+                    continue;
+                }
+                // Elsewhere the cell lies in one column of the ruler, under its title.
+                let r = new[ruler].as_bytes();
+                let start = (0..span.start).rev().find(|&c| r[c] == b' ').map_or(0, |c| c + 1);
+                let end = (span.end..r.len()).find(|&c| r[c] == b' ').unwrap_or(r.len());
+                assert!(r[start..end].iter().all(|&c| c == b'-'), "{}: {span:?} off the ruler", f.key);
+                let words: Vec<&str> =
+                    new[ruler - 2..ruler].iter().flat_map(|l| words_over(l, start..end)).collect();
+                let title: Vec<&str> = f.title.split(' ').collect();
+                assert!(
+                    !words.is_empty()
+                        && words.iter().all(|w| title.contains(w))
+                        && words.last() == title.last(),
+                    "{}: column {words:?}, title {:?}",
+                    f.key,
+                    f.title
+                );
+            }
+            let own = match f.section {
+                Section::Proc => "Processor, Processes",
+                Section::Ctx => "Context switching",
+                Section::Lat => "*Local* Communication latencies",
+                Section::Fs => "File & VM system",
+                Section::Bw => "*Local* Communication bandwidths",
+                Section::Mem => "Memory latencies",
+            };
+            assert!(seen.iter().any(|s| s.starts_with(own)), "{} not printed in {own}: {seen:?}", f.key);
+        }
+    }
+
+    #[test]
+    fn a_short_run_says_so_and_the_footnotes_explain_its_columns() {
+        let mut a = host("a");
+        assert!(!render(&[a.clone()]).contains("SHORT RUN"));
+        a.short = true;
+        let one = render(&[a.clone()]);
+        assert!(
+            one.contains("\nSHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test"),
+            "{one}"
+        );
+        assert!(render(&[a.clone(), host("b")]).contains("not figures to compare (a).\n"));
+        let notes = footnotes(&[a]);
+        assert!(notes.starts_with("\nColumns:\n  null call       lat_syscall null: getppid()\n"), "{notes}");
+        assert!(notes.contains("\n  Main mem        lat_mem_rd, stride 128"), "{notes}");
+        // Only the columns with a figure (or a note) are explained.
+        assert!(!notes.contains("Rand mem") && !notes.contains("lat_fs"), "{notes}");
     }
 }

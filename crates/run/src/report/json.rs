@@ -1,178 +1,17 @@
 //! The run as JSON, for programs: `{"schema":"unixbench-results","schema_version":1,...}`, with
 //! every figure at full precision (the text report rounds to one decimal).
 //!
-//! A small hand-written writer ([`Json`]) builds the text: objects and arrays, strings escaped as
-//! RFC 8259 asks, numbers in Rust's shortest round-trip form, and `null` for a missing value or
-//! a non-finite number (JSON has no NaN or infinity). Output is indented by two spaces, one
-//! member per line, so that it also reads well and diffs well.
+//! The tool's one JSON writer (`json::Writer`, pretty) builds the text; `null` stands for a
+//! missing value, as for a non-finite number.
 
 use super::text::score_title;
 use super::tsv::baseline_index;
+use crate::json::Writer;
 use crate::model::{CopyOutcome, CopyRun, IndexBlock, Pass, Run, SystemInfo, TestResult};
-
-/// An indenting JSON writer. Call `key` before each member of an object; values in arrays
-/// need no key. Misuse (a key in an array, unbalanced ends) gives malformed text, caught by the
-/// tests of whoever misuses it.
-#[derive(Default)]
-pub struct Json {
-    out: String,
-    /// Per open container: whether it has a member yet.
-    stack: Vec<bool>,
-    /// A key was just written: the next value goes on its line.
-    after_key: bool,
-}
-
-impl Json {
-    pub fn new() -> Json {
-        Json::default()
-    }
-
-    /// The text, with a final newline.
-    pub fn finish(mut self) -> String {
-        self.out.push('\n');
-        self.out
-    }
-
-    fn newline(&mut self) {
-        self.out.push('\n');
-        for _ in 0..self.stack.len() {
-            self.out.push_str("  ");
-        }
-    }
-
-    /// Before any value or key: the separator and indentation of a new member.
-    fn member(&mut self) {
-        if self.after_key {
-            self.after_key = false;
-            return;
-        }
-        if let Some(has) = self.stack.last_mut() {
-            let first = !*has;
-            *has = true;
-            if !first {
-                self.out.push(',');
-            }
-            self.newline();
-        }
-    }
-
-    pub fn key(&mut self, k: &str) -> &mut Self {
-        self.member();
-        self.push_str_lit(k);
-        self.out.push_str(": ");
-        self.after_key = true;
-        self
-    }
-
-    pub fn begin_object(&mut self) -> &mut Self {
-        self.member();
-        self.out.push('{');
-        self.stack.push(false);
-        self
-    }
-
-    pub fn end_object(&mut self) -> &mut Self {
-        self.close('}')
-    }
-
-    pub fn begin_array(&mut self) -> &mut Self {
-        self.member();
-        self.out.push('[');
-        self.stack.push(false);
-        self
-    }
-
-    pub fn end_array(&mut self) -> &mut Self {
-        self.close(']')
-    }
-
-    fn close(&mut self, c: char) -> &mut Self {
-        if self.stack.pop() == Some(true) {
-            self.newline();
-        }
-        self.out.push(c);
-        self
-    }
-
-    pub fn string(&mut self, s: &str) -> &mut Self {
-        self.member();
-        self.push_str_lit(s);
-        self
-    }
-
-    pub fn opt_string(&mut self, s: Option<&str>) -> &mut Self {
-        match s {
-            Some(s) => self.string(s),
-            None => self.null(),
-        }
-    }
-
-    pub fn number(&mut self, v: f64) -> &mut Self {
-        if !v.is_finite() {
-            return self.null();
-        }
-        self.member();
-        // Display gives the shortest text that reads back as v, never an exponent: valid JSON.
-        self.out.push_str(&format!("{v}"));
-        self
-    }
-
-    pub fn opt_number(&mut self, v: Option<f64>) -> &mut Self {
-        match v {
-            Some(v) => self.number(v),
-            None => self.null(),
-        }
-    }
-
-    pub fn int(&mut self, v: i64) -> &mut Self {
-        self.member();
-        self.out.push_str(&v.to_string());
-        self
-    }
-
-    pub fn opt_int(&mut self, v: Option<i64>) -> &mut Self {
-        match v {
-            Some(v) => self.int(v),
-            None => self.null(),
-        }
-    }
-
-    pub fn bool(&mut self, v: bool) -> &mut Self {
-        self.member();
-        self.out.push_str(if v { "true" } else { "false" });
-        self
-    }
-
-    pub fn null(&mut self) -> &mut Self {
-        self.member();
-        self.out.push_str("null");
-        self
-    }
-
-    fn push_str_lit(&mut self, s: &str) {
-        self.out.push('"');
-        for c in s.chars() {
-            match c {
-                '"' => self.out.push_str("\\\""),
-                '\\' => self.out.push_str("\\\\"),
-                '\n' => self.out.push_str("\\n"),
-                '\r' => self.out.push_str("\\r"),
-                '\t' => self.out.push_str("\\t"),
-                '\u{8}' => self.out.push_str("\\b"),
-                '\u{c}' => self.out.push_str("\\f"),
-                c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
-                    self.out.push_str(&format!("\\u{:04x}", c as u32));
-                }
-                c => self.out.push(c),
-            }
-        }
-        self.out.push('"');
-    }
-}
 
 /// The whole run as a JSON document.
 pub fn render(run: &Run) -> String {
-    let mut j = Json::new();
+    let mut j = Writer::pretty();
     j.begin_object();
     j.key("schema").string("unixbench-results");
     j.key("schema_version").int(1);
@@ -209,7 +48,7 @@ pub fn render(run: &Run) -> String {
     j.finish()
 }
 
-fn system(j: &mut Json, s: &SystemInfo) {
+fn system(j: &mut Writer, s: &SystemInfo) {
     j.begin_object();
     j.key("hostname").string(&s.hostname);
     j.key("os").string(&s.os);
@@ -242,7 +81,7 @@ fn system(j: &mut Json, s: &SystemInfo) {
     j.end_object();
 }
 
-fn copy_run(j: &mut Json, cr: &CopyRun) {
+fn copy_run(j: &mut Writer, cr: &CopyRun) {
     j.begin_object();
     j.key("copies").int(cr.copies as i64);
     j.key("start").int(cr.start);
@@ -260,7 +99,7 @@ fn copy_run(j: &mut Json, cr: &CopyRun) {
     j.end_object();
 }
 
-fn result(j: &mut Json, cr: &CopyRun, r: &TestResult) {
+fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     let ok = r.ok();
     let (baseline, index) = if ok { baseline_index(cr, &r.message) } else { (None, None) };
     j.begin_object();
@@ -294,7 +133,7 @@ fn result(j: &mut Json, cr: &CopyRun, r: &TestResult) {
 }
 
 /// The statistics of the kept per-pass rates (src/stats.rs), or null for a test without score.
-fn stats(j: &mut Json, r: &TestResult) {
+fn stats(j: &mut Writer, r: &TestResult) {
     let Some(s) = crate::stats::of_result(r) else {
         j.null();
         return;
@@ -311,7 +150,7 @@ fn stats(j: &mut Json, r: &TestResult) {
     j.end_object();
 }
 
-fn pass(j: &mut Json, p: &Pass, kept: bool) {
+fn pass(j: &mut Writer, p: &Pass, kept: bool) {
     j.begin_object();
     j.key("count").number(p.count);
     j.key("time").number(p.time);
@@ -330,7 +169,7 @@ fn pass(j: &mut Json, p: &Pass, kept: bool) {
     j.end_object();
 }
 
-fn copy(j: &mut Json, c: &CopyOutcome) {
+fn copy(j: &mut Writer, c: &CopyOutcome) {
     j.begin_object();
     j.key("count").opt_number(c.count);
     j.key("timebase").opt_number(c.timebase);
@@ -345,7 +184,7 @@ fn copy(j: &mut Json, c: &CopyOutcome) {
     j.end_object();
 }
 
-fn index_block(j: &mut Json, b: &IndexBlock, cr: &CopyRun) {
+fn index_block(j: &mut Writer, b: &IndexBlock, cr: &CopyRun) {
     // The index's interval, propagated from its tests' (independence assumed).
     let ci = crate::stats::index_interval(b, &cr.results);
     j.begin_object();
@@ -373,44 +212,6 @@ mod tests {
     use super::*;
     use crate::model::*;
     use crate::report::fixture;
-
-    #[test]
-    fn writer_escapes_and_nests() {
-        let mut j = Json::new();
-        j.begin_object();
-        j.key("s").string("a\"b\\c\nd\te\u{1}\u{7f}é\u{2028}");
-        j.key("n").number(0.1);
-        j.key("big").number(1e21);
-        j.key("nan").number(f64::NAN);
-        j.key("inf").number(f64::NEG_INFINITY);
-        j.key("i").int(-3);
-        j.key("empty").begin_array().end_array();
-        j.key("eo").begin_object().end_object();
-        j.key("a").begin_array();
-        j.bool(true).null();
-        j.begin_object().key("k\"").opt_string(None).end_object();
-        j.end_array();
-        j.end_object();
-        let want = r#"{
-  "s": "a\"b\\c\nd\te\u0001\u007fé\u2028",
-  "n": 0.1,
-  "big": 1000000000000000000000,
-  "nan": null,
-  "inf": null,
-  "i": -3,
-  "empty": [],
-  "eo": {},
-  "a": [
-    true,
-    null,
-    {
-      "k\"": null
-    }
-  ]
-}
-"#;
-        assert_eq!(j.finish(), want);
-    }
 
     #[test]
     fn troubled_run_document() {
