@@ -374,6 +374,65 @@ pub struct Settings {
     pub resultdir: String,
 }
 
+/// What kind of run a result set is: the one notion of "standard" every output states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunKind {
+    /// Run's durations, pass counts and settles, and the C programs' images for execl and spawn.
+    Standard,
+    /// `--quick`.
+    Quick,
+    /// `-t` or `-i`, or a static image for execl or spawn: comparable with nothing but its kind.
+    Short,
+}
+
+impl RunKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RunKind::Standard => "standard",
+            RunKind::Quick => "quick",
+            RunKind::Short => "short",
+        }
+    }
+}
+
+impl Run {
+    /// Why this run is not a standard one, one phrase per reason; empty for a standard run.
+    pub fn not_standard(&self) -> Vec<String> {
+        let st = &self.settings;
+        let mut why = Vec::new();
+        if let Some(b) = st.quick {
+            why.push(format!("a quick run (--quick, {b:.0} s budget): shorter passes, stopped early"));
+        }
+        if let Some(d) = st.duration {
+            why.push(format!("durations set with -t {d}, with shorter settles"));
+        }
+        if let Some(n) = st.iterations.filter(|&n| n != 10) {
+            why.push(format!("-i {n}: other pass counts than Run's 10 and 3"));
+        }
+        let static_image = self
+            .runs
+            .iter()
+            .flat_map(|cr| &cr.results)
+            .filter_map(|r| Some((r, r.exec_image()?)))
+            .find(|(_, i)| i.is_static());
+        if let Some((r, _)) = static_image {
+            why.push(format!("{} timed this static binary, not the dynamically linked C program", r.message));
+        }
+        why
+    }
+
+    /// The kind of run, from [`Run::not_standard`]'s reasons.
+    pub fn kind(&self) -> RunKind {
+        if self.settings.quick.is_some() {
+            RunKind::Quick
+        } else if self.not_standard().is_empty() {
+            RunKind::Standard
+        } else {
+            RunKind::Short
+        }
+    }
+}
+
 /// A whole run: what the text report, the HTML, the log and the JSON describe.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Run {

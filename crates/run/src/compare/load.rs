@@ -136,8 +136,8 @@ fn from_json(file: &str, text: &str) -> Result<Source, String> {
         return Err("a JSON file, but not unixbench results (no \"schema\": \"unixbench-results\")".into());
     }
     match v.get("schema_version").and_then(Value::as_f64) {
-        Some(1.0) => {}
-        Some(n) => return Err(format!("results schema version {n} is not one this unixbench reads (1)")),
+        Some(1.0 | 2.0) => {}
+        Some(n) => return Err(format!("results schema version {n} is not one this unixbench reads (1, 2)")),
         None => return Err("results without a \"schema_version\"".into()),
     }
     let runs = v.get("runs").and_then(Value::as_array).ok_or("results without a \"runs\" list")?;

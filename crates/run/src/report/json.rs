@@ -9,15 +9,44 @@ use super::tsv::baseline_index;
 use crate::json::Writer;
 use crate::model::{CopyOutcome, CopyRun, IndexBlock, Pass, Run, SystemInfo, TestResult};
 
+/// Every unit a test reports, and what it means.
+pub const UNITS: [(&str, &str); 5] = [
+    ("lps", "loops per second"),
+    ("lpm", "loops per minute"),
+    ("KBps", "kilobytes per second"),
+    ("MWIPS", "millions of Whetstone instructions per second"),
+    ("fps", "frames per second"),
+];
+
+/// A time in seconds since the Epoch as ISO 8601, UTC: `2026-12-01T12:37:50Z`.
+fn iso(t: i64) -> String {
+    let tm = super::fmt::utc(t);
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec)
+}
+
 /// The whole run as a JSON document.
 pub fn render(run: &Run) -> String {
     let mut j = Writer::pretty();
     j.begin_object();
     j.key("schema").string("unixbench-results");
-    j.key("schema_version").int(1);
+    j.key("schema_version").int(2);
     j.key("version").string(&run.version);
     j.key("interrupted").bool(run.interrupted);
     j.key("incomplete").bool(run.incomplete);
+    let why = run.not_standard();
+    j.key("standard").bool(why.is_empty());
+    j.key("kind").string(run.kind().name());
+    j.key("not_standard").begin_array();
+    for w in &why {
+        j.string(w);
+    }
+    j.end_array();
+    j.key("date").string(&iso(run.runs.first().map_or(0, |c| c.start)));
+    j.key("units").begin_object();
+    for (unit, what) in UNITS {
+        j.key(unit).string(what);
+    }
+    j.end_object();
     j.key("system");
     system(&mut j, &run.system);
     let st = &run.settings;
@@ -34,7 +63,8 @@ pub fn render(run: &Run) -> String {
     j.end_array();
     j.key("iterations").opt_int(st.iterations.map(i64::from));
     j.key("duration").opt_int(st.duration.map(i64::from));
-    j.key("quick").opt_number(st.quick);
+    j.key("quick").bool(st.quick.is_some());
+    j.key("quick_budget").opt_number(st.quick);
     j.key("verbosity").int(i64::from(st.verbosity.level()));
     j.key("tmpdir").string(&st.tmpdir);
     j.key("resultdir").string(&st.resultdir);
@@ -86,6 +116,8 @@ fn copy_run(j: &mut Writer, cr: &CopyRun) {
     j.key("copies").int(cr.copies as i64);
     j.key("start").int(cr.start);
     j.key("end").int(cr.end);
+    j.key("start_iso").string(&iso(cr.start));
+    j.key("end_iso").string(&iso(cr.end));
     j.key("results").begin_array();
     for r in &cr.results {
         result(j, cr, r);
@@ -105,6 +137,7 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     j.begin_object();
     j.key("name").string(&r.name);
     j.key("message").string(&r.message);
+    j.key("title").string(&r.message);
     j.key("category").opt_string(r.category.map(|c| c.key()));
     j.key("command").string(&r.command);
     j.key("copies").int(r.copies as i64);
@@ -116,6 +149,7 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     j.key("index").opt_number(index);
     j.key("error").opt_string(r.error.as_deref());
     j.key("skipped").opt_string(r.skipped.as_deref());
+    j.key("disturbed").bool(r.disturbed());
     if let Some(i) = r.exec_image() {
         j.key("exec_image").begin_object();
         j.key("kind").string(&i.kind);
@@ -160,6 +194,25 @@ fn pass(j: &mut Writer, p: &Pass, kept: bool) {
     j.key("kept").bool(kept);
     if let Some(s) = p.start_skew() {
         j.key("start_skew").number(s);
+    }
+    j.key("noise");
+    match &p.noise {
+        Some(n) => {
+            j.begin_object();
+            j.key("copies_cpu").number(n.copies_cpu);
+            j.key("steal").number(n.steal);
+            j.key("foreign").number(n.foreign);
+            j.key("steal_share").number(n.steal_share());
+            j.key("foreign_share").number(n.foreign_share());
+            j.key("load_start").number(n.load_start);
+            j.key("load_end").number(n.load_end);
+            j.key("involuntary").int(n.involuntary as i64);
+            j.key("mhz").opt_number(n.mhz);
+            j.end_object();
+        }
+        None => {
+            j.null();
+        }
     }
     j.key("copies").begin_array();
     for c in &p.copies {
@@ -237,10 +290,24 @@ mod tests {
         let got = render(&run);
         let want = r##"{
   "schema": "unixbench-results",
-  "schema_version": 1,
+  "schema_version": 2,
   "version": "6.0.0-compatible; unixbench 0.1.0",
   "interrupted": true,
   "incomplete": false,
+  "standard": false,
+  "kind": "short",
+  "not_standard": [
+    "durations set with -t 2, with shorter settles",
+    "-i 3: other pass counts than Run's 10 and 3"
+  ],
+  "date": "2026-10-30T00:05:42Z",
+  "units": {
+    "lps": "loops per second",
+    "lpm": "loops per minute",
+    "KBps": "kilobytes per second",
+    "MWIPS": "millions of Whetstone instructions per second",
+    "fps": "frames per second"
+  },
   "system": {
     "hostname": "h<&>",
     "os": "GNU/Linux",
@@ -275,7 +342,8 @@ mod tests {
     ],
     "iterations": 3,
     "duration": 2,
-    "quick": null,
+    "quick": false,
+    "quick_budget": null,
     "verbosity": 1,
     "tmpdir": "/t",
     "resultdir": "/r"
@@ -285,10 +353,13 @@ mod tests {
       "copies": 1,
       "start": 1795997142,
       "end": 1795997217,
+      "start_iso": "2026-10-30T00:05:42Z",
+      "end_iso": "2026-10-30T00:06:57Z",
       "results": [
         {
           "name": "execl",
           "message": "Execl Throughput",
+          "title": "Execl Throughput",
           "category": null,
           "command": "\"/b/execl\"  2>&1 > /dev/null",
           "copies": 1,
@@ -300,12 +371,14 @@ mod tests {
           "index": null,
           "error": "command returned status 256\nexecl: <cannot exec> & \"quoted\"",
           "skipped": null,
+          "disturbed": false,
           "passes": [],
           "stats": null
         },
         {
           "name": "dhry2reg",
           "message": "Dhrystone 2 using register variables",
+          "title": "Dhrystone 2 using register variables",
           "category": "system",
           "command": "\"/opt/ub/pgms/dhry2reg\" 10 2>&1 >> \"/opt/ub/results/host.log\"",
           "copies": 1,
@@ -317,6 +390,7 @@ mod tests {
           "index": 1057898706.1,
           "error": null,
           "skipped": null,
+          "disturbed": false,
           "passes": [
             {
               "count": 6172839450617.25,
@@ -325,6 +399,7 @@ mod tests {
               "timebase": 1,
               "label": "lps",
               "kept": false,
+              "noise": null,
               "copies": [
                 {
                   "count": 6172839450617.25,
@@ -343,6 +418,7 @@ mod tests {
         {
           "name": "C",
           "message": "C Compiler Throughput",
+          "title": "C Compiler Throughput",
           "category": "system",
           "command": "\"/opt/ub/pgms/C\" 10 2>&1 >> \"/opt/ub/results/host.log\"",
           "copies": 1,
@@ -354,6 +430,7 @@ mod tests {
           "index": null,
           "error": null,
           "skipped": "no C compiler (cc or gcc) on this host",
+          "disturbed": false,
           "passes": [],
           "stats": null
         }
