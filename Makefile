@@ -128,6 +128,9 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
 		UNIXBENCH_ANSIBLE_PLAYBOOK=$(CURDIR)/$(VENV)/bin/ansible-playbook UNIXBENCH_NEED_CHROMIUM=1 \
 		$(CARGO) test --locked --workspace
+	# The tests that need the machine to themselves (a CPU hog beside the copies, then none),
+	# one at a time after the others.
+	UNIXBENCH_BIN=$(CURDIR)/unixbench $(CARGO) test --locked --test it -- --ignored --test-threads=1
 	$(MAKE) test-i686
 	$(MAKE) test-graphics
 

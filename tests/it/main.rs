@@ -16,6 +16,7 @@ mod fleet;
 mod graphics;
 mod limits;
 mod lmbench;
+mod noise;
 mod oldkernel;
 mod os_kernels;
 mod quick;

@@ -168,7 +168,8 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         None => None,
     };
 
-    let mut processes = Processes { watch: &watch };
+    let noise = std::env::var_os("UB_NOISE").map_or(true, |v| v != "off");
+    let mut processes = Processes { watch: &watch, noise };
     let mut runner = Runner {
         exe: &exe,
         exec: &mut processes,

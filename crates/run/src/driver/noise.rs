@@ -1,6 +1,6 @@
 //! What else the host did while a pass ran: read just before the copies are forked and just
-//! after the last is reaped, never while they run, from /proc/stat (busy and steal time of all
-//! CPUs), /proc/loadavg, the copies' resource usage (CPU time, involuntary context switches)
+//! after the last is reaped, never while they run, from /proc/stat (busy and steal time of the
+//! CPUs the copies may use: the driver's affinity mask, which they inherit), /proc/loadavg, the copies' resource usage (CPU time, involuntary context switches)
 //! and /sys's current CPU frequencies. Where /proc cannot be read there is no figure, never a
 //! made-up one.
 
@@ -12,11 +12,13 @@ use std::path::{Path, PathBuf};
 pub struct Roots {
     pub proc: PathBuf,
     pub sys: PathBuf,
+    /// The CPUs whose time counts; None: all of them.
+    pub cpus: Option<Vec<usize>>,
 }
 
 impl Roots {
     pub fn host() -> Roots {
-        Roots { proc: "/proc".into(), sys: "/sys".into() }
+        Roots { proc: "/proc".into(), sys: "/sys".into(), cpus: sys::info::affinity() }
     }
 }
 
@@ -66,15 +68,30 @@ pub fn after(r: &Roots, b: Before) -> Option<Noise> {
 
 fn stat(r: &Roots) -> Option<Stat> {
     let text = std::fs::read_to_string(r.proc.join("stat")).ok()?;
-    parse_stat(&text, sys::info::clock_ticks()?)
+    parse_stat(&text, sys::info::clock_ticks()?, r.cpus.as_deref())
 }
 
-fn parse_stat(text: &str, ticks: f64) -> Option<Stat> {
-    let line = text.lines().find(|l| l.starts_with("cpu "))?;
-    let v: Vec<f64> = line.split_whitespace().skip(1).map(|f| f.parse().ok()).collect::<Option<_>>()?;
-    // user nice system idle iowait irq softirq steal (guest time is inside user already).
-    let at = |i: usize| v.get(i).copied().unwrap_or(0.0);
-    Some(Stat { busy: (at(0) + at(1) + at(2) + at(5) + at(6)) / ticks, steal: at(7) / ticks })
+/// The `cpu` line of /proc/stat, or the sum of the `cpuN` lines of `cpus`.
+fn parse_stat(text: &str, ticks: f64, cpus: Option<&[usize]>) -> Option<Stat> {
+    let wanted = |l: &str| match cpus {
+        None => l.starts_with("cpu "),
+        Some(c) => l
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.strip_prefix("cpu"))
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| c.contains(&n)),
+    };
+    let mut total: Option<Stat> = None;
+    for line in text.lines().filter(|l| wanted(l)) {
+        let v: Vec<f64> = line.split_whitespace().skip(1).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+        // user nice system idle iowait irq softirq steal (guest time is inside user already).
+        let at = |i: usize| v.get(i).copied().unwrap_or(0.0);
+        let t = total.get_or_insert(Stat { busy: 0.0, steal: 0.0 });
+        t.busy += (at(0) + at(1) + at(2) + at(5) + at(6)) / ticks;
+        t.steal += at(7) / ticks;
+    }
+    total
 }
 
 fn load(r: &Roots) -> Option<f64> {
@@ -106,11 +123,20 @@ mod tests {
     #[test]
     fn stat_reads_busy_and_steal_in_seconds() {
         let text = "cpu  100 20 30 4000 50 6 4 40 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 1\n";
-        let s = parse_stat(text, 100.0).unwrap();
+        let s = parse_stat(text, 100.0, None).unwrap();
         assert_eq!(s, Stat { busy: 1.6, steal: 0.4 });
-        assert_eq!(parse_stat("cpu  1 2 3\n", 100.0), Some(Stat { busy: 0.06, steal: 0.0 }), "old kernels");
-        assert_eq!(parse_stat("intr 1\n", 100.0), None);
-        assert_eq!(parse_stat("cpu  x 2\n", 100.0), None);
+        assert_eq!(
+            parse_stat("cpu  1 2 3\n", 100.0, None),
+            Some(Stat { busy: 0.06, steal: 0.0 }),
+            "old kernels"
+        );
+        assert_eq!(parse_stat("intr 1\n", 100.0, None), None);
+        assert_eq!(parse_stat("cpu  x 2\n", 100.0, None), None);
+        // Only the CPUs the copies may use.
+        let two =
+            "cpu  9 9 9 9 9 9 9 9\ncpu0 100 0 0 0 0 0 0 10\ncpu1 1 0 0 0 0 0 0 0\ncpu2 50 0 0 0 0 0 0 0\n";
+        assert_eq!(parse_stat(two, 100.0, Some(&[0, 2])), Some(Stat { busy: 1.5, steal: 0.1 }));
+        assert_eq!(parse_stat(two, 100.0, Some(&[7])), None);
     }
 
     #[test]
@@ -124,12 +150,12 @@ mod tests {
         std::fs::create_dir_all(d.join("sys/devices/system/cpu/cpufreq")).unwrap();
         std::fs::create_dir_all(d.join("proc")).unwrap();
         std::fs::write(d.join("proc/loadavg"), "1.25 0.5 0.1 2/300 99\n").unwrap();
-        let r = Roots { proc: d.join("proc"), sys: d.join("sys") };
+        let r = Roots { proc: d.join("proc"), sys: d.join("sys"), cpus: None };
         assert_eq!(mhz(&r), Some(2500.0));
         assert_eq!(load(&r), Some(1.25));
         // No /proc/stat: no noise at all.
         assert!(before(&r).is_none());
-        let none = Roots { proc: d.join("none"), sys: d.join("none") };
+        let none = Roots { proc: d.join("none"), sys: d.join("none"), cpus: None };
         assert_eq!((mhz(&none), load(&none)), (None, None));
         std::fs::remove_dir_all(&d).unwrap();
     }

@@ -54,7 +54,8 @@ Our options:
 
 const HELP_TAIL: &str = "\
 Environment: UB_RESULTDIR, UB_TMPDIR, UB_OUTPUT_FILE_NAME (the results' base name),
-UB_OUTPUT_CSV=true (also write a .csv), UB_OUTPUT_JSON=true (also write a .json). Exit status: 0 all tests ran, 1 a test failed,
+UB_OUTPUT_CSV=true (also write a .csv), UB_OUTPUT_JSON=true (also write a .json), UB_NOISE=off
+(do not read the host's noise around each pass). Exit status: 0 all tests ran, 1 a test failed,
 2 bad command line or unusable directory, 128+N stopped by signal N (the finished tests are
 reported). A result that cannot be written to a file or stdout is said on stderr, exit 1.
 ";

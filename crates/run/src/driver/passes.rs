@@ -33,6 +33,9 @@ pub trait Executor {
 /// The real executor: processes, the host's clock, the driver's signal watch.
 pub struct Processes<'a> {
     pub watch: &'a Watch,
+    /// Whether to read the host's noise around each pass (`UB_NOISE=off` says no, to check that
+    /// reading it moves no figure).
+    pub noise: bool,
 }
 
 impl Executor for Processes<'_> {
@@ -53,7 +56,7 @@ impl Executor for Processes<'_> {
 
     fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<(Outcome, Option<Noise>)> {
         let roots = noise::Roots::host();
-        let before = noise::before(&roots);
+        let before = if self.noise { noise::before(&roots) } else { None };
         let o = exec::run_pass(cmd, copies, self.watch)?;
         Ok((o, before.and_then(|b| noise::after(&roots, b))))
     }

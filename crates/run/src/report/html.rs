@@ -26,6 +26,14 @@ pub fn escape(s: &str) -> String {
 }
 
 const STYLE: &str = "  <style type=\"text/css\">
+    .kind.notstd {
+      border: 3px solid #b00;
+      padding: 0.4em 1em;
+      margin: 1em 0;
+    }
+    .notstd {
+      color: #b00;
+    }
     table {
       margin: 1em 1em 1em 0;
       background: #f9f9f9;
@@ -49,7 +57,7 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = header(run, now, zone);
     s += &super::svg::section(run, &TestResult::disturbed);
     for cr in &run.runs {
-        s += &block(&run.system, cr, zone);
+        s += &block_of(run, cr, zone);
         s += &stats_table(cr);
         s += &noise_table(cr);
     }
@@ -78,6 +86,7 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = head(&title);
     let _ = writeln!(s, "<h2>{title}</h2>");
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
+    s += &kind_note(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
     if let Some(d) = run.settings.duration {
         let _ = write!(
@@ -133,8 +142,33 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
     s
 }
 
+/// What kind of run this is, where a reader cannot miss it: a run that is not standard gets a
+/// framed box with every reason (`Run::not_standard`); a standard one, as Run's page, nothing.
+pub fn kind_note(run: &Run) -> String {
+    let why = run.not_standard();
+    if why.is_empty() {
+        return String::new();
+    }
+    let items: Vec<String> = why.iter().map(|w| format!("<li>{}</li>", escape(w))).collect();
+    format!(
+        "<div class=\"kind notstd\"><b>Not a standard run ({}): not comparable with standard runs.</b>\n<ul>{}</ul></div>\n\n",
+        run.kind().name(),
+        items.join("")
+    )
+}
+
+/// [`block`] of one of `run`'s copy counts, each index score tagged when the run is not standard.
+pub fn block_of(run: &Run, cr: &CopyRun, zone: Zone) -> String {
+    let tag = (!run.not_standard().is_empty()).then(|| run.kind().name());
+    block_tagged(&run.system, cr, zone, tag)
+}
+
 /// One copy count: heading, time span, a table per category with results, notes.
 pub fn block(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
+    block_tagged(sys, cr, zone, None)
+}
+
+fn block_tagged(sys: &SystemInfo, cr: &CopyRun, zone: Zone, tag: Option<&str>) -> String {
     let secs = (cr.end - cr.start).max(0);
     let mut s = String::from("<p><hr/></p>\n");
     let _ = writeln!(
@@ -152,7 +186,7 @@ pub fn block(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         secs % 60
     );
     for cat in Category::ALL {
-        s += &category_table(cr, cat);
+        s += &category_table(cr, cat, tag);
     }
     let images: Vec<String> = cr
         .results
@@ -180,7 +214,7 @@ pub fn block(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     s
 }
 
-fn category_table(cr: &CopyRun, cat: Category) -> String {
+fn category_table(cr: &CopyRun, cat: Category, tag: Option<&str>) -> String {
     let results: Vec<_> =
         scored(cr).into_iter().filter(|r| r.category.unwrap_or(Category::Misc) == cat).collect();
     if results.is_empty() {
@@ -214,8 +248,10 @@ fn category_table(cr: &CopyRun, cat: Category) -> String {
     if let Some(b) = block {
         let _ = write!(
             s,
-            "<tr>\n   <td colspan=6><b>{}:</b></td>\n   <td align=right><b><tt>{}</tt></b></td>\n</tr>\n",
+            "<tr>\n   <td colspan=6><b>{}:</b>{}</td>\n   <td align=right><b><tt>{}</tt></b></td>\n</tr>\n",
             score_title(b),
+            tag.map(|k| format!(" <span class=\"notstd\">(a {k} run: not standard)</span>"))
+                .unwrap_or_default(),
             fmt::f1(b.score)
         );
     }
@@ -336,6 +372,19 @@ mod tests {
         assert!(h.contains("<td><b>Grep a large file (system&#39;s grep)</b></td>"));
         assert!(h.contains("<b>execl</b>: failed: command returned status 256 / execl: &lt;cannot exec&gt; &amp; &quot;quoted&quot;"));
         assert!(!h.contains("<cannot"));
+    }
+
+    #[test]
+    fn a_run_that_is_not_standard_says_so_at_the_top_and_beside_each_index() {
+        let mut run = fixture::reference();
+        assert_eq!(kind_note(&run), "");
+        run.settings.quick = Some(120.0);
+        let h = render(&run, fixture::START1, fmt::utc);
+        let top = h.find("Not a standard run (quick)").expect("the box");
+        assert!(top < h.find("Test System Information").unwrap(), "above the system table");
+        assert!(h.contains("<li>a quick run (--quick, 120 s budget): shorter passes, stopped early</li>"));
+        let tags = h.matches("(a quick run: not standard)").count();
+        assert_eq!(tags, run.runs.iter().map(|cr| cr.index.len()).sum::<usize>(), "beside each index score");
     }
 
     #[test]

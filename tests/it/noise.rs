@@ -1,0 +1,104 @@
+//! Noise and the kind of run, as every output states them: the JSON's `standard` and its
+//! reasons and each pass's noise, the HTML's notes, and a run beside a CPU hog marked disturbed.
+
+use crate::common::*;
+use std::process::{Command, Stdio};
+
+/// A short run in a scratch directory with its JSON; returns (JSON text, HTML text, report).
+fn short_run(s: &Scratch, args: &[&str], pin: Option<&str>) -> (String, String, String) {
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
+    let mut c = match pin {
+        Some(cpu) => {
+            let mut c = Command::new("taskset");
+            c.args(["-c", cpu]).arg(bin());
+            c
+        }
+        None => Command::new(bin()),
+    };
+    c.args(args).args(["--json", "-q"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME").env_remove("UB_NOISE");
+    let o = run(&mut c);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut files: Vec<_> =
+        std::fs::read_dir(s.path().join("results")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let read = |ext: &str| {
+        let p = files.iter().find(|p| p.extension().is_some_and(|e| e == ext)).expect(ext);
+        std::fs::read_to_string(p).unwrap()
+    };
+    let report = std::fs::read_to_string(files.iter().find(|p| p.extension().is_none()).unwrap()).unwrap();
+    (read("json"), read("html"), report)
+}
+
+/// The numbers after `"key": ` in a JSON text.
+fn numbers(json: &str, key: &str) -> Vec<f64> {
+    let pat = format!("\"{key}\": ");
+    json.match_indices(&pat)
+        .filter_map(|(i, _)| {
+            let rest = &json[i + pat.len()..];
+            rest[..rest.find([',', '\n']).unwrap_or(rest.len())].trim().parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn the_kind_of_run_and_the_noise_are_in_every_output() {
+    let s = Scratch::new("noise-kind");
+    let (json, html, report) = short_run(&s, &["-t", "1", "-i", "2", "-c", "1", "syscall", "pipe"], None);
+    assert!(json.contains("\"standard\": false") && json.contains("\"kind\": \"short\""), "{json}");
+    assert!(json.contains("\"durations set with -t 1, with shorter settles\""), "{json}");
+    assert!(html.contains("Not a standard run (short)") && html.contains("durations set with -t 1"));
+    assert!(html.contains("(a short run: not standard)"), "beside the index score");
+    // Each pass's noise: 4 passes, figures in their range.
+    let steal = numbers(&json, "steal");
+    let foreign_share = numbers(&json, "foreign_share");
+    assert_eq!((steal.len(), foreign_share.len()), (4, 4), "{json}");
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    assert!(steal.iter().all(|&x| x >= 0.0), "{steal:?}");
+    for (f, c) in numbers(&json, "foreign").iter().zip(numbers(&json, "copies_cpu")) {
+        assert!(*f >= 0.0 && *f <= cpus * 2.0, "other processes' CPU within what the CPUs have: {f}");
+        assert!((0.0..=cpus * 2.0).contains(&c), "{c}");
+    }
+    assert!(numbers(&json, "load_start").iter().all(|&l| l >= 0.0));
+    assert!(html.contains("<h4>Noise: what else the host did</h4>"), "{html}");
+    assert!(report.contains("System Call Overhead"));
+
+    let q = Scratch::new("noise-quick");
+    let (json, html, _) = short_run(&q, &["--quick=6", "-c", "1", "syscall"], None);
+    assert!(json.contains("\"kind\": \"quick\"") && json.contains("\"quick\": true"), "{json}");
+    assert!(numbers(&json, "quick_budget") == [6.0], "{json}");
+    assert!(
+        html.contains("Not a standard run (quick)") && html.contains("a quick run (--quick, 6 s budget)")
+    );
+}
+
+/// Run alone (`make test` runs the ignored tests one at a time after the others), since the
+/// quiet half needs a quiet CPU: the copies and a busy loop share CPU 0, then the copies alone.
+#[test]
+#[ignore = "needs a quiet machine: make test runs it alone"]
+fn a_cpu_hog_beside_the_copies_disturbs_its_tests_and_a_quiet_run_does_not() {
+    let args = ["-t", "2", "-i", "1", "-c", "1", "syscall", "pipe"];
+    let mut hog = Command::new("taskset")
+        .args(["-c", "0", "sh", "-c", "while :; do :; done"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let s = Scratch::new("noise-hog");
+    let (json, html, report) = short_run(&s, &args, Some("0"));
+    let _ = hog.kill();
+    let _ = hog.wait();
+    assert!(
+        report.contains("** syscall: disturbed: ") && report.contains("** pipe: disturbed: "),
+        "{report}"
+    );
+    assert!(report.contains("** 2 tests were disturbed; not fit to publish."), "{report}");
+    assert!(json.contains("\"disturbed\": true"), "{json}");
+    assert!(html.contains("<b>disturbed</b>") && html.contains("not fit to publish"));
+    assert!(numbers(&json, "foreign_share").iter().all(|&f| f > 0.5), "{json}");
+
+    let s = Scratch::new("noise-quiet");
+    let (json, _, report) = short_run(&s, &args, Some("0"));
+    assert!(!report.contains("disturbed"), "{report}");
+    assert!(!json.contains("\"disturbed\": true"), "{json}");
+}
