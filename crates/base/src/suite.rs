@@ -152,7 +152,8 @@ macro_rules! fs_args {
 pub static TESTS: &[Test] = &[
     kernel("dhry2reg", "Dhrystone 2 using register variables", System, Long, "dhry2reg", &[Secs(10)]),
     Test {
-        overhead: 2,
+        // Its calibration: about a second (1.0 s at -t 1, 1.9 s at 10 s, measured).
+        overhead: 1,
         ..kernel(
             "whetstone-double",
             "Double-Precision Whetstone",
@@ -336,8 +337,8 @@ mod tests {
         assert_eq!(test("dhry2reg").unwrap().nominal_secs(Some(2)), 2);
         assert_eq!(test("fstime").unwrap().nominal_secs(None), 45);
         assert_eq!(test("shell8").unwrap().nominal_secs(Some(1)), 1);
-        assert_eq!(test("whetstone-double").unwrap().nominal_secs(None), 12);
+        assert_eq!(test("whetstone-double").unwrap().nominal_secs(None), 11);
         // A short run passes whetstone its duration too: its calibration, then that.
-        assert_eq!(test("whetstone-double").unwrap().nominal_secs(Some(1)), 3);
+        assert_eq!(test("whetstone-double").unwrap().nominal_secs(Some(1)), 2);
     }
 }

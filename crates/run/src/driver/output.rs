@@ -177,7 +177,7 @@ impl Console {
     /// Verbose: what else the host did during the pass just run.
     pub fn noise(&mut self, n: Option<&Noise>) {
         if self.verbosity == Verbosity::Verbose {
-            let line = n.map_or("  noise: not measured (no /proc)".into(), report::text::noise_line);
+            let line = n.map_or("  noise: not measured (no /proc)".into(), report::view::noise_line);
             self.progress(&format!("{line}\n"));
         }
     }
@@ -231,7 +231,7 @@ fn stats_line(r: &TestResult) -> Option<String> {
         f1(st.median),
         f1(st.max),
         f1(st.geomean),
-        crate::report::text::interval(st.ci95, st.geomean)
+        crate::report::view::interval(st.ci95, st.geomean)
     ))
 }
 

@@ -104,7 +104,7 @@ impl Plan {
                 if settle.sync { format!("{:.1} s", settle.secs()) } else { "-".into() }
             );
         }
-        s += &format!("\nEstimated time: {}\n", super::output::human(self.secs));
+        s += &format!("\nEstimated time: {} ({:.0} s)\n", super::output::human(self.secs), self.secs);
         s
     }
 }
@@ -186,10 +186,10 @@ mod tests {
         assert_eq!(d.lines().filter(|l| l.contains(" pipe ") || l.contains(" shell8 ")).count(), 4, "{d}");
         assert!(d.contains("       1  pipe                   10       10   3.0 s  2 min"), "{d}");
         // pipe 10 x 13 s and shell8 3 x 63 s, twice: 638 s.
-        assert!(d.ends_with("Estimated time: 11 min\n"), "{d}");
+        assert!(d.ends_with("Estimated time: 11 min (638 s)\n"), "{d}");
         let q = plan(&["--quick=60", "pipe"], None).describe();
         assert!(
-            q.contains("60 s budget") && q.contains("<=100") && q.ends_with("Estimated time: 60 s\n"),
+            q.contains("60 s budget") && q.contains("<=100") && q.ends_with("Estimated time: 60 s (60 s)\n"),
             "{q}"
         );
     }

@@ -177,7 +177,7 @@ mod tests {
         // fstime's 15 s of settles and priming shrink with its settle: 1 + 15 x 0.1 / 2.
         assert_eq!(one.nominal_secs(t("fstime")), 1.75);
         assert_eq!(std.nominal_secs(t("fstime")), 45.0);
-        assert_eq!(one.nominal_secs(t("whetstone-double")), 3.0, "whetstone follows -t");
+        assert_eq!(one.nominal_secs(t("whetstone-double")), 2.0, "whetstone follows -t");
         // The standard index at 1 copy: dhry2reg is 10 x (3 + 10) s.
         assert_eq!(standard_secs(t("dhry2reg")), 130.0);
         assert_eq!(short.pass_secs(t("dhry2reg")), 2.0);

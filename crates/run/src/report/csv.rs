@@ -8,7 +8,7 @@
 //! run, the bytes are Run's. Write the whole file again after each copy count.
 
 use super::fmt;
-use super::text::scored;
+use super::view::scored;
 use crate::model::Run;
 
 /// A field, quoted as RFC 4180 asks only when it holds a comma, a quote or a line break (no

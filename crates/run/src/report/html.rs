@@ -5,7 +5,7 @@
 //! interrupt) is a `<p class="note">` paragraph.
 
 use super::fmt::{self, Zone};
-use super::text::{interval, score_title, scored, static_image_note, unscored_reason};
+use super::view::{interval, score_title, scored, static_image_note, unscored_reason};
 use crate::model::{Category, CopyRun, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
@@ -280,7 +280,7 @@ pub fn stats_table(cr: &CopyRun) -> String {
         let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", interval(st.ci95, st.geomean));
         s += "</tr>\n";
     }
-    for b in super::text::ordered_index(cr) {
+    for b in super::view::ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
         let _ = write!(
             s,

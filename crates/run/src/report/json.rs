@@ -4,8 +4,8 @@
 //! The tool's one JSON writer (`json::Writer`, pretty) builds the text; `null` stands for a
 //! missing value, as for a non-finite number.
 
-use super::text::score_title;
 use super::tsv::baseline_index;
+use super::view::score_title;
 use crate::json::Writer;
 use crate::model::{CopyOutcome, CopyRun, IndexBlock, Pass, Run, SystemInfo, TestResult};
 
@@ -124,7 +124,7 @@ fn copy_run(j: &mut Writer, cr: &CopyRun) {
     }
     j.end_array();
     j.key("index").begin_array();
-    for b in super::text::ordered_index(cr) {
+    for b in super::view::ordered_index(cr) {
         index_block(j, b, cr);
     }
     j.end_array();

@@ -35,7 +35,7 @@ pub fn pass_footer(pass: &Pass) -> String {
         let _ = writeln!(
             s,
             "#### Noise:{}\n",
-            super::text::noise_line(n).trim_start().trim_start_matches("noise:")
+            super::view::noise_line(n).trim_start().trim_start_matches("noise:")
         );
     }
     s

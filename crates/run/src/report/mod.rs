@@ -19,6 +19,7 @@ pub mod svg;
 pub mod sysinfo;
 pub mod text;
 pub mod tsv;
+pub mod view;
 
 use crate::model::Run;
 

@@ -8,7 +8,7 @@
 
 use super::fmt;
 use super::html::escape;
-use super::text::score_title;
+use super::view::score_title;
 use crate::model::{Run, TestResult};
 use crate::stats::{self, Interval};
 use std::fmt::Write as _;

@@ -10,9 +10,8 @@
 //! has no result line and no index row, so a parser sees it exactly as a test that was not run.
 
 use super::fmt::{self, Tm, Zone};
-use crate::model::{
-    Category, CopyRun, IndexBlock, Noise, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED,
-};
+use super::view::{interval, ordered_index, score_title, scored, static_image_note, unscored_reason};
+use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED};
 use std::fmt::Write as _;
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
@@ -168,20 +167,6 @@ fn status_note(run: &Run) -> String {
     }
 }
 
-/// The results that have a score, sorted by message in byte order, as `Run` lists them.
-pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
-    let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
-    crate::sort::sort_by(&mut v, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
-    v
-}
-
-/// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
-pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
-    let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
-    crate::sort::sort_by_key(&mut v, |b| Category::ALL.iter().position(|c| *c == b.category));
-    v
-}
-
 /// One `Benchmark Run:` block (docs/ORIGINAL.md, "Run block" and "Index block"), dates in the given
 /// zone.
 pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
@@ -210,21 +195,6 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     s
 }
 
-/// One pass's noise, as `-v` and the log show it.
-pub fn noise_line(n: &Noise) -> String {
-    let mhz = n.mhz.map(|m| format!(", {m:.0} MHz")).unwrap_or_default();
-    format!(
-        "  noise: steal {:.1}%, other processes {:.1}% of the copies' {:.2} s of CPU; load {:.2} -> {:.2}; \
-         {} involuntary switches{mhz}",
-        100.0 * n.steal_share(),
-        100.0 * n.foreign_share(),
-        n.copies_cpu,
-        n.load_start,
-        n.load_end,
-        n.involuntary
-    )
-}
-
 /// `** <test>: disturbed: ...` for each scored test whose copies lost more than [`DISTURBED`] of
 /// their CPU time to steal or to other processes, then an empty line; nothing otherwise.
 fn disturbed_notes(cr: &CopyRun) -> String {
@@ -246,23 +216,6 @@ fn disturbed_notes(cr: &CopyRun) -> String {
     s
 }
 
-/// When execl or spawn timed this static binary rather than the dynamically linked twin of the
-/// C program (`twin::image`), the sentence that says so, naming the tests by test name
-/// (as the other notes do, so that no grep for a report name meets it) and the first reason.
-pub fn static_image_note(cr: &CopyRun) -> Option<String> {
-    let on_static: Vec<&TestResult> = twin::image::PROGRAMS
-        .iter()
-        .filter_map(|(name, _)| cr.results.iter().find(|r| r.name == *name))
-        .filter(|r| r.ok() && r.exec_image().is_some_and(|i| i.is_static()))
-        .collect();
-    let why = &on_static.first()?.exec_image()?.detail;
-    let names: Vec<&str> = on_static.iter().map(|r| r.name.as_str()).collect();
-    Some(format!(
-        "{} ran on the static image ({why}): not comparable with the C suite's figures",
-        names.join(" and ")
-    ))
-}
-
 /// UnixBench 4.0's INDEX VALUES block, after the usual blocks, when every one of its eleven
 /// tests has a score in this copy run (the `index4` group), so a 4.0-era comparison needs no
 /// second run. Empty otherwise: 4.0 had no partial index.
@@ -278,20 +231,6 @@ pub fn index4_block(cr: &CopyRun) -> String {
     s
 }
 
-/// `low - high (-a% / +b%)`, or `---` when there is no interval.
-pub fn interval(ci: Option<crate::stats::Interval>, centre: f64) -> String {
-    match ci {
-        Some(c) if centre > 0.0 => format!(
-            "{} - {} (-{:.1}% / +{:.1}%)",
-            fmt::f1(c.low),
-            fmt::f1(c.high),
-            100.0 * (1.0 - c.low / centre),
-            100.0 * (c.high / centre - 1.0)
-        ),
-        _ => "---".to_string(),
-    }
-}
-
 /// `%-40s %12.1f %-5s (%.1f s, %d samples)`.
 pub fn result_line(r: &TestResult) -> String {
     format!(
@@ -302,15 +241,6 @@ pub fn result_line(r: &TestResult) -> String {
         fmt::f1(r.time),
         r.kept.len()
     )
-}
-
-/// The title of a category's score line: `<name> Index Score[ (Partial Only)]`.
-pub fn score_title(b: &IndexBlock) -> String {
-    let mut t = format!("{} Index Score", b.category.display());
-    if b.partial {
-        t.push_str(" (Partial Only)");
-    }
-    t
 }
 
 /// One index block (docs/ORIGINAL.md, "Index block"), ending with its empty line.
@@ -339,19 +269,6 @@ pub fn index_block(b: &IndexBlock) -> String {
     let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
     let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
     s
-}
-
-/// Why a test of this block has no score, or None when it has one.
-pub fn unscored_reason(r: &TestResult) -> Option<String> {
-    if let Some(e) = &r.error {
-        Some(format!("failed: {}", fmt::one_line(e)))
-    } else if let Some(why) = &r.skipped {
-        Some(format!("skipped: {}", fmt::one_line(why)))
-    } else if r.kept.is_empty() {
-        Some("failed: no measured results".to_string())
-    } else {
-        None
-    }
 }
 
 /// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and

@@ -8,7 +8,7 @@
 //! and `read` split it alike. Tabs and line breaks inside a field become spaces.
 
 use super::fmt;
-use super::text::{scored, unscored_reason};
+use super::view::{scored, unscored_reason};
 use crate::model::{CopyRun, Run, TestResult};
 
 pub const HEADER: &str = "pass_copies\ttest\tmessage\tscore\tunit\ttime\tsamples\tbaseline\tindex\n";
