@@ -493,18 +493,7 @@ mod tests {
         let mut res = host_results();
         res.figures.insert("lat_syscall".into(), 0.116);
         res.notes.insert("lat_udp_local".into(), "not measured: \"refused\"".into());
-        let run = Run {
-            h: Harness { enough: 1.0, tries: 1, t_overhead: 0.0, l_overhead: 0.0, floors: false },
-            dir: PathBuf::from("/nonexistent"),
-            me: None,
-            points: memory::points(&[], 8 << 20),
-            mb: 8 << 20,
-            data_file: None,
-            small_file: PathBuf::new(),
-            res: res.clone(),
-            verbose: false,
-            only: None,
-        };
+        let run = Run { res: res.clone(), ..selecting(None) };
         let text = to_json(&run);
         assert!(text.starts_with("{\n  \"schema\": \"unixbench-lmbench\",\n  \"schema_version\": 1,"));
         assert_eq!(from_json(&text).unwrap(), res);
