@@ -369,6 +369,9 @@ pub struct Settings {
     /// `--quick`: the whole run's time budget in seconds (passes shortened, their number decided
     /// as the run goes); None for a standard run.
     pub quick: Option<f64>,
+    /// Whether the driver read the host's noise around each pass (false with `UB_NOISE=off`,
+    /// and in a run loaded from a file that does not say).
+    pub noise: bool,
     pub verbosity: Verbosity,
     pub tmpdir: String,
     pub resultdir: String,

@@ -133,6 +133,8 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         }
     }
 
+    // The host's noise is read around each pass unless UB_NOISE=off asks not to.
+    let noise = std::env::var_os("UB_NOISE").map_or(true, |v| v != "off");
     let mut run = Run {
         version: crate::report::version(),
         system,
@@ -142,6 +144,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
             iterations: opts.iterations,
             duration: opts.duration,
             quick: plan.quick_budget(),
+            noise,
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -168,7 +171,6 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         None => None,
     };
 
-    let noise = std::env::var_os("UB_NOISE").map_or(true, |v| v != "off");
     let mut processes = Processes { watch: &watch, noise };
     let mut runner = Runner {
         exe: &exe,

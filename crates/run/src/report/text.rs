@@ -153,7 +153,20 @@ pub fn footer(run: &Run) -> String {
         1 => "** 1 test was disturbed; not fit to publish.\n\n".to_string(),
         n => format!("** {n} tests were disturbed; not fit to publish.\n\n"),
     };
-    verdict + &status_note(run)
+    verdict + &unmeasured_note(run) + &status_note(run)
+}
+
+/// When the driver tried to read the host's noise and could not (no /proc/stat), the one line
+/// that says so: then no test can be called disturbed, nor quiet.
+fn unmeasured_note(run: &Run) -> String {
+    let missing = run.runs.iter().flat_map(|cr| &cr.results).any(|r| r.ok() && r.noise().is_none());
+    if run.settings.noise && missing {
+        "** Noise not measured: /proc/stat or the copies' resource usage could not be read, so no \
+         test here is known to be undisturbed.\n\n"
+            .to_string()
+    } else {
+        String::new()
+    }
 }
 
 fn status_note(run: &Run) -> String {
@@ -316,6 +329,36 @@ fn unscored_notes(cr: &CopyRun) -> String {
 mod tests {
     use super::*;
     use crate::report::fixture;
+
+    #[test]
+    fn noise_that_could_not_be_read_is_said_and_disturbed_tests_are_named() {
+        let mut run = fixture::reference();
+        assert!(!footer(&run).contains("Noise not measured"), "a run that did not try says nothing");
+        run.settings.noise = true;
+        assert!(footer(&run).starts_with("** Noise not measured: /proc/stat"), "{}", footer(&run));
+        // Every pass measured, one test far past the threshold.
+        for cr in &mut run.runs {
+            for r in &mut cr.results {
+                for p in &mut r.passes {
+                    let foreign = if r.name == "pipe" { 0.5 } else { 0.0 };
+                    p.noise = Some(crate::model::Noise { copies_cpu: 1.0, foreign, ..Default::default() });
+                }
+            }
+        }
+        let f = footer(&run);
+        assert!(
+            f.starts_with("** 2 tests were disturbed; not fit to publish.") && !f.contains("Noise not"),
+            "{f}"
+        );
+        let b = block_in(&run.system, &run.runs[0], fmt::utc);
+        assert!(
+            b.contains(
+                "** pipe: disturbed: steal 0.0% and other processes 50.0% of its copies' CPU time (over 5%)"
+            ),
+            "{b}"
+        );
+        assert_eq!(b.matches("disturbed").count(), 1, "{b}");
+    }
 
     #[test]
     fn quick_run_adds_only_star_lines() {
