@@ -24,12 +24,18 @@ pub struct Applet {
     pub entry: Entry,
 }
 
-/// `Run`: the driver with Run's command line, whatever its first word (`./Run fstime -c 2`),
-/// its directories beside the link as it was invoked (argv[0] as given, not the applet name).
+/// `Run`: the driver with Run's command line, whatever its first word (`./Run fstime -c 2`).
+/// Through a link named `Run`, its directories are beside the link as it was invoked (argv[0]
+/// as given, not the applet name), as Run's are beside it; `unixbench Run ...` keeps the
+/// driver's usual ones, never the binary's own directory.
 fn run_driver(mut argv: Vec<OsString>) -> Result {
     argv.remove(0);
-    let invoked = crate::selfexe::argv0().cloned().unwrap_or_else(|| "Run".into());
-    run::driver::main_as_run(&invoked, argv)
+    let invoked = crate::selfexe::argv0().cloned().unwrap_or_default();
+    if std::path::Path::new(&invoked).file_name().is_some_and(|n| n == "Run") {
+        run::driver::main_as_run(&invoked, argv)
+    } else {
+        run::driver::main(argv)
+    }
 }
 
 /// All applets, in the order `--list` prints them.

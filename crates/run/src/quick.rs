@@ -63,26 +63,17 @@ pub fn pass_seconds(standard: u32) -> u32 {
     standard.div_ceil(20).max(1)
 }
 
-/// The settle before each quick pass. Run's is `sync; sleep 3` for every test; a quick run keeps
-/// a `sync` with a short pause only for tests that write files, and drops it for tests that
-/// only compute or make system calls. (The driver gives it to the host-tool tests; fstime gets
-/// the same pause inside the program, before each phase: [`FSTIME_SETTLE`].)
-pub fn settle_seconds(writes_files: bool) -> f64 {
-    if writes_files {
-        HOST_SETTLE
-    } else {
-        0.0
-    }
-}
-
-/// The settle of [`settle_seconds`] for a test that writes files.
+/// The settle before each quick pass of a test that writes files through the host's tools (the
+/// driver's `policy` gives it to them): a `sync` and this pause. Run's is `sync; sleep 3` for
+/// every test; a quick run drops it for tests that only compute or make system calls, and
+/// fstime gets the same pause inside the program, before each phase: [`FSTIME_SETTLE`].
 pub const HOST_SETTLE: f64 = 0.5;
 
 /// fstime's own settle under `--quick` (its `-s`, ours): before each of its phases it syncs,
 /// sleeps this, syncs and sleeps this again (half before the copy phase), and its `-r`/`-c`
 /// priming phases last this long. Run's fstime pauses 2 + 2 s and primes for 2 s: a 2 s copy
 /// pass took ~16 s, which the budget let run once. With 0.25 s a phase's settle is the 0.5 s
-/// of [`settle_seconds`] and a copy pass takes ~4 s, so the driver adds no settle of its own.
+/// of [`HOST_SETTLE`] and a copy pass takes ~4 s, so the driver adds no settle of its own.
 pub const FSTIME_SETTLE: f64 = 0.25;
 
 /// A test's share of what is left of the budget: `left` × its standard time (`weight`) over the
@@ -95,11 +86,6 @@ pub fn share(left: f64, weight: f64, weight_left: f64) -> f64 {
     } else {
         0.0
     }
-}
-
-/// A standard test's estimated wall time: `passes` × (Run's 3 s settle + `seconds` per pass).
-pub fn standard_cost(passes: u32, seconds: f64) -> f64 {
-    passes as f64 * (crate::suite::RUN_SETTLE.iter().sum::<f64>() + seconds)
 }
 
 #[cfg(test)]
@@ -215,17 +201,11 @@ mod tests {
     fn durations_settles_and_budgets() {
         assert_eq!((pass_seconds(10), pass_seconds(20), pass_seconds(30), pass_seconds(60)), (1, 1, 2, 3));
         assert_eq!(pass_seconds(0), 1);
-        assert_eq!(settle_seconds(false), 0.0);
-        assert_eq!(settle_seconds(true), 0.5);
         // 60 s left for tests of standard times 10, 20, 30: the first gets 10 s; if it took
         // 16 s, the second gets 44 x 20/50 = 17.6 s; the last takes what is left.
         assert_eq!(share(60.0, 10.0, 60.0), 10.0);
         assert_eq!(share(44.0, 20.0, 50.0), 17.6);
         assert_eq!(share(26.4, 30.0, 30.0), 26.4);
         assert_eq!((share(-3.0, 1.0, 1.0), share(5.0, 0.0, 1.0), share(5.0, 1.0, 0.0)), (0.0, 0.0, 0.0));
-        // The index at 1 copy (docs/ORIGINAL.md, "Run time"): 130 + 10·15 + ... ≈ 28 min; a tenth
-        // is ≈ 168 s.
-        assert_eq!(standard_cost(10, 10.0), 130.0);
-        assert_eq!(standard_cost(3, 60.0), 189.0);
     }
 }

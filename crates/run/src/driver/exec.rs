@@ -33,8 +33,9 @@ pub struct Command<'a> {
     /// The working directory.
     pub cwd: &'a Path,
     /// Whether each copy runs in a directory of its own, `copy-<n>` in `cwd`, made before the
-    /// pass and removed whole after it: a kernel's scratch files (fstime's, `-d .`) are then
-    /// its own, and none outlives its copy, even one that had to be killed.
+    /// pass and removed whole after it, and an argv word that names `cwd` names that directory
+    /// instead (fstime's `-d`): a kernel's scratch files are then its own, and none outlives
+    /// its copy, even one that had to be killed.
     pub own_dirs: bool,
     /// A file to read stdin from; /dev/null when None.
     pub stdin: Option<&'a Path>,
@@ -65,7 +66,6 @@ struct CopyProcess {
 /// What every copy's child does between fork and exec.
 struct Child<'a> {
     exe: &'a CString,
-    argv: &'a sys::proc::Argv,
     stdin: RawFd,
     stdout: RawFd,
     failed_exec: &'a [u8],
@@ -125,9 +125,11 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch) -> io::Result<Outco
     run_in(cmd, copies, watch, &dirs)
 }
 
-/// The working directory of each copy, and the ones made for the pass (removed on drop).
+/// The working directory and argv of each copy, and the directories made for the pass (removed
+/// on drop).
 struct CopyDirs {
     cwds: Vec<CString>,
+    argvs: Vec<sys::proc::Argv>,
     made: Vec<std::path::PathBuf>,
 }
 
@@ -139,9 +141,10 @@ impl CopyDirs {
                 io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte")
             })
         };
-        let mut d = CopyDirs { cwds: Vec::new(), made: Vec::new() };
+        let mut d = CopyDirs { cwds: Vec::new(), argvs: Vec::new(), made: Vec::new() };
         if !cmd.own_dirs {
             d.cwds.push(c(cmd.cwd)?);
+            d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
             return Ok(d);
         }
         for i in 1..=copies {
@@ -154,12 +157,17 @@ impl CopyDirs {
             })?;
             d.made.push(p.clone());
             d.cwds.push(c(&p)?);
+            let own =
+                cmd.argv.iter().map(|w| if Path::new(w) == cmd.cwd { p.as_os_str() } else { w.as_os_str() });
+            d.argvs.push(sys::proc::Argv::new(own)?);
         }
         Ok(d)
     }
 
-    fn of(&self, copy: usize) -> &CString {
-        &self.cwds[copy.min(self.cwds.len() - 1)]
+    /// Copy `copy`'s working directory and argv.
+    fn of(&self, copy: usize) -> (&CString, &sys::proc::Argv) {
+        let i = copy.min(self.cwds.len() - 1);
+        (&self.cwds[i], &self.argvs[i])
     }
 }
 
@@ -174,7 +182,6 @@ impl Drop for CopyDirs {
 fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs) -> io::Result<Outcome> {
     let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
-    let argv = sys::proc::Argv::new(cmd.argv)?;
     let stdin = match cmd.stdin {
         Some(p) => sys::fd::open(p.as_os_str(), libc::O_RDONLY, 0)
             .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", p.display())))?,
@@ -194,7 +201,6 @@ fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs) -> io::R
     let (stamps_rd, stamps_wr) = sys::fd::pipe_cloexec()?;
     let child = Child {
         exe: &exe,
-        argv: &argv,
         stdin: stdin.raw(),
         stdout,
         failed_exec: &failed_exec,
@@ -351,7 +357,7 @@ fn take_stamps(bytes: &[u8], running: &mut [CopyProcess]) {
 }
 
 /// Forks copy `index`: set up, then held at the gate until the release, then exec'd.
-fn spawn(child: &Child, index: u32, cwd: &CString) -> io::Result<CopyProcess> {
+fn spawn(child: &Child, index: u32, (cwd, argv): (&CString, &sys::proc::Argv)) -> io::Result<CopyProcess> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
     let driver = sys::proc::getpid();
     match sys::proc::fork()? {
@@ -384,7 +390,7 @@ fn spawn(child: &Child, index: u32, cwd: &CString) -> io::Result<CopyProcess> {
                 stamp[..4].copy_from_slice(&index.to_ne_bytes());
                 stamp[4..].copy_from_slice(&sys::clock::monotonic().to_bits().to_ne_bytes());
                 let _ = sys::fd::write_all(child.stamps, &stamp);
-                let e = sys::proc::execv(child.exe, child.argv);
+                let e = sys::proc::execv(child.exe, argv);
                 report_child_error(child.failed_exec, e);
             }
             sys::proc::exit_now(127)
@@ -556,8 +562,10 @@ mod tests {
         let watch = Watch::install().unwrap();
         let work = std::env::temp_dir().join(format!("ub-own-dirs-{}", sys::proc::getpid()));
         std::fs::create_dir(&work).unwrap();
-        // Each copy leaves a file behind, and the second is killed with it still open.
-        let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
+        // Each copy leaves a file behind, and the second is killed with it still open. The word
+        // naming the work directory names each copy's own.
+        let mut argv = sh("echo x > scratch; pwd >&2; echo \"$1\" >&2; echo 'COUNT|1|1|lps' >&2");
+        argv.extend([OsString::from("sh"), work.clone().into_os_string()]);
         let cmd = Command {
             exe: Path::new("/bin/sh"),
             argv: &argv,
@@ -569,7 +577,8 @@ mod tests {
         };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch).unwrap() else { panic!() };
         let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
-        assert_eq!(dirs, [work.join("copy-1").to_str().unwrap(), work.join("copy-2").to_str().unwrap()]);
+        let own = |n: u32| work.join(format!("copy-{n}")).to_str().unwrap().to_string();
+        assert_eq!(dirs, [format!("{}\n{}", own(1), own(1)), format!("{}\n{}", own(2), own(2))]);
         let killed = sh("echo x > scratch; sleep 30");
         let cmd = Command { argv: &killed, deadline: 0.5, ..cmd };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch).unwrap() else { panic!() };

@@ -48,8 +48,13 @@ pub fn main(args: Vec<OsString>) -> Result {
 /// The driver entered through a link named `Run` (`argv0`): as UnixBench's, its results and tmp
 /// directories default to `results/` and `tmp/` beside it, made when missing.
 pub fn main_as_run(argv0: &std::ffi::OsStr, args: Vec<OsString>) -> Result {
+    let _ = PROGRAM.set("Run");
     main_in(args, Some(run_home(Path::new(argv0))))
 }
+
+/// The name the driver's stderr lines begin with: `unixbench`, or `Run` through its link, as
+/// the dispatcher prefixes its errors.
+static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
 
 /// The directory of the `Run` that was invoked as `argv0`, as Perl's FindBin finds it: the
 /// directory part of the path, else the first PATH entry that holds it, else `.`.
@@ -114,7 +119,9 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let _ = sys::proc::become_subreaper();
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
-    dirs.make_tmp()?;
+    // A tmp dir made beside Run goes again if the run stops before it starts, or writes no
+    // files (--no-save); a run that saves leaves it, as Run does.
+    let mut made_tmp = MadeDir(dirs.make_tmp()?.then(|| dirs.tmp.clone()));
     let swept = crate::workdir::sweep_stale(&dirs.tmp);
     if !swept.is_empty() {
         let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
@@ -171,6 +178,9 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         None => None,
     };
 
+    if files.is_some() {
+        made_tmp.keep();
+    }
     let mut processes = Processes { watch: &watch, noise };
     let mut runner = Runner {
         exe: &exe,
@@ -243,11 +253,11 @@ fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: us
 }
 
 /// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
-/// directory of its own (`-d .` for the file tests); the host tests in the work directory,
-/// where their scripts are.
+/// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`); the
+/// host tests in the work directory, where their scripts are.
 fn prepare(t: &Test, policy: &Policy, workdir: &WorkDir) -> std::result::Result<Prepared, String> {
     let secs = |s: u32| policy.secs(s);
-    let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, policy, Path::new("."));
+    let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, policy, workdir.path());
     let cwd = workdir.path().to_path_buf();
     match t.kind {
         Kind::Kernel { prog, args } => {
@@ -328,7 +338,7 @@ fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
 #[inline(never)]
 fn note(msg: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "unixbench: {msg}");
+    let _ = writeln!(std::io::stderr(), "{}: {msg}", PROGRAM.get().unwrap_or(&"unixbench"));
 }
 
 /// The results and tmp directories, checked before anything runs. The tmp directory must exist
@@ -386,14 +396,15 @@ impl Dirs {
         Ok(Dirs { results, tmp, make_tmp })
     }
 
-    /// Makes the tmp directory beside `Run` if missing (0755, as Run).
-    fn make_tmp(&self) -> Result {
-        if self.make_tmp && !self.tmp.exists() {
+    /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
+    fn make_tmp(&self) -> Result<bool> {
+        let made = self.make_tmp && !self.tmp.exists();
+        if made {
             std::fs::DirBuilder::new().mode(0o755).create(&self.tmp).map_err(|e| {
                 Error::usage(format!("cannot create the tmp directory {}: {e}", self.tmp.display()))
             })?;
         }
-        usable_dir(&self.tmp, "tmp directory")
+        usable_dir(&self.tmp, "tmp directory").map(|()| made)
     }
 
     /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
@@ -407,6 +418,23 @@ impl Dirs {
             })?;
         }
         usable_dir(r, "results directory").map(|()| made)
+    }
+}
+
+/// A directory this run made, removed (when empty) as the run ends unless kept.
+struct MadeDir(Option<PathBuf>);
+
+impl MadeDir {
+    fn keep(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for MadeDir {
+    fn drop(&mut self) {
+        if let Some(d) = &self.0 {
+            let _ = std::fs::remove_dir(d);
+        }
     }
 }
 

@@ -95,7 +95,7 @@ impl Plan {
                 p => (p.passes(t).to_string(), super::output::human(p.test_secs(t))),
             };
             let secs = match &self.policy {
-                Policy::Quick(_) => f64::from(quick::pass_seconds(t.nominal_secs(None))),
+                Policy::Quick(_) => f64::from(quick::pass_seconds(t.nominal_secs(None) - t.overhead)),
                 p => p.nominal_secs(t),
             };
             s += &format!(

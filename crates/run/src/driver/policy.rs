@@ -42,7 +42,8 @@ impl Settle {
 
     /// Its seconds, for the estimates.
     pub fn secs(&self) -> f64 {
-        self.sleeps.iter().sum()
+        // A fold from +0.0: std's sum of nothing is -0.0, which would print as such.
+        self.sleeps.iter().fold(0.0, |a, b| a + b)
     }
 }
 
@@ -178,8 +179,9 @@ mod tests {
         assert_eq!(one.nominal_secs(t("fstime")), 1.75);
         assert_eq!(std.nominal_secs(t("fstime")), 45.0);
         assert_eq!(one.nominal_secs(t("whetstone-double")), 2.0, "whetstone follows -t");
-        // The standard index at 1 copy: dhry2reg is 10 x (3 + 10) s.
+        // The standard index at 1 copy: dhry2reg is 10 x (3 + 10) s, shell8 3 x (3 + 60) s.
         assert_eq!(standard_secs(t("dhry2reg")), 130.0);
+        assert_eq!(standard_secs(t("shell8")), 189.0);
         assert_eq!(short.pass_secs(t("dhry2reg")), 2.0);
     }
 

@@ -59,7 +59,7 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     for cr in &run.runs {
         s += &block_of(run, cr, zone);
         s += &stats_table(cr);
-        s += &noise_table(cr);
+        s += &noise_table(cr, run.settings.noise);
     }
     s += &footer(run);
     s
@@ -296,12 +296,16 @@ pub fn stats_table(cr: &CopyRun) -> String {
 /// What else the host did while each scored test ran, summed over its passes: steal time and
 /// other processes' CPU as shares of the copies' CPU time, the load at its first pass's start and
 /// last pass's end, the copies' involuntary switches, the CPU frequency; the disturbed marked.
-pub fn noise_table(cr: &CopyRun) -> String {
+pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
     let results = scored(cr);
     if results.is_empty() {
         return String::new();
     }
     let measured: Vec<_> = results.iter().filter_map(|r| Some((r, r.noise()?))).collect();
+    if measured.is_empty() && !tried {
+        return "<p class=\"note\">Noise: not read (UB_NOISE=off, or a run that did not record it).</p>\n\n"
+            .into();
+    }
     if measured.is_empty() {
         return "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n".into();
     }

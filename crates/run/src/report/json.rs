@@ -65,6 +65,7 @@ pub fn render(run: &Run) -> String {
     j.key("duration").opt_int(st.duration.map(i64::from));
     j.key("quick").bool(st.quick.is_some());
     j.key("quick_budget").opt_number(st.quick);
+    j.key("noise").bool(st.noise);
     j.key("verbosity").int(i64::from(st.verbosity.level()));
     j.key("tmpdir").string(&st.tmpdir);
     j.key("resultdir").string(&st.resultdir);
@@ -344,6 +345,7 @@ mod tests {
     "duration": 2,
     "quick": false,
     "quick_budget": null,
+    "noise": false,
     "verbosity": 1,
     "tmpdir": "/t",
     "resultdir": "/r"
