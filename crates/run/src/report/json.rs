@@ -19,9 +19,10 @@ pub const UNITS: [(&str, &str); 5] = [
 ];
 
 /// A time in seconds since the Epoch as ISO 8601, UTC: `2026-12-01T12:37:50Z`.
-fn iso(t: i64) -> String {
+pub fn iso(t: i64) -> String {
     let tm = super::fmt::utc(t);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec)
+    // `Tm::mon` counts from 0, as `struct tm` does.
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
 }
 
 /// The whole run as a JSON document.
@@ -300,7 +301,7 @@ mod tests {
     "durations set with -t 2, with shorter settles",
     "-i 3: other pass counts than Run's 10 and 3"
   ],
-  "date": "2026-10-30T00:05:42Z",
+  "date": "2026-11-30T00:05:42Z",
   "units": {
     "lps": "loops per second",
     "lpm": "loops per minute",
@@ -353,8 +354,8 @@ mod tests {
       "copies": 1,
       "start": 1795997142,
       "end": 1795997217,
-      "start_iso": "2026-10-30T00:05:42Z",
-      "end_iso": "2026-10-30T00:06:57Z",
+      "start_iso": "2026-11-30T00:05:42Z",
+      "end_iso": "2026-11-30T00:06:57Z",
       "results": [
         {
           "name": "execl",
