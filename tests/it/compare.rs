@@ -53,9 +53,13 @@ Gain: the N-copy value over the 1-copy value, less 100%.
 "#;
 
 const THREE_WAY: &str = r#"Runs compared:
-  [1] a.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0
-  [2] b.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0
-  [3] c-unixbench.txt: text report, version 6.0.0
+  [1] a.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, standard run
+      host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T00:05:42Z
+  [2] b.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, short run
+      host other, CPU unknown, 1 CPU, kernel unknown, date 2026-11-29T02:40:00Z
+  [3] c-unixbench.txt: text report, version 6.0.0, standard run
+      host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44-fc-v657, date 2026-11-30T00:05:42
+** warning: comparing runs of different kinds (standard, short): their figures are not comparable
 
 1 parallel copy                                   [1]          [2]   vs [1]          [3]   vs [1]
 Dhrystone 2 using register variables       78540503.4   79995833.1   101.9%    78540503.4   100.0%?
@@ -99,8 +103,10 @@ const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1
 "#;
 
 const OURS_VS_C: &str = r#"Runs compared:
-  [1] ours.txt: text report, version 6.0.0-compatible; unixbench 0.1.0
-  [2] c-unixbench.txt: text report, version 6.0.0
+  [1] ours.txt: text report, version 6.0.0-compatible; unixbench 0.1.0, standard run
+      host other, CPU unknown, 1 CPU, kernel 6.18.44, date 2026-11-30T02:00:00
+  [2] c-unixbench.txt: text report, version 6.0.0, standard run
+      host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44-fc-v657, date 2026-11-30T00:05:42
 
 1 parallel copy                                   [1]          [2]   vs [1]
 Dhrystone 2 using register variables       79995833.1   78540503.4    98.2%?
@@ -132,7 +138,9 @@ Index intervals are propagated from the tests' on the log scale, assuming the te
 
 const QUICK_TXT_JSON: &str = r#"Runs compared:
   [1] quick.txt: text report, version 6.0.0-compatible; unixbench 0.1.0, quick run
+      host vm, CPU unknown, 2 CPUs, kernel 6.18.44-fc-v857, date 2026-11-30T02:50:59
   [2] quick.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
+      host vm, CPU unknown, 2 CPUs, kernel 6.18.44-fc-v857, date 2026-11-30T02:50:59Z
 
 1 parallel copy                                   [1]          [2]   vs [1]
 Dhrystone 2 using register variables       21618447.9   21618447.9   100.0%?
@@ -173,6 +181,32 @@ fn our_quick_run_as_text_and_as_json() {
         (format!("{lo:.1}"), format!("{hi:.1}")),
         ("20137569.7".to_string(), "23208227.1".to_string())
     );
+}
+
+#[test]
+fn runs_of_different_kinds_warn_in_one_line() {
+    // A quick run against a standard one: one warning before the tables, in text, JSON and
+    // HTML; TSV stays a table. Two standard runs: none.
+    let warning = "comparing runs of different kinds (quick, standard): their figures are not comparable";
+    let text = stdout(&compare(&["quick.json", "a.json"]));
+    assert_eq!(text.matches("warning").count(), 1, "{text}");
+    let (head, tables) = text.split_once("\n\n").unwrap();
+    assert!(head.ends_with(&format!("\n** warning: {warning}")), "{head}");
+    assert!(tables.starts_with("1 parallel copy "), "{tables}");
+    let json = stdout(&compare(&["--format", "json", "quick.json", "a.json"]));
+    assert!(json.contains(&format!("\"warning\":\"{warning}\",")), "{json}");
+    assert!(json.contains("\"run_kind\":\"quick\",\"hostname\":\"vm\""), "{json}");
+    let html = stdout(&compare(&["--format", "html", "quick.json", "a.json"]));
+    assert!(html.contains(&format!("<b>Warning:</b> {warning}.</p>")), "{html}");
+    assert!(html.contains("<td>2026-11-30T02:50:59Z</td><td>quick</td>"), "{html}");
+    assert!(!stdout(&compare(&["--format", "tsv", "quick.json", "a.json"])).contains("warning"));
+    for files in [&["a.json", "c-unixbench.txt"], &["ours.txt", "c-unixbench.txt"]] {
+        let text = stdout(&compare(files));
+        assert!(text.contains(", standard run\n") && !text.contains("warning"), "{text}");
+        let json = stdout(&compare(&["--format", "json", files[0], files[1]]));
+        assert!(json.contains("\"warning\":null,"), "{json}");
+        assert!(!stdout(&compare(&["--format", "html", files[0], files[1]])).contains("Warning"));
+    }
 }
 
 #[test]
@@ -270,6 +304,8 @@ fn a_report_with_its_log_compares_as_its_json() {
         let mut c = ub(args);
         c.args(["--format", "json", "pipe", "syscall", "execl", "--results"]).arg(&results);
         c.arg("--tmpdir").arg(s.path()).current_dir(s.path()).env("UB_EXEC_IMAGE", image);
+        // The report's date is in local time, the JSON's in UTC: one zone makes them one.
+        c.env("TZ", "UTC");
         let o = run(&mut c);
         assert!(o.status.success(), "{dir}: {}", stderr(&o));
         let names: Vec<String> = std::fs::read_dir(&results)
@@ -305,7 +341,11 @@ fn a_report_with_its_log_compares_as_its_json() {
             let from_json = from_json
                 .replace("r.json", "r")
                 .replace("unixbench results JSON", "text report and its log")
-                .replace("\"kind\":\"json\"", "\"kind\":\"text\"");
+                .replace("\"kind\":\"json\"", "\"kind\":\"text\"")
+                // The JSON's date is marked UTC; the report's is a local time, without a zone.
+                .replace("Z\n", "\n")
+                .replace("Z\",\"runs\"", "\",\"runs\"")
+                .replace("Z\"}", "\"}");
             assert_eq!(from_log, from_json, "compare --format {format} {files:?}");
         }
     }
@@ -313,7 +353,11 @@ fn a_report_with_its_log_compares_as_its_json() {
     // marks, the exec images and the quick tag.
     let (text, _) = compare("text", &["q/r", "b/r", "a/r"]);
     assert!(text.contains("  [1] q/r: text report and its log, version "), "{text}");
-    assert!(text.contains(", quick run\n  [2] b/r: text report and its log"), "{text}");
+    assert!(text.contains(", quick run\n      host "), "{text}");
+    assert!(text.contains("\n  [2] b/r: text report and its log, version "), "{text}");
+    // b ran execl on the static image, a with -t: short runs, both, and q a quick one.
+    assert!(text.contains(", short run\n      host ") && !text.contains("standard run"), "{text}");
+    assert!(text.contains("** warning: comparing runs of different kinds (quick, short): "), "{text}");
     assert!(!text.contains("Intervals unknown"), "{text}");
     let (tsv, _) = compare("tsv", &["b/r", "a/r"]);
     let pipe = tsv.lines().find(|l| l.starts_with("1\tPipe Throughput\t2\t")).unwrap();

@@ -160,7 +160,8 @@ fn environment_names_the_files() {
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert_eq!(results(&s), ["mine", "mine.csv", "mine.html", "mine.json", "mine.log"]);
     let csv = read(&s.path().join("results/mine.csv"));
-    assert!(csv.starts_with("Concurrency,System Call Overhead\n1,"), "{csv}");
+    let head = "Concurrency,System Call Overhead,System Benchmarks Index Score (Partial Only)\n1,";
+    assert!(csv.starts_with(head), "{csv}");
 }
 
 #[test]
@@ -171,8 +172,9 @@ fn machine_readable_stdout_and_no_save() {
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[1].starts_with("1\tsyscall\tSystem Call Overhead\t"), "{out}");
+    assert!(lines[2].starts_with("1\tindex:system\tSystem Benchmarks Index Score (Partial Only)\t"), "{out}");
     // The progress went to stderr, and nothing was saved.
     assert!(stderr(&o).contains("1 x System Call Overhead  1"), "{}", stderr(&o));
     assert!(!s.path().join("results").exists());

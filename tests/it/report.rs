@@ -51,17 +51,24 @@ fn machine_readable_documents_agree_with_the_report() {
     let s = Scratch::new("report-docs");
     let json = short_run(&s, &[], "json");
     assert!(
-        json.starts_with("{\n  \"schema\": \"unixbench-results\",\n  \"schema_version\": 1,\n"),
+        json.starts_with("{\n  \"schema\": \"unixbench-results\",\n  \"schema_version\": 2,\n"),
         "{json}"
     );
     assert!(json.contains("\"name\": \"syscall\""), "{json}");
     assert!(json.contains("\"title\": \"System Benchmarks Index Score (Partial Only)\""), "{json}");
     let tsv = short_run(&s, &[], "tsv");
     let lines: Vec<&str> = tsv.lines().collect();
-    assert_eq!(lines[0], "pass_copies\ttest\tmessage\tscore\tunit\ttime\tsamples\tbaseline\tindex");
+    assert_eq!(lines[0], "copies\ttest\ttitle\tscore\tunit\tseconds_per_pass\tkept_passes\tbaseline\tindex");
     let f: Vec<&str> = lines[1].split('\t').collect();
     assert_eq!(
         (f[0], f[1], f[2], f[4], f[6], f[7]),
         ("1", "syscall", "System Call Overhead", "lps", "1", "15000.0")
     );
+    // The index block's line: its score in the index column, as the report's score line has it.
+    let ix: Vec<&str> = lines.last().unwrap().split('\t').collect();
+    assert_eq!(
+        ix[..8],
+        ["1", "index:system", "System Benchmarks Index Score (Partial Only)", "-", "-", "-", "-", "-"]
+    );
+    assert_eq!(ix[8], format!("{:.1}", f[8].parse::<f64>().unwrap()), "one test: its index is the block's");
 }

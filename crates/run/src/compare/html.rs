@@ -20,6 +20,9 @@ pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&Test) -> bool) 
     let title = format!("unixbench compare: {}", number(Some(sources.len()), "file", "files"));
     let mut s = head(&escape(&title));
     let _ = writeln!(s, "<h2>{}</h2>", escape(&title));
+    if let Some(w) = super::load::kinds_warning(sources) {
+        let _ = writeln!(s, "<p class=\"note\"><b>Warning:</b> {}.</p>", escape(&w));
+    }
     s += &table(sources);
     let per_test = !hosts && sources.len() <= MAX_CHART_FILES;
     if per_test {
@@ -53,7 +56,7 @@ fn table(sources: &[Source]) -> String {
     for (h, right) in fleet::HEAD {
         let _ = write!(s, "<th align={}>{}</th>", if right { "right" } else { "left" }, escape(h));
     }
-    s += "<th align=left>version</th></tr>\n";
+    s += "<th align=left>date</th><th align=left>run</th><th align=left>version</th></tr>\n";
     for (i, r) in fleet::rows(sources).iter().enumerate() {
         let k = sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0);
         let mut c = fleet::cells(i, r);
@@ -63,10 +66,10 @@ fn table(sources: &[Source]) -> String {
             let cell = cell.as_deref().unwrap_or("---");
             let _ = write!(s, "<td{}>{}</td>", if right { " align=right" } else { "" }, escape(cell));
         }
-        let quick = if r.src.quick { ", quick run" } else { "" };
         let kind = if r.src.kind == Kind::Json { "JSON" } else { "text" };
-        let kind = format!("{} ({kind}){quick}", r.src.version);
-        let _ = writeln!(s, "<td>{}</td></tr>", escape(&kind));
+        let (date, run) = (escape(&r.src.date), r.src.run_kind().name());
+        let version = escape(&format!("{} ({kind})", r.src.version));
+        let _ = writeln!(s, "<td>{date}</td><td>{run}</td><td>{version}</td></tr>");
     }
     s += "</table></p>\n<p class=\"note\">N copies: the index at the file's largest copy count, in brackets.</p>\n\n";
     s
@@ -149,7 +152,7 @@ mod tests {
         };
         let run = |copies: usize, k: f64| {
             format!(
-                "{{\"copies\":{copies},\"results\":[{},{}],\"index\":[{{\"category\":\"system\",\"score\":{},\
+                "{{\"copies\":{copies},\"start\":1796083200,\"results\":[{},{}],\"index\":[{{\"category\":\"system\",\"score\":{},\
                  \"rows\":[{{\"message\":\"Pipe Throughput\",\"index\":{}}},{{\"message\":\"A <b> & c\",\"index\":{}}}]}}]}}",
                 result("Pipe Throughput", 1000.0 * k, 100.0 * k),
                 result("A <b> & c", 2000.0 * k, 400.0 * k),
@@ -191,6 +194,18 @@ mod tests {
         assert!(p.contains(">A &lt;b&gt; &amp; c</text>") && !p.contains("<b> &"));
         assert!(p.starts_with("<!DOCTYPE HTML") && p.ends_with("</body>\n</html>\n"));
         assert!(p.contains("<title>unixbench compare: 3 files</title>"));
+        // Each file's date and kind of run; no warning for files of one kind.
+        assert!(
+            rows[0].contains("<td>2026-12-01T00:00:00Z</td><td>standard</td><td>x (JSON)</td>"),
+            "{}",
+            rows[0]
+        );
+        assert!(!p.contains("Warning"));
+        let mut mixed = srcs.clone();
+        mixed[1].quick = true;
+        let m = page(&mixed, false, &|_| false);
+        assert!(m.contains("<p class=\"note\"><b>Warning:</b> comparing runs of different kinds (standard, quick): their figures are not comparable.</p>"), "{m}");
+        assert!(m.contains("<td>quick</td>"));
         let d = page(&srcs, false, &|t| t.message == "Pipe Throughput");
         assert_eq!(d.matches("<rect class=\"d\"").count(), 6);
     }

@@ -4,7 +4,7 @@
 //! 95% interval when the file has one, and each category's index score.
 
 use crate::json::{self, Value};
-use crate::model::Category;
+use crate::model::{Category, RunKind};
 use crate::stats::{self, Interval};
 
 /// What kind of file a run came from.
@@ -38,10 +38,45 @@ pub struct Source {
     pub version: String,
     /// Whether the file says the run was a quick one (the JSON's settings, the text's note).
     pub quick: bool,
+    /// Whether it says durations or pass counts were not Run's (`-t`, `-i`), or schema 2's
+    /// `kind` says `short`. A static image for execl or spawn makes a run short too: that one
+    /// the tests' images say ([`Source::run_kind`]), since a `.log` can tell it.
+    pub short: bool,
+    /// When the first copy count started: ISO 8601, in UTC (`Z`) from the JSON, in the run
+    /// host's local time (no zone) from a text report; `unknown` where the file does not say.
+    pub date: String,
     /// One entry per copy count, in file order.
     pub runs: Vec<Run>,
     /// Who ran it, from the system block (`unknown` where the file does not say).
     pub host: Host,
+}
+
+impl Source {
+    /// The kind of run, as `Run::kind` decides it for the run that wrote the file.
+    pub fn run_kind(&self) -> RunKind {
+        let on_static = || self.runs.iter().flat_map(|r| &r.tests).any(|t| t.image == Some(Image::Static));
+        if self.quick {
+            RunKind::Quick
+        } else if self.short || on_static() {
+            RunKind::Short
+        } else {
+            RunKind::Standard
+        }
+    }
+}
+
+/// The warning for files of different kinds of run (standard, quick, short), whose figures are
+/// not comparable; None when they are all of one kind.
+pub fn kinds_warning(sources: &[Source]) -> Option<String> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for k in sources.iter().map(|s| s.run_kind().name()) {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    (kinds.len() > 1).then(|| {
+        format!("comparing runs of different kinds ({}): their figures are not comparable", kinds.join(", "))
+    })
 }
 
 /// A host's identity, as its system block gives it.
@@ -145,14 +180,30 @@ fn from_json(file: &str, text: &str) -> Result<Source, String> {
     for (i, r) in runs.iter().enumerate() {
         out.push(json_run(r).map_err(|e| format!("runs[{i}]: {e}"))?);
     }
+    let settings = v.get("settings");
+    let set = |k: &str| settings.and_then(|s| s.get(k)).filter(|x| !x.is_null());
+    // Schema 2 names the kind; for schema 1, what `Run::not_standard` reads from the settings.
+    let (quick, short) = match v.get("kind").and_then(Value::as_str) {
+        Some(k) => (k == "quick", k == "short"),
+        None => (
+            set("quick").is_some_and(|q| q.as_bool() != Some(false)),
+            set("duration").is_some() || set("iterations").is_some_and(|n| n.as_f64() != Some(10.0)),
+        ),
+    };
+    let start = runs.first().and_then(|r| opt_num(r, "start")).filter(|t| t.is_finite());
+    // The first run's start, which both schemas have; schema 2's `date` is the same instant.
+    let date = match (start, v.get("date").and_then(Value::as_str)) {
+        (Some(t), _) => crate::report::fmt::iso_utc(t as i64),
+        (None, Some(d)) => d.to_string(),
+        (None, None) => "unknown".into(),
+    };
     Ok(Source {
         file: file.to_string(),
         kind: Kind::Json,
         version: v.get("version").and_then(Value::as_str).unwrap_or("unknown").to_string(),
-        quick: v
-            .get("settings")
-            .and_then(|s| s.get("quick"))
-            .is_some_and(|q| !q.is_null() && q.as_bool() != Some(false)),
+        quick,
+        short,
+        date,
         runs: out,
         host: json_host(v.get("system")),
     })
@@ -322,9 +373,24 @@ fn from_text(file: &str, text: &str) -> Result<Source, String> {
         let end = starts.get(k + 1).copied().unwrap_or(lines.len());
         runs.push(text_block(&lines, start, end)?);
     }
+    // The notes `report::text` writes for a quick run and for `-t`; a report without them (the
+    // C suite's too) ran Run's durations. (`-i` has no note: a text report cannot tell it.)
     let quick = lines.iter().any(|l| l.starts_with("** Quick run"));
+    let short = lines.iter().any(|l| l.starts_with("** Durations set with -t"));
+    let date = starts.first().and_then(|&i| text_date(lines[i])).unwrap_or_else(|| "unknown".into());
     let host = text_host(&lines);
-    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, runs, host })
+    Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, short, date, runs, host })
+}
+
+/// `Benchmark Run: Mon Nov 30 2026 00:05:42 - 00:33:38` -> `2026-11-30T00:05:42`, the start in
+/// the run host's local time, whose zone the report does not give.
+fn text_date(l: &str) -> Option<String> {
+    let w: Vec<&str> = l.strip_prefix("Benchmark Run: ")?.split_whitespace().collect();
+    let [_, mon, day, year, hms, ..] = w[..] else { return None };
+    let mon = crate::report::fmt::MONTHS.iter().position(|m| *m == mon)? + 1;
+    let (day, year): (u32, u32) = (day.parse().ok()?, year.parse().ok()?);
+    let ok = hms.len() == 8 && hms.split(':').all(|f| f.len() == 2 && f.parse::<u8>().is_ok());
+    ok.then(|| format!("{year:04}-{mon:02}-{day:02}T{hms}"))
 }
 
 /// The identity in a text report's system block: `   System: NAME: distro`, `   OS: os --
@@ -528,5 +594,59 @@ mod tests {
             assert!(b.contains("INDEX VALUES") && b.contains("=========\n"), "{b}");
             assert_eq!(load("r", &format!("{report}{b}\n")).unwrap(), plain);
         }
+    }
+
+    #[test]
+    fn the_kind_of_run_and_its_date() {
+        // Schema 1: the kind from the settings, as `Run::not_standard` decides it; the date from
+        // the first run's start. Schema 2: its `kind`.
+        let json = |top: &str, settings: &str, msg: &str, image: &str| {
+            format!(
+                "{{\"schema\":\"unixbench-results\",\"schema_version\":1,{top}\"settings\":{{{settings}}},\
+                 \"runs\":[{{\"copies\":1,\"start\":1796083200,\"results\":[{{\"message\":\"{msg}\",\
+                 \"score\":1,{image}\"unit\":\"lps\"}}]}}]}}"
+            )
+        };
+        let dynamic = "\"exec_image\":{\"kind\":\"dynamic-glibc\"},";
+        let kind = |top: &str, settings: &str, msg: &str, image: &str| {
+            load("f", &json(top, settings, msg, image)).unwrap().run_kind().name()
+        };
+        assert_eq!(kind("", "\"quick\":null,\"duration\":null", "Pipe Throughput", ""), "standard");
+        assert_eq!(kind("", "\"iterations\":10", "Pipe Throughput", ""), "standard");
+        assert_eq!(kind("", "\"quick\":335.6", "Pipe Throughput", ""), "quick");
+        assert_eq!(kind("", "\"duration\":2", "Pipe Throughput", ""), "short");
+        assert_eq!(kind("", "\"iterations\":3", "Pipe Throughput", ""), "short");
+        assert_eq!(kind("", "", "Execl Throughput", dynamic), "standard");
+        assert_eq!(kind("", "", "Execl Throughput", ""), "short", "no exec_image: the static image");
+        assert_eq!(kind("\"kind\":\"quick\",", "\"quick\":true", "Pipe Throughput", ""), "quick");
+        assert_eq!(kind("\"kind\":\"short\",", "", "Pipe Throughput", ""), "short");
+        let src = load("f", &json("", "", "Pipe Throughput", "")).unwrap();
+        assert_eq!(src.date, "2026-12-01T00:00:00Z");
+
+        // A text report: its notes, and the start of its first block in the host's local time.
+        let report = |note: &str| {
+            format!(
+                "{note}Benchmark Run: Tue Dec 01 2026 12:00:00 - 12:00:06\n\
+                 2 CPUs in system; running 1 parallel copy of tests\n\n\
+                 Pipe Throughput  10.0 lps   (10.0 s, 2 samples)\n\n\
+                 System Benchmarks Partial Index  BASELINE  RESULT  INDEX\n\
+                 Pipe Throughput  12440.0  10.0  0.0\n  ========\n\
+                 System Benchmarks Index Score (Partial Only)  10.0\n"
+            )
+        };
+        let text = |note: &str| load("r", &report(note)).unwrap();
+        assert_eq!(text("").run_kind().name(), "standard");
+        assert_eq!(text("").date, "2026-12-01T12:00:00");
+        assert_eq!(text("** Quick run (--quick, 8 s budget): shorter passes\n\n").run_kind().name(), "quick");
+        assert_eq!(text("** Durations set with -t 1: each test ran 1 s\n\n").run_kind().name(), "short");
+        assert_eq!(text_date("Benchmark Run: Tue Dec 01 2026 12:0:00 - 12:00:06"), None);
+
+        // One warning for files of different kinds, none for files of one kind.
+        let (std, quick) = (text(""), text("** Quick run (--quick, 8 s budget)\n\n"));
+        assert_eq!(kinds_warning(&[std.clone(), std.clone()]), None);
+        assert_eq!(
+            kinds_warning(&[std.clone(), quick.clone(), std]).as_deref(),
+            Some("comparing runs of different kinds (standard, quick): their figures are not comparable")
+        );
     }
 }

@@ -24,6 +24,8 @@ test's score per file, the ratio to the first file in percent, and a mark (*) wh
 confidence intervals do not overlap. A FILE is a results JSON of unixbench or a text report in
 UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals, but
 the run's log, FILE.log beside it, does: when it is there and matches, it is read too).
+The list of files gives each one's host, CPU, kernel, date, version and kind of run (standard,
+quick or short: -t, -i or a static image for execl or spawn), and warns when the kinds differ.
 
 Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
 README: each test's index at 1 and at N copies, and the gain.

@@ -1,7 +1,7 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::load::{Image, Kind, Source};
+use super::load::{kinds_warning, Image, Kind, Source};
 use crate::json::{number, Writer};
 use crate::model::Category;
 use crate::stats::Interval;
@@ -201,9 +201,22 @@ fn mark(first: &Option<Cell>, other: &Option<Cell>) -> Option<Mark> {
     Some(Mark::of(first.as_ref()?, other.as_ref()?))
 }
 
+/// A file's two lines in the list: what it is and what kind of run, then whose run and when.
 fn source_line(i: usize, s: &Source) -> String {
-    let quick = if s.quick { ", quick run" } else { "" };
-    format!("  [{}] {}: {}, version {}{quick}", i + 1, s.file, s.kind.describe(), s.version)
+    let h = &s.host;
+    let cpus = crate::report::fmt::number(h.cpus, "CPU", "CPUs");
+    format!(
+        "  [{}] {}: {}, version {}, {} run\n      host {}, CPU {}, {cpus}, kernel {}, date {}",
+        i + 1,
+        s.file,
+        s.kind.describe(),
+        s.version,
+        s.run_kind().name(),
+        h.name,
+        h.cpu,
+        h.os_release,
+        s.date
+    )
 }
 
 /// The comparison as text: a source list, one table per copy count, the legend.
@@ -211,6 +224,9 @@ pub fn text(c: &Comparison) -> String {
     let mut o = String::from("Runs compared:\n");
     for (i, s) in c.sources.iter().enumerate() {
         let _ = writeln!(o, "{}", source_line(i, s));
+    }
+    if let Some(w) = kinds_warning(&c.sources) {
+        let _ = writeln!(o, "** warning: {w}");
     }
     for t in &c.tables {
         let title = if t.copies == 1 {
@@ -338,14 +354,26 @@ pub fn json(c: &Comparison) -> String {
     j.begin_object();
     j.key("schema").string("unixbench-compare");
     j.key("schema_version").int(1);
+    j.key("warning");
+    match kinds_warning(&c.sources) {
+        Some(w) => j.string(&w),
+        None => j.null(),
+    };
     j.key("runs").begin_array();
     for (i, s) in c.sources.iter().enumerate() {
+        let h = &s.host;
         j.begin_object();
         j.key("run").int(i as i64 + 1);
         j.key("file").string(&s.file);
         j.key("kind").string(if s.kind == Kind::Json { "json" } else { "text" });
         j.key("version").string(&s.version);
         j.key("quick").bool(s.quick);
+        j.key("run_kind").string(s.run_kind().name());
+        j.key("hostname").string(&h.name);
+        j.key("cpu").string(&h.cpu);
+        j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));
+        j.key("os_release").string(&h.os_release);
+        j.key("date").string(&s.date);
         j.end_object();
     }
     j.end_array();

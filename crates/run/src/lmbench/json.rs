@@ -41,7 +41,7 @@ pub(super) fn to_json(r: &Run) -> String {
     j.end_object();
     j.key("params").begin_object();
     j.key("buffer_bytes").int(r.mb as i64);
-    j.key("date").string(&utc_date(now));
+    j.key("date").string(&crate::report::fmt::iso_utc(now));
     j.key("enough_us").number(r.h.enough);
     j.key("l1_point_bytes").int(r.points.l1 as i64);
     j.key("l2_point_bytes").int(r.points.l2 as i64);
@@ -94,12 +94,6 @@ pub(super) fn from_json(text: &str) -> std::result::Result<HostResults, String> 
         }
     }
     Ok(res)
-}
-
-/// `t` (seconds since the Epoch) as an ISO 8601 date and time in UTC: `2026-12-01T12:24:05Z`.
-fn utc_date(t: i64) -> String {
-    let tm = crate::report::fmt::utc(t);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
 }
 
 #[cfg(test)]

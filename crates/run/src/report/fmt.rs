@@ -63,7 +63,7 @@ pub fn utc(t: i64) -> Tm {
 }
 
 const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS: [&str; 12] =
+pub(crate) const MONTHS: [&str; 12] =
     ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /// `strftime("%a %b %d %Y")`, e.g. `Mon Nov 30 2026`.
@@ -74,6 +74,14 @@ pub fn date(tm: &Tm) -> String {
 /// `strftime("%H:%M:%S")`.
 pub fn hms(tm: &Tm) -> String {
     format!("{:02}:{:02}:{:02}", tm.hour, tm.min, tm.sec)
+}
+
+/// `t` (seconds since the Epoch) as an ISO 8601 date and time in UTC: `2026-12-01T12:37:50Z`.
+/// The one such formatter: the results JSON, lmbench's and compare use it.
+pub fn iso_utc(t: i64) -> String {
+    let tm = utc(t);
+    // `Tm::mon` counts from 0, as `struct tm` does.
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
 }
 
 /// `strftime("%Y-%m-%d")`, the date in result file names.

@@ -18,12 +18,6 @@ pub const UNITS: [(&str, &str); 5] = [
     ("fps", "frames per second"),
 ];
 
-/// A time in seconds since the Epoch as ISO 8601, UTC: `2026-12-01T12:37:50Z`.
-fn iso(t: i64) -> String {
-    let tm = super::fmt::utc(t);
-    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec)
-}
-
 /// The whole run as a JSON document.
 pub fn render(run: &Run) -> String {
     let mut j = Writer::pretty();
@@ -41,7 +35,7 @@ pub fn render(run: &Run) -> String {
         j.string(w);
     }
     j.end_array();
-    j.key("date").string(&iso(run.runs.first().map_or(0, |c| c.start)));
+    j.key("date").string(&super::fmt::iso_utc(run.runs.first().map_or(0, |c| c.start)));
     j.key("units").begin_object();
     for (unit, what) in UNITS {
         j.key(unit).string(what);
@@ -117,8 +111,8 @@ fn copy_run(j: &mut Writer, cr: &CopyRun) {
     j.key("copies").int(cr.copies as i64);
     j.key("start").int(cr.start);
     j.key("end").int(cr.end);
-    j.key("start_iso").string(&iso(cr.start));
-    j.key("end_iso").string(&iso(cr.end));
+    j.key("start_iso").string(&super::fmt::iso_utc(cr.start));
+    j.key("end_iso").string(&super::fmt::iso_utc(cr.end));
     j.key("results").begin_array();
     for r in &cr.results {
         result(j, cr, r);
@@ -301,7 +295,7 @@ mod tests {
     "durations set with -t 2, with shorter settles",
     "-i 3: other pass counts than Run's 10 and 3"
   ],
-  "date": "2026-10-30T00:05:42Z",
+  "date": "2026-11-30T00:05:42Z",
   "units": {
     "lps": "loops per second",
     "lpm": "loops per minute",
@@ -355,8 +349,8 @@ mod tests {
       "copies": 1,
       "start": 1795997142,
       "end": 1795997217,
-      "start_iso": "2026-10-30T00:05:42Z",
-      "end_iso": "2026-10-30T00:06:57Z",
+      "start_iso": "2026-11-30T00:05:42Z",
+      "end_iso": "2026-11-30T00:06:57Z",
       "results": [
         {
           "name": "execl",
