@@ -79,17 +79,24 @@ fn the_kind_of_run_and_the_noise_are_in_every_output() {
 #[ignore = "needs a quiet machine: make test runs it alone"]
 fn a_cpu_hog_beside_the_copies_disturbs_its_tests_and_a_quiet_run_does_not() {
     let args = ["-t", "2", "-i", "1", "-c", "1", "syscall", "pipe"];
-    let mut hog = Command::new("taskset")
+    /// The busy loop, killed however the test ends.
+    struct Hog(std::process::Child);
+    impl Drop for Hog {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let hog = Hog(Command::new("taskset")
         .args(["-c", "0", "sh", "-c", "while :; do :; done"])
         .stdout(Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap());
     let s = Scratch::new("noise-hog");
     let (json, html, report) = short_run(&s, &args, Some("0"));
-    let _ = hog.kill();
-    let _ = hog.wait();
+    drop(hog);
     assert!(
-        report.contains("** syscall: disturbed: ") && report.contains("** pipe: disturbed: "),
+        report.contains("** disturbed: syscall (") && report.contains("** disturbed: pipe ("),
         "{report}"
     );
     assert!(report.contains("** 2 tests were disturbed; not fit to publish."), "{report}");

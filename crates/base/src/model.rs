@@ -384,8 +384,10 @@ pub enum RunKind {
     Standard,
     /// `--quick`.
     Quick,
-    /// `-t` or `-i`, or a static image for execl or spawn: comparable with nothing but its kind.
+    /// `-t` or `-i`: shorter or fewer passes.
     Short,
+    /// Run's durations and passes, but execl or spawn timed this static binary.
+    StaticImage,
 }
 
 impl RunKind {
@@ -394,6 +396,7 @@ impl RunKind {
             RunKind::Standard => "standard",
             RunKind::Quick => "quick",
             RunKind::Short => "short",
+            RunKind::StaticImage => "static image",
         }
     }
 }
@@ -426,12 +429,15 @@ impl Run {
 
     /// The kind of run, from [`Run::not_standard`]'s reasons.
     pub fn kind(&self) -> RunKind {
-        if self.settings.quick.is_some() {
+        let st = &self.settings;
+        if st.quick.is_some() {
             RunKind::Quick
+        } else if st.duration.is_some() || st.iterations.is_some_and(|n| n != 10) {
+            RunKind::Short
         } else if self.not_standard().is_empty() {
             RunKind::Standard
         } else {
-            RunKind::Short
+            RunKind::StaticImage
         }
     }
 }

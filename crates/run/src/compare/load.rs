@@ -57,8 +57,10 @@ impl Source {
         let on_static = || self.runs.iter().flat_map(|r| &r.tests).any(|t| t.image == Some(Image::Static));
         if self.quick {
             RunKind::Quick
-        } else if self.short || on_static() {
+        } else if self.short {
             RunKind::Short
+        } else if on_static() {
+            RunKind::StaticImage
         } else {
             RunKind::Standard
         }
@@ -617,7 +619,7 @@ mod tests {
         assert_eq!(kind("", "\"duration\":2", "Pipe Throughput", ""), "short");
         assert_eq!(kind("", "\"iterations\":3", "Pipe Throughput", ""), "short");
         assert_eq!(kind("", "", "Execl Throughput", dynamic), "standard");
-        assert_eq!(kind("", "", "Execl Throughput", ""), "short", "no exec_image: the static image");
+        assert_eq!(kind("", "", "Execl Throughput", ""), "static image", "no exec_image: the static image");
         assert_eq!(kind("\"kind\":\"quick\",", "\"quick\":true", "Pipe Throughput", ""), "quick");
         assert_eq!(kind("\"kind\":\"short\",", "", "Pipe Throughput", ""), "short");
         let src = load("f", &json("", "", "Pipe Throughput", "")).unwrap();

@@ -24,17 +24,20 @@ Run's options:
   -c N            run with N parallel copies (repeat for several runs: -c 1 -c 4)
 
 Our options:
-  -t, --time SECONDS   every test runs SECONDS instead of its standard duration, and the settle
-                       between passes is a sync without the 3 s sleep (the figures are then
-                       not comparable with standard runs; the report says so)
+  -t, --time SECONDS   a short run: every test runs SECONDS instead of its standard duration,
+                       Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,
+                       at least 0.1 s), and the settle between passes is a sync without the
+                       3 s sleep (not comparable with standard runs; the report says so)
   --quick[=SECONDS]    a quick run: the same tests and copies, each pass shorter, each test
                        stopped when its score's 95% interval is within +-1% or its share of
                        the time budget is spent; the budget is just under a tenth of the
                        standard run's time, or SECONDS for the whole run; the report gives
                        every test's interval and the index's
-  --results DIR        results directory (default: $UB_RESULTDIR, else ./results)
+  --results DIR        results directory (default: $UB_RESULTDIR, else ./results; through a
+                       link named Run, results/ beside it)
   --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
-                       /tmp; it must exist: it is never created); the run works in a private
+                       /tmp; it must exist: it is never created; through a link named Run,
+                       tmp/ beside it, made as Run makes it); the run works in a private
                        subdirectory and removes it
   --format FORMAT      what the final print on stdout is: text (the report, default), html,
                        json, csv or tsv; progress then goes to stderr

@@ -1,13 +1,14 @@
 //! Exporters and system information: everything the run shows a person or a program.
 //!
 //! Measuring never formats; exporters never measure. The driver fills the plain data of
-//! `driver::model` (a `Run` of `CopyRun`s of `TestResult`s) and calls the pure functions here,
-//! each turning that data into text: the classic text report and console strings (`text`, byte
-//! for byte as UnixBench's `Run`), the HTML report (`html`) and its charts (`svg`), the detailed log (`log`), CSV
-//! (`csv`), TSV (`tsv`) and JSON (`json`). None of them reads a clock, a file or the
-//! environment, except through an explicit argument (a time zone, a date), so each is tested
-//! against literal expected text. `sysinfo` is the one part that looks at the host, to fill
-//! `SystemInfo`, from uname(2), /proc, /etc/os-release and utmp: never an external command.
+//! `base::model` (a `Run` of `CopyRun`s of `TestResult`s) and renders it through [`render`],
+//! whose exporters turn that data into text, all reading it through `view`: the classic text
+//! report and console strings (`text`, byte for byte as UnixBench's `Run`), the HTML report
+//! (`html`) and its charts (`svg`), the detailed log (`log`), CSV (`csv`), TSV (`tsv`) and
+//! JSON (`json`). None of them reads a clock, a file or the environment except through an
+//! explicit argument (a time zone, a date; `render` is the one that passes the clock's), so each
+//! is tested against literal expected text. `sysinfo` is the one part that looks at the host, to
+//! fill `SystemInfo`, from uname(2), /proc, /etc/os-release and utmp: never an external command.
 
 pub mod csv;
 pub mod fmt;

@@ -208,7 +208,7 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     s
 }
 
-/// `** <test>: disturbed: ...` for each scored test whose copies lost more than [`DISTURBED`] of
+/// `** disturbed: <test> (...)` for each scored test whose copies lost more than [`DISTURBED`] of
 /// their CPU time to steal or to other processes, then an empty line; nothing otherwise.
 fn disturbed_notes(cr: &CopyRun) -> String {
     let mut s = String::new();
@@ -216,7 +216,7 @@ fn disturbed_notes(cr: &CopyRun) -> String {
         let Some(n) = r.noise().filter(|_| r.disturbed()) else { continue };
         let _ = writeln!(
             s,
-            "** {}: disturbed: steal {:.1}% and other processes {:.1}% of its copies' CPU time (over {:.0}%)",
+            "** disturbed: {} (steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%)",
             r.name,
             100.0 * n.steal_share(),
             100.0 * n.foreign_share(),
@@ -353,7 +353,7 @@ mod tests {
         let b = block_in(&run.system, &run.runs[0], fmt::utc);
         assert!(
             b.contains(
-                "** pipe: disturbed: steal 0.0% and other processes 50.0% of its copies' CPU time (over 5%)"
+                "** disturbed: pipe (steal 0.0% and other processes 50.0% of its copies' CPU time, over 5%)"
             ),
             "{b}"
         );
