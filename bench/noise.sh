@@ -16,10 +16,11 @@ rounds=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir "$work/tmp"
-one() { # $1: on|off, $2: round
-    if [ "$1" = off ]; then n=off; else n=on; fi
-    UB_NOISE=$n "$ub" -q -c 1 -i 3 -t 5 --no-save --tmpdir "$work/tmp" "$@" |
-        awk -v way="$1" -v r="$2" '/BASELINE +RESULT +INDEX/ { on = 1; next }
+one() { # $1: on|off, $2: round, then the tests
+    way=$1 round=$2
+    shift 2
+    UB_NOISE=$way "$ub" -q -c 1 -i 3 -t 5 --no-save --tmpdir "$work/tmp" "$@" |
+        awk -v way="$way" -v r="$round" '/BASELINE +RESULT +INDEX/ { on = 1; next }
             on && NF >= 4 && $(NF) ~ /^[0-9.]+$/ && $(NF-1) ~ /^[0-9.]+$/ {
                 m = $1; for (i = 2; i <= NF - 3; i++) m = m " " $i; print way "\t" r "\t" m "\t" $(NF-1) }
             /^ +=+$/ { on = 0 }'
