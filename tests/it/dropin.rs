@@ -87,6 +87,30 @@ fn a_test_name_first_is_runs_test_and_results_hold_runs_files() {
 }
 
 #[test]
+fn run_found_through_path_or_a_relative_path_keeps_its_directories_beside_it() {
+    let s = Scratch::new("dropin-path");
+    let d = unixbench_dir(&s);
+    let elsewhere = s.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let d = std::fs::canonicalize(&d).unwrap();
+    let want = format!("Results would go to {}", d.join("results").display());
+    let path = format!("{}:{}", d.display(), std::env::var("PATH").unwrap_or_default());
+    for mut c in [Command::new("Run"), Command::new("../UnixBench/Run")] {
+        c.args(["-n", "pipe"]).current_dir(&elsewhere).env("PATH", &path);
+        for v in ["UB_RESULTDIR", "UB_TMPDIR"] {
+            c.env_remove(v);
+        }
+        let o = run(&mut c);
+        ok(&o);
+        assert!(stdout(&o).contains(&want), "{c:?}: {}", stdout(&o));
+    }
+    // `unixbench Run` takes Run's command line but not the binary's directory for its own.
+    let o = run(ub(["Run", "-n", "pipe"]).current_dir(&elsewhere).env_remove("UB_RESULTDIR"));
+    ok(&o);
+    assert!(stdout(&o).contains(&format!("Results would go to {}", elsewhere.join("results").display())));
+}
+
+#[test]
 fn run_plans_through_the_link_create_nothing() {
     let s = Scratch::new("dropin-plan");
     let d = unixbench_dir(&s);

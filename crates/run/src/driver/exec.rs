@@ -121,8 +121,11 @@ fn null_output(scratch: &Path) -> io::Result<Fd> {
 
 /// Runs one pass of `copies` copies of `cmd`.
 pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch) -> io::Result<Outcome> {
-    let dirs = CopyDirs::make(cmd, copies)?;
-    run_in(cmd, copies, watch, &dirs)
+    let mut dirs = CopyDirs::make(cmd, copies)?;
+    let outcome = run_in(cmd, copies, watch, &dirs)?;
+    // A directory that cannot go would be in the next pass's way: the test fails, saying so.
+    dirs.remove()?;
+    Ok(outcome)
 }
 
 /// The working directory and argv of each copy, and the directories made for the pass (removed
@@ -171,7 +174,23 @@ impl CopyDirs {
     }
 }
 
+impl CopyDirs {
+    /// Removes the copies' directories whole; the first that cannot go is the error.
+    fn remove(&mut self) -> io::Result<()> {
+        for p in std::mem::take(&mut self.made) {
+            std::fs::remove_dir_all(&p).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot remove the directory of a copy, {}: {e}", p.display()),
+                )
+            })?;
+        }
+        Ok(())
+    }
+}
+
 impl Drop for CopyDirs {
+    /// On the way out of a pass that failed: what can go, goes.
     fn drop(&mut self) {
         for p in &self.made {
             let _ = std::fs::remove_dir_all(p);

@@ -65,7 +65,8 @@ fn run_home(argv0: &Path) -> PathBuf {
             .and_then(|p| std::env::split_paths(&p).find(|d| d.join(argv0).is_file()))
             .unwrap_or_else(|| PathBuf::from(".")),
     };
-    std::path::absolute(&dir).unwrap_or(dir)
+    // As FindBin's: the directory made absolute, `..` and links resolved.
+    std::fs::canonicalize(&dir).or_else(|_| std::path::absolute(&dir)).unwrap_or(dir)
 }
 
 fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
