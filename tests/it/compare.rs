@@ -55,11 +55,11 @@ Gain: the N-copy value over the 1-copy value, less 100%.
 const THREE_WAY: &str = r#"Runs compared:
   [1] a.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, standard run
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T00:05:42Z
-  [2] b.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, short run
+  [2] b.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, static image run
       host other, CPU unknown, 1 CPU, kernel unknown, date 2026-11-29T02:40:00Z
   [3] c-unixbench.txt: text report, version 6.0.0, standard run
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44-fc-v657, date 2026-11-30T00:05:42
-** warning: comparing runs of different kinds (standard, short): their figures are not comparable
+** warning: comparing runs of different kinds (standard, static image): their figures are not comparable
 
 1 parallel copy                                   [1]          [2]   vs [1]          [3]   vs [1]
 Dhrystone 2 using register variables       78540503.4   79995833.1   101.9%    78540503.4   100.0%?

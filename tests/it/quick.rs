@@ -31,7 +31,8 @@ fn a_quick_run_reports_its_intervals_and_compare_reads_it() {
     names.sort();
     let json = names.iter().find(|n| n.ends_with(".json")).expect("a .json result");
     let doc = std::fs::read_to_string(results.join(json)).unwrap();
-    assert!(doc.contains("\"quick\": 8"), "{doc}");
+    // Schema 2: quick as a flag, its budget apart.
+    assert!(doc.contains("\"quick\": true") && doc.contains("\"quick_budget\": 8"), "{doc}");
     assert_eq!(doc.matches("\"stats\": {").count(), 2, "{doc}");
     assert!(doc.contains("\"ci95_low\": "), "{doc}");
 
