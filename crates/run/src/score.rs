@@ -103,6 +103,17 @@ pub fn combine_passes(passes: &[Pass]) -> Option<Combined> {
     })
 }
 
+/// Fills a test's kept passes, score, time and unit from its passes ([`combine_passes`]); false
+/// when it has none. The driver scores a test so, and compare a log's test again.
+pub fn score_result(r: &mut TestResult) -> bool {
+    let Some(c) = combine_passes(&r.passes) else { return false };
+    r.kept = c.kept;
+    r.score = c.score;
+    r.time = c.time;
+    r.unit = c.unit;
+    true
+}
+
 /// A test's index: 10 x score / baseline.
 pub fn test_index(score: f64, baseline: f64) -> f64 {
     10.0 * score / baseline

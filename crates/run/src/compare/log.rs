@@ -123,21 +123,16 @@ fn result(s: Section) -> Option<TestResult> {
     if !s.scored || s.passes.iter().any(|p| p.is_empty() || p.iter().any(|c| c.error.is_some())) {
         return None;
     }
-    let passes: Vec<_> = s.passes.into_iter().map(score::combine_copies).collect();
-    let c = score::combine_passes(&passes)?;
     let test = crate::suite::TESTS.iter().find(|t| t.message == s.message);
-    Some(TestResult {
+    let mut r = TestResult {
         name: test.map_or(s.message.clone(), |t| t.name.to_string()),
         category: test.map(|t| t.category),
         message: s.message,
         copies: s.copies,
-        passes,
-        kept: c.kept,
-        score: c.score,
-        unit: c.unit,
-        time: c.time,
+        passes: s.passes.into_iter().map(score::combine_copies).collect(),
         ..TestResult::default()
-    })
+    };
+    score::score_result(&mut r).then_some(r)
 }
 
 /// The log's runs: (copies, scored results), a run being the sections of one copy count in a
@@ -476,20 +471,17 @@ Count score:        220.0
                     score::combine_copies((0..copies).map(|k| copy(e, el + k as f64 * 1e-3)).collect())
                 })
                 .collect();
-            let c = score::combine_passes(&passes).unwrap();
-            TestResult {
+            let mut r = TestResult {
                 name: name.into(),
                 message: t.message.into(),
                 category: Some(t.category),
                 command: format!("{name} 1"),
                 copies,
                 passes,
-                kept: c.kept,
-                score: c.score,
-                unit: c.unit,
-                time: c.time,
                 ..TestResult::default()
-            }
+            };
+            assert!(score::score_result(&mut r));
+            r
         };
         let mut run = model::Run {
             version: "6.0.0-compatible; unixbench 0.1.0".into(),

@@ -223,9 +223,7 @@ impl Runner<'_> {
             }
             if let Some(b) = budget {
                 let spent = self.exec.now() - began;
-                if let Policy::Quick(q) = &self.policy {
-                    self.estimate.left = q.left - spent;
-                }
+                self.estimate.follow(self.policy.budget_left(spent));
                 if self.policy.should_stop(&r.passes, spent, Some(b)) {
                     break;
                 }
@@ -240,12 +238,7 @@ impl Runner<'_> {
             self.log(&output::fmt::log_summary(&r));
             return Some(r);
         }
-        if let Some(c) = score::combine_passes(&r.passes) {
-            r.kept = c.kept;
-            r.score = c.score;
-            r.time = c.time;
-            r.unit = c.unit;
-        }
+        score::score_result(&mut r);
         self.log(&output::fmt::log_summary(&r));
         self.console.stats(&r);
         Some(r)

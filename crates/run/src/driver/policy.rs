@@ -134,6 +134,13 @@ impl Policy {
         budget.is_some_and(|b| quick::should_stop(passes, spent, b))
     }
 
+    /// What a quick run's budget will have left once a test that has taken `spent` seconds so
+    /// far pays for them; None for the other runs.
+    pub fn budget_left(&self, spent: f64) -> Option<f64> {
+        let Policy::Quick(b) = self else { return None };
+        Some(b.left - spent)
+    }
+
     /// Called as a test ends, having taken `spent` seconds: a quick test pays it out of the
     /// budget. Returns what the budget has left, for the time-left hint.
     pub fn end(&mut self, spent: f64) -> Option<f64> {
