@@ -172,20 +172,22 @@ impl CopyDirs {
         let i = copy.min(self.cwds.len() - 1);
         (&self.cwds[i], &self.argvs[i])
     }
-}
 
-impl CopyDirs {
-    /// Removes the copies' directories whole; the first that cannot go is the error.
+    /// Removes the copies' directories whole, every one it can; the first that cannot go is
+    /// the error.
     fn remove(&mut self) -> io::Result<()> {
+        let mut first = Ok(());
         for p in std::mem::take(&mut self.made) {
-            std::fs::remove_dir_all(&p).map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!("cannot remove the directory of a copy, {}: {e}", p.display()),
-                )
-            })?;
+            if let Err(e) = std::fs::remove_dir_all(&p) {
+                if first.is_ok() {
+                    first = Err(io::Error::new(
+                        e.kind(),
+                        format!("cannot remove the directory of a copy, {}: {e}", p.display()),
+                    ));
+                }
+            }
         }
-        Ok(())
+        first
     }
 }
 
