@@ -21,6 +21,8 @@ pub mod mem;
 pub mod net;
 pub mod proc;
 pub mod signal;
+#[cfg(all(panic = "abort", target_env = "musl"))]
+pub mod unwind;
 #[cfg(feature = "graphics")]
 pub mod x11;
 
