@@ -289,7 +289,7 @@ fn dependencies_are_libc_lexopt_oorandom() {
 /// top crate: they name nothing of `run`) and the applet table.
 const LAYERS: &[&[&str]] = &[
     // The plain data: the run model, the baselines, the small pure helpers, the version.
-    &["model", "baselines", "sort", "json", "selfexe", "version"],
+    &["model", "baselines", "json", "selfexe", "version"],
     // The catalogue: tests and groups (with their categories and baselines).
     &["suite"],
     // Measuring: sys, then the protocol and argument parsing, the alarm deadline, the kernels.

@@ -14,7 +14,6 @@ pub use ::json;
 pub mod model;
 pub mod protocol;
 pub mod selfexe;
-pub mod sort;
 pub mod suite;
 pub mod sys;
 pub mod timing;

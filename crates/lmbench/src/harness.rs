@@ -159,7 +159,7 @@ impl Harness {
 /// an even count the averages of the two middle ones' times and counts. Minimum: the fastest.
 #[inline(never)] // called from every figure; one copy is enough
 pub fn pick_sample(samples: &mut [Sample], pick: Pick) -> Sample {
-    crate::sort::sort_by(samples, |a, b| b.per_iter().total_cmp(&a.per_iter()));
+    samples.sort_by(|a, b| b.per_iter().total_cmp(&a.per_iter()));
     let k = samples.len();
     match (pick, k) {
         (_, 0) => Sample { usecs: 0.0, n: 1 },

@@ -8,7 +8,7 @@
 //! function called from one place would otherwise be inlined into its caller, and its timed
 //! loop compiled for size with it.
 
-pub(crate) use base::{sort, sys};
+pub(crate) use base::sys;
 
 pub mod child;
 pub mod ctx;

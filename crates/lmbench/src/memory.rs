@@ -330,7 +330,7 @@ pub fn cache_sizes() -> Vec<(u32, usize)> {
             out.push((l, sz));
         }
     }
-    crate::sort::sort_by(&mut out, |a, b| a.cmp(b));
+    out.sort();
     out
 }
 

@@ -6,7 +6,7 @@
 //! crate, modules import only modules of a lower layer (`tests/it/tidy.rs` checks both). The
 //! bottom layer's modules are in scope as `crate::sys`, `crate::model`, ... as if they were here.
 
-pub(crate) use base::{args, baselines, error, json, model, protocol, selfexe, sort, suite, sys};
+pub(crate) use base::{args, baselines, error, json, model, protocol, selfexe, suite, sys};
 
 pub mod compare;
 pub mod cpulimit;

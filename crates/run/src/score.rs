@@ -40,7 +40,7 @@ pub fn combine_copies(copies: Vec<CopyOutcome>) -> Pass {
 /// Stable, as Perl's mergesort: equal counts keep run order.
 fn by_count(passes: &[Pass]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..passes.len()).collect();
-    crate::sort::sort_by(&mut order, |&a, &b| passes[a].count.total_cmp(&passes[b].count));
+    order.sort_by(|&a, &b| passes[a].count.total_cmp(&passes[b].count));
     order
 }
 
@@ -140,7 +140,7 @@ pub fn index_blocks_with(
     baselines_in: impl Fn(Category) -> usize,
 ) -> Vec<IndexBlock> {
     let mut ran: Vec<&TestResult> = results.iter().filter(|r| r.ok()).collect();
-    crate::sort::sort_by(&mut ran, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+    ran.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
     let mut blocks = Vec::new();
     for cat in Category::ALL {
         let mut rows = Vec::new();

@@ -150,7 +150,7 @@ pub fn describe(xs: &[f64]) -> Option<Stats> {
         return None;
     }
     let mut sorted = xs.to_vec();
-    crate::sort::sort_by(&mut sorted, f64::total_cmp);
+    sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
     let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
     let (mean, sd) = mean_sd(xs);

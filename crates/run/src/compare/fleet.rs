@@ -29,7 +29,11 @@ pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
         })
         .collect();
     let key = |r: &Row| (r.one.unwrap_or(-1.0), r.many.map_or(-1.0, |m| m.1));
-    crate::sort::sort_by(&mut rows, |a, b| key(b).partial_cmp(&key(a)).unwrap_or(std::cmp::Ordering::Equal));
+    // A total order (std's sort may panic on one that is not): highest first.
+    rows.sort_by(|a, b| {
+        let (a, b) = (key(a), key(b));
+        b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1))
+    });
     rows
 }
 

@@ -97,7 +97,7 @@ fn index_title(c: Category) -> String {
 /// then the index scores in category order.
 fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
     let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
-    crate::sort::sort_by(&mut names, |a, b| a.cmp(b));
+    names.sort();
     names.dedup();
     let mut rows: Vec<Row> = names
         .into_iter()

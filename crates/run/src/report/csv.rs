@@ -29,7 +29,7 @@ fn field(s: &str) -> String {
 pub fn columns(run: &Run) -> Vec<String> {
     let mut cols: Vec<String> =
         run.runs.iter().flat_map(|cr| scored(cr).into_iter().map(|r| r.message.clone())).collect();
-    crate::sort::sort_by(&mut cols, |a, b| a.as_bytes().cmp(b.as_bytes()));
+    cols.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
     cols.dedup();
     cols
 }
@@ -45,7 +45,7 @@ fn index_columns(run: &Run) -> Vec<(Category, String)> {
             None => cols.push((b.category, score_title(b))),
         }
     }
-    crate::sort::sort_by_key(&mut cols, |(c, _)| Category::ALL.iter().position(|x| x == c));
+    cols.sort_by_key(|(c, _)| Category::ALL.iter().position(|x| x == c));
     cols
 }
 

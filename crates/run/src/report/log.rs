@@ -88,7 +88,7 @@ fn copy_fields(c: &CopyOutcome) -> String {
 pub fn summary(r: &TestResult) -> String {
     let mut s = String::new();
     let mut order: Vec<usize> = (0..r.passes.len()).collect();
-    crate::sort::sort_by(&mut order, |&a, &b| r.passes[a].count.total_cmp(&r.passes[b].count));
+    order.sort_by(|&a, &b| r.passes[a].count.total_cmp(&r.passes[b].count));
     for i in order {
         let tag = if r.kept.contains(&i) { "Count score:" } else { "*Dump score:" };
         let _ = writeln!(s, "{tag} {:>12}", fmt::f1(r.passes[i].count));

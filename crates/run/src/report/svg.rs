@@ -158,7 +158,7 @@ pub struct Point {
 /// same group's bar in the series `base` names for it (the 1-copy run of the same file).
 pub fn chart(series: Vec<(String, usize)>, base: &[Option<usize>], points: &[Point]) -> Chart {
     let mut names: Vec<(usize, &str)> = points.iter().map(|p| (p.key, p.group.as_str())).collect();
-    crate::sort::sort_by(&mut names, |a, b| a.cmp(b));
+    names.sort();
     names.dedup();
     let find =
         |s: usize, n: (usize, &str)| points.iter().find(|p| p.series == s && (p.key, p.group.as_str()) == n);

@@ -268,7 +268,7 @@ const X86_FLAGS: [(&str, &str); 14] = [
 /// The flag description: the known flags, in the byte order of their tokens, named and joined.
 pub fn flag_names(flags: &str) -> String {
     let mut tokens: Vec<&str> = flags.split_whitespace().collect();
-    crate::sort::sort_by(&mut tokens, |a, b| a.cmp(b));
+    tokens.sort();
     let names: Vec<&str> =
         tokens.iter().filter_map(|t| X86_FLAGS.iter().find(|(k, _)| k == t).map(|(_, v)| *v)).collect();
     names.join(", ")

@@ -8,14 +8,14 @@ use crate::model::{Category, CopyRun, IndexBlock, Noise, TestResult};
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
     let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
-    crate::sort::sort_by(&mut v, |a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+    v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
     v
 }
 
 /// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
 pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
     let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
-    crate::sort::sort_by_key(&mut v, |b| Category::ALL.iter().position(|c| *c == b.category));
+    v.sort_by_key(|b| Category::ALL.iter().position(|c| *c == b.category));
     v
 }
 
