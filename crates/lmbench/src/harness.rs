@@ -157,7 +157,6 @@ impl Harness {
 
 /// lmbench's ordering (slowest per iteration first) and its median: the middle sample, or for
 /// an even count the averages of the two middle ones' times and counts. Minimum: the fastest.
-#[inline(never)] // called from every figure; one copy is enough
 pub fn pick_sample(samples: &mut [Sample], pick: Pick) -> Sample {
     samples.sort_by(|a, b| b.per_iter().total_cmp(&a.per_iter()));
     let k = samples.len();

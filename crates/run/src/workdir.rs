@@ -116,7 +116,6 @@ const OWNER: &str = ".unixbench-run";
 
 /// This process's start time (clock ticks since boot, field 22 of /proc/PID/stat) and pid
 /// namespace, as written in [`OWNER`]; `-` for what cannot be read (no /proc).
-#[inline(never)]
 fn identity(pid: &str) -> (String, String) {
     let at = Path::new("/proc").join(pid);
     let stat = std::fs::read(at.join("stat")).unwrap_or_default();

@@ -31,7 +31,6 @@ pub fn uname() -> io::Result<Uname> {
 }
 
 /// The CPUs of this process's affinity mask (`sched_getaffinity`), in order, or None if unknown.
-#[inline(never)]
 pub fn affinity() -> Option<Vec<usize>> {
     // SAFETY: set is plain data; sched_getaffinity writes at most size_of(cpu_set_t) bytes, and
     // CPU_ISSET reads bit i < CPU_SETSIZE of it.

@@ -89,7 +89,6 @@ pub fn text(sources: &[Source]) -> String {
     s
 }
 
-#[inline(never)]
 fn layout(table: &[Vec<String>]) -> String {
     let mut width = [0usize; 9];
     for row in table {

@@ -336,7 +336,6 @@ fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
 }
 
 /// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
-#[inline(never)]
 fn note(msg: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{}: {msg}", PROGRAM.get().unwrap_or(&"unixbench"));

@@ -111,7 +111,6 @@ impl Console {
 
     /// Writes to stdout unbuffered (through the descriptor, so that a closed stdout is an error
     /// too, which std's stdout hides), keeping the first error; after one, stdout is given up.
-    #[inline(never)]
     fn out(&mut self, b: &[u8]) {
         if self.stdout_error.is_none() {
             if let Err(e) = sys::fd::write_all(1, b) {
@@ -386,7 +385,6 @@ impl Files {
 /// `O_EXCL|O_NOFOLLOW`), then renamed over it. A crash, a full disk or a planted link leaves the
 /// previous version (or nothing) at `path`, never a half-written file; rename replaces a
 /// planted link itself, never its target.
-#[inline(never)]
 pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();

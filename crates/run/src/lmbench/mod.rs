@@ -191,7 +191,6 @@ struct Run {
 impl Run {
     /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
     /// None when interrupted or not selected).
-    #[inline(never)]
     fn to_measure(&self, key: &str) -> std::result::Result<(), Option<f64>> {
         if INTERRUPTED.load(Relaxed) {
             return Err(None);
@@ -208,7 +207,6 @@ impl Run {
         Ok(())
     }
 
-    #[inline(never)]
     fn record(&mut self, key: &str, r: std::io::Result<f64>) -> Option<f64> {
         match r {
             Ok(v) if v.is_finite() && v > 0.0 => {
@@ -232,7 +230,6 @@ impl Run {
     }
 
     /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
-    #[inline(never)] // asked for every figure
     fn selected(&self, key: &str) -> bool {
         let section = figures::figure(key).map_or("", |f| f.section.name());
         self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))

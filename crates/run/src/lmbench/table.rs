@@ -26,16 +26,12 @@ pub struct HostResults {
 }
 
 impl HostResults {
-    /// Records why `key` has no figure. Out of line: called from many places, and each inlined
-    /// map insertion is large.
-    #[inline(never)]
+    /// Records why `key` has no figure.
     pub fn note(&mut self, key: &str, why: String) {
         self.notes.insert(key.to_string(), why);
     }
 
-    // Out of line, like the other cell helpers below: render asks for every cell of every
-    // section, and inlined copies of these cost tens of KB of the static binary.
-    #[inline(never)]
+    /// `key`'s figure, or -1 when it has none (a cell the helpers below leave blank).
     fn get(&self, key: &str) -> f64 {
         self.figures.get(key).copied().filter(|v| v.is_finite()).unwrap_or(-1.0)
     }
@@ -46,7 +42,6 @@ pub const NEVER: &[(&str, &str)] = &[("RPC/UDP, RPC/TCP", "not measured: Sun RPC
 
 /// lmbench's `num`: a positive value in `len` characters, in K or M above ten thousand or ten
 /// million; nothing measured, or not positive, prints `len` blanks.
-#[inline(never)]
 pub fn num(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         return " ".repeat(len);
@@ -73,7 +68,6 @@ pub fn num(val: f64, len: usize) -> String {
 }
 
 /// lmbench's `inum`: a whole number right-aligned in `len`, blanks when not positive.
-#[inline(never)]
 pub fn inum(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         " ".repeat(len)
@@ -83,28 +77,23 @@ pub fn inum(val: f64, len: usize) -> String {
 }
 
 /// `%-W.Ws`: left-aligned, cut to W.
-#[inline(never)]
 fn left(s: &str, w: usize) -> String {
     let s: String = s.chars().take(w).collect();
     format!("{s:<w$}")
 }
 /// `%W.Ws`: right-aligned, cut to W.
-#[inline(never)]
 fn right(s: &str, w: usize) -> String {
     let s: String = s.chars().take(w).collect();
     format!("{s:>w$}")
 }
 
-#[inline(never)]
 fn any(hosts: &[HostResults], keys: &[&str]) -> bool {
     hosts.iter().any(|h| has(h, keys))
 }
-#[inline(never)]
 fn has(h: &HostResults, keys: &[&str]) -> bool {
     keys.iter().any(|k| h.get(k) > 0.0)
 }
 
-#[inline(never)]
 fn lead(h: &HostResults) -> String {
     format!("{} {} ", left(&h.host, 9), right(&h.os, 13))
 }
@@ -232,7 +221,6 @@ impl Block {
 }
 
 /// One cell as getsummary prints it: the clock as `%4.0f`, every other figure by `num`.
-#[inline(never)]
 fn cell(h: &HostResults, key: &str, w: usize) -> String {
     let v = h.get(key);
     if key == "mhz" {

@@ -166,7 +166,6 @@ pub fn one_line(s: &str) -> String {
 
 /// A host string as part of a file name: anything but ASCII letters, digits, `.`, `_` and `-`
 /// becomes `_`, and so does a leading `.`, so no host name makes a path, a hidden file or `..`.
-#[inline(never)]
 pub fn file_name_part(s: &str) -> String {
     let keep = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
     let mut out: String = s.bytes().map(|b| if keep(b) { char::from(b) } else { '_' }).collect();
