@@ -92,7 +92,7 @@ pub fn read(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
 #[inline]
 pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> isize {
     // SAFETY: buf is valid for buf.len() bytes of writes.
-    unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) }
+    unsafe { raw::read(fd, buf.as_mut_ptr().cast(), buf.len()) }
 }
 
 /// One `write(2)`, not retried: ping-pong kernels check what a single call wrote, as the C
@@ -107,8 +107,74 @@ pub fn write(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
 #[inline]
 pub fn write_raw(fd: RawFd, buf: &[u8]) -> isize {
     // SAFETY: buf is valid for buf.len() bytes of reads.
-    unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) }
+    unsafe { raw::write(fd, buf.as_ptr().cast(), buf.len()) }
 }
+
+/// How the raw reads and writes of the timed loops (pipe, context1, fstime) reach the kernel:
+/// as one call that makes the system call and returns, which is what glibc's `read` and
+/// `write` are to the C programs. musl's go three calls deep through its cancellation
+/// machinery, and that costs more than its few dozen instructions suggest: C's pipe.c linked
+/// statically with musl reads 0.971 of the same program on glibc (ours read 0.956), and with
+/// one call, as here, 1.017 (docs/FIDELITY.md, "Pipe Throughput and the C library's call
+/// depth"). The static builds on x86_64 and aarch64 use it; elsewhere the C library is called.
+#[cfg(all(target_env = "musl", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod raw {
+    use std::ffi::c_void;
+    use std::os::unix::io::RawFd;
+
+    /// `read(2)`, as libc's: the count, or -1 with errno set.
+    ///
+    /// # Safety
+    /// `buf` must be valid for `len` bytes of writes.
+    #[inline(never)]
+    pub unsafe fn read(fd: RawFd, buf: *mut c_void, len: usize) -> isize {
+        // SAFETY: the caller's promise is the system call's requirement.
+        unsafe { syscall3(libc::SYS_read, fd, buf as usize, len) }
+    }
+
+    /// `write(2)`, as libc's: the count, or -1 with errno set.
+    ///
+    /// # Safety
+    /// `buf` must be valid for `len` bytes of reads.
+    #[inline(never)]
+    pub unsafe fn write(fd: RawFd, buf: *const c_void, len: usize) -> isize {
+        // SAFETY: the caller's promise is the system call's requirement.
+        unsafe { syscall3(libc::SYS_write, fd, buf as usize, len) }
+    }
+
+    /// System call `nr` with three arguments, inlined into its one caller.
+    ///
+    /// # Safety
+    /// `ptr` and `len` must be valid for what call `nr` does with them.
+    #[inline(always)]
+    unsafe fn syscall3(nr: libc::c_long, fd: RawFd, ptr: usize, len: usize) -> isize {
+        let r: isize;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the kernel's x86_64 convention: number in rax, arguments in rdi, rsi and rdx,
+        // result in rax; the instruction overwrites rcx and r11. The asm may read and write
+        // memory (no `nomem`), as the call does; the caller vouches for the buffer.
+        unsafe {
+            std::arch::asm!("syscall", inlateout("rax") nr as isize => r, in("rdi") fd as isize,
+                in("rsi") ptr, in("rdx") len, lateout("rcx") _, lateout("r11") _,
+                options(nostack));
+        }
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the kernel's aarch64 convention: number in x8, arguments in x0-x2, result in
+        // x0. As above for memory and the buffer.
+        unsafe {
+            std::arch::asm!("svc 0", in("x8") nr, inlateout("x0") fd as isize => r, in("x1") ptr,
+                in("x2") len, options(nostack));
+        }
+        // On failure the kernel returns -errno, in -4095..-1.
+        if (-4095..0).contains(&r) {
+            super::super::set_errno(-r as i32);
+            return -1;
+        }
+        r
+    }
+}
+#[cfg(not(all(target_env = "musl", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+use libc as raw;
 
 /// Writes all of `buf`, retrying on EINTR and short writes. Async-signal-safe (no allocation),
 /// so signal handlers use it to print their COUNT line.

@@ -3,7 +3,8 @@
 //! Each wrapper does one system call (or one libc routine), returns `io::Result` where the call
 //! can fail, and carries a `// SAFETY:` note. Kernels and the driver call these, never libc.
 //! Wrappers that the timed loops use are `#[inline]` so that a loop iteration costs what the C
-//! program's does: one call into libc, no allocation, no locking.
+//! program's does: one call into libc, no allocation, no locking. (The raw reads and writes of
+//! the static builds are that one call without musl under it: `fd::raw`.)
 //!
 //! Submodules by area: `fd` (descriptors and files), `proc` (fork, exec, wait, limits),
 //! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths), `hint`
