@@ -37,8 +37,8 @@ pub fn combine_copies(copies: Vec<CopyOutcome>) -> Pass {
 }
 
 /// The passes' indices in ascending order of raw summed count; Run drops the first floor(P/3).
-/// Stable, as Perl's mergesort: equal counts keep run order.
-fn by_count(passes: &[Pass]) -> Vec<usize> {
+/// Stable, as Perl's mergesort: equal counts keep run order. The `.log` lists them in this order.
+pub fn by_count(passes: &[Pass]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..passes.len()).collect();
     order.sort_by(|&a, &b| passes[a].count.total_cmp(&passes[b].count));
     order

@@ -142,7 +142,8 @@ mod raw {
         unsafe { syscall3(libc::SYS_write, fd, buf as usize, len) }
     }
 
-    /// System call `nr` with three arguments, inlined into its one caller.
+    /// System call `nr` with three arguments, inlined into `read` and `write` so that each is
+    /// the one call.
     ///
     /// # Safety
     /// `ptr` and `len` must be valid for what call `nr` does with them.

@@ -87,9 +87,7 @@ fn copy_fields(c: &CopyOutcome) -> String {
 /// says why on a `>>>> error:` or `>>>> skipped:` line instead of score, time and iterations.
 pub fn summary(r: &TestResult) -> String {
     let mut s = String::new();
-    let mut order: Vec<usize> = (0..r.passes.len()).collect();
-    order.sort_by(|&a, &b| r.passes[a].count.total_cmp(&r.passes[b].count));
-    for i in order {
+    for i in crate::score::by_count(&r.passes) {
         let tag = if r.kept.contains(&i) { "Count score:" } else { "*Dump score:" };
         let _ = writeln!(s, "{tag} {:>12}", fmt::f1(r.passes[i].count));
     }
