@@ -32,9 +32,9 @@ fn run_driver(mut argv: Vec<OsString>) -> Result {
     argv.remove(0);
     let invoked = crate::selfexe::argv0().cloned().unwrap_or_default();
     if std::path::Path::new(&invoked).file_name().is_some_and(|n| n == "Run") {
-        run::driver::main_as_run(&invoked, argv)
+        driver::main_as_run(&invoked, argv)
     } else {
-        run::driver::main(argv)
+        driver::main(argv)
     }
 }
 
@@ -126,7 +126,7 @@ pub static APPLETS: &[Applet] = &[
         name: "lmbench",
         args: "[-s] [--only SECTION,...] [--json FILE] [--dir DIR] | --summary FILE...",
         about: "lmbench's latency and bandwidth summary table for this host",
-        entry: run::lmbench::main,
+        entry: lmbench::main,
     },
     Applet {
         name: "looper",
@@ -144,7 +144,7 @@ pub static APPLETS: &[Applet] = &[
         name: "workdir",
         args: "DIR [TEST [SECONDS]]",
         about: "Writes the shell, C, dc and grep tests' files into DIR; prints TEST's command line",
-        entry: run::hosttools::workdir_main,
+        entry: driver::hosttools::workdir_main,
     },
     #[cfg(feature = "graphics")]
     Applet {

@@ -11,7 +11,6 @@ mod kernels;
 
 // The layers below, in scope as `crate::sys`, `crate::driver`, ... (ARCHITECTURE.md, "Layers").
 use base::{args, error, protocol, selfexe, sys, timing};
-use run::{compare, driver};
 
 use error::Error;
 use std::ffi::{OsStr, OsString};

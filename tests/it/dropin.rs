@@ -81,7 +81,11 @@ fn a_test_name_first_is_runs_test_and_results_hold_runs_files() {
     let out = stdout(&o);
     assert!(!out.contains("Based on the Byte Magazine Unix Benchmark"), "no banner with -q: {out}");
     assert_eq!(rows(&out), ["Pipe Throughput", "Pipe-based Context Switching", "System Call Overhead"]);
-    let second: Vec<String> = names(&d.join("results")).into_iter().filter(|n| n.contains("-02")).collect();
+    // The run number ends the name's stem (the date before it may hold "-02" too).
+    let second: Vec<String> = names(&d.join("results"))
+        .into_iter()
+        .filter(|n| n.split('.').next().unwrap().ends_with("-02"))
+        .collect();
     let exts: Vec<&str> = second.iter().map(|n| n.find('.').map_or("", |i| &n[i..])).collect();
     assert_eq!(exts, ["", ".csv", ".html", ".log"], "{second:?}");
 }

@@ -1,7 +1,7 @@
 //! Past one small box: the driver inside a real cgroup v1 group with a CPU quota or a one-CPU
 //! cpuset (the default copies follow the limit and the report says why), and many copies at
 //! once (started together by the driver's start barrier, within the open-file limits). The v2
-//! layouts are unit-tested on fixture trees (`crates/run/src/cpulimit.rs`); this machine's
+//! layouts are unit-tested on fixture trees (`crates/probe/src/cpulimit.rs`); this machine's
 //! unified hierarchy has no controllers. Rigs that need root say they were skipped otherwise.
 
 use crate::common::*;

@@ -282,73 +282,123 @@ fn dependencies_are_libc_lexopt_oorandom() {
     }
 }
 
-/// The layers, bottom first: a top-level module may name (`crate::m`, `base::m`, `run::m`)
-/// only modules of a lower layer, so that every import points down (ARCHITECTURE.md, "Layers").
-/// The crates follow the order: `base` holds the layers up to `timing`, `run` those from `stats`
-/// to `compare`; the binary holds the kernels (measuring, so below the cold code although in the
-/// top crate: they name nothing of `run`) and the applet table.
-const LAYERS: &[&[&str]] = &[
-    // The plain data: the run model, the baselines, the small pure helpers, the version.
-    &["model", "baselines", "json", "selfexe", "version"],
-    // The catalogue: tests and groups (with their categories and baselines).
-    &["suite"],
-    // Measuring: sys, then the protocol and argument parsing, the alarm deadline, the kernels.
-    &["sys"],
-    // Errors, and the one writer of stdout text that reports a failed write (through sys).
-    &["error"],
-    &["protocol", "args"],
-    &["timing"],
-    // The twins of execl and spawn (crates/twin): ELF packing, the table, staging.
-    &["elf"],
-    &["image"],
-    &["stage"],
-    // lmbench's measuring half (crates/lmbench): its harness and the loops it times.
-    &["child", "valloc", "harness", "memory", "ipc", "ctx", "procs", "vm"],
-    &["kernels"],
-    // A copy's outcome read from its stderr, then scoring (Run's arithmetic) and statistics.
-    &["outcome"],
-    &["score"],
-    &["stats"],
-    &["quick"],
-    // The host tests' work directory, then their command lines.
-    &["workdir"],
-    &["hosttools"],
-    // What the host allows: the CPUs of the cgroup's cpuset and quota (the default copies).
-    &["cpulimit"],
-    // The exporters: pure functions of the model.
-    &["report"],
-    // The driver and compare, side by side.
-    &["driver", "compare", "lmbench"],
-    // The applet table (above it only the dispatch, main.rs, the root).
-    &["applets"],
+/// A crate of the workspace: its source directory, the name the crates above use for it, and its
+/// top-level modules in layers, bottom first (ARCHITECTURE.md, "Layers").
+struct Crate {
+    dir: &'static str,
+    name: &'static str,
+    layers: &'static [&'static [&'static str]],
+}
+
+/// The crates, bottom first: each may depend only on crates before it (its Cargo.toml is checked
+/// against this order), and inside each a top-level module may name (`crate::m`, `super::m`)
+/// only modules of a lower layer of its own crate, or what the crate root brings in from below.
+const CRATES: &[Crate] = &[
+    Crate { dir: "crates/json", name: "json", layers: &[] },
+    Crate {
+        dir: "crates/base",
+        name: "base",
+        layers: &[
+            // The plain data: the run model, the baselines, the version, this binary's path.
+            &["model", "baselines", "version", "selfexe"],
+            // The catalogue: tests and groups (with their categories and baselines).
+            &["suite"],
+            // Measuring: sys, then errors and formatting (through sys), the protocol and
+            // argument parsing, the alarm deadline.
+            &["sys"],
+            &["error", "fmt"],
+            &["protocol", "args"],
+            &["timing"],
+        ],
+    },
+    // The twins of execl and spawn: ELF packing, the table, staging.
+    Crate { dir: "crates/twin", name: "twin", layers: &[&["elf"], &["image"], &["stage"]] },
+    // lmbench's measuring half: its harness and the loops it times.
+    Crate {
+        dir: "crates/lmbench-timed",
+        name: "lmbench_timed",
+        layers: &[&["valloc", "child", "harness"], &["memory", "ipc", "ctx", "procs"], &["vm"]],
+    },
+    // A copy's outcome read from its stderr, then Run's arithmetic, statistics, quick's rule.
+    Crate {
+        dir: "crates/scoring",
+        name: "scoring",
+        layers: &[&["outcome"], &["score"], &["stats"], &["quick"]],
+    },
+    // What the host is and does, each probe on its own.
+    Crate { dir: "crates/probe", name: "probe", layers: &[&["sysinfo", "cpulimit", "noise"]] },
+    // The exporters, over the one view of the run they share.
+    Crate {
+        dir: "crates/report",
+        name: "report",
+        layers: &[
+            &["fixture"],
+            &["index4", "view"],
+            &["svg"],
+            &["text", "html", "json", "log", "csv", "tsv"],
+        ],
+    },
+    // lmbench's applet: the table of figures, the summary table, the results file, the command.
+    Crate {
+        dir: "crates/lmbench",
+        name: "lmbench",
+        layers: &[&["figures"], &["table"], &["results"], &["command"]],
+    },
+    Crate {
+        dir: "crates/driver",
+        name: "driver",
+        layers: &[
+            // The host tests' work directory, then their command lines.
+            &["workdir"],
+            &["hosttools"],
+            &["host"],
+            &["signals"],
+            &["options"],
+            &["policy"],
+            &["output"],
+            &["plan"],
+            &["exec"],
+            &["passes"],
+        ],
+    },
+    Crate {
+        dir: "crates/compare",
+        name: "compare",
+        layers: &[&["load"], &["log", "fleet"], &["table", "html"]],
+    },
+    // The binary: the kernels (measuring, though in the top crate), then the applet table.
+    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"]] },
 ];
 
-/// The crates' source directories, bottom first, with the name the crates above use for them.
-const CRATES: &[(&str, &str)] = &[
-    ("crates/json/src", "json"),
-    ("crates/base/src", "base"),
-    ("crates/twin/src", "twin"),
-    ("crates/lmbench/src", "lmbench"),
-    ("crates/run/src", "run"),
-    ("src", "unixbench"),
-];
+/// The crates the kernels may name: the measuring ones. The cold crates above them are the
+/// driver's and the reports'; a kernel that named one would no longer be a plain port.
+const KERNELS_MAY_NAME: &[&str] = &["json", "base", "twin", "lmbench_timed"];
 
 #[test]
 fn imports_point_down() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let layer = |m: &str| LAYERS.iter().position(|l| l.contains(&m));
+    let names: Vec<&str> = CRATES.iter().map(|c| c.name).collect();
     let mut problems = Vec::new();
-    let mut crate_layers = Vec::new();
-    for &(dir, krate) in CRATES {
-        let src = root.join(dir);
+    for (ci, c) in CRATES.iter().enumerate() {
+        // Cargo.toml: every path dependency is a crate listed before this one.
+        let toml = std::fs::read_to_string(root.join(c.dir).join("Cargo.toml")).unwrap();
+        for (dep, _) in dependency_table(&toml, "dependencies") {
+            let dep = dep.replace('-', "_");
+            if let Some(di) = names.iter().position(|n| *n == dep) {
+                if di >= ci {
+                    problems.push(format!("{}/Cargo.toml: depends on {dep}, which is not below it", c.dir));
+                }
+            }
+        }
+        let layer = |m: &str| c.layers.iter().position(|l| l.contains(&m));
+        let src = root.join(c.dir).join("src");
         let mut files = Vec::new();
         rust_files(&src, &mut files);
-        let mut layers = Vec::new();
         for p in &files {
             let rel = p.strip_prefix(&src).unwrap();
             let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
             let module = first.trim_end_matches(".rs").to_string();
-            let here = rel.display();
+            let here = format!("{}/src/{}", c.dir, rel.display());
             // The crate roots only declare modules and bring the layers below into scope.
             let own = if module == "lib" || module == "main" {
                 None
@@ -356,60 +406,72 @@ fn imports_point_down() {
                 match layer(&module) {
                     Some(l) => Some(l),
                     None => {
-                        problems.push(format!("{dir}/{here}: module '{module}' is in no layer of LAYERS"));
+                        problems.push(format!("{here}: module '{module}' is in no layer of CRATES"));
                         continue;
                     }
                 }
             };
-            if let Some(l) = own {
-                layers.push(l);
-            }
             let text = std::fs::read_to_string(p).unwrap();
             for (n, line) in text.lines().enumerate() {
                 let code = line.split("//").next().unwrap_or("");
-                for target in named_modules(code) {
-                    let Some(t) = layer(&target) else {
-                        problems.push(format!("{dir}/{here}:{}: names unknown module '{target}'", n + 1));
+                let at = format!("{here}:{}", n + 1);
+                for (krate, target) in named_modules(code, &names, rel.components().count() == 1) {
+                    if krate != "crate" {
+                        let ki = names.iter().position(|k| *k == krate).unwrap();
+                        if ki >= ci {
+                            problems.push(format!("{at}: names {krate}, which is not below {}", c.name));
+                        } else if module == "kernels" && !KERNELS_MAY_NAME.contains(&krate.as_str()) {
+                            problems.push(format!("{at}: a kernel names {krate}, a cold crate"));
+                        }
                         continue;
-                    };
-                    if let Some(l) = own {
-                        if target != module && t >= l {
-                            problems.push(format!(
-                                "{dir}/{here}:{}: {module} imports {target}, not below it",
-                                n + 1
-                            ));
+                    }
+                    match layer(&target) {
+                        Some(t) => {
+                            if let Some(l) = own {
+                                if target != module && t >= l {
+                                    problems.push(format!("{at}: {module} imports {target}, not below it"));
+                                }
+                            }
+                        }
+                        // Not a module of its own: one the crate root brings in from a crate below.
+                        None => {
+                            let below = CRATES[..ci]
+                                .iter()
+                                .any(|b| b.layers.iter().any(|l| l.contains(&target.as_str())));
+                            if !below && !["json", "lmbench_timed"].contains(&target.as_str()) {
+                                problems.push(format!("{at}: names unknown module '{target}'"));
+                            }
                         }
                     }
                 }
             }
         }
-        crate_layers.push((krate, layers));
-    }
-    // Each crate lies wholly below the next: json, base, the twins, lmbench's kernels, the cold
-    // code.
-    for pair in crate_layers[..crate_layers.len() - 1].windows(2) {
-        let (low, high) = (&pair[0], &pair[1]);
-        assert!(
-            low.1.iter().max() < high.1.iter().min(),
-            "a module of {} is not below every module of {}",
-            low.0,
-            high.0
-        );
     }
     assert!(problems.is_empty(), "imports that do not point down:\n{}", problems.join("\n"));
 }
 
-/// The top-level modules a line of code names through `crate::`, `base::` or `run::` (a brace
-/// group counted word by word), e.g. `use crate::{sys, error::Error}` names sys and error.
-fn named_modules(code: &str) -> Vec<String> {
+/// The top-level modules a line of code names, with the crate it names them through: `crate`
+/// for `crate::m` and, in a top-level module's own file, `super::m` (which names the crate root's
+/// `m` there, but a nested module's sibling elsewhere), else the crate name of `report::m` (a brace group counted word by
+/// word), e.g. `use crate::{sys, error::Error}` names sys and error.
+fn named_modules(code: &str, crates: &[&str], top_level: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for prefix in ["crate::", "base::", "twin::", "run::"] {
+    let roots: &[&str] = if top_level { &["crate", "super"] } else { &["crate"] };
+    let prefixes: Vec<String> = roots.iter().chain(crates).map(|k| format!("{k}::")).collect();
+    for prefix in &prefixes {
+        let krate = match prefix.trim_end_matches("::") {
+            "super" => "crate",
+            k => k,
+        };
         let mut rest = code;
-        while let Some(i) = rest.find(prefix) {
+        while let Some(i) = rest.find(prefix.as_str()) {
             let before = rest[..i].chars().next_back();
             rest = &rest[i + prefix.len()..];
-            // `base::` inside a longer path (`unixbench_base::`, `x::run::`) is not a crate root.
-            if prefix != "crate::" && before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            // `base::` inside a longer path (`x::base::`, `database::`) is not a crate root, and
+            // `super::super::` names a nested module's grandparent.
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                || rest.starts_with("super::")
+            {
                 continue;
             }
             // A module's name is lower case; `base::VERSION_LINE` names an item of the root.
@@ -421,15 +483,15 @@ fn named_modules(code: &str) -> Vec<String> {
                     w
                 }
             };
-            if let Some(group) = rest.strip_prefix('{') {
+            let words: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
                 let body = group.split('}').next().unwrap_or("");
-                out.extend(body.split(',').map(|w| ident(w.trim())).filter(|w| !w.is_empty() && w != "self"));
+                body.split(',').map(|w| ident(w.trim())).collect()
             } else {
-                let w = ident(rest);
-                if !w.is_empty() {
-                    out.push(w);
-                }
-            }
+                vec![ident(rest)]
+            };
+            out.extend(
+                words.into_iter().filter(|w| !w.is_empty() && w != "self").map(|w| (krate.to_string(), w)),
+            );
         }
     }
     out

@@ -285,7 +285,7 @@ pub struct Cpu {
     pub flags: String,
 }
 
-/// Which limit decided the CPUs this process may use (`run::cpulimit` finds it).
+/// Which limit decided the CPUs this process may use (`probe::cpulimit` finds it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LimitedBy {
     Affinity,
@@ -304,7 +304,7 @@ impl LimitedBy {
     }
 }
 
-/// The CPUs this process may use and what decided it (`run::cpulimit` finds it).
+/// The CPUs this process may use and what decided it (`probe::cpulimit` finds it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CpuLimit {
     pub cpus: usize,
@@ -346,7 +346,7 @@ pub struct SystemInfo {
     pub cpus: Vec<Cpu>,
     /// CPUs in the system, for the `N CPUs in system` line; None prints `unknown CPUs`.
     pub cpu_count: Option<usize>,
-    /// The CPUs this process may use and which limit decided (`run::cpulimit`); None when
+    /// The CPUs this process may use and which limit decided (`probe::cpulimit`); None when
     /// not looked at (a loaded report).
     pub cpu_limit: Option<CpuLimit>,
     pub graphics: Option<String>,

@@ -2,7 +2,7 @@
 //! `COUNT|<score>|<timebase>|<label>`, `TIME|<seconds>`, `ERROR|<message>`
 //! (docs/ORIGINAL.md, "Protocol"), and our `IMAGE|<kind>|<detail>`, which Run stores and ignores.
 //! The skip rule is here too ([`verdict`]); a copy's whole stderr is read into its outcome, line
-//! by line through [`parse`], by `run::outcome` (cold code, built for size with the driver).
+//! by line through [`parse`], by `scoring::outcome` (cold code, built for size).
 //!
 //! Writers format into a caller's stack buffer with no allocation, so a SIGALRM handler can
 //! print its line as the C `report()` does. Number formats follow the C printf formats: `%ld`,
@@ -131,7 +131,7 @@ pub enum Verdict<'a> {
 /// The exit status by which a program says it was skipped.
 pub const SKIPPED_STATUS: i32 = 3;
 
-/// The verdict on a copy that `run::outcome::parse_copy` read.
+/// The verdict on a copy that `scoring::outcome::parse_copy` read.
 pub fn verdict(o: &CopyOutcome) -> Verdict<'_> {
     let Some(e) = o.error.as_deref() else { return Verdict::Scored };
     let exit3 = libc::WIFEXITED(o.status) && libc::WEXITSTATUS(o.status) == SKIPPED_STATUS;

@@ -1,20 +1,19 @@
-//! The measuring half of the `lmbench` applet: lmbench's timing harness ([`harness`], its
-//! `benchmp`) and, one module per group of lmbench programs, the loops it times, with their
-//! page-aligned buffers ([`valloc`]) and helper processes ([`child`]). Built at opt-level 3 like
-//! the binary's kernels. The other half, which chooses the figures, runs these and prints
-//! lmbench's table and JSON, is cold code: `run::lmbench`, built for size.
+//! The `lmbench` applet: lmbench 3's summary figures for this host, measured the lmbench way and
+//! printed in its summary table. [`command`] parses the options and measures each figure of
+//! the one table of figures ([`figures`]: key, section, column, how it is measured), by the
+//! loops and the harness of `lmbench-timed`, the crate beside this one; [`table`] prints
+//! lmbench's table and footnotes, [`results`] writes the results file and reads it back for
+//! `--summary`.
 //!
-//! The entry points the cold half calls are `#[inline(never)]`: with link-time optimisation a
-//! function called from one place would otherwise be inlined into its caller, and its timed
-//! loop compiled for size with it.
+//! Two crates rather than one only for the optimisation level (Cargo.toml): the timed loops at
+//! opt-level 3, this cold code for size.
 
-pub(crate) use base::sys;
+pub(crate) use base::{error, fmt, json, selfexe, sys};
+pub(crate) use lmbench_timed::{ctx, harness, ipc, memory, procs, vm};
 
-pub mod child;
-pub mod ctx;
-pub mod harness;
-pub mod ipc;
-pub mod memory;
-pub mod procs;
-pub mod valloc;
-pub mod vm;
+pub mod command;
+pub mod figures;
+pub mod results;
+pub mod table;
+
+pub use command::main;

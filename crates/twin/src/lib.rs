@@ -6,7 +6,7 @@
 //! library family and packs them into the binary. `elf` reads and packs ELF images, `image` is
 //! the table of what this binary carries and what `UB_EXEC_IMAGE` asks for, `stage` writes a
 //! twin where it can run, checks it and runs it. Cold code, built for size like the driver; it
-//! imports only from `unixbench-base` (below it), and the kernels and the driver call it.
+//! imports only from `base` (below it), and the kernels and the driver call it.
 
 pub(crate) use base::{error, protocol, sys};
 

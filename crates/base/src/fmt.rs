@@ -1,0 +1,271 @@
+//! Number, date and word formatting shared by the exporters, written to give the bytes that
+//! Perl's `printf`/`strftime` gave in UnixBench's `Run`.
+//!
+//! Rust's `{:.N}` rounds the exact binary value half-to-even, as glibc's `%.Nf` does, so finite
+//! numbers go through it unchanged; only infinities and NaN are spelled the C way here. Dates
+//! are formatted from a broken-down [`Tm`] with English names, as `strftime` does in the C locale.
+
+/// A broken-down time, as `struct tm` but plain (month 0-11, weekday 0 = Sunday).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tm {
+    pub year: i32,
+    pub mon: u32,
+    pub mday: u32,
+    pub wday: u32,
+    pub hour: u32,
+    pub min: u32,
+    pub sec: u32,
+}
+
+/// Turns seconds since the Epoch into a broken-down time. Reports use [`local`]; tests use
+/// [`utc`] so that their expected text does not depend on the machine's time zone, and so does
+/// lmbench's results file, whose date is UTC.
+pub type Zone = fn(i64) -> Tm;
+
+/// Local time, through `localtime_r(3)`.
+pub fn local(t: i64) -> Tm {
+    let tm = crate::sys::clock::local_time(t);
+    Tm {
+        year: tm.tm_year + 1900,
+        mon: tm.tm_mon.clamp(0, 11) as u32,
+        mday: tm.tm_mday.max(0) as u32,
+        wday: tm.tm_wday.clamp(0, 6) as u32,
+        hour: tm.tm_hour.max(0) as u32,
+        min: tm.tm_min.max(0) as u32,
+        sec: tm.tm_sec.max(0) as u32,
+    }
+}
+
+/// UTC, computed without libc (days-from-civil inverted).
+pub fn utc(t: i64) -> Tm {
+    let days = t.div_euclid(86_400);
+    let secs = t.rem_euclid(86_400);
+    // 1970-01-01 was a Thursday.
+    let wday = (days + 4).rem_euclid(7) as u32;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let mday = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let mon = if mp < 10 { mp + 2 } else { mp - 10 } as u32;
+    let year = (yoe + era * 400 + i64::from(mon < 2)) as i32;
+    Tm {
+        year,
+        mon,
+        mday,
+        wday,
+        hour: (secs / 3600) as u32,
+        min: (secs / 60 % 60) as u32,
+        sec: (secs % 60) as u32,
+    }
+}
+
+const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+pub const MONTHS: [&str; 12] =
+    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// `strftime("%a %b %d %Y")`, e.g. `Mon Nov 30 2026`.
+pub fn date(tm: &Tm) -> String {
+    format!("{} {} {:02} {}", DAYS[tm.wday as usize % 7], MONTHS[tm.mon as usize % 12], tm.mday, tm.year)
+}
+
+/// `strftime("%H:%M:%S")`.
+pub fn hms(tm: &Tm) -> String {
+    format!("{:02}:{:02}:{:02}", tm.hour, tm.min, tm.sec)
+}
+
+/// `t` (seconds since the Epoch) as an ISO 8601 date and time in UTC: `2026-12-01T12:37:50Z`.
+/// The one such formatter: the results JSON, lmbench's and compare use it.
+pub fn iso_utc(t: i64) -> String {
+    let tm = utc(t);
+    // `Tm::mon` counts from 0, as `struct tm` does.
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
+}
+
+/// `strftime("%Y-%m-%d")`, the date in result file names.
+#[cfg(test)]
+pub fn ymd(tm: &Tm) -> String {
+    format!("{:04}-{:02}-{:02}", tm.year, tm.mon + 1, tm.mday)
+}
+
+/// C's `%.<prec>f`: Rust's rounding for finite values, `inf`/`-inf`/`nan`/`-nan` otherwise.
+pub fn fixed(v: f64, prec: usize) -> String {
+    if v.is_nan() {
+        if v.is_sign_negative() { "-nan" } else { "nan" }.to_string()
+    } else if v.is_infinite() {
+        if v < 0.0 { "-inf" } else { "inf" }.to_string()
+    } else {
+        format!("{v:.prec$}")
+    }
+}
+
+/// `%.1f`, the precision of every figure in the reports.
+pub fn f1(v: f64) -> String {
+    fixed(v, 1)
+}
+
+/// C's `%.<prec>g`.
+pub fn general(v: f64, prec: usize) -> String {
+    if !v.is_finite() {
+        return fixed(v, 0);
+    }
+    let p = prec.max(1);
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    // Round to p significant digits first: the exponent of the rounded value decides the style.
+    let sci = format!("{:.*e}", p - 1, v);
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp < -4 || exp >= p as i32 {
+        let mant = strip_zeros(mant);
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mant}e{sign}{:02}", exp.unsigned_abs())
+    } else {
+        let decimals = (p as i32 - 1 - exp).max(0) as usize;
+        strip_zeros(&format!("{v:.decimals$}")).to_string()
+    }
+}
+
+fn strip_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+/// How Perl prints a floating-point number in string context (`%.15g`).
+pub fn perl_num(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_string()
+    } else if v.is_infinite() {
+        if v < 0.0 { "-Inf" } else { "Inf" }.to_string()
+    } else {
+        general(v, 15)
+    }
+}
+
+/// Run's `number()`: `"%d %s"` with the singular for 1 and the plural otherwise, or
+/// `unknown <plural>` when the count is unknown.
+pub fn number(n: Option<usize>, what: &str, plural: &str) -> String {
+    match n {
+        None => format!("unknown {plural}"),
+        Some(1) => format!("1 {what}"),
+        Some(n) => format!("{n} {plural}"),
+    }
+}
+
+/// One line of free text (an error that may span lines) for a line-oriented format.
+pub fn one_line(s: &str) -> String {
+    let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    parts.join(" / ")
+}
+
+/// A host string as part of a file name: anything but ASCII letters, digits, `.`, `_` and `-`
+/// becomes `_`, and so does a leading `.`, so no host name makes a path, a hidden file or `..`.
+pub fn file_name_part(s: &str) -> String {
+    let keep = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
+    let mut out: String = s.bytes().map(|b| if keep(b) { char::from(b) } else { '_' }).collect();
+    if out.starts_with('.') {
+        out.replace_range(..1, "_");
+    }
+    if out.is_empty() {
+        out.push_str("unknown");
+    }
+    out
+}
+
+/// A string read from the system made safe for line-oriented text: every control character
+/// (a newline that could fake a report line, an escape sequence) becomes `?`.
+pub fn printable(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_strings_are_data() {
+        assert_eq!(file_name_part("a/b<c>\nd"), "a_b_c__d");
+        assert_eq!(file_name_part("..x"), "_.x");
+        assert_eq!(file_name_part(""), "unknown");
+        assert_eq!(file_name_part("web-1.example_x"), "web-1.example_x");
+        assert_eq!(printable("a\nb\x1b[2Jc\t"), "a?b?[2Jc?");
+    }
+
+    #[test]
+    fn fixed_rounds_like_glibc() {
+        // Values checked against glibc printf("%.1f").
+        let cases = [
+            (0.25, "0.2"),
+            (0.35, "0.3"),
+            (0.05, "0.1"),
+            (0.15, "0.1"),
+            (0.45, "0.5"),
+            (1.25, "1.2"),
+            (3.75, "3.8"),
+            (-0.25, "-0.2"),
+            (-0.0, "-0.0"),
+            (99.95, "100.0"),
+            (12345678901234.5, "12345678901234.5"),
+            (1e21, "1000000000000000000000.0"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "nan"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(f1(v), want, "{v}");
+        }
+    }
+
+    #[test]
+    fn perl_numbers_are_15_significant_digits() {
+        assert_eq!(perl_num(78540503.4328753), "78540503.4328753");
+        assert_eq!(perl_num(10.046494142857143), "10.0464941428571");
+        assert_eq!(perl_num(7.0), "7");
+        assert_eq!(perl_num(0.1), "0.1");
+        assert_eq!(perl_num(1e20), "1e+20");
+        assert_eq!(perl_num(123456789012345678.0), "1.23456789012346e+17");
+        assert_eq!(perl_num(0.0001), "0.0001");
+        assert_eq!(perl_num(0.00001234), "1.234e-05");
+        assert_eq!(perl_num(999999999999999.9), "1e+15");
+        assert_eq!(perl_num(-2.5), "-2.5");
+        assert_eq!(perl_num(0.0), "0");
+        assert_eq!(general(100000.0, 6), "100000");
+        assert_eq!(general(1000000.0, 6), "1e+06");
+    }
+
+    #[test]
+    fn dates_are_english_and_zero_padded() {
+        // 2026-11-30 00:05:42 UTC, a Monday.
+        let tm = utc(1_795_997_142);
+        assert_eq!(date(&tm), "Mon Nov 30 2026");
+        assert_eq!(hms(&tm), "00:05:42");
+        assert_eq!(ymd(&tm), "2026-11-30");
+        let tm = utc(0);
+        assert_eq!((date(&tm), hms(&tm)), ("Thu Jan 01 1970".to_string(), "00:00:00".to_string()));
+        let tm = utc(951_825_600); // 2000-02-29 12:00:00, a leap day
+        assert_eq!(date(&tm), "Tue Feb 29 2000");
+        let tm = utc(-1);
+        assert_eq!((date(&tm), hms(&tm)), ("Wed Dec 31 1969".to_string(), "23:59:59".to_string()));
+    }
+
+    #[test]
+    fn number_pluralises_as_run_does() {
+        assert_eq!(number(Some(1), "CPU", "CPUs"), "1 CPU");
+        assert_eq!(number(Some(2), "CPU", "CPUs"), "2 CPUs");
+        assert_eq!(number(Some(0), "CPU", "CPUs"), "0 CPUs");
+        assert_eq!(number(None, "CPU", "CPUs"), "unknown CPUs");
+        assert_eq!(number(Some(1), "parallel copy", "parallel copies"), "1 parallel copy");
+    }
+
+    #[test]
+    fn one_line_joins_lines() {
+        assert_eq!(one_line("a\n\n  b \nc"), "a / b / c");
+        assert_eq!(one_line("plain"), "plain");
+    }
+}

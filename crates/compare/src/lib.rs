@@ -1,0 +1,137 @@
+//! `unixbench compare A B [C ...]`: lines up runs from our results JSON and from text reports
+//! (ours or the C UnixBench's) by copy count, and prints one table per copy count: each test's
+//! score per run, its ratio to the first run, and a mark where the 95% intervals do not overlap.
+//! Given one file with a 1-copy and an N-copy run, prints the UnixBench README's scaling table.
+//!
+//! Reading files is `load`, building and printing the tables is `table`; this file is the
+//! command line and the errors (one line naming the file and the problem, exit 2).
+
+pub(crate) use base::{error, fmt, json, model, suite};
+pub(crate) use scoring::{score, stats};
+
+mod fleet;
+mod html;
+mod load;
+mod log;
+mod table;
+
+use crate::error::{Error, Result};
+use std::ffi::OsString;
+use std::io::Write;
+
+const HELP: &str = "\
+Usage: unixbench compare [--format text|tsv|json|html] [--hosts] FILE [FILE ...]
+
+Lines up the runs of results files by copy count and prints one table per copy count: each
+test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
+confidence intervals do not overlap. A FILE is a results JSON of unixbench or a text report in
+UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals, but
+the run's log, FILE.log beside it, does: when it is there and matches, it is read too).
+The list of files gives each one's host, CPU, kernel, date, version and kind of run (standard,
+quick or short: -t, -i or a static image for execl or spawn), and warns when the kinds differ.
+
+Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of the UnixBench
+README: each test's index at 1 and at N copies, and the gain.
+
+With --hosts (a fleet's results, one file per host), prints one table with a row per file:
+the host as its system block names it (name, machine, CPUs, OS release, CPU model), its System
+Benchmarks Index Score at 1 copy and at its largest copy count, sorted by the first, highest
+first (text, tsv or html).
+
+With --format html, prints a page with no script or external file: the files sorted by that
+index, and a chart of each test's index per file and copy count, with its 95% interval and the
+gain over 1 copy (for more than 8 files, or with --hosts, each host's index score instead).
+
+A FILE must be a regular file of at most 64 MiB (results files are a few KB).
+";
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Tsv,
+    Json,
+    Html,
+}
+
+fn parse_format(v: &str) -> Result<Format> {
+    match v {
+        "text" => Ok(Format::Text),
+        "tsv" => Ok(Format::Tsv),
+        "json" => Ok(Format::Json),
+        "html" => Ok(Format::Html),
+        _ => Err(Error::usage(format!("compare: invalid --format '{v}': expected text, tsv, json or html"))),
+    }
+}
+
+/// `args` excludes the word `compare`.
+pub fn main(args: Vec<OsString>) -> Result {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut format = Format::Text;
+    let mut hosts = false;
+    let mut files: Vec<OsString> = Vec::new();
+    while let Some(arg) = p.next().map_err(|e| Error::usage(format!("compare: {e}")))? {
+        match arg {
+            Long("format") => {
+                let v = p.value().map_err(|e| Error::usage(format!("compare: {e}")))?;
+                format = parse_format(&v.to_string_lossy())?;
+            }
+            Long("hosts") => hosts = true,
+            Short('h') | Long("help") => {
+                return crate::error::print(HELP);
+            }
+            Value(v) => files.push(v),
+            other => return Err(Error::usage(format!("compare: {}", other.unexpected()))),
+        }
+    }
+    if files.is_empty() {
+        return Err(Error::usage(
+            "compare: no files given (usage: unixbench compare [--format text|tsv|json] FILE ...)",
+        ));
+    }
+    let mut sources = Vec::new();
+    for f in &files {
+        let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
+        let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
+        let bytes = load::read_capped(f).map_err(bad)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
+        let mut src = load::load(&name, &text).map_err(bad)?;
+        log::attach(&mut src, f);
+        sources.push(src);
+    }
+    let out = if format == Format::Html {
+        // The noise verdict is not in the results files yet (issue 17, item 2): none is marked.
+        html::page(&sources, hosts, &|_| false)
+    } else if hosts {
+        match format {
+            Format::Text => fleet::text(&sources),
+            Format::Tsv => fleet::tsv(&sources),
+            Format::Json => return Err(Error::usage("compare: --hosts prints text, tsv or html, not json")),
+            Format::Html => unreachable!("the page above"),
+        }
+    } else if sources.len() == 1 {
+        let s = table::scaling(&sources[0])
+            .map_err(|m| Error::usage(format!("compare: {}: {m}", sources[0].file)))?;
+        match format {
+            Format::Text => table::scaling_text(&s),
+            Format::Tsv => table::scaling_tsv(&s),
+            Format::Json => table::scaling_json(&s),
+            Format::Html => unreachable!("the page above"),
+        }
+    } else {
+        let c = table::compare(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
+        match format {
+            Format::Text => table::text(&c),
+            Format::Tsv => table::tsv(&c),
+            Format::Json => table::json(&c),
+            Format::Html => unreachable!("the page above"),
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::failed(format!("compare: {e}"))),
+        _ => Ok(()),
+    }
+}

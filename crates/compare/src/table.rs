@@ -1,0 +1,592 @@
+//! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
+//! functions from data to text, tested against literal output.
+
+use super::load::{kinds_warning, Image, Kind, Source};
+use crate::json::{number, Writer};
+use crate::model::Category;
+use crate::stats::Interval;
+use std::fmt::Write as _;
+
+/// One run's figure in a row: the score and its interval, if known.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    pub score: f64,
+    pub ci: Option<Interval>,
+    /// execl's and spawn's: the kind of image timed.
+    pub image: Option<Image>,
+}
+
+/// How a run's interval relates to the first run's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Overlap,
+    /// The two 95% intervals do not overlap.
+    Apart,
+    /// One of the intervals is unknown.
+    Unknown,
+    /// The two timed different exec images (static against dynamic): not comparable at all.
+    Images,
+}
+
+impl Mark {
+    fn of(first: &Cell, other: &Cell) -> Mark {
+        if let (Some(a), Some(b)) = (first.image, other.image) {
+            if a != b {
+                return Mark::Images;
+            }
+        }
+        match (first.ci, other.ci) {
+            (Some(a), Some(b)) if a.overlaps(&b) => Mark::Overlap,
+            (Some(_), Some(_)) => Mark::Apart,
+            _ => Mark::Unknown,
+        }
+    }
+    fn symbol(self) -> char {
+        match self {
+            Mark::Overlap => ' ',
+            Mark::Apart => '*',
+            Mark::Unknown => '?',
+            Mark::Images => '!',
+        }
+    }
+}
+
+/// A row: a test, or a category's index score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub name: String,
+    pub index_score: bool,
+    /// One cell per run; None where the run has no such test.
+    pub cells: Vec<Option<Cell>>,
+}
+
+/// The table of one copy count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub copies: usize,
+    pub rows: Vec<Row>,
+}
+
+/// Several files lined up by copy count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    pub sources: Vec<Source>,
+    pub tables: Vec<Table>,
+    /// Copy counts that not every file has, with the 0-based indexes of the files that have them.
+    pub not_compared: Vec<(usize, Vec<usize>)>,
+}
+
+fn copies_text(n: usize) -> String {
+    if n == 1 {
+        "1 copy".into()
+    } else {
+        format!("{n} copies")
+    }
+}
+
+fn list(ns: &[usize]) -> String {
+    ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Index-score row name of a category.
+fn index_title(c: Category) -> String {
+    format!("{} Index Score", c.display())
+}
+
+/// Rows for one copy count: the union of the tests in report order (byte order of the message),
+/// then the index scores in category order.
+fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
+    let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
+    names.sort();
+    names.dedup();
+    let mut rows: Vec<Row> = names
+        .into_iter()
+        .map(|name| Row {
+            name: name.to_string(),
+            index_score: false,
+            cells: runs
+                .iter()
+                .map(|r| {
+                    r.tests.iter().find(|t| t.message == name).map(|t| Cell {
+                        score: t.score,
+                        ci: t.ci,
+                        image: t.image,
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    for c in Category::ALL {
+        let cells: Vec<Option<Cell>> = runs
+            .iter()
+            .map(|r| {
+                r.index.iter().find(|i| i.category == c).map(|i| Cell {
+                    score: i.score,
+                    ci: i.ci,
+                    image: None,
+                })
+            })
+            .collect();
+        if cells.iter().any(Option::is_some) {
+            rows.push(Row { name: index_title(c), index_score: true, cells });
+        }
+    }
+    rows
+}
+
+/// Lines the files up by copy count. Err names the file that cannot be lined up and why.
+pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
+    for s in &sources {
+        let mut seen = Vec::new();
+        for r in &s.runs {
+            if seen.contains(&r.copies) {
+                return Err((
+                    s.file.clone(),
+                    format!("holds two {}-copy runs, which cannot be lined up", r.copies),
+                ));
+            }
+            seen.push(r.copies);
+        }
+    }
+    let mut all: Vec<usize> = Vec::new();
+    for s in &sources {
+        for r in &s.runs {
+            if !all.contains(&r.copies) {
+                all.push(r.copies);
+            }
+        }
+    }
+    let has = |s: &Source, n: usize| s.runs.iter().any(|r| r.copies == n);
+    let common: Vec<usize> = all.iter().copied().filter(|&n| sources.iter().all(|s| has(s, n))).collect();
+    if common.is_empty() {
+        let first = &sources[0];
+        let odd =
+            sources.iter().find(|s| !s.runs.iter().any(|r| has(first, r.copies))).unwrap_or(&sources[1]);
+        let counts = |s: &Source| list(&s.runs.iter().map(|r| r.copies).collect::<Vec<_>>());
+        return Err((
+            odd.file.clone(),
+            format!(
+                "its runs (copies: {}) line up with none of {}'s (copies: {})",
+                counts(odd),
+                first.file,
+                counts(first)
+            ),
+        ));
+    }
+    let tables = common
+        .iter()
+        .map(|&n| {
+            let runs: Vec<&super::load::Run> =
+                sources.iter().map(|s| s.runs.iter().find(|r| r.copies == n).unwrap()).collect();
+            Table { copies: n, rows: rows_for(&runs) }
+        })
+        .collect();
+    let not_compared = all
+        .iter()
+        .copied()
+        .filter(|n| !common.contains(n))
+        .map(|n| (n, (0..sources.len()).filter(|&i| has(&sources[i], n)).collect()))
+        .collect();
+    Ok(Comparison { sources, tables, not_compared })
+}
+
+fn ratio(first: &Option<Cell>, other: &Option<Cell>) -> Option<f64> {
+    match (first, other) {
+        (Some(a), Some(b)) if a.score != 0.0 => Some(100.0 * b.score / a.score),
+        _ => None,
+    }
+}
+
+fn mark(first: &Option<Cell>, other: &Option<Cell>) -> Option<Mark> {
+    Some(Mark::of(first.as_ref()?, other.as_ref()?))
+}
+
+/// A file's two lines in the list: what it is and what kind of run, then whose run and when.
+fn source_line(i: usize, s: &Source) -> String {
+    let h = &s.host;
+    let cpus = crate::fmt::number(h.cpus, "CPU", "CPUs");
+    format!(
+        "  [{}] {}: {}, version {}, {} run\n      host {}, CPU {}, {cpus}, kernel {}, date {}",
+        i + 1,
+        s.file,
+        s.kind.describe(),
+        s.version,
+        s.run_kind().name(),
+        h.name,
+        h.cpu,
+        h.os_release,
+        s.date
+    )
+}
+
+/// The comparison as text: a source list, one table per copy count, the legend.
+pub fn text(c: &Comparison) -> String {
+    let mut o = String::from("Runs compared:\n");
+    for (i, s) in c.sources.iter().enumerate() {
+        let _ = writeln!(o, "{}", source_line(i, s));
+    }
+    if let Some(w) = kinds_warning(&c.sources) {
+        let _ = writeln!(o, "** warning: {w}");
+    }
+    for t in &c.tables {
+        let title = if t.copies == 1 {
+            "1 parallel copy".to_string()
+        } else {
+            format!("{} parallel copies", t.copies)
+        };
+        let mut head = format!("\n{title:<40} {:>12}", "[1]");
+        for j in 1..c.sources.len() {
+            let _ = write!(head, " {:>12} {:>8}", format!("[{}]", j + 1), "vs [1]");
+        }
+        o.push_str(head.trim_end());
+        o.push('\n');
+        let mut gap = false;
+        for r in &t.rows {
+            if r.index_score && !gap {
+                o.push('\n');
+                gap = true;
+            }
+            let mut line = format!("{:<40}", r.name);
+            for (j, cell) in r.cells.iter().enumerate() {
+                match cell {
+                    Some(x) => {
+                        let _ = write!(line, " {:>12.1}", x.score);
+                    }
+                    None => {
+                        let _ = write!(line, " {:>12}", "---");
+                    }
+                }
+                if j > 0 {
+                    let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
+                    let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
+                    let _ = write!(line, " {pct:>8}{sym}");
+                }
+            }
+            o.push_str(line.trim_end());
+            o.push('\n');
+        }
+    }
+    let partial: Vec<String> = (0..c.sources.len())
+        .filter(|&i| c.sources[i].runs.iter().any(|r| r.index.iter().any(|x| x.partial)))
+        .map(|i| format!("[{}]", i + 1))
+        .collect();
+    if !partial.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nPartial index in {}: not every index test ran, so index scores may cover different tests.",
+            partial.join(", ")
+        );
+    }
+    for (n, which) in &c.not_compared {
+        let names: Vec<String> = which.iter().map(|i| format!("[{}]", i + 1)).collect();
+        let _ = writeln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
+    }
+    if c.sources.len() > 1 {
+        o.push_str("\nvs [1]: the score as a percentage of [1]'s score.\n");
+        o.push_str("*: the two 95% confidence intervals do not overlap.\n");
+        o.push_str("?: an interval is unknown (a text report has none; a single sample gives none).\n");
+        let images_differ = c
+            .tables
+            .iter()
+            .flat_map(|t| &t.rows)
+            .any(|r| r.cells.iter().skip(1).any(|x| mark(&r.cells[0], x) == Some(Mark::Images)));
+        if images_differ {
+            o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
+        }
+        let text: Vec<String> = (0..c.sources.len())
+            .filter(|&i| c.sources[i].kind == Kind::Text)
+            .map(|i| format!("[{}]", i + 1))
+            .collect();
+        if !text.is_empty() {
+            let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
+        }
+        o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
+    }
+    o
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or(String::new(), number)
+}
+
+fn pct(x: Option<f64>) -> Option<f64> {
+    x.map(|p| (p * 100.0).round() / 100.0)
+}
+
+/// The comparison as TSV: one line per table row and run.
+pub fn tsv(c: &Comparison) -> String {
+    let mut o = String::from("copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\n");
+    for t in &c.tables {
+        for r in &t.rows {
+            for (j, cell) in r.cells.iter().enumerate() {
+                let (vs, overlap) = if j == 0 {
+                    (String::new(), String::new())
+                } else {
+                    let m = match mark(&r.cells[0], cell) {
+                        Some(Mark::Overlap) => "yes",
+                        Some(Mark::Apart) => "no",
+                        Some(Mark::Unknown) => "unknown",
+                        Some(Mark::Images) => "images differ",
+                        None => "",
+                    };
+                    (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
+                };
+                let _ = writeln!(
+                    o,
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}",
+                    t.copies,
+                    r.name,
+                    j + 1,
+                    c.sources[j].file,
+                    opt(cell.map(|x| x.score)),
+                    opt(cell.and_then(|x| x.ci).map(|i| i.low)),
+                    opt(cell.and_then(|x| x.ci).map(|i| i.high)),
+                );
+            }
+        }
+    }
+    o
+}
+
+/// The comparison as JSON (compact).
+pub fn json(c: &Comparison) -> String {
+    let mut j = Writer::compact();
+    j.begin_object();
+    j.key("schema").string("unixbench-compare");
+    j.key("schema_version").int(1);
+    j.key("warning");
+    match kinds_warning(&c.sources) {
+        Some(w) => j.string(&w),
+        None => j.null(),
+    };
+    j.key("runs").begin_array();
+    for (i, s) in c.sources.iter().enumerate() {
+        let h = &s.host;
+        j.begin_object();
+        j.key("run").int(i as i64 + 1);
+        j.key("file").string(&s.file);
+        j.key("kind").string(if s.kind == Kind::Json { "json" } else { "text" });
+        j.key("version").string(&s.version);
+        j.key("quick").bool(s.quick);
+        j.key("run_kind").string(s.run_kind().name());
+        j.key("hostname").string(&h.name);
+        j.key("cpu").string(&h.cpu);
+        j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));
+        j.key("os_release").string(&h.os_release);
+        j.key("date").string(&s.date);
+        j.end_object();
+    }
+    j.end_array();
+    j.key("tables").begin_array();
+    for t in &c.tables {
+        j.begin_object();
+        j.key("copies").int(t.copies as i64);
+        j.key("rows").begin_array();
+        for r in &t.rows {
+            j.begin_object();
+            j.key("test").string(&r.name);
+            j.key("index_score").bool(r.index_score);
+            j.key("values").begin_array();
+            for (k, cell) in r.cells.iter().enumerate() {
+                j.begin_object();
+                j.key("score").opt_number(cell.map(|x| x.score));
+                j.key("ci95_low").opt_number(cell.and_then(|x| x.ci).map(|i| i.low));
+                j.key("ci95_high").opt_number(cell.and_then(|x| x.ci).map(|i| i.high));
+                j.key("vs_first_pct").opt_number(if k == 0 { None } else { pct(ratio(&r.cells[0], cell)) });
+                j.key("overlap");
+                match (k, mark(&r.cells[0], cell)) {
+                    (0, _) | (_, None) | (_, Some(Mark::Unknown)) => j.null(),
+                    (_, Some(Mark::Overlap)) => j.bool(true),
+                    (_, Some(Mark::Apart)) => j.bool(false),
+                    (_, Some(Mark::Images)) => j.string("images differ"),
+                };
+                j.end_object();
+            }
+            j.end_array().end_object();
+        }
+        j.end_array().end_object();
+    }
+    j.end_array();
+    j.key("not_compared").begin_array();
+    for (n, which) in &c.not_compared {
+        j.begin_object().key("copies").int(*n as i64).key("runs").begin_array();
+        for i in which {
+            j.int(*i as i64 + 1);
+        }
+        j.end_array().end_object();
+    }
+    j.end_array().end_object();
+    j.finish()
+}
+
+// ---- Scaling -------------------------------------------------------------------------------
+
+/// The README's scaling table of one file: each test at 1 copy and at N copies, and the gain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scaling {
+    pub file: String,
+    /// 1, then the other copy counts in file order.
+    pub copies: Vec<usize>,
+    pub rows: Vec<ScaleRow>,
+}
+
+/// What a scaling row's values are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// The test's index (10 × score / baseline), as in the README's table.
+    Index,
+    /// The raw score, for a test without a baseline.
+    Score,
+    /// A category's index score.
+    IndexScore,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScaleRow {
+    pub name: String,
+    pub kind: ValueKind,
+    /// One per copy count; None where that run lacks the test.
+    pub values: Vec<Option<f64>>,
+}
+
+/// Builds the scaling table of a file holding a 1-copy run and at least one N-copy run.
+pub fn scaling(s: &Source) -> Result<Scaling, String> {
+    let single = s.runs.iter().find(|r| r.copies == 1);
+    let counts: Vec<usize> = s.runs.iter().map(|r| r.copies).collect();
+    let Some(single) = single else {
+        return Err(format!(
+            "holds no 1-copy run to scale from (copies: {}); give a second file to compare with",
+            list(&counts)
+        ));
+    };
+    let mut runs = vec![single];
+    for r in &s.runs {
+        if r.copies != 1 {
+            if runs.iter().any(|x| x.copies == r.copies) {
+                return Err(format!("holds two {}-copy runs, which cannot be lined up", r.copies));
+            }
+            runs.push(r);
+        }
+    }
+    if runs.len() < 2 {
+        return Err("holds only a 1-copy run; give a second file to compare with, or a file with \
+                    1-copy and N-copy runs"
+            .into());
+    }
+    let table = rows_for(&runs);
+    let rows = table
+        .into_iter()
+        .map(|r| {
+            let tests: Vec<Option<&super::load::Test>> =
+                runs.iter().map(|run| run.tests.iter().find(|t| t.message == r.name)).collect();
+            let indexed = !r.index_score && tests.iter().all(|t| t.map_or(true, |t| t.index.is_some()));
+            let (kind, values) = if r.index_score {
+                (ValueKind::IndexScore, r.cells.iter().map(|c| c.map(|c| c.score)).collect())
+            } else if indexed {
+                (ValueKind::Index, tests.iter().map(|t| t.and_then(|t| t.index)).collect())
+            } else {
+                (ValueKind::Score, r.cells.iter().map(|c| c.map(|c| c.score)).collect())
+            };
+            ScaleRow { name: r.name, kind, values }
+        })
+        .collect();
+    Ok(Scaling { file: s.file.clone(), copies: runs.iter().map(|r| r.copies).collect(), rows })
+}
+
+fn gain(base: Option<f64>, v: Option<f64>) -> Option<f64> {
+    match (base, v) {
+        (Some(b), Some(v)) if b != 0.0 => Some(100.0 * (v / b - 1.0)),
+        _ => None,
+    }
+}
+
+/// The scaling table as text, in the shape of the UnixBench README's.
+pub fn scaling_text(s: &Scaling) -> String {
+    let multi = &s.copies[1..];
+    let mut o = format!(
+        "Scaling of {}: 1 copy against {}\n\n",
+        s.file,
+        multi.iter().map(|&n| copies_text(n)).collect::<Vec<_>>().join(", ")
+    );
+    let gain_head = |n: usize| if multi.len() == 1 { "Gain".to_string() } else { format!("Gain {n}") };
+    let mut head = format!("{:<40} {:>10}", "Test", "1 copy");
+    let mut rule = format!("{} {}", "-".repeat(40), "-".repeat(10));
+    for &n in multi {
+        let _ = write!(head, " {:>10} {:>8}", copies_text(n), gain_head(n));
+        let _ = write!(rule, " {} {}", "-".repeat(10), "-".repeat(8));
+    }
+    let _ = writeln!(o, "{head}\n{rule}");
+    let mut ruled = false;
+    for r in &s.rows {
+        if r.kind == ValueKind::IndexScore && !ruled {
+            let _ = writeln!(o, "{rule}");
+            ruled = true;
+        }
+        let cell = |v: Option<f64>| v.map_or("---".to_string(), |v| format!("{v:.1}"));
+        let mut line = format!("{:<40} {:>10}", r.name, cell(r.values[0]));
+        for v in &r.values[1..] {
+            let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
+            let _ = write!(line, " {:>10} {g:>8}", cell(*v));
+        }
+        let _ = writeln!(o, "{}", line.trim_end());
+    }
+    o.push_str("\nValues are test indexes (10 x score / baseline), as in the UnixBench README");
+    if s.rows.iter().any(|r| r.kind == ValueKind::Score) {
+        o.push_str("; tests without a baseline show their scores");
+    }
+    o.push_str(".\nGain: the N-copy value over the 1-copy value, less 100%.\n");
+    o
+}
+
+fn kind_name(k: ValueKind) -> &'static str {
+    match k {
+        ValueKind::Index => "index",
+        ValueKind::Score => "score",
+        ValueKind::IndexScore => "index_score",
+    }
+}
+
+/// The scaling table as TSV: one line per row and copy count.
+pub fn scaling_tsv(s: &Scaling) -> String {
+    let mut o = String::from("test\tkind\tcopies\tvalue\tgain_pct\n");
+    for r in &s.rows {
+        for (j, v) in r.values.iter().enumerate() {
+            let g = if j == 0 { None } else { pct(gain(r.values[0], *v)) };
+            let _ =
+                writeln!(o, "{}\t{}\t{}\t{}\t{}", r.name, kind_name(r.kind), s.copies[j], opt(*v), opt(g));
+        }
+    }
+    o
+}
+
+/// The scaling table as JSON (compact).
+pub fn scaling_json(s: &Scaling) -> String {
+    let mut j = Writer::compact();
+    j.begin_object();
+    j.key("schema").string("unixbench-scaling");
+    j.key("schema_version").int(1);
+    j.key("file").string(&s.file);
+    j.key("copies").begin_array();
+    for n in &s.copies {
+        j.int(*n as i64);
+    }
+    j.end_array();
+    j.key("rows").begin_array();
+    for r in &s.rows {
+        j.begin_object();
+        j.key("test").string(&r.name);
+        j.key("kind").string(kind_name(r.kind));
+        j.key("values").begin_array();
+        for v in &r.values {
+            j.opt_number(*v);
+        }
+        j.end_array();
+        j.key("gain_pct").begin_array();
+        for (k, v) in r.values.iter().enumerate() {
+            j.opt_number(if k == 0 { None } else { pct(gain(r.values[0], *v)) });
+        }
+        j.end_array().end_object();
+    }
+    j.end_array().end_object();
+    j.finish()
+}

@@ -1,0 +1,568 @@
+//! The driver: what UnixBench's Perl `Run` does. Parse the command line (`options`), make the
+//! directories and the private work directory, then for each copy count run each test's passes
+//! (`exec`: fork + exec of this binary's kernels, never in-process), turn samples into scores
+//! (`score`, pure math) and write what the exporters make of the model (`output`). A failing
+//! test is recorded and the run goes on; a signal stops it cleanly (`signals`).
+//!
+//! Invariants: nothing is created on disk before the command line and the directories are known
+//! to be good; every copy is reaped and its process group killed (its orphans reaped too: the
+//! driver is their subreaper) before its pass returns; the report files are rewritten after
+//! every test, so a stopped run keeps what it measured.
+
+pub(crate) use base::{args, error, fmt, model, protocol, selfexe, suite, sys};
+pub(crate) use probe::{cpulimit, noise, sysinfo};
+pub(crate) use scoring::{outcome, quick, score, stats};
+
+pub mod exec;
+pub mod host;
+pub mod hosttools;
+pub mod options;
+pub mod output;
+pub mod passes;
+pub mod plan;
+pub mod policy;
+pub mod signals;
+pub mod workdir;
+
+use crate::error::{Error, Result};
+use crate::model::{CopyRun, Run, Settings, TestResult};
+use crate::suite::{Arg, Kind, Test};
+use crate::workdir::WorkDir;
+use options::{Options, Parsed};
+use output::{Console, Files};
+use passes::{Prepared, Processes, Runner};
+use plan::{Estimate, Plan};
+use policy::Policy;
+use std::ffi::OsString;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+use twin::image as exec_image;
+
+/// Whether `name` is a test or group name the driver knows.
+pub fn knows(name: &str) -> bool {
+    options::knows(name)
+}
+
+/// Runs tests as `Run` does; `args` excludes the program name.
+pub fn main(args: Vec<OsString>) -> Result {
+    main_in(args, None)
+}
+
+/// The driver entered through a link named `Run` (`argv0`): as UnixBench's, its results and tmp
+/// directories default to `results/` and `tmp/` beside it, made when missing.
+pub fn main_as_run(argv0: &std::ffi::OsStr, args: Vec<OsString>) -> Result {
+    let _ = output::PROGRAM.set("Run");
+    main_in(args, Some(run_home(Path::new(argv0))))
+}
+
+/// The directory of the `Run` that was invoked as `argv0`, as Perl's FindBin finds it: the
+/// directory part of the path, else the first PATH entry that holds it, else `.`.
+fn run_home(argv0: &Path) -> PathBuf {
+    let dir = match argv0.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => std::env::var_os("PATH")
+            .and_then(|p| std::env::split_paths(&p).find(|d| d.join(argv0).is_file()))
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    // As FindBin's: the directory made absolute, `..` and links resolved.
+    std::fs::canonicalize(&dir).or_else(|_| std::path::absolute(&dir)).unwrap_or(dir)
+}
+
+fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
+    let opts = match options::parse(args)? {
+        Parsed::Help => return crate::error::print(&options::help()),
+        Parsed::Version => return crate::error::print(base::version::LINE),
+        Parsed::Run(o) => o,
+    };
+    // A file size limit must not kill the run: writing the log or a report then fails with
+    // EFBIG, and says so. (A closed stdout, `unixbench | head`, is handled with the signals.)
+    let _ = sys::signal::ignore(libc::SIGXFSZ);
+    check_exec_image(&opts)?;
+    let exe = crate::selfexe::path().map_err(Error::failed)?;
+    // Checks both directories; creates nothing (the results directory is made further down,
+    // once the work directory exists).
+    let dirs = Dirs::prepare(&opts, home.as_deref())?;
+    let mut opts = opts;
+    if let Some(options::JsonOut::File(f)) = &mut opts.json {
+        *f = absolute(f, "--json file", "--json")?;
+        if f.is_dir() {
+            return Err(Error::usage(format!("--json: {} is a directory", f.display())));
+        }
+        usable_dir(f.parent().unwrap_or(Path::new("/")), "directory of the --json file")?;
+    }
+    let mut system = crate::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
+    let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
+    system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());
+    if let Some(l) = system.cpu_limit.as_mut() {
+        // The detail names cgroup paths, which are the host's strings (as gather's are).
+        l.detail = crate::fmt::printable(&l.detail);
+    }
+    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
+    if opts.dry_run {
+        let to = dirs.results.as_ref().map_or("nowhere (--no-save)".into(), |r| r.display().to_string());
+        let mut d = plan.describe();
+        d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
+        return crate::error::print(&d);
+    }
+    // As Run: the tools of the shell tests see this locale, and the directories are exported.
+    std::env::set_var("LANG", "en_US.utf8");
+    std::env::set_var("UB_TMPDIR", &dirs.tmp);
+    // Kernels run with argv[0] = their name; where /proc is missing this tells them (execl) where
+    // their own file is.
+    std::env::set_var(crate::selfexe::HINT_VAR, &exe);
+    if let Some(r) = &dirs.results {
+        std::env::set_var("UB_RESULTDIR", r);
+    }
+    // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
+    // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
+    // waits until its process group is empty.
+    let _ = sys::proc::become_subreaper();
+    let watch =
+        signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    // A tmp dir made beside Run goes again if the run stops before it starts, or writes no
+    // files (--no-save); a run that saves leaves it, as Run does.
+    let mut made_tmp = MadeDir(dirs.make_tmp()?.then(|| dirs.tmp.clone()));
+    let swept = crate::workdir::sweep_stale(&dirs.tmp);
+    if !swept.is_empty() {
+        let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
+        output::note(&format!("removed the work directories of runs that were killed: {}", names.join(", ")));
+    }
+    let workdir = WorkDir::create(&dirs.tmp)
+        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
+    let made_results = dirs.make_results()?;
+    for (d, what) in [(Some(&dirs.tmp), "tmp directory"), (dirs.results.as_ref(), "results directory")] {
+        if let Some(d) = d.filter(|d| open_to_others(d)) {
+            output::note(&format!(
+                "warning: the {what} {} is writable by other users and not sticky: they can \
+                 replace what this run writes there",
+                d.display()
+            ));
+        }
+    }
+
+    // The host's noise is read around each pass unless UB_NOISE=off asks not to.
+    let noise = std::env::var_os("UB_NOISE").map_or(true, |v| v != "off");
+    let mut run = Run {
+        version: report::version(),
+        system,
+        settings: Settings {
+            tests: opts.tests.iter().map(|t| t.to_string()).collect(),
+            copies: plan.copies.clone(),
+            iterations: opts.iterations,
+            duration: opts.duration,
+            quick: plan.quick_budget(),
+            noise,
+            verbosity: opts.verbosity,
+            tmpdir: dirs.tmp.display().to_string(),
+            resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
+        },
+        runs: Vec::new(),
+        interrupted: false,
+        incomplete: true,
+    };
+    let files = match &dirs.results {
+        Some(dir) => Some(
+            Files::create(
+                dir,
+                &crate::fmt::file_name_part(&run.system.hostname),
+                &today(),
+                opts.json.as_ref(),
+            )
+            .map_err(|e| {
+                if made_results {
+                    let _ = std::fs::remove_dir(dir);
+                }
+                Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
+            })?,
+        ),
+        None => None,
+    };
+
+    if files.is_some() {
+        made_tmp.keep();
+    }
+    let mut processes = Processes { watch: &watch, noise };
+    let mut runner = Runner {
+        exe: &exe,
+        exec: &mut processes,
+        policy: plan.policy.clone(),
+        console: Console::new(opts.verbosity, opts.format),
+        files,
+        estimate: Estimate { left: plan.secs },
+        lost: Vec::new(),
+    };
+    // The result set holds a report (marked incomplete) from the start, never an empty file.
+    runner.save(&run);
+    runner.console.start(&run);
+    if plan.tests.iter().any(|t| t.name.starts_with("fs"))
+        && opts.verbosity != options::Verbosity::Quiet
+        && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
+    {
+        // ./Run writes beside itself, usually on a disk: say why File Copy may be far higher.
+        output::note(&format!(
+            "note: {} is in memory (tmpfs); the file tests will not measure a disk \
+             (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
+            dirs.tmp.display()
+        ));
+    }
+    let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
+    run.interrupted = stopped_by.is_some();
+    run.incomplete = false;
+    runner.save(&run);
+    runner.console.finish(&run, opts.format);
+    conclude(&run, runner, stopped_by)
+}
+
+/// Runs every (copies, test) of the plan into `run`, saving the report after each test.
+/// Returns the signal that stopped it, if one did.
+fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> Option<i32> {
+    for &c in &plan.copies {
+        runner.console.run_with(c);
+        let now = sys::clock::time();
+        run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
+        for t in plan.tests_at(c) {
+            let result = run_test(runner, workdir, t, c);
+            let cr = run.runs.last_mut().unwrap();
+            cr.end = sys::clock::time();
+            let Some(r) = result else {
+                return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+            };
+            // As Run: a test named twice keeps its last result.
+            cr.results.retain(|x| x.name != r.name);
+            cr.results.push(r);
+            cr.index = score::index_blocks(&cr.results);
+            runner.save(run);
+        }
+        run.runs.last_mut().unwrap().end = sys::clock::time();
+    }
+    None
+}
+
+/// One test at `copies` copies, with the work directory holding the files it reads while it
+/// runs (and only then). None when a signal stopped it.
+fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: usize) -> Option<TestResult> {
+    if let Err(e) = workdir.provide(t.name) {
+        return Some(runner.not_run(t, copies, Some(e.to_string()), None));
+    }
+    let r = match prepare(t, &runner.policy, workdir) {
+        Ok(p) => runner.run_passes(t, copies, &p),
+        Err(why) => Some(runner.not_run(t, copies, None, Some(why))),
+    };
+    workdir.release(t.name);
+    r
+}
+
+/// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
+/// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`); the
+/// host tests in the work directory, where their scripts are.
+fn prepare(t: &Test, policy: &Policy, workdir: &WorkDir) -> std::result::Result<Prepared, String> {
+    let secs = |s: u32| policy.secs(s);
+    let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, policy, workdir.path());
+    let cwd = workdir.path().to_path_buf();
+    match t.kind {
+        Kind::Kernel { prog, args } => {
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+        }
+        Kind::Graphics { prog, args } if cfg!(feature = "graphics") => {
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+        }
+        Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
+        Kind::Host { secs: s } => {
+            let h = host::command(t.name, workdir, secs(s))?;
+            Ok(Prepared { argv: h.argv, stdin: h.stdin, cwd, own_dirs: false })
+        }
+    }
+}
+
+/// The exit status and the last word of a run that ended (or was stopped by `stopped_by`):
+/// what could not be written where, and which tests failed, make it non-zero. A result is
+/// never lost in silence.
+fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
+    if let Some(e) = runner.files.as_ref().and_then(|f| f.log_error()) {
+        runner.lost.push(format!(
+            "the log {} is incomplete: {e}",
+            output::with_ext(&runner.files.as_ref().unwrap().base, "log").display()
+        ));
+    }
+    let saved =
+        runner.files.as_ref().map(|f| format!("; results in {}", f.base.display())).unwrap_or_default();
+    if let Some(e) = &runner.console.stdout_error {
+        let rest = match &runner.files {
+            Some(f) if runner.lost.is_empty() => format!("the results are in {}", f.base.display()),
+            Some(_) => "the result files are incomplete too (above)".to_string(),
+            None => "--no-save: these results are lost".to_string(),
+        };
+        runner.lost.push(format!("cannot write the report to stdout: {}; {rest}", crate::error::reason(e)));
+    }
+    if let Some(sig) = stopped_by {
+        runner.lost.iter().for_each(|l| output::note(l));
+        return Err(Error::failed_with(
+            128 + sig,
+            format!("stopped by {}: the report holds the tests that finished{saved}", signals::name(sig)),
+        ));
+    }
+    let failed: Vec<String> = run
+        .runs
+        .iter()
+        .flat_map(|cr| {
+            cr.results
+                .iter()
+                .filter(|r| r.error.is_some())
+                .map(move |r| format!("{} ({} x)", r.name, cr.copies))
+        })
+        .collect();
+    if let Some((last, rest)) = runner.lost.split_last() {
+        rest.iter().for_each(|l| output::note(l));
+        let also =
+            if failed.is_empty() { String::new() } else { format!(" (and {} test(s) failed)", failed.len()) };
+        return Err(Error::failed(format!("{last}{also}")));
+    }
+    if !failed.is_empty() {
+        return Err(Error::failed(format!(
+            "{} test{} failed: {}{saved}",
+            failed.len(),
+            if failed.len() == 1 { "" } else { "s" },
+            failed.join(", ")
+        )));
+    }
+    if let Some(f) = runner.files.as_ref().filter(|_| run.settings.verbosity != options::Verbosity::Quiet) {
+        let mut also = vec![".html", ".log"];
+        also.extend(f.csv_written().then_some(".csv"));
+        let json = f.json.as_ref().map(|p| format!(", JSON in {}", p.display())).unwrap_or_default();
+        output::note(&format!("results in {} (and {}){json}", f.base.display(), also.join(", ")));
+    }
+    Ok(())
+}
+
+/// The results and tmp directories, checked before anything runs. The tmp directory must exist
+/// (a typo must not make the file tests measure another disk); the results directory is made
+/// (0755, as Run) by [`Dirs::make_results`], once everything else is known to be good.
+struct Dirs {
+    /// None with `--no-save`.
+    results: Option<PathBuf>,
+    tmp: PathBuf,
+    /// Whether `tmp` is the default beside `Run`, made when missing as Run makes it.
+    make_tmp: bool,
+}
+
+impl Dirs {
+    /// `home`: the directory of the `Run` link the driver was entered through, if it was.
+    fn prepare(o: &Options, home: Option<&Path>) -> Result<Dirs> {
+        let env =
+            |k: &'static str| std::env::var_os(k).filter(|v| !v.is_empty()).map(|v| (PathBuf::from(v), k));
+        let beside = |d: &str| home.map(|h| (h.join(d), "the directory of Run"));
+        let (tmp, from) = o
+            .tmpdir
+            .clone()
+            .map(|t| (t, "--tmpdir"))
+            .or_else(|| env("UB_TMPDIR"))
+            .or_else(|| beside("tmp"))
+            .or_else(|| env("TMPDIR"))
+            .unwrap_or_else(|| ("/tmp".into(), "the default"));
+        let make_tmp = home.is_some() && from == "the directory of Run";
+        let tmp = absolute(&tmp, "tmp directory", from)?;
+        if !tmp.exists() && !make_tmp {
+            return Err(Error::usage(format!(
+                "the tmp directory {} (from {from}) does not exist; it is not created: make it, or name another",
+                tmp.display()
+            )));
+        }
+        if tmp.exists() {
+            usable_dir(&tmp, "tmp directory")?;
+        }
+        let results = if o.save {
+            let (r, from) = o
+                .results
+                .clone()
+                .map(|r| (r, "--results"))
+                .or_else(|| env("UB_RESULTDIR"))
+                .or_else(|| beside("results"))
+                .unwrap_or_else(|| ("results".into(), "the default"));
+            let r = absolute(&r, "results directory", from)?;
+            if r.exists() {
+                usable_dir(&r, "results directory")?;
+            }
+            Some(r)
+        } else {
+            None
+        };
+        Ok(Dirs { results, tmp, make_tmp })
+    }
+
+    /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
+    fn make_tmp(&self) -> Result<bool> {
+        let made = self.make_tmp && !self.tmp.exists();
+        if made {
+            std::fs::DirBuilder::new().mode(0o755).create(&self.tmp).map_err(|e| {
+                Error::usage(format!("cannot create the tmp directory {}: {e}", self.tmp.display()))
+            })?;
+        }
+        usable_dir(&self.tmp, "tmp directory").map(|()| made)
+    }
+
+    /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
+    /// it was made here.
+    fn make_results(&self) -> Result<bool> {
+        let Some(r) = &self.results else { return Ok(false) };
+        let made = !r.exists();
+        if made {
+            std::fs::DirBuilder::new().recursive(true).mode(0o755).create(r).map_err(|e| {
+                Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
+            })?;
+        }
+        usable_dir(r, "results directory").map(|()| made)
+    }
+}
+
+/// A directory this run made, removed (when empty) as the run ends unless kept.
+struct MadeDir(Option<PathBuf>);
+
+impl MadeDir {
+    fn keep(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for MadeDir {
+    fn drop(&mut self) {
+        if let Some(d) = &self.0 {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// Whether another user may replace files in `dir`: writable by all, without the sticky bit.
+fn open_to_others(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o1002 == 0o002)
+}
+
+/// `dir` made absolute (the tests run in another working directory); an empty one is refused.
+fn absolute(dir: &Path, what: &str, from: &str) -> Result<PathBuf> {
+    std::path::absolute(dir).map_err(|e| {
+        Error::usage(format!("invalid {what} {} (from {from}): {e}", crate::args::quoted(dir.as_os_str())))
+    })
+}
+
+/// Checks that `dir` is a writable directory.
+fn usable_dir(dir: &Path, what: &str) -> Result {
+    if !dir.is_dir() {
+        return Err(Error::usage(format!("the {what} {} is not a directory", dir.display())));
+    }
+    if !sys::fd::writable(dir.as_os_str()) {
+        return Err(Error::usage(format!("the {what} {} is not writable", dir.display())));
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD`, local time.
+fn today() -> String {
+    let (_, tm) = sys::clock::local_now();
+    format!("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
+}
+
+/// A kernel's argv under `policy`: `prog`, then its arguments with each standard duration
+/// mapped to the one this run passes, `tmpdir` for the file tests' directory, and the words only
+/// a short or quick run passes (none in a standard run: its argv is Run's).
+fn kernel_argv(prog: &str, args: &[Arg], policy: &Policy, tmpdir: &Path) -> Vec<OsString> {
+    let mut argv = vec![OsString::from(prog)];
+    let settle = policy.fstime_settle();
+    for a in args {
+        match a {
+            Arg::Lit(s) => argv.push(s.into()),
+            Arg::Secs(s) => argv.push(policy.secs(*s).to_string().into()),
+            Arg::TmpDir => argv.push(tmpdir.as_os_str().to_owned()),
+            Arg::ShortSecs(s) if settle.is_some() => argv.push(policy.secs(*s).to_string().into()),
+            Arg::ShortSettle => {
+                if let Some(x) = settle {
+                    let x = format!("{x:.2}");
+                    argv.extend(["-s".into(), x.trim_end_matches('0').trim_end_matches('.').into()]);
+                }
+            }
+            Arg::ShortSecs(_) => {}
+        }
+    }
+    argv
+}
+
+/// Refuses, before anything is created, an exec image the copies could not honour: a bad
+/// `UB_EXEC_IMAGE` in the environment, or `dynamic` where this host has no loader for a twin of
+/// a test in the plan. A loader that is there but fails is found by the copies themselves.
+/// The copies inherit the request through the environment.
+fn check_exec_image(opts: &options::Options) -> Result<()> {
+    if let Some(v) = &opts.exec_image {
+        std::env::set_var(exec_image::VAR, v);
+    }
+    let req = exec_image::request().map_err(Error::usage)?;
+    if let exec_image::Request::Dynamic(_) = req {
+        for (program, _) in exec_image::PROGRAMS {
+            if opts.tests.contains(&program) {
+                exec_image::candidates(program, req)
+                    .map_err(|e| Error::usage(format!("--exec-image: {e}")))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite;
+
+    /// A test's argv as the standard driver (Run's durations, or `-t`) and a quick run build it.
+    fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
+        let Kind::Kernel { prog, args } = suite::test(name).unwrap().kind else { panic!("{name}") };
+        let policy = match (quick, duration) {
+            (true, _) => Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 }),
+            (false, Some(secs)) => Policy::Short { secs, iterations: None },
+            (false, None) => Policy::Standard { iterations: None },
+        };
+        kernel_argv(prog, args, &policy, Path::new("/t"))
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_standard_run_passes_what_run_passes() {
+        assert_eq!(argv("whetstone-double", None, false), ["whetstone-double"]);
+        // A short run is not Run's: whetstone follows -t, fstime's settles shrink with it.
+        assert_eq!(argv("whetstone-double", Some(1), false), ["whetstone-double", "1"]);
+        assert_eq!(argv("dhry2reg", None, false), ["dhry2reg", "10"]);
+        assert_eq!(
+            argv("fstime", None, false),
+            ["fstime", "-c", "-t", "30", "-d", "/t", "-b", "1024", "-m", "2000"]
+        );
+        assert_eq!(
+            argv("fsdisk-r", Some(2), false),
+            ["fstime", "-r", "-t", "2", "-d", "/t", "-b", "4096", "-m", "8000", "-s", "0.13"]
+        );
+        for t in suite::TESTS {
+            if let Kind::Kernel { .. } = t.kind {
+                let words = argv(t.name, None, false);
+                assert!(!words.contains(&"-s".to_string()), "{}: {words:?}", t.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_quick_run_shortens_whetstone_and_the_file_tests_settles() {
+        assert_eq!(argv("whetstone-double", None, true), ["whetstone-double", "1"]);
+        assert_eq!(
+            argv("fstime", None, true),
+            ["fstime", "-c", "-t", "2", "-d", "/t", "-b", "1024", "-m", "2000", "-s", "0.25"]
+        );
+        assert_eq!(
+            argv("fsbuffer-w", Some(7), true),
+            ["fstime", "-w", "-t", "2", "-d", "/t", "-b", "256", "-m", "500", "-s", "0.25"]
+        );
+        assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
+        // fstime settles itself; the host-tool tests get the driver's short settle.
+        let q = Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 });
+        let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;
+        assert!(!settles("fsdisk"));
+        assert!(settles("shell8"));
+        assert!(!settles("whetstone-double"));
+    }
+}

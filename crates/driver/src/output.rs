@@ -1,0 +1,450 @@
+//! Where the driver's words go: the console (Run's progress on stdout, our time-left hint and
+//! failures on stderr) and the result files (`<base>`, `.html`, `.log`, `.json`, `.csv`).
+//!
+//! Every string of a report or log comes from the exporters, pure functions of the model: whole
+//! documents through `report::render`, the console's and the log's pieces through [`fmt`].
+//! Measuring code never formats.
+
+use super::options::{Format, JsonOut, Verbosity};
+use crate::model::{Noise, Run, TestResult};
+use crate::sys;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+
+/// The exporters' entry points, as the driver calls them: every report and log string.
+pub mod fmt {
+    use crate::model::{Pass, Run, TestResult};
+
+    /// The logo and the banner printed before the tests.
+    pub fn banner() -> String {
+        report::text::logo(base::version::NUMBER)
+    }
+    /// The "Use directories for:" block.
+    pub fn directories(run: &Run) -> String {
+        report::text::directories(&run.settings.tmpdir, &run.settings.resultdir)
+    }
+    pub fn progress_test(copies: usize, message: &str) -> String {
+        report::text::progress_test(copies, message)
+    }
+    pub fn progress_pass(number: usize) -> String {
+        report::text::progress_pass(number)
+    }
+    pub const PROGRESS_END: &str = report::text::PROGRESS_END;
+    /// What the console prints before the final report.
+    pub fn console_rule() -> String {
+        report::text::console_rule()
+    }
+    /// The log's lines before a test's first pass.
+    pub fn log_test_header(message: &str, copies: usize, command: &str) -> String {
+        report::log::test_header(message, copies, command)
+    }
+    /// Before a pass (its programs' stdout follows).
+    pub fn log_pass_header(number: usize) -> String {
+        report::log::pass_header(number)
+    }
+    /// After a pass: every copy's fields.
+    pub fn log_pass(pass: &Pass) -> String {
+        report::log::pass_footer(pass)
+    }
+    /// After the last pass (or the failed one): the dropped and kept counts and the result.
+    pub fn log_summary(r: &TestResult) -> String {
+        report::log::summary(r)
+    }
+    /// When a run is stopped by a signal in the middle of a test.
+    pub fn log_interrupted(signal: &str) -> String {
+        format!("\n>>>> interrupted by {signal}\n\n")
+    }
+}
+
+/// The console: progress as Run prints it, the time-left hint, failures.
+pub struct Console {
+    verbosity: Verbosity,
+    /// Progress goes to stderr (when stdout carries a machine-readable document).
+    progress_on_stderr: bool,
+    /// Show the time-left hint on stderr (stderr is a terminal).
+    hint: bool,
+    /// Whether the progress line is on the terminal too (the hint then sits at its end; else the
+    /// hint has a line of its own on stderr).
+    hint_inline: bool,
+    hint_shown: bool,
+    /// The first error writing to stdout (full, closed, a broken pipe): reported at the end.
+    pub stdout_error: Option<io::Error>,
+}
+
+impl Console {
+    pub fn new(verbosity: Verbosity, format: Format) -> Console {
+        let progress_on_stderr = format != Format::Text;
+        let tty_err = sys::fd::isatty(2);
+        let tty_out = sys::fd::isatty(1);
+        Console {
+            verbosity,
+            progress_on_stderr,
+            hint: tty_err && verbosity != Verbosity::Quiet,
+            // Inline when the progress line is on the same terminal, whichever stream it uses.
+            hint_inline: tty_err && (progress_on_stderr || tty_out),
+            hint_shown: false,
+            stdout_error: None,
+        }
+    }
+
+    fn quiet(&self) -> bool {
+        self.verbosity == Verbosity::Quiet
+    }
+
+    /// Progress text, where Run prints it (stdout), flushed at once.
+    fn progress(&mut self, s: &str) {
+        if self.quiet() {
+            return;
+        }
+        self.clear_hint();
+        if self.progress_on_stderr {
+            let _ = io::stderr().write_all(s.as_bytes());
+        } else {
+            self.out(s.as_bytes());
+        }
+    }
+
+    /// Writes to stdout unbuffered (through the descriptor, so that a closed stdout is an error
+    /// too, which std's stdout hides), keeping the first error; after one, stdout is given up.
+    fn out(&mut self, b: &[u8]) {
+        if self.stdout_error.is_none() {
+            if let Err(e) = sys::fd::write_all(1, b) {
+                self.stdout_error = Some(e);
+            }
+        }
+    }
+
+    fn clear_hint(&mut self) {
+        if self.hint_shown {
+            let _ = io::stderr().write_all(if self.hint_inline { b"\x1b[K" } else { b"\r\x1b[K" });
+            self.hint_shown = false;
+        }
+    }
+
+    /// The banner, the directories block and (verbose) the test list.
+    pub fn start(&mut self, run: &Run) {
+        self.progress(&fmt::banner());
+        self.progress(&fmt::directories(run));
+        if self.verbosity == Verbosity::Verbose {
+            self.progress(&format!("\nTests to run: {}\n", run.settings.tests.join(", ")));
+        }
+    }
+
+    /// Verbose: before each copy count.
+    pub fn run_with(&mut self, copies: usize) {
+        if self.verbosity == Verbosity::Verbose {
+            let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
+            self.progress(&format!("Run with {what}\n"));
+        }
+    }
+
+    pub fn test(&mut self, copies: usize, message: &str) {
+        self.progress(&fmt::progress_test(copies, message));
+    }
+
+    /// A pass is about to start; `left` is the estimated time left of the whole run.
+    pub fn pass(&mut self, number: usize, left: f64) {
+        self.progress(&fmt::progress_pass(number));
+        if self.hint && !self.quiet() {
+            let text = format!("  (about {} left)", human(left));
+            let s = if self.hint_inline {
+                format!("\x1b[s{text}\x1b[u")
+            } else {
+                format!("\r{}\x1b[K", text.trim_start())
+            };
+            let _ = io::stderr().write_all(s.as_bytes());
+            self.hint_shown = true;
+        }
+    }
+
+    /// Verbose: the command of a pass.
+    pub fn command(&mut self, command: &str, copies: usize) {
+        if self.verbosity == Verbosity::Verbose {
+            self.progress(&format!("\nCOMMAND: \"{command}\"\nCOPIES: \"{copies}\"\n"));
+        }
+    }
+
+    pub fn test_end(&mut self) {
+        self.progress(fmt::PROGRESS_END);
+    }
+
+    /// Verbose: what else the host did during the pass just run.
+    pub fn noise(&mut self, n: Option<&Noise>) {
+        if self.verbosity == Verbosity::Verbose {
+            let line = n.map_or("  noise: not measured (no /proc)".into(), report::view::noise_line);
+            self.progress(&format!("{line}\n"));
+        }
+    }
+
+    /// Verbose: the statistics of a scored test's kept samples, after its passes.
+    pub fn stats(&mut self, r: &TestResult) {
+        if self.verbosity == Verbosity::Verbose {
+            if let Some(line) = stats_line(r) {
+                self.progress(&line);
+            }
+        }
+    }
+
+    pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {
+        self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
+    }
+
+    /// A test found it cannot run after it started (a graphics test with no display): ends its
+    /// progress line with the reason.
+    pub fn skipped_now(&mut self, reason: &str) {
+        self.progress(&format!("  skipped: {reason}\n"));
+    }
+
+    /// A failed test: Run's abort lines on stderr (the word `aborting` kept: wrappers grep it),
+    /// though the run goes on.
+    pub fn failed(&mut self, message: &str, error: &str) {
+        self.clear_hint();
+        let _ = write!(io::stderr(), "\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46));
+    }
+
+    /// The final print: the report after a rule of `=` (Run's), or the machine-readable document.
+    pub fn finish(&mut self, run: &Run, format: Format) {
+        self.clear_hint();
+        let doc = match format {
+            Format::Text if !self.quiet() => fmt::console_rule() + &report::render(format, run),
+            _ => report::render(format, run),
+        };
+        self.out(doc.as_bytes());
+    }
+}
+
+/// `  n 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi (-a% / +b%)`.
+fn stats_line(r: &TestResult) -> Option<String> {
+    let st = crate::stats::of_result(r)?;
+    let f1 = crate::fmt::f1;
+    let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
+    Some(format!(
+        "  n {}, min {}, median {}, max {}, geomean {}, cv {cv}, 95% interval {}\n",
+        st.n,
+        f1(st.min),
+        f1(st.median),
+        f1(st.max),
+        f1(st.geomean),
+        report::view::interval(st.ci95, st.geomean)
+    ))
+}
+
+/// `27 min`, `45 s`, `2 h 05 min`.
+pub fn human(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    if s < 90 {
+        format!("{s} s")
+    } else if s < 5400 {
+        format!("{} min", (s + 30) / 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, (s % 3600 + 30) / 60)
+    }
+}
+
+/// The result files of a run.
+pub struct Files {
+    /// `<dir>/<hostname>-<YYYY-MM-DD>-<NN>` (or `<dir>/$UB_OUTPUT_FILE_NAME`).
+    pub base: PathBuf,
+    log: File,
+    csv: bool,
+    /// Where the JSON goes, when asked for (`--json`, `UB_OUTPUT_JSON=true`).
+    pub json: Option<PathBuf>,
+    /// The first error writing the log, reported at the end.
+    log_error: Option<io::Error>,
+}
+
+/// The extensions of the files beside the report: the result set is the report and these.
+const EXTS: [&str; 4] = ["html", "log", "json", "csv"];
+
+/// Creates `path` for writing, failing if anything (a file, a planted symbolic link) is there.
+fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).custom_flags(libc::O_NOFOLLOW).mode(0o644).open(path)
+}
+
+impl Files {
+    /// Claims the first `<host>-<date>-NN` in `dir` whose whole result set (the report, .html,
+    /// .log and, when asked, .json and .csv) is free, creating each file `O_EXCL|O_NOFOLLOW`, so
+    /// two runs never pick the same name and no planted link is followed; opens the .log. The
+    /// set is what Run writes: a `.json` only when `json` asks for one.
+    pub fn create(dir: &Path, hostname: &str, date: &str, json: Option<&JsonOut>) -> io::Result<Files> {
+        let csv = std::env::var("UB_OUTPUT_CSV").is_ok_and(|v| v == "true");
+        let beside = matches!(json, Some(JsonOut::Beside));
+        let set = |base: &Path| {
+            let mut v = vec![base.to_path_buf()];
+            v.extend(
+                EXTS.iter()
+                    .filter(|&&e| (csv || e != "csv") && (beside || e != "json"))
+                    .map(|e| with_ext(base, e)),
+            );
+            v
+        };
+        let json_at = |base: &Path| match json {
+            Some(JsonOut::Beside) => Some(with_ext(base, "json")),
+            Some(JsonOut::File(p)) => Some(p.clone()),
+            None => None,
+        };
+        if let Some(name) = std::env::var_os("UB_OUTPUT_FILE_NAME").filter(|n| !n.is_empty()) {
+            let base = dir.join(name);
+            // Never truncated, as Run's: a UB_OUTPUT_FILE_NAME log grows run after run. A link
+            // is refused (O_NOFOLLOW), and so is anything but a regular file of our own.
+            let log = OpenOptions::new()
+                .append(true)
+                .create(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .mode(0o644)
+                .open(with_ext(&base, "log"))?;
+            let m = log.metadata()?;
+            if !m.is_file() || std::os::unix::fs::MetadataExt::uid(&m) != sys::proc::geteuid() {
+                let what = with_ext(&base, "log");
+                return Err(io::Error::other(format!("{} is not a file of this user", what.display())));
+            }
+            let json = json_at(&base);
+            return Ok(Files { base, log, csv, json, log_error: None });
+        }
+        for n in 1..=9999 {
+            let base = dir.join(format!("{hostname}-{date}-{n:02}"));
+            let names = set(&base);
+            let mut made = Vec::new();
+            let mut log = None;
+            for (i, p) in names.iter().enumerate() {
+                match create_new(p) {
+                    Ok(f) => {
+                        // The set is ordered as EXTS, after the report: [2] is the .log.
+                        if i == 2 {
+                            log = Some(f);
+                        }
+                        made.push(p);
+                    }
+                    Err(e) => {
+                        made.iter().for_each(|p| drop(std::fs::remove_file(p)));
+                        if e.kind() == io::ErrorKind::AlreadyExists {
+                            log = None;
+                            break;
+                        }
+                        return Err(io::Error::new(e.kind(), format!("cannot create {}: {e}", p.display())));
+                    }
+                }
+            }
+            if let Some(log) = log.filter(|_| made.len() == names.len()) {
+                let json = json_at(&base);
+                return Ok(Files { base, log, csv, json, log_error: None });
+            }
+        }
+        Err(io::Error::other("every run number from 01 to 9999 is taken"))
+    }
+
+    /// Appends to the .log.
+    pub fn log(&mut self, s: &str) {
+        if let Err(e) = self.log.write_all(s.as_bytes()) {
+            self.log_error.get_or_insert(e);
+        }
+    }
+
+    /// The .log's descriptor, for the programs' stdout.
+    pub fn log_fd(&self) -> RawFd {
+        self.log.as_raw_fd()
+    }
+
+    /// (Re)writes the report, HTML and, when asked, JSON and CSV from the run so far, each whole
+    /// or not at all ([`write_atomic`]); returns one message per file that could not be written.
+    pub fn write_reports(&self, run: &Run) -> Vec<String> {
+        let mut lost = Vec::new();
+        let mut write = |p: PathBuf, s: String| {
+            if let Err(e) = write_atomic(&p, s.as_bytes()) {
+                lost.push(format!("cannot write {}: {e}", p.display()));
+            }
+        };
+        write(self.base.clone(), report::render(Format::Text, run));
+        write(with_ext(&self.base, "html"), report::render(Format::Html, run));
+        if let Some(p) = &self.json {
+            write(p.clone(), report::render(Format::Json, run));
+        }
+        if self.csv {
+            write(with_ext(&self.base, "csv"), report::render(Format::Csv, run));
+        }
+        lost
+    }
+
+    /// Whether the set holds a `.csv` (UB_OUTPUT_CSV=true).
+    pub fn csv_written(&self) -> bool {
+        self.csv
+    }
+
+    /// The first error writing the log, if any.
+    pub fn log_error(&self) -> Option<&io::Error> {
+        self.log_error.as_ref()
+    }
+}
+
+/// Writes `path` whole or not at all: into a new `.<name>.tmp<pid>-<k>` beside it (created
+/// `O_EXCL|O_NOFOLLOW`), then renamed over it. A crash, a full disk or a planted link leaves the
+/// previous version (or nothing) at `path`, never a half-written file; rename replaces a
+/// planted link itself, never its target.
+pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let pid = sys::proc::getpid();
+    for k in 0..100 {
+        let tmp = dir.join(format!(".{name}.tmp{pid}-{k}"));
+        let mut f = match create_new(&tmp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            other => other?,
+        };
+        let done = f.write_all(data).and_then(|()| std::fs::rename(&tmp, path));
+        if done.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        return done;
+    }
+    Err(io::Error::other("no free temporary name"))
+}
+
+/// `<base>.<ext>` (the base may contain dots: the host name).
+pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
+    let mut s = base.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+/// Sinks for the log that may be absent (`--no-save`).
+pub fn log(files: &mut Option<Files>, s: &str) {
+    if let Some(f) = files {
+        f.log(s);
+    }
+}
+
+/// The name the driver's stderr lines begin with: `unixbench`, or `Run` through its link, as
+/// the dispatcher prefixes its errors.
+pub static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
+pub fn note(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{}: {msg}", PROGRAM.get().unwrap_or(&"unixbench"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Pass;
+
+    #[test]
+    fn verbose_stats_line() {
+        // Rates 100, 110, 121: geomean 110, cv 0.0952, interval 110·e^∓0.23676 (src/stats.rs).
+        let pass = |count: f64| Pass { count, time: 1.0, timebase: 1.0, ..Pass::default() };
+        let r = TestResult {
+            passes: vec![pass(100.0), pass(110.0), pass(121.0), pass(50.0)],
+            kept: vec![0, 1, 2],
+            ..TestResult::default()
+        };
+        assert_eq!(
+            stats_line(&r).unwrap(),
+            "  n 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
+        );
+        assert!(stats_line(&TestResult::default()).is_none());
+    }
+}

@@ -1,0 +1,467 @@
+//! One test's passes, as Run's loop: settle, run the copies, read them, and after the last pass
+//! score the test. What a pass runs on is behind [`Executor`]: the real one forks the copies
+//! (`exec`), and the tests below feed canned copy outcomes, so the loop, the policies and the
+//! scoring are checked without a process.
+
+use super::exec::{self, Command, Outcome};
+use super::noise;
+use super::output::{self, Console, Files};
+use super::plan::Estimate;
+use super::policy::{Policy, Settle};
+use super::signals::{self, Watch};
+use crate::model::{CopyOutcome, Noise, Run, TestResult};
+use crate::protocol::{self, Verdict};
+use crate::score;
+use crate::suite::Test;
+use crate::sys;
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// What the pass loop needs of the world.
+pub trait Executor {
+    /// Settles as `s` says; false if a signal came first.
+    fn settle(&mut self, s: Settle) -> bool;
+    /// Runs one pass of `copies` copies of `cmd`; with it, what else the host did meanwhile.
+    fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<(Outcome, Option<Noise>)>;
+    /// The signal caught, if any.
+    fn caught(&self) -> Option<i32>;
+    /// Monotonic seconds.
+    fn now(&self) -> f64;
+}
+
+/// The real executor: processes, the host's clock, the driver's signal watch.
+pub struct Processes<'a> {
+    pub watch: &'a Watch,
+    /// Whether to read the host's noise around each pass (`UB_NOISE=off` says no, to check that
+    /// reading it moves no figure).
+    pub noise: bool,
+}
+
+impl Executor for Processes<'_> {
+    fn settle(&mut self, s: Settle) -> bool {
+        if s.sync {
+            sys::fd::sync();
+        }
+        for (i, &secs) in s.sleeps.iter().enumerate() {
+            if i > 0 && s.sync {
+                sys::fd::sync();
+            }
+            if !self.watch.sleep(secs) {
+                return false;
+            }
+        }
+        self.watch.caught().is_none()
+    }
+
+    fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<(Outcome, Option<Noise>)> {
+        let roots = noise::Roots::host();
+        let before = if self.noise { noise::before(&roots) } else { None };
+        let o = exec::run_pass(cmd, copies, self.watch)?;
+        Ok((o, before.and_then(|b| noise::after(&roots, b))))
+    }
+
+    fn caught(&self) -> Option<i32> {
+        self.watch.caught()
+    }
+
+    fn now(&self) -> f64 {
+        sys::clock::monotonic()
+    }
+}
+
+/// What a test runs: its argv, the file its stdin reads, its working directory.
+pub struct Prepared {
+    pub argv: Vec<OsString>,
+    pub stdin: Option<PathBuf>,
+    pub cwd: PathBuf,
+    /// Each copy in a directory of its own (`exec::Command::own_dirs`).
+    pub own_dirs: bool,
+}
+
+/// Runs the tests of a plan, holding what every pass needs.
+pub struct Runner<'a> {
+    pub exe: &'a Path,
+    pub exec: &'a mut dyn Executor,
+    pub policy: Policy,
+    pub console: Console,
+    pub files: Option<Files>,
+    pub estimate: Estimate,
+    /// What could not be saved (a message per file), reported at the end.
+    pub lost: Vec<String>,
+}
+
+impl Runner<'_> {
+    pub fn log(&mut self, s: &str) {
+        output::log(&mut self.files, s);
+    }
+
+    /// Rewrites the report files from the run so far. A file that cannot be written is said
+    /// at once (once per file) and again at the end; its last complete version stays.
+    pub fn save(&mut self, run: &Run) {
+        if let Some(f) = &self.files {
+            for e in f.write_reports(run) {
+                if !self.lost.contains(&e) {
+                    output::note(&format!("warning: {e}; the report still goes to stdout"));
+                    self.lost.push(e);
+                }
+            }
+        }
+    }
+
+    fn result(t: &Test, copies: usize) -> TestResult {
+        TestResult {
+            name: t.name.to_string(),
+            message: t.message.to_string(),
+            category: Some(t.category),
+            copies,
+            ..Default::default()
+        }
+    }
+
+    /// A test that cannot start: its files could not be written (too little room, a file size
+    /// limit) and it fails with the reason, or it cannot run on this host (a missing program)
+    /// and is skipped. Alone: the run goes on.
+    pub fn not_run(
+        &mut self,
+        t: &Test,
+        copies: usize,
+        failed: Option<String>,
+        skipped: Option<String>,
+    ) -> TestResult {
+        let mut r = Self::result(t, copies);
+        match (&failed, &skipped) {
+            (Some(e), _) => {
+                self.console.test(copies, t.message);
+                self.console.test_end();
+                self.console.failed(t.message, e);
+            }
+            (None, Some(why)) => self.console.skipped(copies, t.message, why),
+            (None, None) => {}
+        }
+        // A skipped test gives back its planned time; a quick one its share of the budget.
+        if skipped.is_some() && self.policy.begin(t).is_none() {
+            self.estimate.spend(self.policy.test_secs(t));
+        }
+        r.error = failed;
+        r.skipped = skipped;
+        let s = output::fmt::log_test_header(t.message, copies, "(not run)") + &output::fmt::log_summary(&r);
+        self.log(&s);
+        r
+    }
+
+    /// Every pass of one test at `copies` copies. None when a signal stopped it.
+    pub fn run_passes(&mut self, t: &Test, copies: usize, p: &Prepared) -> Option<TestResult> {
+        let mut r = Self::result(t, copies);
+        // A quick test runs until its interval is tight or its share of the budget is spent.
+        let budget = self.policy.begin(t);
+        let npasses = self.policy.passes(t);
+        let per_pass = self.policy.pass_secs(t);
+        r.command = display(&p.argv, p.stdin.as_deref());
+        self.console.test(copies, t.message);
+        let header = output::fmt::log_test_header(t.message, copies, &r.command);
+        self.log(&header);
+        let cmd = Command {
+            exe: self.exe,
+            argv: &p.argv,
+            cwd: &p.cwd,
+            own_dirs: p.own_dirs,
+            stdin: p.stdin.as_deref(),
+            stdout: self.files.as_ref().map(|f| f.log_fd()),
+            deadline: 3.0 * self.policy.nominal_secs(t) + 120.0,
+        };
+        let began = self.exec.now();
+        for i in 1..=npasses {
+            self.log(&output::fmt::log_pass_header(i));
+            if !self.exec.settle(self.policy.settle(t)) {
+                return self.interrupted();
+            }
+            self.console.pass(i, self.estimate.left);
+            self.console.command(&r.command, copies);
+            let outcome = self.exec.pass(&cmd, copies);
+            // This pass is spent; a test that stops here gives back the passes it will not run.
+            self.estimate.spend(per_pass);
+            let unrun = (npasses - i) as f64 * per_pass;
+            let (outcomes, noise) = match outcome {
+                Err(e) => {
+                    self.estimate.spend(unrun);
+                    r.error = Some(e.to_string());
+                    break;
+                }
+                Ok((Outcome::Interrupted, _)) => return self.interrupted(),
+                Ok((Outcome::Done(o), noise)) => (o, noise),
+            };
+            match first_not_scored(&outcomes) {
+                Some((_, Verdict::Skipped(why))) => {
+                    let why = why.to_string();
+                    self.console.skipped_now(&why);
+                    self.estimate.spend(unrun);
+                    let left = self.policy.end(self.exec.now() - began);
+                    self.estimate.follow(left);
+                    r.skipped = Some(why);
+                    self.log(&output::fmt::log_summary(&r));
+                    return Some(r);
+                }
+                Some((k, Verdict::Failed(e))) => {
+                    let e =
+                        if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e.to_string() };
+                    let mut pass = score::combine_copies(outcomes);
+                    pass.noise = noise;
+                    self.log(&output::fmt::log_pass(&pass));
+                    r.passes.push(pass);
+                    self.estimate.spend(unrun);
+                    r.error = Some(e);
+                    break;
+                }
+                _ => {
+                    let mut pass = score::combine_copies(outcomes);
+                    pass.noise = noise;
+                    self.console.noise(noise.as_ref());
+                    self.log(&output::fmt::log_pass(&pass));
+                    r.passes.push(pass);
+                }
+            }
+            if let Some(b) = budget {
+                let spent = self.exec.now() - began;
+                self.estimate.follow(self.policy.budget_left(spent));
+                if self.policy.should_stop(&r.passes, spent, Some(b)) {
+                    break;
+                }
+            }
+        }
+        // A quick test pays what it took out of the budget; the hint shows what is left.
+        let left = self.policy.end(self.exec.now() - began);
+        self.estimate.follow(left);
+        self.console.test_end();
+        if let Some(e) = &r.error {
+            self.console.failed(t.message, e);
+            self.log(&output::fmt::log_summary(&r));
+            return Some(r);
+        }
+        score::score_result(&mut r);
+        self.log(&output::fmt::log_summary(&r));
+        self.console.stats(&r);
+        Some(r)
+    }
+
+    fn interrupted(&mut self) -> Option<TestResult> {
+        let sig = self.exec.caught().unwrap_or(libc::SIGINT);
+        self.console.test_end();
+        self.log(&output::fmt::log_interrupted(signals::name(sig)));
+        None
+    }
+}
+
+/// The first copy that was not scored, with its index and verdict.
+fn first_not_scored(outcomes: &[CopyOutcome]) -> Option<(usize, Verdict<'_>)> {
+    outcomes.iter().map(protocol::verdict).enumerate().find(|(_, v)| *v != Verdict::Scored)
+}
+
+/// A command as the log's `==>` line and `-v` show it.
+pub fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
+    let quote = |s: &str| {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+".contains(&b)) {
+            s.to_string()
+        } else {
+            format!("\"{s}\"")
+        }
+    };
+    let mut s = argv.iter().map(|a| quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ");
+    if let Some(p) = stdin {
+        s.push_str(&format!(" < {}", quote(&p.to_string_lossy())));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{Format, Verbosity};
+    use crate::policy::Budget;
+    use crate::suite;
+    use std::collections::VecDeque;
+
+    /// A fake world: each pass takes `cost` seconds of a fake clock and gives the next canned
+    /// outcome (copy stderr texts and exit statuses); settles are counted.
+    struct Canned {
+        passes: VecDeque<io::Result<Outcome>>,
+        clock: f64,
+        cost: f64,
+        settles: Vec<Settle>,
+        signal: Option<i32>,
+        noise: Option<Noise>,
+    }
+
+    impl Canned {
+        fn new(cost: f64) -> Canned {
+            Canned {
+                passes: VecDeque::new(),
+                clock: 0.0,
+                cost,
+                settles: Vec::new(),
+                signal: None,
+                noise: None,
+            }
+        }
+
+        /// A pass whose copies printed these stderrs and exited with these statuses.
+        fn then(mut self, copies: &[(&str, i32)]) -> Canned {
+            let o =
+                copies.iter().map(|&(err, st)| crate::outcome::parse_copy(err, self.cost, st, 1)).collect();
+            self.passes.push_back(Ok(Outcome::Done(o)));
+            self
+        }
+
+        fn counting(mut self, counts: &[f64]) -> Canned {
+            for c in counts {
+                self = self.then(&[(&format!("COUNT|{c}|1|lps\nTIME|1\n"), 0)]);
+            }
+            self
+        }
+    }
+
+    impl Executor for Canned {
+        fn settle(&mut self, s: Settle) -> bool {
+            self.settles.push(s);
+            self.signal.is_none()
+        }
+        fn pass(&mut self, _: &Command, _: usize) -> io::Result<(Outcome, Option<Noise>)> {
+            self.clock += self.cost;
+            let o = self.passes.pop_front().expect("the loop asked for more passes than the test has")?;
+            Ok((o, self.noise))
+        }
+        fn caught(&self) -> Option<i32> {
+            self.signal
+        }
+        fn now(&self) -> f64 {
+            self.clock
+        }
+    }
+
+    fn run(exec: &mut Canned, policy: Policy, test: &str, copies: usize) -> (Option<TestResult>, Policy) {
+        let mut r = Runner {
+            exe: Path::new("/unused"),
+            exec,
+            policy,
+            console: Console::new(Verbosity::Quiet, Format::Json),
+            files: None,
+            estimate: Estimate { left: 1000.0 },
+            lost: Vec::new(),
+        };
+        let p = Prepared {
+            argv: vec!["pipe".into(), "10".into()],
+            stdin: None,
+            cwd: "/".into(),
+            own_dirs: false,
+        };
+        let t = suite::test(test).unwrap();
+        let res = r.run_passes(t, copies, &p);
+        (res, r.policy)
+    }
+
+    const STANDARD: Policy = Policy::Standard { iterations: None };
+
+    #[test]
+    fn a_standard_test_runs_all_its_passes_with_run_s_settle_and_score() {
+        let counts = [10.0, 30.0, 20.0, 50.0, 40.0, 60.0, 70.0, 90.0, 80.0, 100.0];
+        let mut ex = Canned::new(1.0).counting(&counts);
+        let (r, _) = run(&mut ex, STANDARD, "pipe", 1);
+        let r = r.unwrap();
+        assert_eq!(r.passes.len(), 10);
+        assert!(ex.passes.is_empty());
+        assert_eq!(ex.settles.len(), 10);
+        assert!(ex.settles.iter().all(|s| s.sync && s.secs() == 3.0));
+        // The lowest three (10, 20, 30) dropped; the geometric mean of the rest.
+        let kept: Vec<f64> = r.kept.iter().map(|&i| r.passes[i].count).collect();
+        assert_eq!(kept, [40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0]);
+        let g = (40.0f64 * 50.0 * 60.0 * 70.0 * 80.0 * 90.0 * 100.0).powf(1.0 / 7.0);
+        assert!((r.score - g).abs() < 1e-9, "{}", r.score);
+        assert!(r.error.is_none() && r.skipped.is_none());
+    }
+
+    #[test]
+    fn a_short_run_syncs_only_and_counts_passes_as_run() {
+        let mut ex = Canned::new(1.0).counting(&[1.0, 2.0, 3.0]);
+        let (r, _) = run(&mut ex, Policy::Short { secs: 1, iterations: Some(8) }, "shell8", 1);
+        // -i 8: a short test gets (8 + 1) / 3 = 3 passes.
+        assert_eq!(r.unwrap().passes.len(), 3);
+        assert!(ex.settles.iter().all(|s| s.sync && s.sleeps.is_empty()));
+    }
+
+    #[test]
+    fn a_failed_copy_stops_the_test_and_names_itself() {
+        let mut ex =
+            Canned::new(1.0).counting(&[5.0]).then(&[("COUNT|5|1|lps\n", 0), ("ERROR|disk full\n", 1 << 8)]);
+        let (r, _) = run(&mut ex, STANDARD, "pipe", 2);
+        let r = r.unwrap();
+        assert_eq!(r.error.as_deref(), Some("copy 2 of 2: disk full"));
+        assert_eq!(r.passes.len(), 2, "the failed pass is logged with the others");
+        assert!(!r.ok());
+        let mut ex = Canned::new(1.0);
+        ex.passes.push_back(Err(io::Error::other("cannot start copy 1 of 1")));
+        let (r, _) = run(&mut ex, STANDARD, "pipe", 1);
+        assert_eq!(r.unwrap().error.as_deref(), Some("cannot start copy 1 of 1"));
+    }
+
+    #[test]
+    fn a_program_that_says_skipped_skips_the_test() {
+        let mut ex =
+            Canned::new(0.1).then(&[("2d-rects: skipped: no X display (DISPLAY is unset)\n", 3 << 8)]);
+        let (r, _) = run(&mut ex, Policy::Standard { iterations: Some(3) }, "2d-rects", 1);
+        let r = r.unwrap();
+        assert_eq!(r.skipped.as_deref(), Some("no X display (DISPLAY is unset)"));
+        assert!(r.error.is_none() && r.passes.is_empty());
+    }
+
+    #[test]
+    fn a_signal_stops_the_test_without_a_result() {
+        let mut ex = Canned::new(1.0).counting(&[1.0]);
+        ex.signal = Some(libc::SIGTERM);
+        assert!(run(&mut ex, STANDARD, "pipe", 1).0.is_none());
+        let mut ex = Canned::new(1.0);
+        ex.passes.push_back(Ok(Outcome::Interrupted));
+        assert!(run(&mut ex, STANDARD, "pipe", 1).0.is_none());
+    }
+
+    #[test]
+    fn a_quick_test_stops_when_its_interval_is_tight_and_pays_its_budget() {
+        // Identical passes converge at the third; pipe's share is all of a 100 s budget.
+        let mut ex = Canned::new(2.0).counting(&[7.0; 10]);
+        let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
+        let (r, policy) = run(&mut ex, Policy::Quick(Budget { left: 100.0, weight_left: w }), "pipe", 1);
+        assert_eq!(r.unwrap().passes.len(), 3);
+        assert_eq!(policy, Policy::Quick(Budget { left: 94.0, weight_left: 0.0 }));
+        assert!(ex.settles.iter().all(|s| *s == Settle::NONE), "pipe writes no files");
+        // Noisy passes in a small budget: it stops where another pass would overrun.
+        let mut ex = Canned::new(2.0).counting(&[1.0, 9.0, 3.0, 7.0, 2.0, 8.0]);
+        let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, weight_left: w }), "pipe", 1);
+        assert_eq!(r.unwrap().passes.len(), 3);
+    }
+
+    #[test]
+    fn each_pass_keeps_its_noise_and_a_test_is_disturbed_past_five_percent() {
+        let mut ex = Canned::new(1.0).counting(&[5.0, 5.0, 5.0]);
+        let quiet = Noise { copies_cpu: 1.0, steal: 0.01, foreign: 0.02, ..Default::default() };
+        ex.noise = Some(quiet);
+        let (r, _) = run(&mut ex, Policy::Standard { iterations: Some(3) }, "pipe", 1);
+        let r = r.unwrap();
+        assert!(r.passes.iter().all(|p| p.noise == Some(quiet)));
+        assert_eq!(r.noise().unwrap().copies_cpu, 3.0);
+        assert!(!r.disturbed());
+        let mut ex = Canned::new(1.0).counting(&[5.0, 5.0, 5.0]);
+        ex.noise = Some(Noise { copies_cpu: 1.0, foreign: 0.5, ..Default::default() });
+        assert!(run(&mut ex, Policy::Standard { iterations: Some(3) }, "pipe", 1).0.unwrap().disturbed());
+        // Without /proc: no figure, and not disturbed.
+        let mut ex = Canned::new(1.0).counting(&[5.0]);
+        let (r, _) = run(&mut ex, Policy::Standard { iterations: Some(1) }, "pipe", 1);
+        assert!(r.as_ref().unwrap().noise().is_none() && !r.unwrap().disturbed());
+    }
+
+    #[test]
+    fn command_display_quotes_only_when_needed() {
+        let argv: Vec<OsString> = ["looper", "30", "dc"].iter().map(OsString::from).collect();
+        assert_eq!(display(&argv, Some(Path::new("/t/dc.dat"))), "looper 30 dc < /t/dc.dat");
+        let argv: Vec<OsString> = ["fstime", "-d", "/a b"].iter().map(OsString::from).collect();
+        assert_eq!(display(&argv, None), "fstime -d \"/a b\"");
+    }
+}

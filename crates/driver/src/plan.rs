@@ -1,0 +1,206 @@
+//! The plan of a run: which tests, at which copy counts, under which [`Policy`], decided once
+//! from the command line and the CPUs this process may use, before anything runs.
+
+use super::options::{Options, Quick};
+use super::policy::{Budget, Policy};
+use crate::model::Category;
+use crate::quick;
+use crate::suite::{self, Test};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub tests: Vec<&'static Test>,
+    /// The copy counts, in order.
+    pub copies: Vec<usize>,
+    pub policy: Policy,
+    /// The seconds the plan is estimated to take: its passes x (settle + nominal duration), or
+    /// a quick run's budget.
+    pub secs: f64,
+}
+
+impl Plan {
+    /// The plan `o` asks for. `cpus` is what this process may use (`cpulimit`), for Run's
+    /// default copies: 1, then one per CPU.
+    pub fn resolve(o: &Options, cpus: Option<usize>) -> Plan {
+        let copies = if o.copies.is_empty() {
+            let mut c = vec![1];
+            c.extend(cpus.filter(|&n| n > 1));
+            c
+        } else {
+            o.copies.clone()
+        };
+        let tests =
+            o.tests.iter().map(|t| suite::test(t).expect("options expand only known tests")).collect();
+        let policy = match o.duration {
+            Some(secs) => Policy::Short { secs, iterations: o.iterations },
+            None => Policy::Standard { iterations: o.iterations },
+        };
+        let mut plan = Plan { tests, copies, policy, secs: 0.0 };
+        let standard = plan.entries().map(|(_, t)| plan.policy.test_secs(t)).sum();
+        plan.secs = standard;
+        if let Some(q) = o.quick {
+            // The budget of the whole run, shared out test by test as the run goes.
+            let total = match q {
+                Quick::Tenth => quick::DEFAULT_FRACTION * standard,
+                Quick::Seconds(s) => f64::from(s),
+            };
+            plan.policy = Policy::Quick(Budget { left: total, weight_left: standard });
+            plan.secs = total;
+        }
+        plan
+    }
+
+    /// Each (copies, test) the plan runs, in order: every test at the first copy count, then
+    /// at the next. The graphics tests run at one copy only (Run's maxCopies).
+    pub fn entries(&self) -> impl Iterator<Item = (usize, &'static Test)> + '_ {
+        self.copies.iter().flat_map(move |&c| self.tests_at(c).map(move |t| (c, t)))
+    }
+
+    /// The tests that run at `copies` copies, in order.
+    pub fn tests_at(&self, copies: usize) -> impl Iterator<Item = &'static Test> + '_ {
+        self.tests.iter().copied().filter(move |t| fits(t, copies))
+    }
+
+    /// The quick budget, when this is a quick run.
+    pub fn quick_budget(&self) -> Option<f64> {
+        matches!(self.policy, Policy::Quick(_)).then_some(self.secs)
+    }
+}
+
+impl Plan {
+    /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
+    /// seconds of each and its settle, and the estimated time of the whole plan.
+    pub fn describe(&self) -> String {
+        let kind = match &self.policy {
+            Policy::Standard { iterations: None } => {
+                "a standard run (Run's durations, passes and settles)".into()
+            }
+            Policy::Standard { iterations: Some(n) } => format!("a standard run with -i {n}"),
+            Policy::Short { secs, .. } => {
+                format!("a short run: -t {secs}, not comparable with standard runs")
+            }
+            Policy::Quick(_) => format!(
+                "a quick run: each test stops when its interval is within +-{}% or its share of the \
+                 {:.0} s budget is spent",
+                quick::TARGET * 100.0,
+                self.secs
+            ),
+        };
+        let mut s =
+            format!("Plan: {kind}\n\n  copies  test               passes  seconds  settle  estimate\n");
+        for (c, t) in self.entries() {
+            let settle = self.policy.settle(t);
+            let (passes, est) = match &self.policy {
+                Policy::Quick(_) => (format!("<={}", quick::MAX_PASSES), "(budget)".to_string()),
+                p => (p.passes(t).to_string(), super::output::human(p.test_secs(t))),
+            };
+            let secs = match &self.policy {
+                Policy::Quick(_) => f64::from(quick::pass_seconds(t.nominal_secs(None) - t.overhead)),
+                p => p.nominal_secs(t),
+            };
+            s += &format!(
+                "  {c:>6}  {:<17}  {passes:>6}  {secs:>7.0}  {:>6}  {est}\n",
+                t.name,
+                if settle.sync { format!("{:.1} s", settle.secs()) } else { "-".into() }
+            );
+        }
+        s += &format!("\nEstimated time: {} ({:.0} s)\n", super::output::human(self.secs), self.secs);
+        s
+    }
+}
+
+/// Whether test `t` runs at `copies` copies: the graphics tests are single-copy only.
+pub fn fits(t: &Test, copies: usize) -> bool {
+    max_copies(t.category).map_or(true, |m| copies <= m)
+}
+
+/// A category's copy limit (Run's maxCopies).
+fn max_copies(c: Category) -> Option<usize> {
+    match c {
+        Category::TwoD | Category::ThreeD => Some(1),
+        Category::System | Category::Misc => None,
+    }
+}
+
+/// The time-left hint: the planned seconds not yet spent. A pass spends its share; a test that
+/// stops early gives back the passes it will not run; a quick run follows its budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub left: f64,
+}
+
+impl Estimate {
+    pub fn spend(&mut self, secs: f64) {
+        self.left -= secs;
+    }
+
+    /// A quick run: what its budget has left, if it is one.
+    pub fn follow(&mut self, budget_left: Option<f64>) {
+        if let Some(b) = budget_left {
+            self.left = b;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{self, Parsed};
+    use crate::policy::standard_secs;
+
+    fn plan(args: &[&str], cpus: Option<usize>) -> Plan {
+        match options::parse(args.iter().map(Into::into).collect()).unwrap() {
+            Parsed::Run(o) => Plan::resolve(&o, cpus),
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn copies_default_to_one_then_the_cpus() {
+        assert_eq!(plan(&[], Some(4)).copies, [1, 4]);
+        assert_eq!(plan(&[], Some(1)).copies, [1]);
+        assert_eq!(plan(&[], None).copies, [1]);
+        assert_eq!(plan(&["-c", "3", "-c", "1"], Some(8)).copies, [3, 1]);
+    }
+
+    #[test]
+    fn the_standard_index_takes_run_s_time() {
+        // The index at 1 copy: about 28 minutes (docs/ORIGINAL.md, "Run time").
+        let p = plan(&["-c", "1"], None);
+        assert_eq!(p.policy, Policy::Standard { iterations: None });
+        let by_hand: f64 = p.tests.iter().map(|t| standard_secs(t)).sum();
+        assert_eq!(p.secs, by_hand);
+        assert!((1600.0..1800.0).contains(&p.secs), "{}", p.secs);
+        let q = plan(&["-c", "1", "--quick"], None);
+        assert_eq!(q.quick_budget(), Some(quick::DEFAULT_FRACTION * p.secs));
+        let s = plan(&["-c", "1", "-t", "1", "-i", "1"], None);
+        assert_eq!(s.policy, Policy::Short { secs: 1, iterations: Some(1) });
+        assert!(s.secs < p.secs / 10.0, "{}", s.secs);
+    }
+
+    #[test]
+    fn a_dry_run_describes_every_entry_and_the_total() {
+        let p = plan(&["-c", "1", "-c", "2", "pipe", "shell8"], None);
+        let d = p.describe();
+        assert!(d.starts_with("Plan: a standard run"), "{d}");
+        assert_eq!(d.lines().filter(|l| l.contains(" pipe ") || l.contains(" shell8 ")).count(), 4, "{d}");
+        assert!(d.contains("       1  pipe                   10       10   3.0 s  2 min"), "{d}");
+        // pipe 10 x 13 s and shell8 3 x 63 s, twice: 638 s.
+        assert!(d.ends_with("Estimated time: 11 min (638 s)\n"), "{d}");
+        let q = plan(&["--quick=60", "pipe"], None).describe();
+        assert!(
+            q.contains("60 s budget") && q.contains("<=100") && q.ends_with("Estimated time: 60 s (60 s)\n"),
+            "{q}"
+        );
+    }
+
+    #[test]
+    fn graphics_run_at_one_copy_only() {
+        let p = plan(&["-c", "1", "-c", "2", "2d-rects", "pipe"], None);
+        let e: Vec<(usize, &str)> = p.entries().map(|(c, t)| (c, t.name)).collect();
+        assert_eq!(e, [(1, "2d-rects"), (1, "pipe"), (2, "pipe")]);
+        assert!(fits(suite::test("pipe").unwrap(), 1000));
+        assert_eq!(max_copies(Category::TwoD), Some(1));
+        assert_eq!(max_copies(Category::System), None);
+    }
+}

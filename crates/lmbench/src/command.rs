@@ -1,0 +1,531 @@
+//! `lmbench`: lmbench's latency and bandwidth summary for this host, measured the lmbench way
+//! and printed in the layout of lmbench 3's summary table; `--summary FILE...` puts several
+//! saved runs side by side, a row per host, as lmbench's getsummary does.
+//!
+//! Each column ports one lmbench program (named in the submodule that measures it) with its
+//! parameters; [`harness`] is lmbench's timing method. A column that cannot be measured here
+//! (no loopback, no /bin/sh, a refused socket) is left blank, as lmbench leaves a missing
+//! figure, and a note under the table says why. Nothing leaves this host: sockets are on
+//! 127.0.0.1 only. Scratch files live in a private directory removed on every path, and
+//! helper processes are killed and reaped by their guards.
+//!
+//! This is the cold half: it parses the options, chooses the figures, runs them and prints the
+//! table and the JSON. The loops it times and lmbench's harness are `lmbench-timed`, a crate
+//! built at opt-level 3 as the kernels are, while this one is built for size.
+
+use crate::{ctx, harness, ipc, memory, procs, vm};
+
+use crate::error::{Error, Result};
+use crate::figures::{self, Figure, How, Section};
+use crate::results::{from_json, to_json};
+use crate::sys;
+use crate::table;
+use crate::table::HostResults;
+use harness::{Harness, INTERRUPTED, MEDIUM, SHORT};
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
+
+const USAGE: &str = "\
+Usage: lmbench [-s|--short] [--only SECTION[,SECTION...]] [--json FILE] [--dir DIR]
+       lmbench --summary FILE...
+Measures lmbench's summary figures for this host and prints them in lmbench 3's summary table.
+
+  -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB
+                  bandwidth buffers (a smoke test, and its table says so; the default takes
+                  11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP
+                  and AF_UNIX figures, as lmbench does)
+  --only LIST     measure only these sections, or single figures by their JSON names,
+                  comma-separated. The sections, and each figure's name, column and program:
+";
+
+const OPTIONS: &str = "\
+  --json FILE     also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)
+  --dir DIR       make scratch files under DIR (default: $TMPDIR, else /tmp)
+  --summary FILE...  print one table with a row per saved results file
+
+Figures are those of lmbench 3's table: latencies in microseconds, bandwidths in MB/s
+(10^6 bytes), memory latencies in nanoseconds. Memory latency is measured with a 128-byte
+stride at half the L1 and half the L2 size the system reports and at twice the largest
+cache (at least 8 MiB, in the short mode too); where no sizes are reported, L1 and L2 come
+from a sweep of sizes. \"Main mem\" walks that buffer in order, which a prefetcher can follow;
+\"Rand mem\" walks it in lmbench's random order, a new page each load (lat_mem_rd -t), which
+is the latency of memory itself.
+";
+
+/// `lmbench --help`: the sections and their figures come from the figures table.
+fn help() -> String {
+    format!("{USAGE}{}{OPTIONS}", figures::help())
+}
+
+#[derive(Debug, Default)]
+struct Opts {
+    short: bool,
+    only: Option<Vec<String>>,
+    json: Option<PathBuf>,
+    dir: Option<PathBuf>,
+    summary: Vec<PathBuf>,
+    hello: bool,
+}
+
+/// Parses the full argv (argv[0] included, as lexopt expects).
+fn parse(args: Vec<OsString>) -> Result<Opts> {
+    use lexopt::prelude::*;
+    let mut o = Opts::default();
+    let mut p = lexopt::Parser::from_iter(args);
+    let mut summary = false;
+    while let Some(arg) = p.next()? {
+        match arg {
+            Short('s') | Long("short") | Long("quick") => o.short = true,
+            Long("only") => {
+                let v = p.value()?.string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
+                let mut list = Vec::new();
+                for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    if Section::by_name(s).is_none() && figures::figure(s).is_none() {
+                        let names: Vec<&str> = Section::ALL.iter().map(|s| s.name()).collect();
+                        return Err(Error::usage(format!(
+                            "unknown section '{s}' (sections: {}; or a figure name of the JSON file)",
+                            names.join(", ")
+                        )));
+                    }
+                    list.push(s.to_string());
+                }
+                if list.is_empty() {
+                    return Err(Error::usage("--only: no section named"));
+                }
+                o.only = Some(list);
+            }
+            Long("json") | Long("save") => o.json = Some(p.value()?.into()),
+            Long("dir") => o.dir = Some(p.value()?.into()),
+            Long("summary") => summary = true,
+            Long("hello") => o.hello = true,
+            Value(v) if summary => o.summary.push(v.into()),
+            Long("help") | Short('h') => {
+                crate::error::print(&help())?;
+                return Err(Error::Exit(0));
+            }
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    if summary && o.summary.is_empty() {
+        return Err(Error::usage("--summary: name at least one results file"));
+    }
+    if summary && (o.short || o.only.is_some() || o.json.is_some()) {
+        return Err(Error::usage("--summary prints saved results; it takes no measuring options"));
+    }
+    Ok(o)
+}
+
+/// Entry point of the `lmbench` applet.
+pub fn main(args: Vec<OsString>) -> Result {
+    let opts = match parse(args) {
+        Err(Error::Exit(0)) => return Ok(()),
+        r => r?,
+    };
+    if opts.hello {
+        // The program lat_proc's exec and shell columns start: it only says hello.
+        let _ = sys::fd::write(1, b"Hello world\n");
+        return Ok(());
+    }
+    if !opts.summary.is_empty() {
+        return summary(&opts.summary);
+    }
+    measure_all(&opts)
+}
+
+fn summary(files: &[PathBuf]) -> Result {
+    let mut hosts = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Error::usage(format!("--summary: cannot read '{}': {e}", f.display())))?;
+        hosts.push(from_json(&text).map_err(|e| Error::usage(format!("--summary: '{}': {e}", f.display())))?);
+    }
+    let mut out = table::render(&hosts);
+    out.push_str(&table::footnotes(&hosts));
+    print_out(&out)
+}
+
+fn print_out(s: &str) -> Result {
+    let mut o = std::io::stdout().lock();
+    match o.write_all(s.as_bytes()).and_then(|()| o.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::failed(format!("cannot write the table: {e}"))),
+        Ok(()) => Ok(()),
+    }
+}
+
+extern "C" fn on_interrupt(_sig: libc::c_int) {
+    INTERRUPTED.store(true, Relaxed);
+}
+
+/// The private scratch directory, removed with everything in it when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What the measuring needs beyond the harness.
+struct Session {
+    h: Harness,
+    dir: PathBuf,
+    me: Option<PathBuf>,
+    points: memory::Points,
+    /// The size of the scratch file, the bandwidth buffers and the main-memory point.
+    mb: usize,
+    data_file: Option<PathBuf>,
+    small_file: PathBuf,
+    res: HostResults,
+    verbose: bool,
+    /// Sections and figure names to measure; None for all.
+    only: Option<Vec<String>>,
+}
+
+impl Session {
+    /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
+    /// None when interrupted or not selected).
+    fn to_measure(&self, key: &str) -> std::result::Result<(), Option<f64>> {
+        if INTERRUPTED.load(Relaxed) {
+            return Err(None);
+        }
+        if let Some(v) = self.res.figures.get(key) {
+            return Err(Some(*v));
+        }
+        if !self.selected(key) {
+            return Err(None);
+        }
+        if self.verbose {
+            let _ = writeln!(std::io::stderr(), "lmbench: {key}");
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, key: &str, r: std::io::Result<f64>) -> Option<f64> {
+        match r {
+            Ok(v) if v.is_finite() && v > 0.0 => {
+                self.res.figures.insert(key.to_string(), v);
+                self.res.notes.remove(key);
+                Some(v)
+            }
+            Ok(v) => {
+                self.res.note(key, format!("not measured: no positive figure ({v})"));
+                None
+            }
+            Err(e) if INTERRUPTED.load(Relaxed) => {
+                let _ = e;
+                None
+            }
+            Err(e) => {
+                self.res.note(key, format!("not measured: {e}"));
+                None
+            }
+        }
+    }
+
+    /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
+    fn selected(&self, key: &str) -> bool {
+        let section = figures::figure(key).map_or("", |f| f.section.name());
+        self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))
+    }
+
+    fn data_file(&mut self) -> std::io::Result<PathBuf> {
+        if let Some(p) = &self.data_file {
+            return Ok(p.clone());
+        }
+        let p = self.dir.join("XXX");
+        vm::make_file(&p, self.mb)?;
+        self.data_file = Some(p.clone());
+        Ok(p)
+    }
+
+    fn me(&self) -> std::io::Result<PathBuf> {
+        self.me.clone().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "cannot find this program's own file")
+        })
+    }
+}
+
+fn host_results() -> HostResults {
+    let u = sys::info::uname().unwrap_or_default();
+    let name = if u.nodename.is_empty() { "unknown".to_string() } else { u.nodename };
+    HostResults { host: name, os: format!("{} {}", u.sysname, u.release), ..Default::default() }
+}
+
+fn measure_all(opts: &Opts) -> Result {
+    let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
+    let caches = memory::cache_sizes();
+    // The main-memory point is past the largest cache the system reports, in the short mode
+    // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
+    let main = memory::main_size(&caches);
+    let mb = if opts.short { 8 << 20 } else { main };
+    let points = memory::points(&caches, main);
+    let parent = opts
+        .dir
+        .clone()
+        .or_else(|| std::env::var_os("TMPDIR").map(PathBuf::from))
+        .unwrap_or_else(|| "/tmp".into());
+    if !parent.is_dir() {
+        return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
+    }
+    if let Some(j) = &opts.json {
+        // Fail now, not after minutes of measuring.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(j)
+            .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
+    }
+    let dir = sys::fd::mkdtemp(parent.join("lmbench-XXXXXX").as_os_str()).map_err(|e| {
+        Error::failed(format!("cannot make a scratch directory in '{}': {e}", parent.display()))
+    })?;
+    let scratch = Scratch(dir.clone());
+    let small_file = dir.join("statfile");
+    std::fs::write(&small_file, b"lmb")
+        .map_err(|e| Error::failed(format!("cannot write a scratch file: {e}")))?;
+    let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
+    let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
+
+    let mut run = Session {
+        h: Harness { floors: !opts.short, ..Harness::new(enough, tries) },
+        dir,
+        me: crate::selfexe::path().ok(),
+        points,
+        mb,
+        data_file: None,
+        small_file,
+        res: HostResults { short: opts.short, ..host_results() },
+        verbose: sys::fd::isatty(2),
+        only: opts.only.clone(),
+    };
+    let mut joint = Joint::default();
+    for f in figures::FIGURES {
+        if run.to_measure(f.key).is_ok() {
+            let r = how(&mut run, &mut joint, f);
+            run.record(f.key, r);
+        }
+    }
+    drop(scratch);
+    if caches.is_empty() {
+        let why = format!(
+            "measured at {} MiB, lmbench's default: this system reports no cache sizes, so this may be a \
+             cache's latency",
+            main >> 20
+        );
+        for key in ["lat_mem", "lat_mem_rand"] {
+            if run.res.figures.contains_key(key) {
+                run.res.note(key, why.clone());
+            }
+        }
+    }
+
+    let hosts = [run.res.clone()];
+    let mut out = table::render(&hosts);
+    out.push_str(&table::footnotes(&hosts));
+    print_out(&out)?;
+    if let Some(j) = &opts.json {
+        std::fs::write(j, to_json(&run.res, &run.h, &run.points, run.mb))
+            .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
+    }
+    if INTERRUPTED.load(Relaxed) {
+        return Err(Error::failed_with(130, "interrupted; the figures measured so far are shown"));
+    }
+    Ok(())
+}
+
+/// What several figures share, measured once for all of them: lat_ctx's ring overhead per
+/// working-set size, lat_fs's create and delete rates per file size, and the sweep of sizes
+/// that finds L1 and L2 where the system reports no cache sizes.
+#[derive(Default)]
+struct Joint {
+    ctx_overhead: Shared<f64>,
+    fs: Shared<(f64, f64)>,
+    sweep: Option<std::result::Result<(f64, f64), String>>,
+}
+
+/// Results by size (KB): a value, or why there is none.
+type Shared<T> = Vec<(usize, std::result::Result<T, String>)>;
+
+/// The shared result for `at`, measured by `f` the first time.
+fn shared<T: Copy>(
+    cache: &mut Shared<T>,
+    at: usize,
+    f: impl FnOnce() -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    if let Some((_, r)) = cache.iter().find(|c| c.0 == at) {
+        return r.clone().map_err(std::io::Error::other);
+    }
+    let r = f();
+    if !INTERRUPTED.load(Relaxed) {
+        cache.push((at, r.as_ref().map(|v| *v).map_err(|e| e.to_string())));
+    }
+    r
+}
+
+/// Measures one figure as its table entry says.
+fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
+    let p = r.points;
+    match f.how {
+        How::Mhz => memory::mhz(&r.h),
+        How::NullCall => procs::null_call(&r.h),
+        How::NullIo => procs::null_io(&r.h),
+        How::Stat => procs::stat(&r.h, &r.small_file),
+        How::OpenClose => procs::open_close(&r.h, &r.small_file),
+        How::SelectTcp => procs::select_tcp(&r.h),
+        How::SigInstall => procs::sig_install(&r.h),
+        How::SigCatch => procs::sig_catch(&r.h),
+        How::ForkExit => procs::fork_exit(&r.h),
+        How::ForkExec => procs::fork_exec(&r.h, &r.me()?),
+        How::ForkShell => procs::fork_shell(&r.h, &r.me()?),
+        How::Ctx { kb, procs } => {
+            // One `lat_ctx -s KB N...` run: the overhead for the largest N, then each N.
+            let max = figures::FIGURES
+                .iter()
+                .filter_map(|f| match f.how {
+                    How::Ctx { kb: k, procs } if k == kb => Some(procs),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(procs);
+            let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
+                .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
+            ctx::ctx(&r.h, procs, kb, ovr)
+        }
+        How::LatPipe => ipc::lat_pipe(&r.h.at_least(SHORT)),
+        How::LatUnix => ipc::lat_unix(&r.h),
+        How::LatUdp => ipc::lat_udp(&r.h.at_least(SHORT)),
+        How::LatTcp => ipc::lat_tcp(&r.h.at_least(MEDIUM)),
+        How::LatConnect => ipc::lat_connect(&r.h),
+        How::FsCreate(kb) => {
+            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.0)
+        }
+        How::FsDelete(kb) => {
+            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.1)
+        }
+        How::Mmap => {
+            let f = r.data_file()?;
+            vm::lat_mmap(&r.h, &f, r.mb)
+        }
+        How::ProtFault => {
+            let catch = match r.res.figures.get("lat_sigcatch") {
+                Some(c) => *c,
+                None => procs::sig_catch(&r.h)?,
+            };
+            procs::prot_fault(&r.h, catch)
+        }
+        How::PageFault => {
+            let f = r.data_file()?;
+            vm::lat_pagefault(&r.h, &f)
+        }
+        How::SelectFile => procs::select_file(&r.h, &r.small_file),
+        How::BwPipe => ipc::bw_pipe(&r.h.at_least(MEDIUM)),
+        How::BwUnix => ipc::bw_unix(&r.h.at_least(MEDIUM)),
+        How::BwTcp => ipc::bw_tcp(&r.h),
+        How::BwReread => {
+            let f = r.data_file()?;
+            vm::bw_file_reread(&r.h, &f, r.mb)
+        }
+        How::BwMmap => {
+            let f = r.data_file()?;
+            vm::bw_mmap_reread(&r.h, &f, r.mb)
+        }
+        // lmbench runs the copies at half its largest size and the rest at the largest.
+        How::BcopyLibc => memory::bcopy_libc(&r.h, r.mb / 2),
+        How::BcopyHand => memory::bcopy_hand(&r.h, r.mb / 2),
+        How::MemRead => memory::read(&r.h, r.mb),
+        How::MemWrite => memory::write(&r.h, r.mb),
+        How::LatL1 | How::LatL2 => {
+            let l1 = f.how == How::LatL1;
+            if !p.from_caches {
+                // Without reported sizes, the sweep finds both levels; should it fail, the fixed
+                // points below are the last resort.
+                let sweep = j.sweep.get_or_insert_with(|| match memory::sweep(&r.h, p.main) {
+                    Ok((l1, l2, l2_size)) => {
+                        r.points.l1 = 2048;
+                        r.points.l2 = l2_size;
+                        Ok((l1, l2))
+                    }
+                    Err(e) => Err(e.to_string()),
+                });
+                if let Ok((a, b)) = sweep {
+                    return Ok(if l1 { *a } else { *b });
+                }
+            }
+            memory::load_latency(&r.h, if l1 { p.l1 } else { p.l2 }, memory::STRIDE)
+        }
+        How::LatMem => memory::load_latency(&r.h, p.main, memory::STRIDE),
+        How::LatMemRand => memory::random_latency(&r.h, p.main),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        std::iter::once("lmbench").chain(v.iter().copied()).map(OsString::from).collect()
+    }
+
+    #[test]
+    fn options() {
+        let o = parse(os(&["-s", "--only", "proc,mem", "--json", "x.json"])).unwrap();
+        assert!(o.short);
+        assert_eq!(o.only.unwrap(), vec!["proc", "mem"]);
+        assert_eq!(parse(os(&["--only", "disk"])).unwrap_err().exit_code(), 2);
+        assert_eq!(parse(os(&["--only", "lat_pipe,mem"])).unwrap().only.unwrap(), vec!["lat_pipe", "mem"]);
+        assert_eq!(parse(os(&["--bogus"])).unwrap_err().exit_code(), 2);
+        assert_eq!(parse(os(&["--summary"])).unwrap_err().exit_code(), 2);
+        assert_eq!(parse(os(&["--summary", "a", "b"])).unwrap().summary.len(), 2);
+        assert_eq!(parse(os(&["extra"])).unwrap_err().exit_code(), 2);
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let mut res = host_results();
+        res.figures.insert("lat_syscall".into(), 0.116);
+        res.notes.insert("lat_udp_local".into(), "not measured: \"refused\"".into());
+        let run = Session { res: res.clone(), ..selecting(None) };
+        let text = to_json(&run.res, &run.h, &run.points, run.mb);
+        assert!(text.starts_with("{\n  \"schema\": \"unixbench-lmbench\",\n  \"schema_version\": 1,"));
+        assert_eq!(from_json(&text).unwrap(), res);
+        assert!(from_json("{\"schema\": \"other\"}").is_err());
+        assert!(from_json("{\"schema\": \"unixbench-lmbench\", \"schema_version\": 2}").is_err());
+    }
+
+    /// A run that measures nothing, selecting as `--only LIST` would.
+    fn selecting(only: Option<&[&str]>) -> Session {
+        Session {
+            h: Harness { enough: 1.0, tries: 1, t_overhead: 0.0, l_overhead: 0.0, floors: false },
+            dir: PathBuf::from("/nonexistent"),
+            me: None,
+            points: memory::points(&[], 8 << 20),
+            mb: 8 << 20,
+            data_file: None,
+            small_file: PathBuf::new(),
+            res: host_results(),
+            verbose: false,
+            only: only.map(|l| l.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+
+    #[test]
+    fn every_figure_is_measured_by_its_section() {
+        // The measuring loop measures what `selected` picks: for `--only SECTION`, the
+        // section's figures (those the help lists under it), and nothing else.
+        for s in figures::Section::ALL {
+            let r = selecting(Some(&[s.name()]));
+            let picked: Vec<&str> =
+                figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+            let own: Vec<&str> = figures::of(s).map(|f| f.key).collect();
+            assert_eq!(picked, own, "--only {}", s.name());
+            assert!(!own.is_empty());
+        }
+        let r = selecting(Some(&["lat_pipe", "bw_pipe"]));
+        let picked: Vec<&str> =
+            figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+        assert_eq!(picked, ["lat_pipe", "bw_pipe"]);
+        assert!(figures::FIGURES.iter().all(|f| selecting(None).selected(f.key)));
+    }
+}

@@ -1,0 +1,129 @@
+//! The CSV summary (docs/ORIGINAL.md, "CSV"; `UB_OUTPUT_CSV=true`): `Concurrency,<message>,...`
+//! then one row per copy count, `<copies>,<score %.1f>,...`.
+//!
+//! Unlike `Run`, whose header came from the first copy count's tests (so columns slid when a
+//! later count ran other tests, e.g. graphics skipped above 1 copy), the header is the union of
+//! every copy count's scored tests, sorted by message as the report sorts them, and a copy count
+//! without a test leaves its cell empty. When every count ran the same tests, as in a default
+//! run, those columns are Run's bytes. After them, a column per index block, named by its
+//! score line (`System Benchmarks Index Score`, with ` (Partial Only)` when a count's block is
+//! partial), in the report's order: what Run's CSV lacked, and a reader that finds columns by
+//! name, or takes the first ones, reads the tests as before. Write the whole file again after
+//! each copy count.
+
+use super::fmt;
+use super::view::{ordered_index, score_title, scored};
+use crate::model::{Category, Run};
+
+/// A field, quoted as RFC 4180 asks only when it holds a comma, a quote or a line break (no
+/// UnixBench message does, so classic output stays unquoted).
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The column names: every scored test's message, in byte order, once.
+pub fn columns(run: &Run) -> Vec<String> {
+    let mut cols: Vec<String> =
+        run.runs.iter().flat_map(|cr| scored(cr).into_iter().map(|r| r.message.clone())).collect();
+    cols.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    cols.dedup();
+    cols
+}
+
+/// The index columns: each category with a block at any copy count, in the report's order, and
+/// its title (partial if any count's block is).
+fn index_columns(run: &Run) -> Vec<(Category, String)> {
+    let mut cols: Vec<(Category, String)> = Vec::new();
+    for b in run.runs.iter().flat_map(ordered_index) {
+        match cols.iter_mut().find(|(c, _)| *c == b.category) {
+            Some((_, t)) if b.partial => *t = score_title(b),
+            Some(_) => {}
+            None => cols.push((b.category, score_title(b))),
+        }
+    }
+    cols.sort_by_key(|(c, _)| Category::ALL.iter().position(|x| x == c));
+    cols
+}
+
+/// The whole CSV file.
+pub fn render(run: &Run) -> String {
+    let cols = columns(run);
+    let index = index_columns(run);
+    let mut s = String::from("Concurrency");
+    for c in cols.iter().chain(index.iter().map(|(_, t)| t)) {
+        s.push(',');
+        s += &field(c);
+    }
+    s.push('\n');
+    for cr in &run.runs {
+        s += &cr.copies.to_string();
+        let results = scored(cr);
+        for c in &cols {
+            s.push(',');
+            if let Some(r) = results.iter().find(|r| &r.message == c) {
+                s += &fmt::f1(r.score);
+            }
+        }
+        for (c, _) in &index {
+            s.push(',');
+            if let Some(b) = cr.index.iter().find(|b| b.category == *c) {
+                s += &fmt::f1(b.score);
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+
+    #[test]
+    fn reference_run() {
+        let want = "Concurrency,Dhrystone 2 using register variables,Double-Precision Whetstone,Execl Throughput,\
+File Copy 1024 bufsize 2000 maxblocks,File Copy 256 bufsize 500 maxblocks,File Copy 4096 bufsize 8000 maxblocks,\
+Pipe Throughput,Pipe-based Context Switching,Process Creation,Shell Scripts (1 concurrent),\
+Shell Scripts (8 concurrent),System Call Overhead,System Benchmarks Index Score
+1,78540503.4,10246.7,2114.7,1117517.9,289627.5,3183417.2,2089013.9,26010.3,6781.8,9466.7,1791.9,1718780.5,1433.1
+2,160012088.8,20294.4,4090.2,2178820.9,564614.4,6423164.2,4018242.6,469991.0,15109.8,15933.3,1842.1,3412695.8,3209.6
+";
+        assert_eq!(render(&fixture::reference()), want);
+    }
+
+    #[test]
+    fn columns_stay_aligned_when_copy_counts_ran_other_tests() {
+        let mut run = fixture::troubled();
+        let mut second = run.runs[0].clone();
+        second.copies = 4;
+        // The 4-copy run lacks grep, and has a test the 1-copy run lacks.
+        second.results.retain(|r| r.name != "grep");
+        let mut extra = second.results[0].clone();
+        extra.message = "A \"quoted\", odd name".into();
+        extra.score = 0.05;
+        second.results.push(extra);
+        run.runs.push(second);
+        // The index columns: the 4-copy run has no misc block (no grep), and its system block
+        // is whole (where the 1-copy one was partial): the column is named partial all the same.
+        run.runs[1].index.retain(|b| b.category != Category::Misc);
+        run.runs[1].index[0].partial = false;
+        run.runs[1].index[0].score = 2.0;
+        let want = "Concurrency,\"A \"\"quoted\"\", odd name\",Dhrystone 2 using register variables,\
+Grep a large file (system's grep),Recursion Test -- Tower of Hanoi, a message far too long for its column,\
+System Benchmarks Index Score (Partial Only),Non-Index Benchmarks Index Score (Partial Only)
+1,,12345678901234.5,48834.0,981597.6,1057898706.1,19533.6
+4,0.1,12345678901234.5,,981597.6,2.0,
+";
+        // The long message has a comma: it is quoted too.
+        let want = want.replace(
+            "Recursion Test -- Tower of Hanoi, a message far too long for its column",
+            "\"Recursion Test -- Tower of Hanoi, a message far too long for its column\"",
+        );
+        assert_eq!(render(&run), want);
+    }
+}

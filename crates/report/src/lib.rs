@@ -1,0 +1,72 @@
+//! Exporters and system information: everything the run shows a person or a program.
+//!
+//! Measuring never formats; exporters never measure. The driver fills the plain data of
+//! `base::model` (a `Run` of `CopyRun`s of `TestResult`s) and renders it through [`render`],
+//! whose exporters turn that data into text, all reading it through `view`: the classic text
+//! report and console strings (`text`, byte for byte as UnixBench's `Run`), the HTML report
+//! (`html`) and its charts (`svg`), the detailed log (`log`), CSV (`csv`), TSV (`tsv`) and
+//! JSON (`json`). None of them reads a clock, a file or the environment except through an
+//! explicit argument (a time zone, a date; `render` is the one that passes the clock's), so each
+//! is tested against literal expected text. `sysinfo` is the one part that looks at the host, to
+//! fill `SystemInfo`, from uname(2), /proc, /etc/os-release and utmp: never an external command.
+
+pub(crate) use base::{baselines, fmt, model, suite, sys};
+pub(crate) use scoring::{score, stats};
+
+pub mod csv;
+pub mod html;
+pub mod index4;
+pub mod json;
+pub mod log;
+pub mod svg;
+pub mod text;
+pub mod tsv;
+pub mod view;
+
+use crate::model::Run;
+
+#[cfg(test)]
+mod fixture;
+
+/// The documents a run can be rendered as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The classic report, byte for byte as Run's.
+    Text,
+    Html,
+    Json,
+    Csv,
+    Tsv,
+}
+
+impl Format {
+    /// By name, as `--format` takes it.
+    pub fn named(name: &str) -> Option<Format> {
+        Some(match name {
+            "text" => Format::Text,
+            "html" => Format::Html,
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            "tsv" => Format::Tsv,
+            _ => return None,
+        })
+    }
+}
+
+/// The run as a document of `format`: the one entry the driver renders through. It supplies the
+/// HTML's date from the clock and the local zone, so the exporters below stay pure.
+pub fn render(format: Format, run: &Run) -> String {
+    match format {
+        Format::Text => text::report(run),
+        Format::Html => html::render(run, crate::sys::clock::time(), fmt::local),
+        Format::Json => json::render(run),
+        Format::Csv => csv::render(run),
+        Format::Tsv => tsv::render(run),
+    }
+}
+
+/// The version string of the banner and the reports: the UnixBench whose semantics we follow,
+/// then our own (`6.0.0-compatible; unixbench X.Y.Z`).
+pub fn version() -> String {
+    base::version::REPORT.to_string()
+}

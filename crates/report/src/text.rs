@@ -1,0 +1,621 @@
+//! The text report and the console strings, byte for byte as UnixBench's `Run` writes them
+//! (docs/ORIGINAL.md, "Console" and "Text report"). This layout is an interface: scripts written
+//! over twenty years parse it.
+//!
+//! Classic lines keep their exact shapes. What `Run` never had to say (a failed or skipped test,
+//! durations changed with `-t`, an interrupted run) goes on lines that start with `** `, placed
+//! where no classic parser looks: after the index blocks of a `Benchmark Run:` block (failures
+//! and skips, named by test name), after the system block of the header (`-t`), and at the end
+//! of the report (interrupted). No classic line starts with `*`, and a failed or skipped test
+//! has no result line and no index row, so a parser sees it exactly as a test that was not run.
+
+use super::fmt::{self, Tm, Zone};
+use super::view::{interval, ordered_index, score_title, scored, static_image_note, unscored_reason};
+use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED};
+use std::fmt::Write as _;
+
+/// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
+const ART: [&str; 6] = [
+    "   #    #  #    #  #  #    #          #####   ######  #    #   ####   #    #",
+    "   #    #  ##   #  #   #  #           #    #  #       ##   #  #    #  #    #",
+    "   #    #  # #  #  #    ##            #####   #####   # #  #  #       ######",
+    "   #    #  #  # #  #    ##            #    #  #       #  # #  #       #    #",
+    "   #    #  #   ##  #   #  #           #    #  #       #   ##  #    #  #    #",
+    "    ####   #    #  #  #    #          #####   ######  #    #   ####   #    #",
+];
+
+/// Two columns, the right one starting at column 39 as in UnixBench's logo.
+fn two_col(left: &str, right: &str) -> String {
+    format!("{left:<38}{right}\n")
+}
+
+/// The banner printed on the console before the run (UnixBench's `unixbench.logo`), with our
+/// version lines. `pkg_version` is this crate's version.
+pub fn logo(pkg_version: &str) -> String {
+    let mut s = String::from("\n");
+    for l in ART {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push('\n');
+    s += &two_col("   Version 6.0.0-compatible", "Based on the Byte Magazine Unix Benchmark");
+    s.push('\n');
+    s += &two_col("   Multi-CPU version", "Version 5 revisions by Ian Smith,");
+    s += &two_col("", "Sunnyvale, CA, USA");
+    s += &two_col(&format!("   unixbench {pkg_version}"), "One static binary, kernels and driver");
+    s.push('\n');
+    s
+}
+
+/// The "Use directories for:" block printed after the logo (docs/ORIGINAL.md, "Console", step 2).
+pub fn directories(tmpdir: &str, resultdir: &str) -> String {
+    let rule = "-".repeat(78);
+    format!(
+        "{rule}\n   Use directories for:\n      * File I/O tests (named fs***) = {tmpdir}\n      * Results                      = {resultdir}\n{rule}\n\n"
+    )
+}
+
+/// Printed on the console when a test starts: `\n<copies> x <message> `.
+pub fn progress_test(copies: usize, message: &str) -> String {
+    format!("\n{copies} x {message} ")
+}
+
+/// Printed on the console just before each pass runs: ` <pass number>` (from 1).
+pub fn progress_pass(pass: usize) -> String {
+    format!(" {pass}")
+}
+
+/// Printed on the console when a test ends.
+pub const PROGRESS_END: &str = "\n";
+
+/// Printed on the console before the report itself: `\n` and a rule of 72 `=`.
+pub fn console_rule() -> String {
+    format!("\n{}\n", "=".repeat(72))
+}
+
+/// The whole text report: header, one block per copy count, footer.
+pub fn report(run: &Run) -> String {
+    report_in(run, fmt::local)
+}
+
+/// [`report`] with dates in the given zone.
+pub fn report_in(run: &Run, zone: Zone) -> String {
+    let mut s = header(run);
+    for cr in &run.runs {
+        s += &block_in(&run.system, cr, zone);
+        if run.settings.quick.is_some() {
+            s += &quick_notes(cr);
+        }
+    }
+    s += &footer(run);
+    s
+}
+
+/// The report's header, written once before any test runs: the banner line, the system block
+/// (docs/ORIGINAL.md, "Report header") and, when durations were changed with `-t`, a note saying
+/// so.
+pub fn header(run: &Run) -> String {
+    let mut s = format!("   BYTE UNIX Benchmarks (Version {})\n\n", run.version);
+    s += &system_block(&run.system, run.settings.verbosity == Verbosity::Brief);
+    s += &settings_note(&run.settings);
+    s
+}
+
+fn system_block(sys: &SystemInfo, brief: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "   System: {}: {}", sys.hostname, sys.system);
+    let _ = writeln!(s, "   OS: {} -- {} -- {}", sys.os, sys.os_release, sys.os_version);
+    let _ = writeln!(s, "   Machine: {} ({})", sys.machine, sys.platform);
+    let _ = writeln!(s, "   Language: {}", sys.language);
+    if sys.cpus.is_empty() {
+        if !brief {
+            s.push_str("   CPU: no details available\n");
+        }
+    } else {
+        for (i, cpu) in sys.cpus.iter().enumerate() {
+            let _ = writeln!(s, "   CPU {i}: {} ({} bogomips)", cpu.model, fmt::f1(cpu.bogomips));
+            let _ = writeln!(s, "          {}", cpu.flags);
+        }
+    }
+    if let Some(l) = sys.cpu_limit.as_ref().and_then(|l| l.cgroup_line()) {
+        let _ = writeln!(s, "   CPU limit: {l}");
+    }
+    if let Some(g) = sys.graphics.as_deref().filter(|g| !g.is_empty()) {
+        let _ = writeln!(s, "   Graphics: {g}");
+    }
+    let _ = write!(s, "   {}; runlevel {}\n\n", sys.uptime, sys.runlevel);
+    s
+}
+
+fn settings_note(settings: &Settings) -> String {
+    if let Some(budget) = settings.quick {
+        return format!(
+            "** Quick run (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
+             interval of its score was within +-1% or its share of the budget was spent; the \
+             intervals follow each block.\n\n"
+        );
+    }
+    match settings.duration {
+        Some(d) => format!(
+            "** Durations set with -t {d}: each test ran {d} s instead of its standard 10, 30 or 60 s; \
+             these scores are not comparable with standard runs.\n\n"
+        ),
+        None => String::new(),
+    }
+}
+
+/// The end of the report: a note when the run was interrupted or is still going, and the verdict
+/// on a run some of whose tests were disturbed; else nothing.
+pub fn footer(run: &Run) -> String {
+    let disturbed = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
+    let verdict = match disturbed {
+        0 => String::new(),
+        1 => "** 1 test was disturbed; not fit to publish.\n\n".to_string(),
+        n => format!("** {n} tests were disturbed; not fit to publish.\n\n"),
+    };
+    verdict + &unmeasured_note(run) + &status_note(run)
+}
+
+/// When the driver tried to read the host's noise and could not (no /proc/stat), the one line
+/// that says so: then no test can be called disturbed, nor quiet.
+fn unmeasured_note(run: &Run) -> String {
+    let missing = run.runs.iter().flat_map(|cr| &cr.results).any(|r| r.ok() && r.noise().is_none());
+    if run.settings.noise && missing {
+        "** Noise not measured: /proc/stat or the copies' resource usage could not be read, so no \
+         test here is known to be undisturbed.\n\n"
+            .to_string()
+    } else {
+        String::new()
+    }
+}
+
+fn status_note(run: &Run) -> String {
+    if run.incomplete {
+        "** Incomplete: saved while the run was going; a run that ends rewrites this report.\n\n".to_string()
+    } else if run.interrupted {
+        "** Run interrupted: the results above are incomplete, and copy counts not shown did not run.\n\n"
+            .to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// One `Benchmark Run:` block (docs/ORIGINAL.md, "Run block" and "Index block"), dates in the given
+/// zone.
+pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
+    let (start, end): (Tm, Tm) = (zone(cr.start), zone(cr.end));
+    let mut s = format!("{}\n", "-".repeat(72));
+    let _ = writeln!(s, "Benchmark Run: {} {} - {}", fmt::date(&start), fmt::hms(&start), fmt::hms(&end));
+    let _ = write!(
+        s,
+        "{} in system; running {} of tests\n\n",
+        fmt::number(sys.cpu_count, "CPU", "CPUs"),
+        fmt::number(Some(cr.copies), "parallel copy", "parallel copies")
+    );
+    for r in scored(cr) {
+        s += &result_line(r);
+    }
+    s.push('\n');
+    for b in ordered_index(cr) {
+        s += &index_block(b);
+    }
+    s += &index4_block(cr);
+    if let Some(note) = static_image_note(cr) {
+        let _ = writeln!(s, "** {note}\n");
+    }
+    s += &unscored_notes(cr);
+    s += &disturbed_notes(cr);
+    s
+}
+
+/// `** disturbed: <test> (...)` for each scored test whose copies lost more than [`DISTURBED`] of
+/// their CPU time to steal or to other processes, then an empty line; nothing otherwise.
+fn disturbed_notes(cr: &CopyRun) -> String {
+    let mut s = String::new();
+    for r in scored(cr) {
+        let Some(n) = r.noise().filter(|_| r.disturbed()) else { continue };
+        let _ = writeln!(
+            s,
+            "** disturbed: {} (steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%)",
+            r.name,
+            100.0 * n.steal_share(),
+            100.0 * n.foreign_share(),
+            100.0 * DISTURBED
+        );
+    }
+    if !s.is_empty() {
+        s.push('\n');
+    }
+    s
+}
+
+/// UnixBench 4.0's INDEX VALUES block, after the usual blocks, when every one of its eleven
+/// tests has a score in this copy run (the `index4` group), so a 4.0-era comparison needs no
+/// second run. Empty otherwise: 4.0 had no partial index.
+pub fn index4_block(cr: &CopyRun) -> String {
+    use super::index4;
+    let scores: Vec<(&str, f64)> =
+        cr.results.iter().filter(|r| r.ok()).map(|r| (r.name.as_str(), r.score)).collect();
+    if !index4::INDEX4_TESTS.iter().all(|t| scores.iter().any(|(n, _)| n == t)) {
+        return String::new();
+    }
+    let mut s = index4::format(&index4::compute(&scores));
+    s.push('\n');
+    s
+}
+
+/// `%-40s %12.1f %-5s (%.1f s, %d samples)`.
+pub fn result_line(r: &TestResult) -> String {
+    format!(
+        "{:<40} {:>12} {:<5} ({} s, {} samples)\n",
+        r.message,
+        fmt::f1(r.score),
+        r.unit,
+        fmt::f1(r.time),
+        r.kept.len()
+    )
+}
+
+/// One index block (docs/ORIGINAL.md, "Index block"), ending with its empty line.
+pub fn index_block(b: &IndexBlock) -> String {
+    let head =
+        format!("{}{}", b.category.display(), if b.partial { " Partial Index" } else { " Index Values" });
+    let mut s = format!("{:<40} {:>12} {:>12} {:>8}\n", head, "BASELINE", "RESULT", "INDEX");
+    for row in &b.rows {
+        match (row.baseline, row.index) {
+            (Some(base), Some(index)) => {
+                let _ = writeln!(
+                    s,
+                    "{:<40} {:>12} {:>12} {:>8}",
+                    row.message,
+                    fmt::f1(base),
+                    fmt::f1(row.score),
+                    fmt::f1(index)
+                );
+            }
+            _ => {
+                let _ =
+                    writeln!(s, "{:<40} {:>12} {:>12} {:>8}", row.message, "---", fmt::f1(row.score), "---");
+            }
+        }
+    }
+    let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
+    let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
+    s
+}
+
+/// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and
+/// each index's interval propagated from them. Tests are named by test name, as the other notes.
+pub fn quick_notes(cr: &CopyRun) -> String {
+    let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
+    for r in scored(cr) {
+        let Some(st) = crate::stats::of_result(r) else { continue };
+        let passes = r.passes.len();
+        let what = match st.ci95 {
+            Some(_) => interval(st.ci95, st.geomean),
+            None => "no interval".to_string(),
+        };
+        let _ = writeln!(s, "** {}: {what}, {passes} pass{}", r.name, if passes == 1 { "" } else { "es" });
+    }
+    for b in ordered_index(cr) {
+        let ci = crate::stats::index_interval(b, &cr.results);
+        let what = match ci {
+            Some(_) => format!("{}, propagated from the tests' (assumed independent)", interval(ci, b.score)),
+            None => "no interval (a test has none)".to_string(),
+        };
+        let _ = writeln!(s, "** index {}: {what}", b.category.key());
+    }
+    s.push('\n');
+    s
+}
+
+/// `** <test>: failed: <why>` / `** <test>: skipped: <why>` lines, in run order, then an empty
+/// line; nothing when every test has a score. Tests are named by the name that runs them again
+/// (`unixbench run execl`), not by message, so that a `grep "<message>"` finds no stray line.
+fn unscored_notes(cr: &CopyRun) -> String {
+    let mut s = String::new();
+    for r in &cr.results {
+        if let Some(why) = unscored_reason(r) {
+            let _ = writeln!(s, "** {}: {}", r.name, why);
+        }
+    }
+    if !s.is_empty() {
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+
+    #[test]
+    fn noise_that_could_not_be_read_is_said_and_disturbed_tests_are_named() {
+        let mut run = fixture::reference();
+        assert!(!footer(&run).contains("Noise not measured"), "a run that did not try says nothing");
+        run.settings.noise = true;
+        assert!(footer(&run).starts_with("** Noise not measured: /proc/stat"), "{}", footer(&run));
+        // Every pass measured, one test far past the threshold.
+        for cr in &mut run.runs {
+            for r in &mut cr.results {
+                for p in &mut r.passes {
+                    let foreign = if r.name == "pipe" { 0.5 } else { 0.0 };
+                    p.noise = Some(crate::model::Noise { copies_cpu: 1.0, foreign, ..Default::default() });
+                }
+            }
+        }
+        let f = footer(&run);
+        assert!(
+            f.starts_with("** 2 tests were disturbed; not fit to publish.") && !f.contains("Noise not"),
+            "{f}"
+        );
+        let b = block_in(&run.system, &run.runs[0], fmt::utc);
+        assert!(
+            b.contains(
+                "** disturbed: pipe (steal 0.0% and other processes 50.0% of its copies' CPU time, over 5%)"
+            ),
+            "{b}"
+        );
+        assert_eq!(b.matches("disturbed").count(), 1, "{b}");
+    }
+
+    #[test]
+    fn quick_run_adds_only_star_lines() {
+        // A quick run's report: the classic lines of the standard report, unchanged, plus `** `
+        // lines (a header note, each block's intervals) that no classic parser matches.
+        let standard = super::super::fixture::reference();
+        let mut quick = standard.clone();
+        quick.settings.quick = Some(336.0);
+        let (a, b) = (report_in(&standard, fmt::utc), report_in(&quick, fmt::utc));
+        let classic: Vec<&str> = b.lines().filter(|l| !l.starts_with("** ") && !l.is_empty()).collect();
+        let plain: Vec<&str> = a.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(classic, plain);
+        assert!(b.contains("** Quick run (--quick, 336 s budget): shorter passes"), "{b}");
+        let notes = quick_notes(&quick.runs[0]);
+        assert!(
+            notes.starts_with("** 95% intervals (geometric mean, log scale, Student's t):\n** dhry2reg: "),
+            "{notes}"
+        );
+        assert_eq!(notes.lines().count(), 1 + 12 + 1 + 1, "heading, 12 tests, the index, a blank");
+        let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
+        let st = crate::stats::of_result(dhry).unwrap();
+        let line = format!("** dhry2reg: {}, 10 passes\n", interval(st.ci95, st.geomean));
+        assert!(notes.contains(&line), "{notes}");
+        assert!(notes.contains("** index system: "), "{notes}");
+        assert!(notes.contains(", propagated from the tests' (assumed independent)\n"), "{notes}");
+        assert!(notes.ends_with("\n\n"));
+    }
+
+    #[test]
+    fn reference_blocks_byte_for_byte() {
+        let run = fixture::reference();
+        let mut got = String::new();
+        for cr in &run.runs {
+            got += &block_in(&run.system, cr, fmt::utc);
+        }
+        assert_eq!(got, include_str!("../../../tests/fixtures/report/index-c1-c2.txt"));
+    }
+
+    #[test]
+    fn reference_header() {
+        let run = fixture::reference();
+        let want = "   BYTE UNIX Benchmarks (Version 6.0.0-compatible; unixbench 0.1.0)
+
+   System: vm: Debian GNU/Linux 12 (bookworm)
+   OS: GNU/Linux -- 6.18.44-fc-v657 -- #1 SMP PREEMPT_DYNAMIC @0
+   Machine: x86_64 (unknown)
+   Language: en_US.utf8 (charmap=\"UTF-8\", collate=\"UTF-8\")
+   CPU 0: AMD EPYC (5192.2 bogomips)
+          Hyper-Threading, x86-64, MMX, AMD MMX, Physical Address Ext, SYSENTER/SYSEXIT, SYSCALL/SYSRET
+   CPU 1: AMD EPYC (5192.2 bogomips)
+          Hyper-Threading, x86-64, MMX, AMD MMX, Physical Address Ext, SYSENTER/SYSEXIT, SYSCALL/SYSRET
+   00:05:42 up 5 min,  0 user,  load average: 1.51, 0.62, 0.23; runlevel 5
+
+";
+        assert_eq!(header(&run), want);
+        // The whole report is the header, the blocks and an empty footer.
+        let whole = report_in(&run, fmt::utc);
+        assert_eq!(
+            whole,
+            format!("{want}{}", include_str!("../../../tests/fixtures/report/index-c1-c2.txt"))
+        );
+    }
+
+    #[test]
+    fn troubled_run() {
+        let run = fixture::troubled();
+        let want = "   BYTE UNIX Benchmarks (Version 6.0.0-compatible; unixbench 0.1.0)
+
+   System: h<&>: Debian GNU/Linux 12 (bookworm)
+   OS: GNU/Linux -- 6.18.44-fc-v657 -- #1 SMP PREEMPT_DYNAMIC @0
+   Machine: x86_64 (unknown)
+   Language: en_US.utf8 (charmap=\"UTF-8\", collate=\"UTF-8\")
+   CPU: no details available
+   00:05:42 up 5 min,  0 user,  load average: 1.51, 0.62, 0.23; runlevel unknown
+
+** Durations set with -t 2: each test ran 2 s instead of its standard 10, 30 or 60 s; these scores are not comparable with standard runs.
+
+------------------------------------------------------------------------
+Benchmark Run: Mon Nov 30 2026 00:05:42 - 00:06:57
+unknown CPUs in system; running 1 parallel copy of tests
+
+Dhrystone 2 using register variables     12345678901234.5 lps   (2.0 s, 2 samples)
+Grep a large file (system's grep)             48834.0 lpm   (2.0 s, 2 samples)
+Recursion Test -- Tower of Hanoi, a message far too long for its column     981597.6 lps   (2.0 s, 2 samples)
+
+System Benchmarks Partial Index              BASELINE       RESULT    INDEX
+Dhrystone 2 using register variables         116700.0 12345678901234.5 1057898706.1
+                                                                   ========
+System Benchmarks Index Score (Partial Only)                       1057898706.1
+
+Non-Index Benchmarks Partial Index           BASELINE       RESULT    INDEX
+Grep a large file (system's grep)                25.0      48834.0  19533.6
+Recursion Test -- Tower of Hanoi, a message far too long for its column          ---     981597.6      ---
+                                                                   ========
+Non-Index Benchmarks Index Score (Partial Only)                     19533.6
+
+** execl: failed: command returned status 256 / execl: <cannot exec> & \"quoted\"
+** C: skipped: no C compiler (cc or gcc) on this host
+
+** Run interrupted: the results above are incomplete, and copy counts not shown did not run.
+
+";
+        assert_eq!(report_in(&run, fmt::utc), want);
+    }
+
+    /// What a classic parser keys on: a result line (`... (x s, n samples)`), an index row or
+    /// header, a score line. Every line of a troubled report is either one of Run's shapes or a
+    /// `** ` note, and no note has a classic line's markers.
+    #[test]
+    fn notes_never_look_like_classic_lines() {
+        let report = report_in(&fixture::troubled(), fmt::utc);
+        let notes: Vec<&str> = report.lines().filter(|l| l.starts_with("** ")).collect();
+        assert_eq!(notes.len(), 4, "{report}");
+        for n in notes {
+            for marker in [
+                " samples)",
+                "Index Score",
+                "Index Values",
+                "Partial Index",
+                "BASELINE",
+                "========",
+                "Benchmark Run:",
+            ] {
+                assert!(!n.contains(marker), "{n:?} contains {marker:?}");
+            }
+            // A note never starts with a test's message, so `grep '^Execl Throughput'` misses it.
+            assert!(!n.starts_with("** Execl") && !n.starts_with("** C Compiler"));
+        }
+        let classic = |l: &str| {
+            l.is_empty()
+                || l.starts_with("   ")
+                || l.starts_with("Benchmark Run: ")
+                || l.ends_with(" of tests")
+                || l.ends_with(" samples)")
+                || l.chars().all(|c| c == '-')
+                || l.contains("BASELINE")
+                || l.trim_start().starts_with("========")
+                || l.contains("Index Score")
+                || l.split_whitespace().count() >= 3
+        };
+        for l in report.lines().filter(|l| !l.starts_with("** ")) {
+            assert!(classic(l), "unexpected line {l:?}");
+        }
+    }
+
+    /// The reference run with execl and spawn marked as having timed `kind`.
+    fn with_image(kind: &str, detail: &str) -> Run {
+        let mut run = fixture::reference();
+        for cr in &mut run.runs {
+            for r in cr.results.iter_mut().filter(|r| r.name == "execl" || r.name == "spawn") {
+                for c in r.passes.iter_mut().flat_map(|p| &mut p.copies) {
+                    c.image = Some(crate::model::ExecImage { kind: kind.into(), detail: detail.into() });
+                }
+            }
+        }
+        run
+    }
+
+    #[test]
+    fn a_static_exec_image_gets_one_note_after_the_index_block() {
+        let plain = report_in(&fixture::reference(), fmt::utc);
+        let dynamic = report_in(&with_image("dynamic-glibc", "/lib64/ld-linux-x86-64.so.2"), fmt::utc);
+        assert_eq!(plain, dynamic, "a dynamic image changes nothing in the text report");
+        let report = report_in(&with_image("static", "no C library loader on this host"), fmt::utc);
+        let note = "** execl and spawn ran on the static image (no C library loader on this host): \
+                    not comparable with the C suite's figures";
+        assert_eq!(report.matches(note).count(), 2, "one per block:\n{report}");
+        // Everything else is the plain report: the note and its blank line are all it adds.
+        let without: String = report.replace(&format!("{note}\n\n"), "");
+        assert_eq!(without, plain);
+        let before: Vec<&str> = report[..report.find(note).unwrap()].lines().rev().take(2).collect();
+        assert!(
+            before[0].is_empty() && before[1].starts_with("System Benchmarks Index Score "),
+            "{before:?}"
+        );
+    }
+
+    #[test]
+    fn brief_mode_prints_no_cpu_line() {
+        let mut run = fixture::troubled();
+        run.settings.verbosity = Verbosity::Brief;
+        assert!(!header(&run).contains("CPU"));
+    }
+
+    #[test]
+    fn console_strings() {
+        assert_eq!(
+            progress_test(1, "Dhrystone 2 using register variables")
+                + &progress_pass(1)
+                + &progress_pass(2)
+                + PROGRESS_END,
+            "\n1 x Dhrystone 2 using register variables  1 2\n"
+        );
+        assert_eq!(console_rule(), format!("\n{}\n", "=".repeat(72)));
+        let want = "\
+------------------------------------------------------------------------------
+   Use directories for:
+      * File I/O tests (named fs***) = /opt/ub/tmp
+      * Results                      = /opt/ub/results
+------------------------------------------------------------------------------
+
+";
+        assert_eq!(directories("/opt/ub/tmp", "/opt/ub/results"), want);
+    }
+
+    #[test]
+    fn logo_layout() {
+        let logo = logo("1.2.3");
+        let lines: Vec<&str> = logo.split('\n').collect();
+        // A blank line, 6 art lines, a blank, the version line, a blank, 3 credit lines, a blank.
+        assert_eq!(lines.len(), 15, "{logo}");
+        assert_eq!(lines[0], "");
+        assert!(lines[1..7].iter().all(|l| l.starts_with("   #") || l.starts_with("    #")));
+        assert_eq!(
+            lines[8],
+            "   Version 6.0.0-compatible           Based on the Byte Magazine Unix Benchmark"
+        );
+        assert_eq!(&lines[12][..38], format!("{:<38}", "   unixbench 1.2.3"));
+        for l in [8, 10, 11, 12] {
+            assert_ne!(lines[l].as_bytes()[38], b' ', "right column starts at 39: {:?}", lines[l]);
+            assert_eq!(lines[l].as_bytes()[37], b' ');
+        }
+        assert_eq!(lines[13], "");
+        assert_eq!(lines[14], "");
+    }
+}
+
+#[cfg(test)]
+mod index4_tests {
+    use super::*;
+
+    fn scored(name: &str, score: f64) -> TestResult {
+        TestResult { name: name.into(), message: name.into(), score, kept: vec![0], ..Default::default() }
+    }
+
+    /// The first UnixBench 4.0 report of the published comparison, through the report path.
+    #[test]
+    fn index4_block_appears_when_all_eleven_ran() {
+        let results: [(&str, f64); 11] = [
+            ("double", 52816.5),
+            ("dhry2reg", 320194.7),
+            ("execl", 228.9),
+            ("fstime", 26404.0),
+            ("fsbuffer", 12077.0),
+            ("fsdisk", 30985.0),
+            ("pipe", 78503.4),
+            ("context1", 16497.7),
+            ("spawn", 906.2),
+            ("shell8", 83.0),
+            ("syscall", 51661.8),
+        ];
+        let mut cr = CopyRun { copies: 1, ..Default::default() };
+        cr.results = results.iter().map(|(n, s)| scored(n, *s)).collect();
+        let block = index4_block(&cr);
+        assert!(block.contains("Arithmetic Test (type = double)"), "{block}");
+        assert!(block.trim_end().ends_with("50.9"), "{block}");
+        cr.results.pop();
+        assert_eq!(index4_block(&cr), "", "no block without all eleven");
+    }
+}

@@ -1,0 +1,97 @@
+//! A tab-separated table for shell pipelines and spreadsheets: a header line, then per copy count
+//! (as run) one line per test result in report order (sorted by message; tests without a score
+//! last, in run order), then one line per index block (test `index:<category key>`, in the
+//! report's order).
+//!
+//! Columns ([`HEADER`]): the copy count, the test's name and title (its report line's name), its
+//! score and unit, the seconds of a pass and the passes kept (the report's `(10.0 s, 7 samples)`),
+//! its baseline and index. An index block's line has its score in `index` alone. Figures are
+//! `%.1f` as in the text report. A missing value (a test with no baseline, or no score because it
+//! failed or was skipped) is `-`, so that every line has nine non-empty fields and `cut`, `awk`
+//! and `read` split it alike. Tabs and line breaks inside a field become spaces.
+
+use super::fmt;
+use super::view::{baseline_index, ordered_index, score_title, scored, unscored_reason};
+use crate::model::{CopyRun, Run, TestResult};
+
+pub const HEADER: &str = "copies\ttest\ttitle\tscore\tunit\tseconds_per_pass\tkept_passes\tbaseline\tindex\n";
+
+fn clean(s: &str) -> String {
+    let s: String = s.chars().map(|c| if c == '\t' || c == '\n' || c == '\r' { ' ' } else { c }).collect();
+    if s.is_empty() {
+        "-".to_string()
+    } else {
+        s
+    }
+}
+
+fn line(cr: &CopyRun, r: &TestResult) -> String {
+    let opt = |v: Option<f64>| v.map(fmt::f1).unwrap_or_else(|| "-".to_string());
+    let ok = r.ok();
+    let (base, index) = if ok { baseline_index(cr, &r.message) } else { (None, None) };
+    format!(
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+        cr.copies,
+        clean(&r.name),
+        clean(&r.message),
+        opt(ok.then_some(r.score)),
+        clean(&r.unit),
+        opt(ok.then_some(r.time)),
+        if ok { r.kept.len().to_string() } else { "-".to_string() },
+        opt(base),
+        opt(index)
+    )
+}
+
+/// The whole table.
+pub fn render(run: &Run) -> String {
+    let mut s = String::from(HEADER);
+    for cr in &run.runs {
+        for r in scored(cr) {
+            s += &line(cr, r);
+        }
+        for r in cr.results.iter().filter(|r| unscored_reason(r).is_some()) {
+            s += &line(cr, r);
+        }
+        for b in ordered_index(cr) {
+            let (key, title) = (b.category.key(), score_title(b));
+            s += &format!("{}\tindex:{key}\t{title}\t-\t-\t-\t-\t-\t{}\n", cr.copies, fmt::f1(b.score));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+
+    #[test]
+    fn troubled_run() {
+        let want = "copies\ttest\ttitle\tscore\tunit\tseconds_per_pass\tkept_passes\tbaseline\tindex
+1\tdhry2reg\tDhrystone 2 using register variables\t12345678901234.5\tlps\t2.0\t2\t116700.0\t1057898706.1
+1\tgrep\tGrep a large file (system's grep)\t48834.0\tlpm\t2.0\t2\t25.0\t19533.6
+1\thanoi\tRecursion Test -- Tower of Hanoi, a message far too long for its column\t981597.6\tlps\t2.0\t2\t-\t-
+1\texecl\tExecl Throughput\t-\tlps\t-\t-\t-\t-
+1\tC\tC Compiler Throughput\t-\tlpm\t-\t-\t-\t-
+1\tindex:system\tSystem Benchmarks Index Score (Partial Only)\t-\t-\t-\t-\t-\t1057898706.1
+1\tindex:misc\tNon-Index Benchmarks Index Score (Partial Only)\t-\t-\t-\t-\t-\t19533.6
+";
+        assert_eq!(render(&fixture::troubled()), want);
+    }
+
+    #[test]
+    fn reference_run_has_a_line_per_result() {
+        let s = render(&fixture::reference());
+        // 12 tests and the System index at each of 1 and 2 copies.
+        assert_eq!(s.lines().count(), 1 + 26);
+        assert!(s.contains("\n2\tsyscall\tSystem Call Overhead\t3412695.8\tlps\t10.0\t7\t15000.0\t2275.1\n"));
+        // After each copy count's tests, its index block, as the report's score line gives it.
+        assert!(s.contains("\n1\tsyscall\tSystem Call Overhead\t1718780.5\tlps\t10.0\t7\t15000.0\t1145.9\n1\tindex:system\tSystem Benchmarks Index Score\t-\t-\t-\t-\t-\t1433.1\n2\t"), "{s}");
+        assert!(
+            s.ends_with("\n2\tindex:system\tSystem Benchmarks Index Score\t-\t-\t-\t-\t-\t3209.6\n"),
+            "{s}"
+        );
+        assert!(s.lines().all(|l| l.split('\t').count() == 9));
+    }
+}

@@ -1,0 +1,98 @@
+//! The small view of a run that every exporter reads it through: which results have a score and
+//! in what order, the index blocks in report order, the titles and the one-line reasons and
+//! notes. The text report is one exporter among the others; none borrows another's helpers.
+
+use super::fmt;
+use crate::model::{Category, CopyRun, IndexBlock, Noise, TestResult};
+
+/// The results that have a score, sorted by message in byte order, as `Run` lists them.
+pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
+    let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
+    v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+    v
+}
+
+/// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
+pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
+    let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
+    v.sort_by_key(|b| Category::ALL.iter().position(|c| *c == b.category));
+    v
+}
+
+/// When execl or spawn timed this static binary rather than the dynamically linked twin of the
+/// C program (`twin::image`), the sentence that says so, naming the tests by test name
+/// (as the other notes do, so that no grep for a report name meets it) and the first reason.
+pub fn static_image_note(cr: &CopyRun) -> Option<String> {
+    let on_static: Vec<&TestResult> = twin::image::PROGRAMS
+        .iter()
+        .filter_map(|(name, _)| cr.results.iter().find(|r| r.name == *name))
+        .filter(|r| r.ok() && r.exec_image().is_some_and(|i| i.is_static()))
+        .collect();
+    let why = &on_static.first()?.exec_image()?.detail;
+    let names: Vec<&str> = on_static.iter().map(|r| r.name.as_str()).collect();
+    Some(format!(
+        "{} ran on the static image ({why}): not comparable with the C suite's figures",
+        names.join(" and ")
+    ))
+}
+
+/// `low - high (-a% / +b%)`, or `---` when there is no interval.
+pub fn interval(ci: Option<crate::stats::Interval>, centre: f64) -> String {
+    match ci {
+        Some(c) if centre > 0.0 => format!(
+            "{} - {} (-{:.1}% / +{:.1}%)",
+            fmt::f1(c.low),
+            fmt::f1(c.high),
+            100.0 * (1.0 - c.low / centre),
+            100.0 * (c.high / centre - 1.0)
+        ),
+        _ => "---".to_string(),
+    }
+}
+
+/// The title of a category's score line: `<name> Index Score[ (Partial Only)]`.
+pub fn score_title(b: &IndexBlock) -> String {
+    let mut t = format!("{} Index Score", b.category.display());
+    if b.partial {
+        t.push_str(" (Partial Only)");
+    }
+    t
+}
+
+/// Why a test of this block has no score, or None when it has one.
+pub fn unscored_reason(r: &TestResult) -> Option<String> {
+    if let Some(e) = &r.error {
+        Some(format!("failed: {}", fmt::one_line(e)))
+    } else if let Some(why) = &r.skipped {
+        Some(format!("skipped: {}", fmt::one_line(why)))
+    } else if r.kept.is_empty() {
+        Some("failed: no measured results".to_string())
+    } else {
+        None
+    }
+}
+
+/// One pass's noise, as `-v` and the log show it.
+pub fn noise_line(n: &Noise) -> String {
+    let mhz = n.mhz.map(|m| format!(", {m:.0} MHz")).unwrap_or_default();
+    format!(
+        "  noise: steal {:.1}%, other processes {:.1}% of the copies' {:.2} s of CPU; load {:.2} -> {:.2}; \
+         {} involuntary switches{mhz}",
+        100.0 * n.steal_share(),
+        100.0 * n.foreign_share(),
+        n.copies_cpu,
+        n.load_start,
+        n.load_end,
+        n.involuntary
+    )
+}
+
+/// The baseline and index of a test's row in the copy run's index blocks, if any.
+pub fn baseline_index(cr: &CopyRun, message: &str) -> (Option<f64>, Option<f64>) {
+    cr.index
+        .iter()
+        .flat_map(|b| b.rows.iter())
+        .find(|row| row.message == message)
+        .map(|row| (row.baseline, row.index))
+        .unwrap_or((None, None))
+}
