@@ -2,7 +2,8 @@
 //! failures on stderr) and the result files (`<base>`, `.html`, `.log`, `.json`, `.csv`).
 //!
 //! Every string of a report or log comes from the exporters, pure functions of the model: whole
-//! documents through `report::render`, the console's and the log's pieces through [`fmt`].
+//! documents through `report::render`, the console's pieces from `report::text` and the log's
+//! from `report::log`.
 //! Measuring code never formats.
 
 use super::options::{Format, JsonOut, Verbosity};
@@ -13,51 +14,6 @@ use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
-
-/// The exporters' entry points, as the driver calls them: every report and log string.
-pub mod fmt {
-    use crate::model::{Pass, Run, TestResult};
-
-    /// The logo and the banner printed before the tests.
-    pub fn banner() -> String {
-        report::text::logo(base::version::NUMBER)
-    }
-    /// The "Use directories for:" block.
-    pub fn directories(run: &Run) -> String {
-        report::text::directories(&run.settings.tmpdir, &run.settings.resultdir)
-    }
-    pub fn progress_test(copies: usize, message: &str) -> String {
-        report::text::progress_test(copies, message)
-    }
-    pub fn progress_pass(number: usize) -> String {
-        report::text::progress_pass(number)
-    }
-    pub const PROGRESS_END: &str = report::text::PROGRESS_END;
-    /// What the console prints before the final report.
-    pub fn console_rule() -> String {
-        report::text::console_rule()
-    }
-    /// The log's lines before a test's first pass.
-    pub fn log_test_header(message: &str, copies: usize, command: &str) -> String {
-        report::log::test_header(message, copies, command)
-    }
-    /// Before a pass (its programs' stdout follows).
-    pub fn log_pass_header(number: usize) -> String {
-        report::log::pass_header(number)
-    }
-    /// After a pass: every copy's fields.
-    pub fn log_pass(pass: &Pass) -> String {
-        report::log::pass_footer(pass)
-    }
-    /// After the last pass (or the failed one): the dropped and kept counts and the result.
-    pub fn log_summary(r: &TestResult) -> String {
-        report::log::summary(r)
-    }
-    /// When a run is stopped by a signal in the middle of a test.
-    pub fn log_interrupted(signal: &str) -> String {
-        format!("\n>>>> interrupted by {signal}\n\n")
-    }
-}
 
 /// The console: progress as Run prints it, the time-left hint, failures.
 pub struct Console {
@@ -126,8 +82,8 @@ impl Console {
 
     /// The banner, the directories block and (verbose) the test list.
     pub fn start(&mut self, run: &Run) {
-        self.progress(&fmt::banner());
-        self.progress(&fmt::directories(run));
+        self.progress(&report::text::logo(base::version::NUMBER));
+        self.progress(&report::text::directories(&run.settings.tmpdir, &run.settings.resultdir));
         if self.verbosity == Verbosity::Verbose {
             self.progress(&format!("\nTests to run: {}\n", run.settings.tests.join(", ")));
         }
@@ -142,12 +98,12 @@ impl Console {
     }
 
     pub fn test(&mut self, copies: usize, message: &str) {
-        self.progress(&fmt::progress_test(copies, message));
+        self.progress(&report::text::progress_test(copies, message));
     }
 
     /// A pass is about to start; `left` is the estimated time left of the whole run.
     pub fn pass(&mut self, number: usize, left: f64) {
-        self.progress(&fmt::progress_pass(number));
+        self.progress(&report::text::progress_pass(number));
         if self.hint && !self.quiet() {
             let text = format!("  (about {} left)", human(left));
             let s = if self.hint_inline {
@@ -168,7 +124,7 @@ impl Console {
     }
 
     pub fn test_end(&mut self) {
-        self.progress(fmt::PROGRESS_END);
+        self.progress(report::text::PROGRESS_END);
     }
 
     /// Verbose: what else the host did during the pass just run.
@@ -209,7 +165,7 @@ impl Console {
     pub fn finish(&mut self, run: &Run, format: Format) {
         self.clear_hint();
         let doc = match format {
-            Format::Text if !self.quiet() => fmt::console_rule() + &report::render(format, run),
+            Format::Text if !self.quiet() => report::text::console_rule() + &report::render(format, run),
             _ => report::render(format, run),
         };
         self.out(doc.as_bytes());

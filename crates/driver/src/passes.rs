@@ -145,7 +145,7 @@ impl Runner<'_> {
         }
         r.error = failed;
         r.skipped = skipped;
-        let s = output::fmt::log_test_header(t.message, copies, "(not run)") + &output::fmt::log_summary(&r);
+        let s = report::log::test_header(t.message, copies, "(not run)") + &report::log::summary(&r);
         self.log(&s);
         r
     }
@@ -159,7 +159,7 @@ impl Runner<'_> {
         let per_pass = self.policy.pass_secs(t);
         r.command = display(&p.argv, p.stdin.as_deref());
         self.console.test(copies, t.message);
-        let header = output::fmt::log_test_header(t.message, copies, &r.command);
+        let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
         let cmd = Command {
             exe: self.exe,
@@ -172,7 +172,7 @@ impl Runner<'_> {
         };
         let began = self.exec.now();
         for i in 1..=npasses {
-            self.log(&output::fmt::log_pass_header(i));
+            self.log(&report::log::pass_header(i));
             if !self.exec.settle(self.policy.settle(t)) {
                 return self.interrupted();
             }
@@ -199,7 +199,7 @@ impl Runner<'_> {
                     let left = self.policy.end(self.exec.now() - began);
                     self.estimate.follow(left);
                     r.skipped = Some(why);
-                    self.log(&output::fmt::log_summary(&r));
+                    self.log(&report::log::summary(&r));
                     return Some(r);
                 }
                 Some((k, Verdict::Failed(e))) => {
@@ -207,7 +207,7 @@ impl Runner<'_> {
                         if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e.to_string() };
                     let mut pass = score::combine_copies(outcomes);
                     pass.noise = noise;
-                    self.log(&output::fmt::log_pass(&pass));
+                    self.log(&report::log::pass_footer(&pass));
                     r.passes.push(pass);
                     self.estimate.spend(unrun);
                     r.error = Some(e);
@@ -217,7 +217,7 @@ impl Runner<'_> {
                     let mut pass = score::combine_copies(outcomes);
                     pass.noise = noise;
                     self.console.noise(noise.as_ref());
-                    self.log(&output::fmt::log_pass(&pass));
+                    self.log(&report::log::pass_footer(&pass));
                     r.passes.push(pass);
                 }
             }
@@ -235,11 +235,11 @@ impl Runner<'_> {
         self.console.test_end();
         if let Some(e) = &r.error {
             self.console.failed(t.message, e);
-            self.log(&output::fmt::log_summary(&r));
+            self.log(&report::log::summary(&r));
             return Some(r);
         }
         score::score_result(&mut r);
-        self.log(&output::fmt::log_summary(&r));
+        self.log(&report::log::summary(&r));
         self.console.stats(&r);
         Some(r)
     }
@@ -247,7 +247,7 @@ impl Runner<'_> {
     fn interrupted(&mut self) -> Option<TestResult> {
         let sig = self.exec.caught().unwrap_or(libc::SIGINT);
         self.console.test_end();
-        self.log(&output::fmt::log_interrupted(signals::name(sig)));
+        self.log(&report::log::interrupted(signals::name(sig)));
         None
     }
 }

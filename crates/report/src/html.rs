@@ -6,7 +6,10 @@
 
 use super::fmt::{self, Zone};
 use super::svg::escape;
-use super::view::{interval, score_title, scored, static_image_note, unscored_reason};
+use super::view::{
+    disturbed_verdict, duration_note, interval, score_title, scored, static_image_note, status_note,
+    unscored_reason, Note,
+};
 use crate::model::{Category, CopyRun, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
@@ -73,13 +76,15 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &kind_note(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
-    if let Some(d) = run.settings.duration {
-        let _ = write!(
-            s,
-            "<p class=\"note\"><b>Durations set with -t {d}:</b> each test ran {d} s instead of its standard 10, 30 or 60 s; these scores are not comparable with standard runs.</p>\n\n"
-        );
+    if let Some(n) = duration_note(&run.settings) {
+        s += &note_para(&n);
     }
     s
+}
+
+/// A note as the page shows it: its lead in bold.
+fn note_para(n: &Note) -> String {
+    format!("<p class=\"note\"><b>{}</b> {}</p>\n\n", escape(&n.lead), escape(&n.rest))
 }
 
 fn system_table(sys: &SystemInfo, brief: bool) -> String {
@@ -321,18 +326,11 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
 /// tags.
 pub fn footer(run: &Run) -> String {
     let mut s = String::new();
-    let disturbed = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
-    if disturbed > 0 {
-        let _ = writeln!(
-            s,
-            "<p class=\"note\"><b>{disturbed} test{} disturbed; not fit to publish.</b></p>\n",
-            if disturbed == 1 { " was" } else { "s were" }
-        );
+    if let Some(v) = disturbed_verdict(run) {
+        let _ = write!(s, "<p class=\"note\"><b>{v}</b></p>\n\n");
     }
-    if run.incomplete {
-        s += "<p class=\"note\"><b>Incomplete:</b> saved while the run was going.</p>\n\n";
-    } else if run.interrupted {
-        s += "<p class=\"note\"><b>Run interrupted:</b> the results above are incomplete, and copy counts not shown did not run.</p>\n\n";
+    if let Some(n) = status_note(run) {
+        s += &note_para(&n);
     }
     s += "<p><hr/></p>
 <div><b>No Warranties:</b> These results are provided \"as is\", without warranty of any kind,

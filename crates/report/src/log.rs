@@ -111,6 +111,11 @@ pub fn summary(r: &TestResult) -> String {
     s
 }
 
+/// When a run is stopped by a signal in the middle of a test.
+pub fn interrupted(signal: &str) -> String {
+    format!("\n>>>> interrupted by {signal}\n\n")
+}
+
 /// A whole test's section of the log, without the programs' stdout (which the driver appends
 /// as the passes run): what a driver that logs after the fact writes (`compare`'s tests do).
 pub fn test_section(r: &TestResult) -> String {

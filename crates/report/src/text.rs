@@ -10,7 +10,10 @@
 //! has no result line and no index row, so a parser sees it exactly as a test that was not run.
 
 use super::fmt::{self, Tm, Zone};
-use super::view::{interval, ordered_index, score_title, scored, static_image_note, unscored_reason};
+use super::view::{
+    disturbed_verdict, duration_note, interval, ordered_index, score_title, scored, static_image_note,
+    status_note, unscored_reason, Note,
+};
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED};
 use std::fmt::Write as _;
 
@@ -135,25 +138,19 @@ fn settings_note(settings: &Settings) -> String {
              intervals follow each block.\n\n"
         );
     }
-    match settings.duration {
-        Some(d) => format!(
-            "** Durations set with -t {d}: each test ran {d} s instead of its standard 10, 30 or 60 s; \
-             these scores are not comparable with standard runs.\n\n"
-        ),
-        None => String::new(),
-    }
+    duration_note(settings).map_or(String::new(), |n| note_line(&n))
+}
+
+/// A note as the text report prints it: `** lead rest`, then a blank line.
+fn note_line(n: &Note) -> String {
+    format!("** {} {}\n\n", n.lead, n.rest)
 }
 
 /// The end of the report: a note when the run was interrupted or is still going, and the verdict
 /// on a run some of whose tests were disturbed; else nothing.
 pub fn footer(run: &Run) -> String {
-    let disturbed = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
-    let verdict = match disturbed {
-        0 => String::new(),
-        1 => "** 1 test was disturbed; not fit to publish.\n\n".to_string(),
-        n => format!("** {n} tests were disturbed; not fit to publish.\n\n"),
-    };
-    verdict + &unmeasured_note(run) + &status_note(run)
+    let verdict = disturbed_verdict(run).map_or(String::new(), |v| format!("** {v}\n\n"));
+    verdict + &unmeasured_note(run) + &status_note(run).map_or(String::new(), |n| note_line(&n))
 }
 
 /// When the driver tried to read the host's noise and could not (no /proc/stat), the one line
@@ -163,17 +160,6 @@ fn unmeasured_note(run: &Run) -> String {
     if run.settings.noise && missing {
         "** Noise not measured: /proc/stat or the copies' resource usage could not be read, so no \
          test here is known to be undisturbed.\n\n"
-            .to_string()
-    } else {
-        String::new()
-    }
-}
-
-fn status_note(run: &Run) -> String {
-    if run.incomplete {
-        "** Incomplete: saved while the run was going; a run that ends rewrites this report.\n\n".to_string()
-    } else if run.interrupted {
-        "** Run interrupted: the results above are incomplete, and copy counts not shown did not run.\n\n"
             .to_string()
     } else {
         String::new()

@@ -3,7 +3,7 @@
 //! notes. The text report is one exporter among the others; none borrows another's helpers.
 
 use super::fmt;
-use crate::model::{Category, CopyRun, IndexBlock, Noise, TestResult};
+use crate::model::{Category, CopyRun, IndexBlock, Noise, Run, Settings, TestResult};
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
@@ -95,4 +95,45 @@ pub fn baseline_index(cr: &CopyRun, message: &str) -> (Option<f64>, Option<f64>)
         .find(|row| row.message == message)
         .map(|row| (row.baseline, row.index))
         .unwrap_or((None, None))
+}
+
+/// A note of the report's end or head, worded once for every exporter: a lead (bold in HTML)
+/// and the rest of the sentence. The text report prints it `** lead rest`.
+pub struct Note {
+    pub lead: String,
+    pub rest: String,
+}
+
+/// The note of a run whose durations were set with `-t`.
+pub fn duration_note(settings: &Settings) -> Option<Note> {
+    let d = settings.duration?;
+    Some(Note {
+        lead: format!("Durations set with -t {d}:"),
+        rest: format!(
+            "each test ran {d} s instead of its standard 10, 30 or 60 s; these scores are not \
+             comparable with standard runs."
+        ),
+    })
+}
+
+/// The verdict on a run some of whose scored tests were disturbed.
+pub fn disturbed_verdict(run: &Run) -> Option<String> {
+    let n = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
+    match n {
+        0 => None,
+        1 => Some("1 test was disturbed; not fit to publish.".to_string()),
+        n => Some(format!("{n} tests were disturbed; not fit to publish.")),
+    }
+}
+
+/// The note of a run saved while it was going, or stopped before its end.
+pub fn status_note(run: &Run) -> Option<Note> {
+    let (lead, rest) = if run.incomplete {
+        ("Incomplete:", "saved while the run was going; a run that ends rewrites this report.")
+    } else if run.interrupted {
+        ("Run interrupted:", "the results above are incomplete, and copy counts not shown did not run.")
+    } else {
+        return None;
+    };
+    Some(Note { lead: lead.to_string(), rest: rest.to_string() })
 }
