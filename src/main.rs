@@ -88,9 +88,7 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         None => (me, driver::main(argv)),
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install(&argv[1..])),
-        Some("--version" | "-V" | "version") => {
-            (me, no_more(&argv).and_then(|()| error::print(base::version::LINE)))
-        }
+        Some("--version" | "-V" | "version") => (me, no_more(&argv).and_then(|()| error::print(&version()))),
         Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(HELP))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {
@@ -180,4 +178,10 @@ fn install(args: &[OsString]) -> error::Result {
         made.map_err(|e| Error::failed(format!("--install: cannot create {}: {e}", link.display())))?;
     }
     Ok(())
+}
+
+/// What `--version` prints: the version line, then what this binary was built as (build.rs).
+fn version() -> String {
+    let built = concat!("built for ", env!("UNIXBENCH_TARGET"), " from commit ", env!("UNIXBENCH_COMMIT"));
+    format!("{}{built}\n", base::version::LINE)
 }

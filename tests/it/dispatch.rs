@@ -35,6 +35,15 @@ fn version_and_help() {
     let o = run(&mut ub(["--version"]));
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("unixbench "));
+    // The second line says what the binary was built as: its target triple and commit.
+    let built = stdout(&o).lines().nth(1).unwrap_or("").to_string();
+    let (target, commit) =
+        built.strip_prefix("built for ").and_then(|r| r.split_once(" from commit ")).unwrap();
+    assert!(target.contains("-linux-") && !target.contains(' '), "{built}");
+    assert!(
+        commit == "unknown" || commit.trim_end_matches("-dirty").chars().all(|c| c.is_ascii_hexdigit()),
+        "{built}"
+    );
     let o = run(&mut ub(["--help"]));
     assert!(o.status.success());
     assert!(stdout(&o).contains("--install"));
