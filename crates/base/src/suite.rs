@@ -331,6 +331,29 @@ mod tests {
         }
     }
 
+    /// The index is one list: the tests the `index` group runs are the system tests with a
+    /// baseline, whose count decides whether the System index is complete, and the graphics
+    /// index's are the 2D and 3D ones. A test added to one list and not the other fails here.
+    #[test]
+    fn index_groups_are_the_baselines_of_their_categories() {
+        let of = |cats: &[&str]| {
+            let mut v: Vec<&str> = crate::baselines::BASELINES
+                .iter()
+                .filter(|b| cats.contains(&b.category))
+                .map(|b| b.test)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let sorted = |l: &[&'static str]| {
+            let mut v = l.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(INDEX), of(&["system"]));
+        assert_eq!(sorted(GRAPHICS), of(&["2d", "3d"]));
+    }
+
     #[test]
     fn nominal_durations() {
         assert_eq!(test("dhry2reg").unwrap().nominal_secs(None), 10);
