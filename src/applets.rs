@@ -231,43 +231,25 @@ pub fn find(name: &str) -> Option<&'static Applet> {
     APPLETS.iter().find(|a| a.name == name).or_else(|| without_graphics(name))
 }
 
-/// The names of the graphics applets (feature `graphics`).
-#[cfg_attr(feature = "graphics", allow(dead_code))]
-pub const GRAPHICS_NAMES: [&str; 11] = [
-    "2d-rects",
-    "2d-lines",
-    "2d-circle",
-    "2d-ellipse",
-    "2d-shapes",
-    "2d-aashapes",
-    "2d-polys",
-    "2d-text",
-    "2d-blit",
-    "2d-window",
-    "ubgears",
-];
-
 /// Exit status 2 and the line a user of a default build sees for a graphics applet.
 #[cfg_attr(feature = "graphics", allow(dead_code))]
 pub const WITHOUT_GRAPHICS: &str =
     "this binary was built without graphics (build unixbench-graphics: make graphics)";
 
+/// The graphics applets of a build without them: the programs of the catalogue's graphics
+/// tests, each refusing with [`WITHOUT_GRAPHICS`].
 #[cfg(not(feature = "graphics"))]
 fn without_graphics(name: &str) -> Option<&'static Applet> {
     fn refuse(_: Vec<OsString>) -> Result {
         Err(crate::error::Error::usage(WITHOUT_GRAPHICS))
     }
-    static STUBS: [Applet; 11] = {
-        let mut v = [const { Applet { name: "", args: "", about: "needs a build with graphics", entry: refuse } };
-            11];
-        let mut i = 0;
-        while i < 11 {
-            v[i].name = GRAPHICS_NAMES[i];
-            i += 1;
-        }
-        v
-    };
-    STUBS.iter().find(|a| a.name == name)
+    static STUBS: std::sync::OnceLock<Vec<Applet>> = std::sync::OnceLock::new();
+    let stubs = STUBS.get_or_init(|| {
+        base::suite::graphics_programs()
+            .map(|name| Applet { name, args: "", about: "needs a build with graphics", entry: refuse })
+            .collect()
+    });
+    stubs.iter().find(|a| a.name == name)
 }
 
 #[cfg(feature = "graphics")]

@@ -212,6 +212,19 @@ pub static TESTS: &[Test] = &[
     Test { repeat: Long, ..host("sysexec", "Exec System Call Overhead", Misc, 10) },
 ];
 
+/// The programs of the graphics tests: the applets of a build with the `graphics` feature.
+pub fn graphics_programs() -> impl Iterator<Item = &'static str> {
+    TESTS.iter().filter_map(|t| match t.kind {
+        Kind::Graphics { prog, .. } => Some(prog),
+        _ => None,
+    })
+}
+
+/// The tests that run host programs (the shell scripts, the C compiler, dc, grep, sysexec).
+pub fn host_tests() -> impl Iterator<Item = &'static str> {
+    TESTS.iter().filter(|t| matches!(t.kind, Kind::Host { .. })).map(|t| t.name)
+}
+
 /// The test called `name`.
 pub fn test(name: &str) -> Option<&'static Test> {
     TESTS.iter().find(|t| t.name == name)

@@ -38,9 +38,6 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Every test this module knows, in the order of docs/ORIGINAL.md, "Tests".
-pub const HOST_TESTS: &[&str] = &["shell1", "shell8", "shell16", "C", "dc", "grep", "sysexec"];
-
 /// The programs the shell test's scripts run, besides `/bin/sh`.
 const SHELL_TOOLS: &[&str] = &["sort", "od", "grep", "tee", "wc", "rm"];
 
@@ -74,10 +71,10 @@ pub fn default_secs(name: &str) -> Option<u32> {
     }
 }
 
-/// The argv for test `name` (one of [`HOST_TESTS`]) running for `secs` seconds with the files
+/// The argv for test `name` (one of `suite::host_tests`) running for `secs` seconds with the files
 /// of `wd`, or why it cannot run here. argv[0] is the applet of this binary to run (`looper`
 /// or `syscall`); see the module documentation for the working directory, environment and
-/// cleanup the driver provides. A name that is not one of [`HOST_TESTS`] gives a `Skip`
+/// cleanup the driver provides. A name that is not one of them gives a `Skip`
 /// saying so (a bug in the caller, reported rather than panicking).
 pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, Skip> {
     let secs = OsString::from(secs.to_string());
@@ -180,7 +177,7 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
             None => {
                 return Err(Error::usage(format!(
                     "unknown test '{t}': expected one of {}",
-                    HOST_TESTS.join(", ")
+                    crate::suite::host_tests().collect::<Vec<_>>().join(", ")
                 )))
             }
         },
@@ -234,7 +231,9 @@ mod tests {
 
     #[test]
     fn durations_are_the_c_suites() {
-        let d: Vec<_> = HOST_TESTS.iter().map(|t| default_secs(t).unwrap()).collect();
+        let names: Vec<_> = crate::suite::host_tests().collect();
+        assert_eq!(names, ["shell1", "shell8", "shell16", "C", "dc", "grep", "sysexec"]);
+        let d: Vec<_> = names.iter().map(|t| default_secs(t).unwrap()).collect();
         assert_eq!(d, [60, 60, 60, 60, 30, 30, 10]);
         assert_eq!(default_secs("pipe"), None);
     }
