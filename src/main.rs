@@ -37,17 +37,9 @@ Usage:
   unixbench help | version               this help, the version (also --help, -h, --version)
 
 The options people reach for (all of them: unixbench run --help):
-  -c N                one run with N parallel copies (repeat: -c 1 -c 4)
-  -i N                N passes for long tests, (N+1)/3 for short ones
-  -q, -v              quiet (only the report), verbose (each command, statistics)
-  --quick[=SECONDS]   the same tests in about a tenth of the time, each with its interval
-  -t SECONDS          a short run: every test SECONDS, shorter settles (not standard)
-  -n, --dry-run       print the plan and its estimated time; run nothing
-  --format FORMAT     the final print on stdout: text, html, json, csv or tsv
-  --json[=FILE]       also write the results JSON (beside the report, or FILE)
-  --results DIR       results directory (default ./results)
-  --tmpdir DIR        where the file tests write (default $UB_TMPDIR, $TMPDIR, /tmp)
+";
 
+const HELP_END: &str = "\n\
 `PROGRAM --help` (or -h) prints one program's usage; `compare --help`, `lmbench --help` theirs.
 ";
 
@@ -89,7 +81,7 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install(&argv[1..])),
         Some("--version" | "-V" | "version") => (me, no_more(&argv).and_then(|()| error::print(&version()))),
-        Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(HELP))),
+        Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(&help()))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {
             argv.remove(0);
@@ -184,4 +176,10 @@ fn install(args: &[OsString]) -> error::Result {
 fn version() -> String {
     let built = concat!("built for ", env!("UNIXBENCH_TARGET"), " from commit ", env!("UNIXBENCH_COMMIT"));
     format!("{}{built}\n", base::version::LINE)
+}
+
+/// The top-level help: the commands, the options people reach for (from the driver's table of
+/// options), the pointers to the rest.
+fn help() -> String {
+    format!("{HELP}{}{HELP_END}", driver::options::brief_help())
 }

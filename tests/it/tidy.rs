@@ -531,3 +531,32 @@ fn twin_unsafe_only_in_its_libc_module() {
         }
     }
 }
+
+/// The driver's environment variables are read in one place, `options::Environment::read`,
+/// which its help and the README's list derive from. (The variables that carry a choice from
+/// the driver to its copies, `UB_EXEC_IMAGE`, are read by the copies, in `twin::image`.)
+#[test]
+fn ub_variables_are_read_in_one_place() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let home = root.join("crates/driver/src/options.rs");
+    let mut read_here = 0;
+    let mut elsewhere = Vec::new();
+    for p in all_rust_files() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            // Setting one for the copies (`set_var`) is no read.
+            let code = line.split("//").next().unwrap_or("").replace("set_var(", "");
+            let reads = ["var_os(\"UB_", "var(\"UB_", "is(\"UB_", "set(\"UB_"]
+                .iter()
+                .filter(|r| code.contains(**r))
+                .count();
+            if p == home {
+                read_here += reads;
+            } else if reads > 0 {
+                elsewhere.push(format!("{}:{}", p.strip_prefix(root).unwrap().display(), n + 1));
+            }
+        }
+    }
+    assert!(read_here >= 6, "options.rs reads {read_here} UB_ variables");
+    assert!(elsewhere.is_empty(), "UB_ variables read outside options.rs: {elsewhere:?}");
+}

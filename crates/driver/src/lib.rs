@@ -72,7 +72,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let opts = match options::parse(args)? {
         Parsed::Help => return crate::error::print(&options::help()),
         Parsed::Version => return crate::error::print(base::version::LINE),
-        Parsed::Run(o) => o,
+        Parsed::Run(o) => *o,
     };
     // A file size limit must not kill the run: writing the log or a report then fails with
     // EFBIG, and says so. (A closed stdout, `unixbench | head`, is handled with the signals.)
@@ -141,7 +141,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     }
 
     // The host's noise is read around each pass unless UB_NOISE=off asks not to.
-    let noise = std::env::var_os("UB_NOISE").map_or(true, |v| v != "off");
+    let noise = opts.env.noise;
     let mut run = Run {
         version: report::version(),
         system,
@@ -167,6 +167,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
                 &crate::fmt::file_name_part(&run.system.hostname),
                 &today(),
                 opts.json.as_ref(),
+                &opts.env,
             )
             .map_err(|e| {
                 if made_results {
@@ -348,16 +349,15 @@ struct Dirs {
 impl Dirs {
     /// `home`: the directory of the `Run` link the driver was entered through, if it was.
     fn prepare(o: &Options, home: Option<&Path>) -> Result<Dirs> {
-        let env =
-            |k: &'static str| std::env::var_os(k).filter(|v| !v.is_empty()).map(|v| (PathBuf::from(v), k));
+        let env = |v: &Option<PathBuf>, k: &'static str| v.clone().map(|v| (v, k));
         let beside = |d: &str| home.map(|h| (h.join(d), "the directory of Run"));
         let (tmp, from) = o
             .tmpdir
             .clone()
             .map(|t| (t, "--tmpdir"))
-            .or_else(|| env("UB_TMPDIR"))
+            .or_else(|| env(&o.env.tmpdir, "UB_TMPDIR"))
             .or_else(|| beside("tmp"))
-            .or_else(|| env("TMPDIR"))
+            .or_else(|| env(&o.env.system_tmpdir, "TMPDIR"))
             .unwrap_or_else(|| ("/tmp".into(), "the default"));
         let make_tmp = home.is_some() && from == "the directory of Run";
         let tmp = absolute(&tmp, "tmp directory", from)?;
@@ -375,7 +375,7 @@ impl Dirs {
                 .results
                 .clone()
                 .map(|r| (r, "--results"))
-                .or_else(|| env("UB_RESULTDIR"))
+                .or_else(|| env(&o.env.results, "UB_RESULTDIR"))
                 .or_else(|| beside("results"))
                 .unwrap_or_else(|| ("results".into(), "the default"));
             let r = absolute(&r, "results directory", from)?;

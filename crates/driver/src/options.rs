@@ -15,59 +15,384 @@ Runs the tests as UnixBench's ./Run does: each test at 1 copy, then at one copy 
 process may use (its affinity mask within its cgroup's cpuset and CPU quota), 10 passes (long
 tests) or 3 (short), the worst third dropped, the geometric mean kept, and the index against
 the SPARCstation 20-61 baselines. With no TEST, runs `index`.
-
-Run's options:
-  -q              quiet: print only the final report (no banner, no progress)
-  -v              verbose: also the test list, each command and its copies
-  -b              brief: no CPU lines in the system block
-  -i N            N passes for long tests, max(1, (N+1)/3) for short ones
-  -c N            run with N parallel copies (repeat for several runs: -c 1 -c 4)
-
-Our options:
-  -t, --time SECONDS   a short run: every test runs SECONDS instead of its standard duration,
-                       Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,
-                       at least 0.1 s), and the settle between passes is a sync without the
-                       3 s sleep (not comparable with standard runs; the report says so)
-  --quick[=SECONDS]    a quick run: the same tests and copies, each pass shorter, each test
-                       stopped when its score's 95% interval is within +-1% or its share of
-                       the time budget is spent; the budget is just under a tenth of the
-                       standard run's time, or SECONDS for the whole run; the report gives
-                       every test's interval and the index's
-  --results DIR        results directory (default: $UB_RESULTDIR, else ./results; through a
-                       link named Run, results/ beside it)
-  --tmpdir DIR         where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else
-                       /tmp; it must exist: it is never created; through a link named Run,
-                       tmp/ beside it, made as Run makes it); the run works in a private
-                       subdirectory and removes it
-  --format FORMAT      what the final print on stdout is: text (the report, default), html,
-                       json, csv or tsv; progress then goes to stderr
-  --json[=FILE]        also write the results JSON: beside the report, or FILE (as
-                       UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise
-  --no-save            write no files (no results directory, no log)
-  -n, --dry-run        print the plan (tests, copies, passes, durations, settles) and its
-                       estimated time, and run nothing
-  --exec-image IMAGE   the image Execl Throughput and Process Creation time: auto (default: the
-                       dynamically linked twin of the C program where this host has its
-                       loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,
-                       or static (not comparable with the C suite's figures)
-  -h, --help           this help
-  -V, --version        the version
-
 ";
 
 const HELP_TAIL: &str = "\
-Environment: UB_RESULTDIR, UB_TMPDIR, UB_OUTPUT_FILE_NAME (the results' base name),
-UB_OUTPUT_CSV=true (also write a .csv), UB_OUTPUT_JSON=true (also write a .json), UB_NOISE=off
-(do not read the host's noise around each pass). Exit status: 0 all tests ran, 1 a test failed,
-2 bad command line or unusable directory, 128+N stopped by signal N (the finished tests are
-reported). A result that cannot be written to a file or stdout is said on stderr, exit 1.
+Exit status: 0 all tests ran, 1 a test failed, 2 bad command line or unusable directory,
+128+N stopped by signal N (the finished tests are reported). A result that cannot be written
+to a file or stdout is said on stderr, exit 1.
 ";
 
-/// `run --help`: the options, then every group and test with one line on what it runs, from
-/// the test table.
+/// How an option takes its argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    Nothing,
+    /// A value, `-c N`, `--results DIR` or `--results=DIR`.
+    Value(&'static str),
+    /// An optional value, attached: `--quick` or `--quick=SECONDS`.
+    Optional(&'static str),
+}
+
+/// One option of the driver's command line, declared once: parsing, the list of valid forms in
+/// the error for an unknown one, `run --help`, the top-level help's short list and the README's
+/// options (a test checks it) all come from [`OPTIONS`].
+pub struct Opt {
+    pub short: Option<char>,
+    pub long: Option<&'static str>,
+    pub takes: Takes,
+    /// One of Run's own options (the first section of the help), or ours.
+    pub run: bool,
+    /// Its lines in `run --help`.
+    pub help: &'static [&'static str],
+    /// Its line in the top-level help, for the options people reach for.
+    pub brief: Option<&'static str>,
+    /// What it sets: the value, when it takes one.
+    apply: fn(&mut Options, Option<OsString>) -> Result<()>,
+}
+
+impl Opt {
+    /// How the help writes it: `-t, --time SECONDS`, `--quick[=SECONDS]`, `-c N`.
+    pub fn forms(&self) -> String {
+        let mut f = match (self.short, self.long) {
+            (Some(c), Some(l)) => format!("-{c}, --{l}"),
+            (Some(c), None) => format!("-{c}"),
+            (None, Some(l)) => format!("--{l}"),
+            (None, None) => String::new(),
+        };
+        match self.takes {
+            Takes::Nothing => {}
+            Takes::Value(v) => f += &format!(" {v}"),
+            Takes::Optional(v) => f += &format!("[={v}]"),
+        }
+        f
+    }
+
+    /// How errors name it: the long form where it has one.
+    fn name(&self) -> String {
+        self.long.map_or_else(|| format!("-{}", self.short.unwrap_or('?')), |l| format!("--{l}"))
+    }
+}
+
+/// The value of an option that takes one (the table guarantees it).
+fn value(v: Option<OsString>) -> OsString {
+    v.unwrap_or_default()
+}
+
+/// Every option of the driver, in the order of `run --help`.
+pub static OPTIONS: &[Opt] = &[
+    Opt {
+        short: Some('q'),
+        long: None,
+        takes: Takes::Nothing,
+        run: true,
+        help: &["quiet: print only the final report (no banner, no progress)"],
+        brief: Some("quiet: only the report"),
+        apply: |o, _| {
+            o.verbosity = Verbosity::Quiet;
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('v'),
+        long: None,
+        takes: Takes::Nothing,
+        run: true,
+        help: &["verbose: also the test list, each command and its copies"],
+        brief: Some("verbose: each command, the statistics"),
+        apply: |o, _| {
+            o.verbosity = Verbosity::Verbose;
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('b'),
+        long: None,
+        takes: Takes::Nothing,
+        run: true,
+        help: &["brief: no CPU lines in the system block"],
+        brief: None,
+        apply: |o, _| {
+            o.verbosity = Verbosity::Brief;
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('i'),
+        long: None,
+        takes: Takes::Value("N"),
+        run: true,
+        help: &["N passes for long tests, max(1, (N+1)/3) for short ones"],
+        brief: Some("N passes for long tests, (N+1)/3 for short ones"),
+        apply: |o, v| {
+            o.iterations =
+                Some(parse_uint("-i (passes of long tests)", &value(v), 1, MAX_ITERATIONS)? as u32);
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('c'),
+        long: None,
+        takes: Takes::Value("N"),
+        run: true,
+        help: &["run with N parallel copies (repeat for several runs: -c 1 -c 4)"],
+        brief: Some("one run with N parallel copies (repeat: -c 1 -c 4)"),
+        apply: |o, v| {
+            o.copies.push(parse_uint("-c (parallel copies)", &value(v), 1, MAX_COPIES)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('t'),
+        long: Some("time"),
+        takes: Takes::Value("SECONDS"),
+        run: false,
+        help: &[
+            "a short run: every test runs SECONDS instead of its standard duration,",
+            "Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,",
+            "at least 0.1 s), and the settle between passes is a sync without the",
+            "3 s sleep (not comparable with standard runs; the report says so)",
+        ],
+        brief: Some("a short run: every test SECONDS, shorter settles (not standard)"),
+        apply: |o, v| {
+            let max = crate::args::MAX_DURATION;
+            o.duration = Some(parse_uint("--time (seconds per test)", &value(v), 1, max)? as u32);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("quick"),
+        takes: Takes::Optional("SECONDS"),
+        run: false,
+        help: &[
+            "a quick run: the same tests and copies, each pass shorter, each test",
+            "stopped when its score's 95% interval is within +-1% or its share of",
+            "the time budget is spent; the budget is just under a tenth of the",
+            "standard run's time, or SECONDS for the whole run; the report gives",
+            "every test's interval and the index's",
+        ],
+        brief: Some("the same tests in about a tenth of the time, each with its interval"),
+        apply: |o, v| {
+            let what = "--quick (seconds for the whole run)";
+            o.quick = Some(match v {
+                None => Quick::Tenth,
+                Some(v) => Quick::Seconds(parse_uint(what, &v, 1, crate::args::MAX_DURATION)? as u32),
+            });
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("results"),
+        takes: Takes::Value("DIR"),
+        run: false,
+        help: &[
+            "results directory (default: $UB_RESULTDIR, else ./results; through a",
+            "link named Run, results/ beside it)",
+        ],
+        brief: Some("results directory (default ./results)"),
+        apply: |o, v| {
+            o.results = Some(value(v).into());
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("tmpdir"),
+        takes: Takes::Value("DIR"),
+        run: false,
+        help: &[
+            "where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else",
+            "/tmp; it must exist: it is never created; through a link named Run,",
+            "tmp/ beside it, made as Run makes it); the run works in a private",
+            "subdirectory and removes it",
+        ],
+        brief: Some("where the file tests write (default $UB_TMPDIR, $TMPDIR, /tmp)"),
+        apply: |o, v| {
+            o.tmpdir = Some(value(v).into());
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("format"),
+        takes: Takes::Value("FORMAT"),
+        run: false,
+        help: &[
+            "what the final print on stdout is: text (the report, default), html,",
+            "json, csv or tsv; progress then goes to stderr",
+        ],
+        brief: Some("the final print on stdout: text, html, json, csv or tsv"),
+        apply: |o, v| {
+            let v = value(v);
+            o.format = v.to_str().and_then(Format::named).ok_or_else(|| {
+                Error::usage(format!(
+                    "invalid --format '{}': expected text, html, json, csv or tsv",
+                    v.to_string_lossy()
+                ))
+            })?;
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("json"),
+        takes: Takes::Optional("FILE"),
+        run: false,
+        help: &[
+            "also write the results JSON: beside the report, or FILE (as",
+            "UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise",
+        ],
+        brief: Some("also write the results JSON (beside the report, or FILE)"),
+        apply: |o, v| {
+            o.json = Some(match v {
+                None => JsonOut::Beside,
+                Some(v) if v.is_empty() => return Err(Error::usage("--json= needs a file name")),
+                Some(v) => JsonOut::File(v.into()),
+            });
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("no-save"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &["write no files (no results directory, no log)"],
+        brief: None,
+        apply: |o, _| {
+            o.save = false;
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('n'),
+        long: Some("dry-run"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &[
+            "print the plan (tests, copies, passes, durations, settles) and its",
+            "estimated time, and run nothing",
+        ],
+        brief: Some("print the plan and its estimated time; run nothing"),
+        apply: |o, _| {
+            o.dry_run = true;
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("exec-image"),
+        takes: Takes::Value("IMAGE"),
+        run: false,
+        help: &[
+            "the image Execl Throughput and Process Creation time: auto (default: the",
+            "dynamically linked twin of the C program where this host has its",
+            "loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,",
+            "or static (not comparable with the C suite's figures)",
+        ],
+        brief: None,
+        apply: |o, v| {
+            let v = value(v);
+            let s = v.to_str().filter(|s| twin::image::parse_request(s).is_some()).ok_or_else(|| {
+                Error::usage(format!(
+                    "invalid --exec-image '{}': expected {}",
+                    v.to_string_lossy(),
+                    twin::image::CHOICES
+                ))
+            })?;
+            o.exec_image = Some(s.to_string());
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('h'),
+        long: Some("help"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &["this help"],
+        brief: None,
+        apply: |o, _| {
+            o.asked = Some(Asked::Help);
+            Ok(())
+        },
+    },
+    Opt {
+        short: Some('V'),
+        long: Some("version"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &["the version"],
+        brief: None,
+        apply: |o, _| {
+            o.asked = Some(Asked::Version);
+            Ok(())
+        },
+    },
+];
+
+/// The environment variables the driver reads, each declared once: `run --help` lists them,
+/// and [`Environment::read`] is the one place that reads them.
+pub static ENVIRONMENT: &[(&str, &str)] = &[
+    ("UB_RESULTDIR", "the results directory, where --results does not say"),
+    ("UB_TMPDIR", "where the file tests write, where --tmpdir does not say"),
+    ("UB_OUTPUT_FILE_NAME", "the results' base name (a plain file name)"),
+    ("UB_OUTPUT_CSV", "=true: also write a .csv"),
+    ("UB_OUTPUT_JSON", "=true: also write a .json"),
+    ("UB_NOISE", "=off: do not read the host's noise around each pass"),
+];
+
+/// What the environment says, read once when the command line is parsed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Environment {
+    /// `UB_RESULTDIR`, `UB_TMPDIR`: empty counts as unset.
+    pub results: Option<PathBuf>,
+    pub tmpdir: Option<PathBuf>,
+    /// `UB_OUTPUT_FILE_NAME`: empty counts as unset.
+    pub file_name: Option<OsString>,
+    /// `UB_OUTPUT_CSV=true`.
+    pub csv: bool,
+    /// `UB_OUTPUT_JSON=true`.
+    pub json: bool,
+    /// Not `UB_NOISE=off`.
+    pub noise: bool,
+    /// `TMPDIR`, the last resort for the tmp directory.
+    pub system_tmpdir: Option<PathBuf>,
+}
+
+impl Environment {
+    /// The process's environment.
+    pub fn read() -> Environment {
+        let set = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        let is = |k: &str, v: &str| std::env::var_os(k).is_some_and(|x| x == v);
+        Environment {
+            results: set("UB_RESULTDIR").map(PathBuf::from),
+            tmpdir: set("UB_TMPDIR").map(PathBuf::from),
+            file_name: set("UB_OUTPUT_FILE_NAME"),
+            csv: is("UB_OUTPUT_CSV", "true"),
+            json: is("UB_OUTPUT_JSON", "true"),
+            noise: !is("UB_NOISE", "off"),
+            system_tmpdir: set("TMPDIR").map(PathBuf::from),
+        }
+    }
+}
+
+/// `run --help`: the options and the environment from their tables, then every group and test
+/// with one line on what it runs, from the test table.
 pub fn help() -> String {
     let mut h = String::from(HELP_HEAD);
-    h.push_str("Groups:\n");
+    for (title, run, width) in [("Run's options:", true, 16), ("Our options:", false, 21)] {
+        h += &format!("\n{title}\n");
+        for o in OPTIONS.iter().filter(|o| o.run == run) {
+            let forms = o.forms();
+            let pad = if forms.len() < width { width } else { forms.len() + 2 };
+            for (i, line) in o.help.iter().enumerate() {
+                let head = if i == 0 { forms.as_str() } else { "" };
+                h += &format!("  {head:<pad$}{line}\n");
+            }
+        }
+    }
+    h.push_str("\nGroups:\n");
     for (g, about) in suite::groups() {
         h.push_str(&format!("  {g:<18}{about}\n"));
     }
@@ -75,8 +400,23 @@ pub fn help() -> String {
     for t in suite::TESTS {
         h.push_str(&format!("  {:<18}{}\n", t.name, t.message));
     }
+    h.push_str("\nEnvironment:\n");
+    for (name, about) in ENVIRONMENT {
+        h.push_str(&format!("  {name:<21}{about}\n"));
+    }
     h.push('\n');
     h.push_str(HELP_TAIL);
+    h
+}
+
+/// The top-level help's lines for the options people reach for.
+pub fn brief_help() -> String {
+    let mut h = String::new();
+    for o in OPTIONS {
+        if let Some(b) = o.brief {
+            h += &format!("  {:<20}{b}\n", o.forms());
+        }
+    }
     h
 }
 
@@ -116,6 +456,17 @@ pub struct Options {
     pub json: Option<JsonOut>,
     /// `-n`, `--dry-run`: print the plan and its estimated time, run nothing.
     pub dry_run: bool,
+    /// What the environment said.
+    pub env: Environment,
+    /// `--help` or `--version`, which end the parsing.
+    asked: Option<Asked>,
+}
+
+/// An option that ends the parsing with an answer of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    Help,
+    Version,
 }
 
 /// Where the results JSON goes.
@@ -127,15 +478,10 @@ pub enum JsonOut {
     File(PathBuf),
 }
 
-/// Every option, short and long, for the message about an unknown one.
-const ALLOWED: &str = "-q -v -b -i N -c N -t SECONDS -n -h -V, --time=SECONDS --quick[=SECONDS] \
-    --results DIR --tmpdir DIR --format FORMAT --json[=FILE] --no-save --exec-image IMAGE \
-    --dry-run --help --version";
-
 /// What the command line asks for.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Parsed {
-    Run(Options),
+    Run(Box<Options>),
     Help,
     Version,
 }
@@ -145,9 +491,14 @@ pub use crate::model::MAX_COPIES;
 /// The most passes `-i` accepts.
 pub const MAX_ITERATIONS: u64 = 10_000;
 
+/// The command line, read against the process's environment.
 pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
-    use lexopt::prelude::*;
-    let mut p = lexopt::Parser::from_args(args);
+    parse_in(args, Environment::read())
+}
+
+/// The command line against `env`: each word through its entry of [`OPTIONS`] or as a test or
+/// group, then the checks that take the whole line.
+pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
     let mut o = Options {
         verbosity: Verbosity::Normal,
         iterations: None,
@@ -162,108 +513,74 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
         exec_image: None,
         json: None,
         dry_run: false,
+        env,
+        asked: None,
     };
-    let need = |p: &mut lexopt::Parser, opt: &str| -> Result<OsString> {
-        p.value().map_err(|_| Error::usage(format!("option {opt} needs a value")))
-    };
+    let mut p = lexopt::Parser::from_args(args);
     while let Some(arg) = p.next().map_err(|e| Error::usage(e.to_string()))? {
         match arg {
-            Short('q') => o.verbosity = Verbosity::Quiet,
-            Short('v') => o.verbosity = Verbosity::Verbose,
-            Short('b') => o.verbosity = Verbosity::Brief,
-            Short('i') => {
-                let v = need(&mut p, "-i")?;
-                o.iterations = Some(parse_uint("-i (passes of long tests)", &v, 1, MAX_ITERATIONS)? as u32);
-            }
-            Short('c') => {
-                let v = need(&mut p, "-c")?;
-                o.copies.push(parse_uint("-c (parallel copies)", &v, 1, MAX_COPIES)? as usize);
-            }
-            Short('t') | Long("time") => {
-                let v = need(&mut p, "--time")?;
-                o.duration =
-                    Some(parse_uint("--time (seconds per test)", &v, 1, crate::args::MAX_DURATION)? as u32);
-            }
-            Long("quick") => {
-                o.quick = Some(match p.optional_value() {
-                    None => Quick::Tenth,
-                    Some(v) => Quick::Seconds(parse_uint(
-                        "--quick (seconds for the whole run)",
-                        &v,
-                        1,
-                        crate::args::MAX_DURATION,
-                    )? as u32),
-                })
-            }
-            Long("results") => o.results = Some(need(&mut p, "--results")?.into()),
-            Long("tmpdir") => o.tmpdir = Some(need(&mut p, "--tmpdir")?.into()),
-            Long("format") => {
-                let v = need(&mut p, "--format")?;
-                o.format = match v.to_str().and_then(Format::named) {
-                    Some(f) => f,
-                    None => {
-                        return Err(Error::usage(format!(
-                            "invalid --format '{}': expected text, html, json, csv or tsv",
-                            v.to_string_lossy()
-                        )))
-                    }
-                }
-            }
-            Long("no-save") => o.save = false,
-            Long("json") => {
-                o.json = Some(match p.optional_value() {
-                    None => JsonOut::Beside,
-                    Some(v) if v.is_empty() => return Err(Error::usage("--json= needs a file name")),
-                    Some(v) => JsonOut::File(v.into()),
-                })
-            }
-            Short('n') | Long("dry-run") => o.dry_run = true,
-            Long("exec-image") => {
-                let v = need(&mut p, "--exec-image")?;
-                match v.to_str().filter(|s| twin::image::parse_request(s).is_some()) {
-                    Some(s) => o.exec_image = Some(s.to_string()),
-                    None => {
-                        return Err(Error::usage(format!(
-                            "invalid --exec-image '{}': expected {}",
-                            v.to_string_lossy(),
-                            twin::image::CHOICES
-                        )))
-                    }
-                }
-            }
-            Short('h') | Long("help") => return Ok(Parsed::Help),
-            Short('V') | Long("version") => return Ok(Parsed::Version),
-            Value(v) => {
-                let name = v.to_string_lossy();
-                match suite::expand(&name) {
-                    Some(t) => o.tests.extend(t),
-                    None => {
-                        return Err(Error::usage(format!(
-                        "unknown test or group '{name}' (groups: {}; 'unixbench run --help' lists the tests)",
-                        suite::group_names().collect::<Vec<_>>().join(", ")
-                    )))
-                    }
-                }
-            }
-            Short(c) => {
-                return Err(Error::usage(format!(
-                    "unknown option '-{c}' (allowed: {ALLOWED}; see 'unixbench run --help')"
-                )))
-            }
-            Long(l) => {
-                return Err(Error::usage(format!(
-                    "unknown option '--{l}' (allowed: {ALLOWED}; see 'unixbench run --help')"
-                )))
+            lexopt::Arg::Value(v) => add_tests(&mut o, &v.to_string_lossy())?,
+            arg => {
+                let opt = find(&arg)?;
+                let v = match opt.takes {
+                    Takes::Nothing => None,
+                    Takes::Value(_) => Some(
+                        p.value()
+                            .map_err(|_| Error::usage(format!("option {} needs a value", opt.name())))?,
+                    ),
+                    Takes::Optional(_) => p.optional_value(),
+                };
+                (opt.apply)(&mut o, v)?;
             }
         }
+        match o.asked {
+            Some(Asked::Help) => return Ok(Parsed::Help),
+            Some(Asked::Version) => return Ok(Parsed::Version),
+            None => {}
+        }
     }
+    settle(o).map(|o| Parsed::Run(Box::new(o)))
+}
+
+/// The entry of [`OPTIONS`] for an option word, or the error naming it and every valid form.
+fn find(arg: &lexopt::Arg) -> Result<&'static Opt> {
+    let (hit, word) = match arg {
+        lexopt::Arg::Short(c) => (OPTIONS.iter().find(|o| o.short == Some(*c)), format!("-{c}")),
+        lexopt::Arg::Long(l) => (OPTIONS.iter().find(|o| o.long == Some(*l)), format!("--{l}")),
+        lexopt::Arg::Value(v) => (None, v.to_string_lossy().into_owned()),
+    };
+    hit.ok_or_else(|| {
+        let allowed: Vec<String> = OPTIONS.iter().map(Opt::forms).collect();
+        Error::usage(format!(
+            "unknown option '{word}' (allowed: {}; see 'unixbench run --help')",
+            allowed.join(" ")
+        ))
+    })
+}
+
+/// A test or group word: its tests join the list.
+fn add_tests(o: &mut Options, name: &str) -> Result<()> {
+    match suite::expand(name) {
+        Some(t) => {
+            o.tests.extend(t);
+            Ok(())
+        }
+        None => Err(Error::usage(format!(
+            "unknown test or group '{name}' (groups: {}; 'unixbench run --help' lists the tests)",
+            suite::group_names().collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+/// The checks and defaults that take the whole command line and the environment.
+fn settle(mut o: Options) -> Result<Options> {
     if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
         return Err(Error::usage(format!(
             "--quick and {} exclude each other: a quick run chooses its own pass durations and counts",
             if o.duration.is_some() { "-t" } else { "-i" }
         )));
     }
-    if o.json.is_none() && o.save && std::env::var("UB_OUTPUT_JSON").is_ok_and(|v| v == "true") {
+    if o.json.is_none() && o.save && o.env.json {
         o.json = Some(JsonOut::Beside);
     }
     if !o.save && o.json.is_some() {
@@ -274,7 +591,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
     if o.tests.is_empty() {
         o.tests = suite::expand("index").unwrap();
     }
-    Ok(Parsed::Run(o))
+    Ok(o)
 }
 
 /// Whether `name` is a test or group the driver knows.
@@ -288,7 +605,7 @@ mod tests {
 
     fn run(args: &[&str]) -> Result<Options> {
         match parse(args.iter().map(OsString::from).collect())? {
-            Parsed::Run(o) => Ok(o),
+            Parsed::Run(o) => Ok(*o),
             other => panic!("{other:?}"),
         }
     }
@@ -373,6 +690,93 @@ mod tests {
         for g in suite::group_names() {
             assert!(h.lines().any(|l| l.split_whitespace().next() == Some(g)), "{g}");
         }
+    }
+
+    /// A value each kind of argument accepts, by the name the table gives it.
+    fn sample(metavar: &str) -> &'static str {
+        match metavar {
+            "N" | "SECONDS" => "2",
+            "DIR" => "d",
+            "FORMAT" => "json",
+            "FILE" => "f.json",
+            "IMAGE" => "static",
+            other => panic!("no sample value for {other}"),
+        }
+    }
+
+    #[test]
+    fn every_option_of_the_table_parses_in_each_of_its_forms() {
+        for o in OPTIONS {
+            let mut words: Vec<Vec<String>> = Vec::new();
+            let names: Vec<String> = o
+                .short
+                .map(|c| format!("-{c}"))
+                .into_iter()
+                .chain(o.long.map(|l| format!("--{l}")))
+                .collect();
+            for n in &names {
+                words.push(match o.takes {
+                    Takes::Nothing => vec![n.clone()],
+                    Takes::Value(m) => vec![n.clone(), sample(m).to_string()],
+                    Takes::Optional(m) if n.starts_with("--") => vec![format!("{n}={}", sample(m))],
+                    Takes::Optional(_) => vec![n.clone()],
+                });
+                if let Takes::Optional(_) = o.takes {
+                    words.push(vec![n.clone()]);
+                }
+            }
+            assert!(!words.is_empty(), "{} has no form", o.forms());
+            for w in words {
+                let args: Vec<OsString> = w.iter().map(OsString::from).collect();
+                let p = parse_in(args, Environment::default()).unwrap_or_else(|e| panic!("{w:?}: {e}"));
+                let default = parse_in(Vec::new(), Environment::default()).unwrap();
+                assert_ne!(p, default, "{w:?} changed nothing");
+            }
+        }
+    }
+
+    #[test]
+    fn the_helps_and_the_errors_come_from_the_table() {
+        let (h, brief) = (help(), brief_help());
+        let unknown = parse_in(vec!["--frob".into()], Environment::default()).unwrap_err().to_string();
+        for o in OPTIONS {
+            let f = o.forms();
+            assert!(h.lines().any(|l| l.trim_start().starts_with(&f) && l.contains(o.help[0])), "{f}");
+            assert!(o.help.iter().all(|l| h.contains(l)), "{f}");
+            if let Some(b) = o.brief {
+                assert!(brief.lines().any(|l| l.trim_start().starts_with(&f) && l.ends_with(b)), "{f}");
+            }
+            assert!(unknown.contains(&f), "{f}: {unknown}");
+        }
+        for (name, about) in ENVIRONMENT {
+            assert!(h.lines().any(|l| l.trim_start().starts_with(name) && l.ends_with(about)), "{name}");
+        }
+    }
+
+    /// The README names every option and every environment variable of the driver.
+    #[test]
+    fn the_readme_names_every_option_and_variable() {
+        let readme = include_str!("../../../README.md");
+        for o in OPTIONS {
+            let named = o.long.is_some_and(|l| readme.contains(&format!("--{l}")))
+                || o.short.is_some_and(|c| {
+                    readme.contains(&format!("`-{c}")) || readme.contains(&format!(" -{c} "))
+                });
+            assert!(named, "README.md does not name {}", o.forms());
+        }
+        for (name, _) in ENVIRONMENT {
+            assert!(readme.contains(name), "README.md does not name {name}");
+        }
+    }
+
+    #[test]
+    fn the_environment_is_read_into_the_options() {
+        let env = Environment { json: true, ..Environment::default() };
+        let o = match parse_in(Vec::new(), env).unwrap() {
+            Parsed::Run(o) => *o,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(o.json, Some(JsonOut::Beside));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! from `report::log`.
 //! Measuring code never formats.
 
-use super::options::{Format, JsonOut, Verbosity};
+use super::options::{Environment, Format, JsonOut, Verbosity};
 use crate::model::{Noise, Run, TestResult};
 use crate::sys;
 use std::fs::{File, OpenOptions};
@@ -225,8 +225,15 @@ impl Files {
     /// .log and, when asked, .json and .csv) is free, creating each file `O_EXCL|O_NOFOLLOW`, so
     /// two runs never pick the same name and no planted link is followed; opens the .log. The
     /// set is what Run writes: a `.json` only when `json` asks for one.
-    pub fn create(dir: &Path, hostname: &str, date: &str, json: Option<&JsonOut>) -> io::Result<Files> {
-        let csv = std::env::var("UB_OUTPUT_CSV").is_ok_and(|v| v == "true");
+    /// `env` says whether a .csv is written and the base name, if one is set.
+    pub fn create(
+        dir: &Path,
+        hostname: &str,
+        date: &str,
+        json: Option<&JsonOut>,
+        env: &Environment,
+    ) -> io::Result<Files> {
+        let csv = env.csv;
         let beside = matches!(json, Some(JsonOut::Beside));
         let set = |base: &Path| {
             let mut v = vec![base.to_path_buf()];
@@ -242,7 +249,7 @@ impl Files {
             Some(JsonOut::File(p)) => Some(p.clone()),
             None => None,
         };
-        if let Some(name) = std::env::var_os("UB_OUTPUT_FILE_NAME").filter(|n| !n.is_empty()) {
+        if let Some(name) = &env.file_name {
             let base = dir.join(name);
             // Never truncated, as Run's: a UB_OUTPUT_FILE_NAME log grows run after run. A link
             // is refused (O_NOFOLLOW), and so is anything but a regular file of our own.
