@@ -25,7 +25,7 @@ pub mod signals;
 pub mod workdir;
 
 use crate::error::{Error, Result};
-use crate::model::{CopyRun, Run, Settings, TestResult};
+use crate::model::{CopyRun, Run, Settings, SystemInfo, TestResult};
 use crate::suite::{Arg, Kind, Test};
 use crate::workdir::WorkDir;
 use options::{Options, Parsed};
@@ -68,8 +68,11 @@ fn run_home(argv0: &Path) -> PathBuf {
     std::fs::canonicalize(&dir).or_else(|_| std::path::absolute(&dir)).unwrap_or(dir)
 }
 
+/// The driver, step by step: the command line, the directories and the host, the plan (or
+/// just its description), the environment the copies inherit, the work and result
+/// directories, then the run and its conclusion.
 fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
-    let opts = match options::parse(args)? {
+    let mut opts = match options::parse(args)? {
         Parsed::Help => return crate::error::print(&options::help()),
         Parsed::Version => return crate::error::print(base::version::LINE),
         Parsed::Run(o) => *o,
@@ -82,7 +85,50 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     // Checks both directories; creates nothing (the results directory is made further down,
     // once the work directory exists).
     let dirs = Dirs::prepare(&opts, home.as_deref())?;
-    let mut opts = opts;
+    check_json_file(&mut opts)?;
+    let system = describe_host(&opts);
+    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
+    if opts.dry_run {
+        return crate::error::print(&dry_run(&plan, &dirs));
+    }
+    export_environment(&dirs, &exe);
+    // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
+    // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
+    // waits until its process group is empty.
+    let _ = sys::proc::become_subreaper();
+    let watch =
+        signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let (mut made_tmp, workdir, made_results) = make_directories(&dirs)?;
+    let mut run = new_run(&opts, &plan, &dirs, system);
+    let files = create_files(&opts, &dirs, &run, made_results)?;
+    if files.is_some() {
+        made_tmp.keep();
+    }
+    let noise = run.settings.noise;
+    let mut processes = Processes { watch: &watch, noise };
+    let mut runner = Runner {
+        exe: &exe,
+        exec: &mut processes,
+        policy: plan.policy.clone(),
+        console: Console::new(opts.verbosity, opts.format),
+        files,
+        estimate: Estimate { left: plan.secs },
+        lost: Vec::new(),
+    };
+    // The result set holds a report (marked incomplete) from the start, never an empty file.
+    runner.save(&run);
+    runner.console.start(&run);
+    note_memory_tmpdir(&plan, &opts, &dirs);
+    let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
+    run.interrupted = stopped_by.is_some();
+    run.incomplete = false;
+    runner.save(&run);
+    runner.console.finish(&run, opts.format);
+    conclude(&run, runner, stopped_by)
+}
+
+/// `--json=FILE` made absolute, and refused when it names a directory or an unusable one.
+fn check_json_file(opts: &mut Options) -> Result<()> {
     if let Some(options::JsonOut::File(f)) = &mut opts.json {
         *f = absolute(f, "--json file", "--json")?;
         if f.is_dir() {
@@ -90,6 +136,11 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         }
         usable_dir(f.parent().unwrap_or(Path::new("/")), "directory of the --json file")?;
     }
+    Ok(())
+}
+
+/// The system block of the reports, with the CPUs this process may use.
+fn describe_host(opts: &Options) -> SystemInfo {
     let mut system = crate::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
     system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());
@@ -97,31 +148,37 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         // The detail names cgroup paths, which are the host's strings (as gather's are).
         l.detail = crate::fmt::printable(&l.detail);
     }
-    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
-    if opts.dry_run {
-        let to = dirs.results.as_ref().map_or("nowhere (--no-save)".into(), |r| r.display().to_string());
-        let mut d = plan.describe();
-        d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
-        return crate::error::print(&d);
-    }
+    system
+}
+
+/// What `--dry-run` prints: the plan, and where the run would write.
+fn dry_run(plan: &Plan, dirs: &Dirs) -> String {
+    let to = dirs.results.as_ref().map_or("nowhere (--no-save)".into(), |r| r.display().to_string());
+    let mut d = plan.describe();
+    d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
+    d
+}
+
+/// The environment every copy inherits.
+fn export_environment(dirs: &Dirs, exe: &Path) {
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
     std::env::set_var("UB_TMPDIR", &dirs.tmp);
     // Kernels run with argv[0] = their name; where /proc is missing this tells them (execl) where
     // their own file is.
-    std::env::set_var(crate::selfexe::HINT_VAR, &exe);
+    std::env::set_var(crate::selfexe::HINT_VAR, exe);
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
     }
-    // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
-    // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
-    // waits until its process group is empty.
-    let _ = sys::proc::become_subreaper();
-    let watch =
-        signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+}
+
+/// The tmp directory (beside Run, when it is made), the run's private work directory in it
+/// (once the work directories of killed runs are gone) and the results directory; a warning
+/// for either shared directory that others can write. Returns what was made.
+fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> {
     // A tmp dir made beside Run goes again if the run stops before it starts, or writes no
     // files (--no-save); a run that saves leaves it, as Run does.
-    let mut made_tmp = MadeDir(dirs.make_tmp()?.then(|| dirs.tmp.clone()));
+    let made_tmp = MadeDir(dirs.make_tmp()?.then(|| dirs.tmp.clone()));
     let swept = crate::workdir::sweep_stale(&dirs.tmp);
     if !swept.is_empty() {
         let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
@@ -139,10 +196,12 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
             ));
         }
     }
+    Ok((made_tmp, workdir, made_results))
+}
 
-    // The host's noise is read around each pass unless UB_NOISE=off asks not to.
-    let noise = opts.env.noise;
-    let mut run = Run {
+/// The run model before its first test: the system, the settings the reports record.
+fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run {
+    Run {
         version: report::version(),
         system,
         settings: Settings {
@@ -151,7 +210,8 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
             iterations: opts.iterations,
             duration: opts.duration,
             quick: plan.quick_budget(),
-            noise,
+            // The host's noise is read around each pass unless UB_NOISE=off asks not to.
+            noise: opts.env.noise,
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -159,59 +219,35 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         runs: Vec::new(),
         interrupted: false,
         incomplete: true,
-    };
-    let files = match &dirs.results {
-        Some(dir) => Some(
-            Files::create(
-                dir,
-                &crate::fmt::file_name_part(&run.system.hostname),
-                &today(),
-                opts.json.as_ref(),
-                &opts.env,
-            )
-            .map_err(|e| {
-                if made_results {
-                    let _ = std::fs::remove_dir(dir);
-                }
-                Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
-            })?,
-        ),
-        None => None,
-    };
-
-    if files.is_some() {
-        made_tmp.keep();
     }
-    let mut processes = Processes { watch: &watch, noise };
-    let mut runner = Runner {
-        exe: &exe,
-        exec: &mut processes,
-        policy: plan.policy.clone(),
-        console: Console::new(opts.verbosity, opts.format),
-        files,
-        estimate: Estimate { left: plan.secs },
-        lost: Vec::new(),
-    };
-    // The result set holds a report (marked incomplete) from the start, never an empty file.
-    runner.save(&run);
-    runner.console.start(&run);
+}
+
+/// The result set, unless `--no-save`; a results directory made for it goes again when the
+/// set cannot be made.
+fn create_files(opts: &Options, dirs: &Dirs, run: &Run, made_results: bool) -> Result<Option<Files>> {
+    let Some(dir) = &dirs.results else { return Ok(None) };
+    let host = crate::fmt::file_name_part(&run.system.hostname);
+    Files::create(dir, &host, &today(), opts.json.as_ref(), &opts.env).map(Some).map_err(|e| {
+        if made_results {
+            let _ = std::fs::remove_dir(dir);
+        }
+        Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
+    })
+}
+
+/// ./Run writes beside itself, usually on a disk: when the file tests will write to memory,
+/// say why File Copy may be far higher.
+fn note_memory_tmpdir(plan: &Plan, opts: &Options, dirs: &Dirs) {
     if plan.tests.iter().any(|t| t.name.starts_with("fs"))
         && opts.verbosity != options::Verbosity::Quiet
         && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
     {
-        // ./Run writes beside itself, usually on a disk: say why File Copy may be far higher.
         output::note(&format!(
             "note: {} is in memory (tmpfs); the file tests will not measure a disk \
              (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
             dirs.tmp.display()
         ));
     }
-    let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
-    run.interrupted = stopped_by.is_some();
-    run.incomplete = false;
-    runner.save(&run);
-    runner.console.finish(&run, opts.format);
-    conclude(&run, runner, stopped_by)
 }
 
 /// Runs every (copies, test) of the plan into `run`, saving the report after each test.

@@ -91,6 +91,25 @@ pub struct Runner<'a> {
     pub lost: Vec<String>,
 }
 
+/// How a pass leaves its test.
+enum Step {
+    /// On to the next pass.
+    Next,
+    /// No more passes: the test failed, or the copies could not run.
+    Stop,
+    /// A copy said the test cannot run on this host.
+    Skipped,
+    /// A signal stopped the run.
+    Interrupted,
+}
+
+/// What is left of a test's plan after a pass: its passes and the seconds of each.
+#[derive(Clone, Copy)]
+struct Left {
+    passes: usize,
+    secs: f64,
+}
+
 impl Runner<'_> {
     pub fn log(&mut self, s: &str) {
         output::log(&mut self.files, s);
@@ -155,8 +174,6 @@ impl Runner<'_> {
         let mut r = Self::result(t, copies);
         // A quick test runs until its interval is tight or its share of the budget is spent.
         let budget = self.policy.begin(t);
-        let npasses = self.policy.passes(t);
-        let per_pass = self.policy.pass_secs(t);
         r.command = display(&p.argv, p.stdin.as_deref());
         self.console.test(copies, t.message);
         let header = report::log::test_header(t.message, copies, &r.command);
@@ -171,55 +188,14 @@ impl Runner<'_> {
             deadline: 3.0 * self.policy.nominal_secs(t) + 120.0,
         };
         let began = self.exec.now();
+        let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
         for i in 1..=npasses {
-            self.log(&report::log::pass_header(i));
-            if !self.exec.settle(self.policy.settle(t)) {
-                return self.interrupted();
-            }
-            self.console.pass(i, self.estimate.left);
-            self.console.command(&r.command, copies);
-            let outcome = self.exec.pass(&cmd, copies);
-            // This pass is spent; a test that stops here gives back the passes it will not run.
-            self.estimate.spend(per_pass);
-            let unrun = (npasses - i) as f64 * per_pass;
-            let (outcomes, noise) = match outcome {
-                Err(e) => {
-                    self.estimate.spend(unrun);
-                    r.error = Some(e.to_string());
-                    break;
-                }
-                Ok((Outcome::Interrupted, _)) => return self.interrupted(),
-                Ok((Outcome::Done(o), noise)) => (o, noise),
-            };
-            match first_not_scored(&outcomes) {
-                Some((_, Verdict::Skipped(why))) => {
-                    let why = why.to_string();
-                    self.console.skipped_now(&why);
-                    self.estimate.spend(unrun);
-                    let left = self.policy.end(self.exec.now() - began);
-                    self.estimate.follow(left);
-                    r.skipped = Some(why);
-                    self.log(&report::log::summary(&r));
-                    return Some(r);
-                }
-                Some((k, Verdict::Failed(e))) => {
-                    let e =
-                        if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e.to_string() };
-                    let mut pass = score::combine_copies(outcomes);
-                    pass.noise = noise;
-                    self.log(&report::log::pass_footer(&pass));
-                    r.passes.push(pass);
-                    self.estimate.spend(unrun);
-                    r.error = Some(e);
-                    break;
-                }
-                _ => {
-                    let mut pass = score::combine_copies(outcomes);
-                    pass.noise = noise;
-                    self.console.noise(noise.as_ref());
-                    self.log(&report::log::pass_footer(&pass));
-                    r.passes.push(pass);
-                }
+            let left = Left { passes: npasses - i, secs: per_pass };
+            match self.pass(t, &cmd, i, left, &mut r) {
+                Step::Next => {}
+                Step::Stop => break,
+                Step::Skipped => return self.skipped(r, began),
+                Step::Interrupted => return self.interrupted(),
             }
             if let Some(b) = budget {
                 let spent = self.exec.now() - began;
@@ -229,6 +205,74 @@ impl Runner<'_> {
                 }
             }
         }
+        Some(self.conclude(t, r, began))
+    }
+
+    /// Pass `i` of test `t` into `r`: the settle, the copies, their outcome read. `left` is what
+    /// the plan gives back when the test stops here.
+    fn pass(&mut self, t: &Test, cmd: &Command, i: usize, left: Left, r: &mut TestResult) -> Step {
+        self.log(&report::log::pass_header(i));
+        if !self.exec.settle(self.policy.settle(t)) {
+            return Step::Interrupted;
+        }
+        self.console.pass(i, self.estimate.left);
+        self.console.command(&r.command, r.copies);
+        let outcome = self.exec.pass(cmd, r.copies);
+        // This pass is spent; a test that stops here gives back the passes it will not run.
+        self.estimate.spend(left.secs);
+        let unrun = left.passes as f64 * left.secs;
+        let (outcomes, noise) = match outcome {
+            Err(e) => {
+                self.estimate.spend(unrun);
+                r.error = Some(e.to_string());
+                return Step::Stop;
+            }
+            Ok((Outcome::Interrupted, _)) => return Step::Interrupted,
+            Ok((Outcome::Done(o), noise)) => (o, noise),
+        };
+        match first_not_scored(&outcomes) {
+            Some((_, Verdict::Skipped(why))) => {
+                let why = why.to_string();
+                self.console.skipped_now(&why);
+                self.estimate.spend(unrun);
+                r.skipped = Some(why);
+                Step::Skipped
+            }
+            Some((k, Verdict::Failed(e))) => {
+                let copies = r.copies;
+                let e = if copies > 1 { format!("copy {} of {copies}: {e}", k + 1) } else { e.to_string() };
+                self.keep_pass(outcomes, noise, r);
+                self.estimate.spend(unrun);
+                r.error = Some(e);
+                Step::Stop
+            }
+            _ => {
+                self.console.noise(noise.as_ref());
+                self.keep_pass(outcomes, noise, r);
+                Step::Next
+            }
+        }
+    }
+
+    /// The copies' outcomes as one pass of `r`, logged.
+    fn keep_pass(&mut self, outcomes: Vec<CopyOutcome>, noise: Option<Noise>, r: &mut TestResult) {
+        let mut pass = score::combine_copies(outcomes);
+        pass.noise = noise;
+        self.log(&report::log::pass_footer(&pass));
+        r.passes.push(pass);
+    }
+
+    /// A test whose copy said it cannot run here: what it took out of the budget paid back.
+    fn skipped(&mut self, r: TestResult, began: f64) -> Option<TestResult> {
+        let left = self.policy.end(self.exec.now() - began);
+        self.estimate.follow(left);
+        self.log(&report::log::summary(&r));
+        Some(r)
+    }
+
+    /// After the last pass (or the failed one): the budget settled, the test scored, logged and
+    /// shown.
+    fn conclude(&mut self, t: &Test, mut r: TestResult, began: f64) -> TestResult {
         // A quick test pays what it took out of the budget; the hint shows what is left.
         let left = self.policy.end(self.exec.now() - began);
         self.estimate.follow(left);
@@ -236,12 +280,12 @@ impl Runner<'_> {
         if let Some(e) = &r.error {
             self.console.failed(t.message, e);
             self.log(&report::log::summary(&r));
-            return Some(r);
+            return r;
         }
         score::score_result(&mut r);
         self.log(&report::log::summary(&r));
         self.console.stats(&r);
-        Some(r)
+        r
     }
 
     fn interrupted(&mut self) -> Option<TestResult> {
