@@ -16,11 +16,12 @@
 //! 3. Read the kernel's stderr to EOF, not just until it exits: looper's in-flight iteration
 //!    (a `multi.sh` and its copies) outlives looper and keeps the pipe open, and Run's elapsed
 //!    time includes it (docs/ORIGINAL.md, "Reading a copy").
-//! 4. Drop the `WorkDir` at the end of the run. On SIGINT/SIGTERM, first kill the test's
-//!    whole process group with SIGKILL (start each test in a process group of its own), and
-//!    wait until `kill(-pgid, 0)` fails with ESRCH, then remove the directory: the shell runs
-//!    `tst.sh` copies as background jobs, which POSIX shells start with SIGINT ignored, so a
-//!    Ctrl-C does not stop them and they would write into a directory being removed.
+//! 4. Drop the `WorkDir` at the end of the run. On SIGINT/SIGTERM, `exec` sends each copy's
+//!    process group (every test starts in one of its own) SIGTERM, then SIGKILL to what is
+//!    still there, and waits until `kill(-pgid, 0)` fails with ESRCH before the directory
+//!    goes: the shell runs `tst.sh` copies as background jobs, which POSIX shells start with
+//!    SIGINT ignored, so a Ctrl-C alone does not stop them and they would write into a
+//!    directory being removed.
 //!
 //! Each of these tests is the C suite's command with our own data files (see `workdir`):
 //!

@@ -67,6 +67,15 @@ impl Opt {
         f
     }
 
+    /// How the top-level help writes it, shorter: an option that takes a value by its short
+    /// form alone where it has one (`-t SECONDS`).
+    pub fn brief_forms(&self) -> String {
+        match (self.short, self.takes) {
+            (Some(c), Takes::Value(v)) => format!("-{c} {v}"),
+            _ => self.forms(),
+        }
+    }
+
     /// How errors name it: the long form where it has one.
     fn name(&self) -> String {
         self.long.map_or_else(|| format!("-{}", self.short.unwrap_or('?')), |l| format!("--{l}"))
@@ -414,7 +423,7 @@ pub fn brief_help() -> String {
     let mut h = String::new();
     for o in OPTIONS {
         if let Some(b) = o.brief {
-            h += &format!("  {:<20}{b}\n", o.forms());
+            h += &format!("  {:<20}{b}\n", o.brief_forms());
         }
     }
     h
@@ -744,6 +753,7 @@ mod tests {
             assert!(h.lines().any(|l| l.trim_start().starts_with(&f) && l.contains(o.help[0])), "{f}");
             assert!(o.help.iter().all(|l| h.contains(l)), "{f}");
             if let Some(b) = o.brief {
+                let f = o.brief_forms();
                 assert!(brief.lines().any(|l| l.trim_start().starts_with(&f) && l.ends_with(b)), "{f}");
             }
             assert!(unknown.contains(&f), "{f}: {unknown}");
