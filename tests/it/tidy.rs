@@ -560,3 +560,104 @@ fn ub_variables_are_read_in_one_place() {
     assert!(read_here >= 6, "options.rs reads {read_here} UB_ variables");
     assert!(elsewhere.is_empty(), "UB_ variables read outside options.rs: {elsewhere:?}");
 }
+
+/// The longest a function may be outside the kernels' ports: a screen, so that it reads as a
+/// sequence of named steps.
+const MAX_FN_LINES: usize = 60;
+
+/// Where the limit does not apply: the ports of the C programs, whose shape is the original's
+/// (the kernels, lmbench's timed loops, sys's measured CPU loops).
+const PORTS: &[&str] = &["src/kernels", "crates/lmbench-timed", "crates/base/src/sys/cpu.rs"];
+
+/// Every function's length, from its `fn` line to its closing brace, a file's `#[cfg(test)]`
+/// module at its end not counted.
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        if t == "#[cfg(test)]" && lines.get(i + 1).is_some_and(|l| l.trim_start().starts_with("mod ")) {
+            break;
+        }
+        let words: Vec<&str> = t.split(|c: char| c.is_whitespace() || c == '(' || c == '<').collect();
+        let at = words.iter().position(|w| *w == "fn");
+        let leading_ok = at.is_some_and(|a| {
+            words[..a].iter().all(|w| {
+                ["pub", "pub(crate)", "pub(super)", "const", "unsafe", "extern", "\"C\"", "async"].contains(w)
+            })
+        });
+        if !leading_ok || t.starts_with("//") {
+            i += 1;
+            continue;
+        }
+        let name = words[at.unwrap() + 1].to_string();
+        let (mut depth, mut opened, mut j) = (0i64, false, i);
+        while j < lines.len() {
+            let code = strip_literals(lines[j].split("//").next().unwrap_or(""));
+            depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
+            opened |= code.contains('{');
+            if (opened && depth <= 0) || (!opened && code.trim_end().ends_with(';')) {
+                break;
+            }
+            j += 1;
+        }
+        if opened {
+            out.push((name, j - i + 1));
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// A line of code without its string and character literals, whose braces are no block.
+fn strip_literals(code: &str) -> String {
+    let mut out = String::new();
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                while let Some(d) = chars.next() {
+                    match d {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '\'' if matches!(chars.clone().nth(1), Some('\'')) || chars.peek() == Some(&'\\') => {
+                for d in chars.by_ref() {
+                    if d == '\'' {
+                        break;
+                    }
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn no_function_outside_the_ports_is_longer_than_a_screen() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut long = Vec::new();
+    let mut seen = 0;
+    for p in all_rust_files() {
+        let rel = p.strip_prefix(root).unwrap().display().to_string();
+        if PORTS.iter().any(|e| rel.starts_with(e)) {
+            continue;
+        }
+        for (name, n) in function_lengths(&std::fs::read_to_string(&p).unwrap()) {
+            seen += 1;
+            if n > MAX_FN_LINES {
+                long.push(format!("{rel}: {name} is {n} lines"));
+            }
+        }
+    }
+    // The walk found the functions at all (a wrong root or parser would pass vacuously).
+    assert!(seen > 500, "only {seen} functions found");
+    assert!(long.is_empty(), "functions over {MAX_FN_LINES} lines:\n{}", long.join("\n"));
+}
