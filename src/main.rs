@@ -88,10 +88,37 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
             (me, driver::main(argv))
         }
         Some(name) => match applets::find(name) {
-            Some(a) => (a.name.to_string(), run_applet(a, argv)),
+            Some(a) => (a.name.to_string(), run_applet(a, argv).map_err(|e| test_hint(e, name))),
             None if name.starts_with('-') || driver::knows(name) => (me, driver::main(argv)),
-            None => (me, Err(Error::usage(format!("unknown program '{name}' (try 'unixbench --list')")))),
+            None => (me, Err(unknown_program(name))),
         },
+    }
+}
+
+/// The error for a word that names no program, command, test or group: the closest names that
+/// do, and where each kind is listed.
+fn unknown_program(name: &str) -> Error {
+    let names = applets::APPLETS
+        .iter()
+        .map(|a| a.name)
+        .chain(["run", "compare", "help", "version"])
+        .chain(base::suite::TESTS.iter().map(|t| t.name))
+        .chain(base::suite::group_names());
+    let close = base::suggest::closest(name, names);
+    Error::usage(format!(
+        "unknown program '{name}'{} (programs: 'unixbench --list'; tests and groups: 'unixbench run --help')",
+        base::suggest::did_you_mean(&close)
+    ))
+}
+
+/// A program given no arguments that refuses to run without them, where a test of that name
+/// exists: the error says how that test is run through the driver.
+fn test_hint(e: Error, name: &str) -> Error {
+    match (e.exit_code(), e.message(), base::suite::test(name)) {
+        (2, Some(m), Some(_)) if !m.contains("unixbench run") => Error::usage(format!(
+            "{m} (this is the program {name}; the test of that name runs with: unixbench run {name})"
+        )),
+        _ => e,
     }
 }
 

@@ -97,3 +97,22 @@ fn readme_names_every_applet() {
     let missing: Vec<&str> = list.lines().filter(|n| !table.contains(&format!("`{n}`"))).collect();
     assert!(missing.is_empty(), "README's programs table lacks {missing:?}");
 }
+
+#[test]
+fn a_near_miss_names_the_closest_program_test_or_option() {
+    for (args, needle) in [
+        (&["dhrystone2"][..], "unknown program 'dhrystone2' (did you mean dhrystone"),
+        (&["fstimee"], "(did you mean fstime"),
+        (&["run", "pipee"], "unknown test or group 'pipee' (did you mean pipe?)"),
+        (&["--quik"], "unknown option '--quik' (did you mean --quick?)"),
+    ] {
+        let o = run(&mut ub(args));
+        assert_usage_error(&o, needle);
+    }
+    // Where each kind is listed is one command away, named in the error.
+    assert!(stderr(&run(&mut ub(["frobnicate"]))).contains("tests and groups: 'unixbench run --help'"));
+    // A program that is also a test, named without its arguments: how to run the test.
+    let o = run(&mut ub(["pipe"]));
+    assert_usage_error(&o, "missing duration");
+    assert!(stderr(&o).contains("unixbench run pipe"), "{}", stderr(&o));
+}

@@ -300,7 +300,7 @@ const CRATES: &[Crate] = &[
         name: "base",
         layers: &[
             // The plain data: the run model, the baselines, the version, this binary's path.
-            &["model", "baselines", "version", "selfexe"],
+            &["model", "baselines", "version", "selfexe", "suggest"],
             // The catalogue: tests and groups (with their categories and baselines).
             &["suite"],
             // Measuring: sys, then errors and formatting (through sys), the protocol and

@@ -15,6 +15,7 @@ pub use ::json;
 pub mod model;
 pub mod protocol;
 pub mod selfexe;
+pub mod suggest;
 pub mod suite;
 pub mod sys;
 pub mod timing;

@@ -559,11 +559,25 @@ fn find(arg: &lexopt::Arg) -> Result<&'static Opt> {
         lexopt::Arg::Value(v) => (None, v.to_string_lossy().into_owned()),
     };
     hit.ok_or_else(|| {
-        let allowed: Vec<String> = OPTIONS.iter().map(Opt::forms).collect();
-        Error::usage(format!(
-            "unknown option '{word}' (allowed: {}; see 'unixbench run --help')",
-            allowed.join(" ")
-        ))
+        let names: Vec<String> = OPTIONS
+            .iter()
+            .flat_map(|o| {
+                o.short.map(|c| format!("-{c}")).into_iter().chain(o.long.map(|l| format!("--{l}")))
+            })
+            .collect();
+        let close = base::suggest::closest(&word, names.iter().map(String::as_str));
+        if close.is_empty() {
+            let allowed: Vec<String> = OPTIONS.iter().map(Opt::forms).collect();
+            Error::usage(format!(
+                "unknown option '{word}' (allowed: {}; see 'unixbench run --help')",
+                allowed.join(" ")
+            ))
+        } else {
+            Error::usage(format!(
+                "unknown option '{word}'{}; every option: 'unixbench run --help'",
+                base::suggest::did_you_mean(&close)
+            ))
+        }
     })
 }
 
@@ -574,10 +588,14 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
             o.tests.extend(t);
             Ok(())
         }
-        None => Err(Error::usage(format!(
-            "unknown test or group '{name}' (groups: {}; 'unixbench run --help' lists the tests)",
-            suite::group_names().collect::<Vec<_>>().join(", ")
-        ))),
+        None => {
+            let names = suite::TESTS.iter().map(|t| t.name).chain(suite::group_names());
+            Err(Error::usage(format!(
+                "unknown test or group '{name}'{} (groups: {}; 'unixbench run --help' lists the tests)",
+                base::suggest::did_you_mean(&base::suggest::closest(name, names)),
+                suite::group_names().collect::<Vec<_>>().join(", ")
+            )))
+        }
     }
 }
 
@@ -777,6 +795,15 @@ mod tests {
         for (name, _) in ENVIRONMENT {
             assert!(readme.contains(name), "README.md does not name {name}");
         }
+    }
+
+    #[test]
+    fn a_near_miss_is_answered_with_the_closest_names() {
+        let e = run(&["--quik"]).unwrap_err().to_string();
+        assert!(e.starts_with("unknown option '--quik' (did you mean --quick?)"), "{e}");
+        assert!(!e.contains("allowed:"), "{e}");
+        let e = run(&["pipee"]).unwrap_err().to_string();
+        assert!(e.starts_with("unknown test or group 'pipee' (did you mean pipe?)"), "{e}");
     }
 
     #[test]

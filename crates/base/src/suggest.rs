@@ -1,0 +1,78 @@
+//! "Did you mean": the names closest to a word that names nothing, for the errors of an unknown
+//! program, test, group or option. Closeness is the edit distance (insertions, deletions,
+//! substitutions and swaps of two neighbours each count one), within a third of the word's
+//! length, at least one; a name the word is a prefix of, or that starts with the same four
+//! characters, also counts (`dhry` and `dhrystone2` for `dhry2reg`).
+
+/// The names of `names` closest to `word`, best first, at most three.
+pub fn closest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    let mut scored: Vec<(usize, &str)> = names
+        .into_iter()
+        .filter(|n| *n != word)
+        .filter_map(|n| {
+            let d = distance(word, n);
+            // A shared start of four or more (`dhrystone2`, `dhry2reg`) is close too.
+            let (w, m) = (word.trim_start_matches('-'), n.trim_start_matches('-'));
+            let common = w.chars().zip(m.chars()).take_while(|(a, b)| a == b).count();
+            let prefix = (word.len() >= 3 && n.starts_with(word)) || common >= 4;
+            (d <= limit || prefix).then_some((if prefix { d.min(limit) } else { d }, n))
+        })
+        .collect();
+    scored.sort_by_key(|&(d, n)| (d, n));
+    scored.dedup_by_key(|&mut (_, n)| n);
+    scored.into_iter().take(3).map(|(_, n)| n).collect()
+}
+
+/// ` (did you mean a, b or c?)`, or nothing when no name is close.
+pub fn did_you_mean(close: &[&str]) -> String {
+    match close {
+        [] => String::new(),
+        [a] => format!(" (did you mean {a}?)"),
+        [rest @ .., last] => format!(" (did you mean {} or {last}?)", rest.join(", ")),
+    }
+}
+
+/// The optimal string alignment distance of `a` and `b`, by characters.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_names_are_suggested_best_first() {
+        let names = ["--quick", "--quiet-ish", "--results", "--json"];
+        assert_eq!(closest("--quik", names), ["--quick"]);
+        assert_eq!(closest("--jsno", names), ["--json"]);
+        assert!(closest("--frobnicate", names).is_empty());
+        assert_eq!(closest("dhrystone2", ["dhry2reg", "dhry2", "double"]), ["dhry2", "dhry2reg"]);
+        assert_eq!(closest("dhry", ["dhry2reg", "dhry2", "pipe"]), ["dhry2", "dhry2reg"]);
+        assert_eq!(closest("pipee", ["pipe", "spawn"]), ["pipe"]);
+    }
+
+    #[test]
+    fn the_sentence_lists_them() {
+        assert_eq!(did_you_mean(&[]), "");
+        assert_eq!(did_you_mean(&["a"]), " (did you mean a?)");
+        assert_eq!(did_you_mean(&["a", "b", "c"]), " (did you mean a, b or c?)");
+    }
+}
