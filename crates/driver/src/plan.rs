@@ -104,7 +104,14 @@ impl Plan {
                 if settle.sync { format!("{:.1} s", settle.secs()) } else { "-".into() }
             );
         }
-        s += &format!("\nEstimated time: {} ({:.0} s)\n", super::output::human(self.secs), self.secs);
+        let human = super::output::human(self.secs);
+        // The seconds in brackets only where the words rounded them.
+        let exact = format!("{:.0} s", self.secs);
+        if human == exact {
+            s += &format!("\nEstimated time: {human}\n");
+        } else {
+            s += &format!("\nEstimated time: {human} ({exact})\n");
+        }
         s
     }
 }
@@ -189,7 +196,7 @@ mod tests {
         assert!(d.ends_with("Estimated time: 11 min (638 s)\n"), "{d}");
         let q = plan(&["--quick=60", "pipe"], None).describe();
         assert!(
-            q.contains("60 s budget") && q.contains("<=100") && q.ends_with("Estimated time: 60 s (60 s)\n"),
+            q.contains("60 s budget") && q.contains("<=100") && q.ends_with("Estimated time: 60 s\n"),
             "{q}"
         );
     }
