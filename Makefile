@@ -29,6 +29,12 @@ GREPEAT ?= 3
 GTIME   ?= 2
 GROUNDS ?= 3
 
+# The paths of this machine's Rust and cargo homes (the standard library's and the registry
+# crates' sources) are named in the binary's panic locations; mapped to fixed names, the bytes of
+# a build do not depend on where the tools are (make test-repro). Appended to the target's
+# rustflags of .cargo/config.toml (cargo joins the arrays).
+remap = --config 'target.$(1).rustflags = ["--remap-path-prefix=$(or $(CARGO_HOME),$(HOME)/.cargo)=/cargo", "--remap-path-prefix=$(or $(RUSTUP_HOME),$(HOME)/.rustup)=/rustup"]'
+
 .PHONY: all run test test-deps test-i686 twin-deps twin-deps-arm aarch64 i686 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
 all: unixbench
@@ -61,7 +67,7 @@ twin-deps-arm:
 
 unixbench: twin-deps FORCE
 	$(call need_target,$(TARGET))
-	$(CARGO) build --release --locked --target $(TARGET)
+	$(CARGO) build --release --locked --target $(TARGET) $(call remap,$(TARGET))
 	cp target/$(TARGET)/release/unixbench $@
 
 # Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
@@ -132,6 +138,8 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 	# one at a time after the others.
 	UNIXBENCH_BIN=$(CURDIR)/unixbench $(CARGO) test --locked --test it -- --ignored --test-threads=1
 	$(MAKE) test-i686
+	$(MAKE) test-arches-part
+	$(MAKE) test-repro
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
@@ -178,9 +186,13 @@ bench: unixbench
 
 clean:
 	$(CARGO) clean
-	rm -f unixbench unixbench-aarch64 unixbench-i686 unixbench-graphics
+	rm -f unixbench unixbench-aarch64 unixbench-i686 unixbench-graphics $(addprefix unixbench-,$(ARCHES))
+	rm -rf dist
 
 # Our lmbench figures against lmbench's programs built in DIR (its bin/<arch>/), alternating.
 bench-lmbench: unixbench
 	@[ -n "$(L)" ] || { echo "make bench-lmbench: set L=DIR, the directory of lmbench's built programs" >&2; exit 2; }
 	sh bench/lmbench.sh ./unixbench "$(L)" $(ROUNDS)
+
+# armv7, armv6, riscv64, s390x: the pinned nightly, -Zbuild-std and Debian's musl (arches.mk).
+include arches.mk

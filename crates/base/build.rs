@@ -10,6 +10,8 @@ use std::{env, fs, path::Path, process};
 fn main() {
     println!("cargo:rerun-if-changed=../../baselines.txt");
     println!("cargo:rerun-if-changed=src/baselines/parse.rs");
+    // The target triple, for `--version` (base::version::LINE).
+    println!("cargo:rustc-env=UNIXBENCH_TARGET={}", env::var("TARGET").unwrap_or_default());
     let text = fs::read_to_string("../../baselines.txt").unwrap_or_else(|e| {
         eprintln!("error: baselines.txt: cannot read: {e}");
         process::exit(1)

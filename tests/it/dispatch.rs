@@ -35,6 +35,11 @@ fn version_and_help() {
     let o = run(&mut ub(["--version"]));
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("unixbench "));
+    // It names the target triple it was built for (the x86 builds are musl, the debug build
+    // the host's).
+    let target = stdout(&o).trim_end().rsplit(" for ").next().unwrap_or_default().to_string();
+    assert!(target.contains("-linux-") && target.split('-').count() >= 3, "{}", stdout(&o));
+    assert!(target.starts_with(std::env::consts::ARCH) || target.starts_with("i686"), "{target}");
     let o = run(&mut ub(["--help"]));
     assert!(o.status.success());
     assert!(stdout(&o).contains("--install"));
