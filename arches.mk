@@ -44,7 +44,7 @@ riscv64_GCC    := riscv64-linux-gnu-
 riscv64_MUSL   := src:
 riscv64_DEBS   := gcc-riscv64-linux-gnu
 riscv64_QEMU   := qemu-riscv64-static
-riscv64_CPU    := max
+riscv64_CPU    := rv64
 riscv64_TWINS  := twin-deps-riscv64
 
 # Big-endian, 64-bit.
@@ -166,7 +166,9 @@ upper = $(shell echo '$(1)' | tr 'a-z-' 'A-Z_')
 
 # The binaries under qemu-user: static, within 1 MiB, every kernel, a short index.
 test-arches-it-%: test-arches-deps FORCE
-	UNIXBENCH_ARCHES='$(call arch_entries,$(subst +, ,$*))' $(CARGO) test --locked --test it arches::
+	UNIXBENCH_ARCHES='$(call arch_entries,$(subst +, ,$*))' \
+		UNIXBENCH_RISCV64_MUSL_SO=$(CURDIR)/target/musl/$(riscv64_TRIPLE)/so/libc.so \
+		$(CARGO) test --locked --test it arches::
 
 # Every crate's unit tests as a debug build for a target, under qemu-user: a 32-bit one finds
 # usize overflows (a debug build panics on each), a big-endian one byte-order bugs. They unwind

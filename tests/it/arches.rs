@@ -220,3 +220,108 @@ fn each_binary_runs_a_short_index_under_qemu() {
         eprintln!("{} (emulated, not a benchmark):\n{out}", a.name);
     }
 }
+
+/// The twins of execl and spawn that armv7 and riscv64 carry, each run through its own C
+/// library's loader, in a root that holds only that loader and library (copied from Debian's
+/// cross packages, and for riscv64's musl from the one the Makefile builds:
+/// `UNIXBENCH_RISCV64_MUSL_SO`), under qemu-user through binfmt_misc.
+#[test]
+fn the_twins_run_under_qemu_on_their_own_c_library() {
+    let Some(musl_rv) = std::env::var_os("UNIXBENCH_RISCV64_MUSL_SO").map(PathBuf::from) else {
+        eprintln!("arch twins: skipped: UNIXBENCH_RISCV64_MUSL_SO not set (make test sets it)");
+        return;
+    };
+    if !crate::rigs::is_root() {
+        eprintln!("arch twins: skipped: needs root to chroot");
+        return;
+    }
+    for a in arches() {
+        // (family, loader, [(file in the root, its source)]); the glibc loaders look in /lib
+        // and in the multiarch and lp64d directories.
+        let twins: Vec<(&str, &str, Vec<(&str, PathBuf)>)> = match a.name.as_str() {
+            "armv7" => {
+                let g = Path::new("/usr/arm-linux-gnueabihf/lib");
+                vec![
+                    (
+                        "glibc",
+                        "/lib/ld-linux-armhf.so.3",
+                        vec![
+                            ("lib/ld-linux-armhf.so.3", g.join("ld-linux-armhf.so.3")),
+                            ("lib/libc.so.6", g.join("libc.so.6")),
+                        ],
+                    ),
+                    (
+                        "musl",
+                        "/lib/ld-musl-armhf.so.1",
+                        vec![("lib/ld-musl-armhf.so.1", "/usr/lib/arm-linux-musleabihf/libc.so".into())],
+                    ),
+                ]
+            }
+            "riscv64" => {
+                let g = Path::new("/usr/riscv64-linux-gnu/lib");
+                vec![
+                    (
+                        "glibc",
+                        "/lib/ld-linux-riscv64-lp64d.so.1",
+                        vec![
+                            ("lib/ld-linux-riscv64-lp64d.so.1", g.join("ld-linux-riscv64-lp64d.so.1")),
+                            ("lib/libc.so.6", g.join("libc.so.6")),
+                            ("lib64/lp64d/libc.so.6", g.join("libc.so.6")),
+                            ("lib/riscv64-linux-gnu/libc.so.6", g.join("libc.so.6")),
+                        ],
+                    ),
+                    (
+                        "musl",
+                        "/lib/ld-musl-riscv64.so.1",
+                        vec![("lib/ld-musl-riscv64.so.1", musl_rv.clone())],
+                    ),
+                ]
+            }
+            _ => {
+                // No twins: the applets say so and time the static image.
+                let o = run(a.ub(&["spawn", "1"]).env_remove("UB_EXEC_IMAGE"));
+                assert!(o.status.success(), "{}: {}", a.name, stderr(&o));
+                assert!(
+                    stderr(&o).starts_with("IMAGE|static|this build carries no dynamic spawn image"),
+                    "{}: {}",
+                    a.name,
+                    stderr(&o)
+                );
+                continue;
+            }
+        };
+        if !binfmt(&a) {
+            eprintln!("{} twins: skipped: no binfmt_misc entry for {}", a.name, a.qemu);
+            continue;
+        }
+        for (family, loader, files) in twins {
+            let root = Scratch::new(&format!("arch-twin-{}-{family}", a.name));
+            for (to, from) in &files {
+                let to = root.path().join(to);
+                std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::fs::copy(from, &to).unwrap_or_else(|e| panic!("{}: {}: {e}", a.name, from.display()));
+            }
+            std::fs::create_dir(root.path().join("tmp")).unwrap();
+            std::fs::copy(&a.bin, root.path().join("unixbench")).unwrap();
+            for program in ["execl", "spawn"] {
+                let o = run(crate::rigs::chroot(root.path())
+                    .args(["/unixbench", program, "1"])
+                    .env("QEMU_CPU", &a.cpu)
+                    .env("UB_EXEC_IMAGE", format!("dynamic-{family}"))
+                    .env("TMPDIR", "/tmp")
+                    .env_remove("UB_TMPDIR"));
+                let err = stderr(&o);
+                assert!(o.status.success(), "{} {family} {program}: {err}", a.name);
+                assert!(err.starts_with(&format!("IMAGE|dynamic-{family}|{loader}\n")), "{}: {err}", a.name);
+                assert!(counts(&err).len() == 1 && counts(&err)[0].0 > 0.0, "{}: {err}", a.name);
+                eprintln!(
+                    "{} {family} twin (emulated, not a benchmark): {program} 1 -> {}",
+                    a.name,
+                    err.trim()
+                );
+            }
+            let left = std::fs::read_dir(root.path().join("tmp")).unwrap().count();
+            assert_eq!(left, 0, "{} {family}: the staged twin is left in /tmp", a.name);
+        }
+    }
+}
