@@ -5,6 +5,10 @@
 #   make test         build and run every test of every crate (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make i686         build ./unixbench-i686, static, for 32-bit x86 (i686-unknown-linux-musl)
+#   make armv7 | armv6 | riscv64 | s390x   ./unixbench-ARCH, static, on the pinned nightly
+#                     (arches.mk); make test-arches tests them all under qemu-user
+#   make dist         every binary into dist/ with SHA256SUMS; make test-repro checks that
+#                     the x86_64 build is reproducible
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
 #   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
