@@ -201,14 +201,14 @@ dist: $(DIST_BINS)
 
 # The build is reproducible: the committed tree, cloned to another path (of another length),
 # builds to the same bytes as this tree's ./unixbench. (The paths of a build never reach the
-# binary: cargo names the workspace's sources relatively, and the toolchain's and the registry's are remapped by
-# the Makefile's `remap`.) Compares the x86_64 binary, which this tree's make test has built.
-REPRO := target/repro/a-clone-at-another-path
+# binary: cargo names the workspace's sources relatively, and the toolchain's and the
+# registry's are remapped by the Makefile's `remap`.) Compares the x86_64 binary, which this tree's make test has built.
+# (The clone is made outside this tree: cargo would also read this tree's .cargo/config.toml
+# from a directory below it, and take every rustflag twice.)
 test-repro: unixbench
-	rm -rf target/repro && mkdir -p target/repro
-	git clone -q --no-hardlinks . $(REPRO)
-	@if ! git diff --quiet HEAD -- . ':!target'; then echo "test-repro: the tree has uncommitted changes; the clone builds HEAD" >&2; fi
-	$(MAKE) -C $(REPRO) unixbench
-	cmp unixbench $(REPRO)/unixbench
-	@echo "test-repro: the same bytes from two trees: $$(sha256sum < unixbench | cut -c1-16)"
-	rm -rf target/repro
+	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/unixbench-repro.XXXXXX") || exit 1; trap 'rm -rf "$$d"' EXIT; \
+	git diff --quiet HEAD -- || echo "test-repro: the tree has uncommitted changes; the clone builds HEAD" >&2; \
+	git clone -q --no-hardlinks . "$$d/a-clone-at-another-path" && \
+	$(MAKE) -C "$$d/a-clone-at-another-path" unixbench && \
+	cmp unixbench "$$d/a-clone-at-another-path/unixbench" && \
+	echo "test-repro: the same bytes from two trees: $$(sha256sum < unixbench | cut -c1-16)"
