@@ -120,7 +120,7 @@ else
 	rm -rf target/musl/build-$(1) && cp -r $(MUSL_SRC) target/musl/build-$(1)
 	cd target/musl/build-$(1) && ./configure --target=$(patsubst %-,%,$($(1)_GCC)) \
 		CC=$($(1)_GCC)gcc CFLAGS='$(patsubst src:%,%,$($(1)_MUSL))' $(if $($(1)_TWINS),,--disable-shared) \
-		--prefix=/usr >/dev/null && $(MAKE) -s lib/libc.a lib/crt1.o lib/crti.o lib/crtn.o \
+		--prefix=/usr >/dev/null && $(MAKE) -s -j2 lib/libc.a lib/crt1.o lib/crti.o lib/crtn.o \
 		$(if $($(1)_TWINS),lib/libc.so lib/Scrt1.o)
 	cp target/musl/build-$(1)/lib/crt1.o target/musl/build-$(1)/lib/crti.o \
 		target/musl/build-$(1)/lib/crtn.o target/musl/$($(1)_TRIPLE)/
@@ -133,6 +133,9 @@ endif
 endif
 	$($(1)_GCC)ar rc target/musl/$($(1)_TRIPLE)/libunwind.a
 	cp "$$$$($($(1)_GCC)gcc -print-file-name=libgcc_eh.a)" target/musl/$($(1)_TRIPLE)/eh/libunwind.a
+	if $($(1)_GCC)nm target/musl/$($(1)_TRIPLE)/eh/libunwind.a 2>/dev/null | grep -q ' U _dl_find_object'; then \
+		$($(1)_GCC)gcc -O2 -ffreestanding -c .cargo/dl_find_object.c -o target/musl/$($(1)_TRIPLE)/eh/dl_find_object.o && \
+		$($(1)_GCC)ar r target/musl/$($(1)_TRIPLE)/eh/libunwind.a target/musl/$($(1)_TRIPLE)/eh/dl_find_object.o; fi
 	mv target/musl/$($(1)_TRIPLE)/libc.a.tmp $$@
 
 musl-$(1): target/musl/$($(1)_TRIPLE)/libc.a
