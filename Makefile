@@ -5,6 +5,10 @@
 #   make test         build and run every test of every crate (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make i686         build ./unixbench-i686, static, for 32-bit x86 (i686-unknown-linux-musl)
+#   make armv7 | armv6 | riscv64 | s390x   ./unixbench-ARCH, static, on the pinned nightly
+#                     (arches.mk); make test-arches tests them all under qemu-user
+#   make dist         every binary into dist/ with SHA256SUMS; make test-repro checks that
+#                     the x86_64 build is reproducible
 #   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
 #   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
@@ -28,6 +32,12 @@ UBGEARS ?= -
 GREPEAT ?= 3
 GTIME   ?= 2
 GROUNDS ?= 3
+
+# The paths of this machine's Rust and cargo homes (the standard library's and the registry
+# crates' sources) are named in the binary's panic locations; mapped to fixed names, the bytes of
+# a build do not depend on where the tools are (make test-repro). Appended to the target's
+# rustflags of .cargo/config.toml (cargo joins the arrays).
+remap = --config 'target.$(1).rustflags = ["--remap-path-prefix=$(or $(CARGO_HOME),$(HOME)/.cargo)=/cargo", "--remap-path-prefix=$(or $(RUSTUP_HOME),$(HOME)/.rustup)=/rustup"]'
 
 .PHONY: all run test test-deps test-i686 twin-deps twin-deps-arm aarch64 i686 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
@@ -61,7 +71,7 @@ twin-deps-arm:
 
 unixbench: twin-deps FORCE
 	$(call need_target,$(TARGET))
-	$(CARGO) build --release --locked --target $(TARGET)
+	$(CARGO) build --release --locked --target $(TARGET) $(call remap,$(TARGET))
 	cp target/$(TARGET)/release/unixbench $@
 
 # Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
@@ -132,6 +142,8 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 	# one at a time after the others.
 	UNIXBENCH_BIN=$(CURDIR)/unixbench $(CARGO) test --locked --test it -- --ignored --test-threads=1
 	$(MAKE) test-i686
+	$(MAKE) test-arches-part
+	$(MAKE) test-repro
 	$(MAKE) test-graphics
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
@@ -178,9 +190,13 @@ bench: unixbench
 
 clean:
 	$(CARGO) clean
-	rm -f unixbench unixbench-aarch64 unixbench-i686 unixbench-graphics
+	rm -f unixbench unixbench-aarch64 unixbench-i686 unixbench-graphics $(addprefix unixbench-,$(ARCHES))
+	rm -rf dist
 
 # Our lmbench figures against lmbench's programs built in DIR (its bin/<arch>/), alternating.
 bench-lmbench: unixbench
 	@[ -n "$(L)" ] || { echo "make bench-lmbench: set L=DIR, the directory of lmbench's built programs" >&2; exit 2; }
 	sh bench/lmbench.sh ./unixbench "$(L)" $(ROUNDS)
+
+# armv7, armv6, riscv64, s390x: the pinned nightly, -Zbuild-std and Debian's musl (arches.mk).
+include arches.mk

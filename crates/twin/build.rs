@@ -31,27 +31,51 @@ struct Arch {
     tool_prefix: &'static str,
     /// glibc's first symbol version on this architecture.
     glibc_version: &'static str,
-    /// Debian's musl-dev library directory and the musl loader.
-    musl_lib: &'static str,
+    /// Debian's musl-dev library directory (or, where Debian has none, the musl that the
+    /// Makefile builds, named by `UNIXBENCH_TWIN_MUSL_LIB`) and the musl loader.
+    musl_lib: String,
     musl_loader: &'static str,
 }
 
-fn arch(name: &str) -> Option<Arch> {
-    match name {
-        "x86_64" => Some(Arch {
-            rust_target: "x86_64-unknown-linux-musl",
-            tool_prefix: "",
-            glibc_version: "GLIBC_2.2.5",
-            musl_lib: "/usr/lib/x86_64-linux-musl",
-            musl_loader: "/lib/ld-musl-x86_64.so.1",
-        }),
-        "aarch64" => Some(Arch {
-            rust_target: "aarch64-unknown-linux-musl",
-            tool_prefix: "aarch64-linux-gnu-",
-            glibc_version: "GLIBC_2.17",
-            musl_lib: "/usr/lib/aarch64-linux-musl",
-            musl_loader: "/lib/ld-musl-aarch64.so.1",
-        }),
+/// The twins built for `target` (rustc's triple of the binary), if any.
+fn arch(target: &str) -> Option<Arch> {
+    let musl_lib = |debian: &str| env::var("UNIXBENCH_TWIN_MUSL_LIB").unwrap_or_else(|_| debian.to_string());
+    let a = |rust_target, tool_prefix, glibc_version, musl_lib, musl_loader| {
+        Some(Arch { rust_target, tool_prefix, glibc_version, musl_lib, musl_loader })
+    };
+    match target {
+        "x86_64-unknown-linux-musl" | "x86_64-unknown-linux-gnu" => a(
+            "x86_64-unknown-linux-musl",
+            "",
+            "GLIBC_2.2.5",
+            "/usr/lib/x86_64-linux-musl".into(),
+            "/lib/ld-musl-x86_64.so.1",
+        ),
+        "aarch64-unknown-linux-musl" | "aarch64-unknown-linux-gnu" => a(
+            "aarch64-unknown-linux-musl",
+            "aarch64-linux-gnu-",
+            "GLIBC_2.17",
+            "/usr/lib/aarch64-linux-musl".into(),
+            "/lib/ld-musl-aarch64.so.1",
+        ),
+        // ARMv7 hard float: Raspberry Pi OS on a Pi 2 or later, Debian armhf, Alpine armv7.
+        // glibc's armhf port starts at 2.4 (EABI).
+        "armv7-unknown-linux-musleabihf" => a(
+            "armv7-unknown-linux-musleabihf",
+            "arm-linux-gnueabihf-",
+            "GLIBC_2.4",
+            musl_lib("/usr/lib/arm-linux-musleabihf"),
+            "/lib/ld-musl-armhf.so.1",
+        ),
+        // glibc's riscv64 port starts at 2.27; Debian 12 has no riscv64 musl-dev, so the musl
+        // is the one the Makefile builds.
+        "riscv64gc-unknown-linux-musl" => a(
+            "riscv64gc-unknown-linux-musl",
+            "riscv64-linux-gnu-",
+            "GLIBC_2.27",
+            musl_lib("/usr/lib/riscv64-linux-musl"),
+            "/lib/ld-musl-riscv64.so.1",
+        ),
         _ => None,
     }
 }
@@ -82,12 +106,14 @@ fn main() {
         println!("cargo:rerun-if-changed={f}");
     }
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
-    let target_arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    println!("cargo:rerun-if-env-changed=UNIXBENCH_TWIN_MUSL_LIB");
+    let target = env::var("TARGET").unwrap_or_default();
     let mut table = String::from("&[\n");
     let mut all = Vec::new();
-    if let Some(a) = arch(&target_arch) {
+    if let Some(a) = arch(&target) {
+        let core = core_for(&a, &out);
         for program in PROGRAMS {
-            let lib = compile(&a, program, &out);
+            let lib = compile(&a, program, &out, core.as_deref());
             for (libc, image) in
                 [("glibc", link_glibc(&a, program, &lib, &out)), ("musl", link_musl(&a, program, &lib, &out))]
             {
@@ -110,12 +136,20 @@ fn main() {
 }
 
 /// The twin's Rust code as a static library (its own code plus the parts of `core` it uses).
-fn compile(a: &Arch, program: &str, out: &Path) -> PathBuf {
+fn compile(a: &Arch, program: &str, out: &Path, core: Option<&Path>) -> PathBuf {
     let lib = out.join(format!("libtwin-{program}.a"));
     let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let mut cmd = Command::new(rustc);
+    if let Some(dir) = core {
+        cmd.arg("-L").arg(dir);
+    }
+    if a.rust_target.starts_with("arm") {
+        // ARM's unwind table entries name a personality routine that the C library's loader
+        // does not export; nothing in a twin unwinds (panic=abort), so it gets none.
+        cmd.args(["-C", "force-unwind-tables=no"]);
+    }
     run(
-        Command::new(rustc)
-            .args(["--edition", "2021", "--crate-type", "staticlib", "--target", a.rust_target])
+        cmd.args(["--edition", "2021", "--crate-type", "staticlib", "--target", a.rust_target])
             .args([
                 "-C",
                 "panic=abort",
@@ -140,6 +174,56 @@ fn compile(a: &Arch, program: &str, out: &Path) -> PathBuf {
         &format!("compiling programs/{program}.rs for {}", a.rust_target),
     );
     lib
+}
+
+/// Where the twins' `core` is for a target that rustup serves no standard library for (the
+/// targets built with `-Zbuild-std` on the nightly): built here from the toolchain's `rust-src`,
+/// with an empty `compiler_builtins` (rustc asks for one in every `no_std` crate; the twins'
+/// few intrinsics come from the C compiler's libgcc, which each link names). None where the
+/// toolchain has the target's own.
+fn core_for(a: &Arch, out: &Path) -> Option<PathBuf> {
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let libdir = run(
+        Command::new(&rustc).args(["--print", "target-libdir", "--target", a.rust_target]),
+        "asking rustc for the target's library directory",
+    );
+    let libdir = PathBuf::from(String::from_utf8_lossy(&libdir).trim());
+    let has_core = fs::read_dir(&libdir)
+        .map(|d| d.flatten().any(|e| e.file_name().to_string_lossy().starts_with("libcore-")))
+        .unwrap_or(false);
+    if has_core {
+        return None;
+    }
+    let sysroot = run(Command::new(&rustc).args(["--print", "sysroot"]), "asking rustc for its sysroot");
+    let src = PathBuf::from(String::from_utf8_lossy(&sysroot).trim()).join("lib/rustlib/src/rust/library");
+    let dir = out.join("twin-core");
+    fs::create_dir_all(&dir).unwrap();
+    let common = |cmd: &mut Command| {
+        cmd.args([
+            "--crate-type",
+            "rlib",
+            "--target",
+            a.rust_target,
+            "-C",
+            "panic=abort",
+            "-C",
+            "opt-level=2",
+        ])
+        .args(["-C", "debuginfo=0", "-Z", "force-unstable-if-unmarked", "--out-dir"])
+        .arg(&dir)
+        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    };
+    let mut core = Command::new(&rustc);
+    core.args(["--edition", "2024", "--crate-name", "core"]).arg(src.join("core/src/lib.rs"));
+    common(&mut core);
+    run(&mut core, &format!("building core for the twins from rust-src ({})", src.display()));
+    let cb = dir.join("compiler_builtins.rs");
+    fs::write(&cb, "#![feature(compiler_builtins)]\n#![compiler_builtins]\n#![no_std]\n").unwrap();
+    let mut builtins = Command::new(&rustc);
+    builtins.args(["--edition", "2021", "--crate-name", "compiler_builtins", "-L"]).arg(&dir).arg(&cb);
+    common(&mut builtins);
+    run(&mut builtins, "building the twins' empty compiler_builtins");
+    Some(dir)
 }
 
 fn cc(a: &Arch) -> Command {
@@ -206,7 +290,7 @@ fn link_glibc(a: &Arch, program: &str, lib: &Path, out: &Path) -> PathBuf {
 /// Links against musl with musl-gcc's recipe: musl's start files around the C compiler's.
 fn link_musl(a: &Arch, program: &str, lib: &Path, out: &Path) -> PathBuf {
     let m = |f: &str| {
-        let p = Path::new(a.musl_lib).join(f);
+        let p = Path::new(&a.musl_lib).join(f);
         if !p.exists() {
             fail(format!("{} is missing (Debian's musl-dev for this architecture)", p.display()));
         }

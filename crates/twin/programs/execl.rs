@@ -40,7 +40,8 @@ fn run(args: libc::Args) -> ! {
     let (mut count_buf, mut start_buf) = ([0; 24], [0; 24]);
     let count_str = libc::format_ulong(&mut count_buf, iter);
     let start_str = libc::format_ulong(&mut start_buf, start);
-    if libc::now() - start as i64 >= i64::from(duration) {
+    // time_t is a long: 32 bits on the 32-bit CPUs, so the difference is taken in 64.
+    if i64::from(libc::now()) - start as i64 >= i64::from(duration) {
         libc::print_count(iter);
         libc::exit_with(0);
     }

@@ -58,3 +58,34 @@ unreachable_in_frame! {
     _Unwind_SetGR(index: c_int, value: usize) -> ();
     _Unwind_SetIP(value: usize) -> ();
 }
+
+/// ARM's EHABI names a personality routine in each function's unwind table entry (.ARM.exidx),
+/// and the linker resolves the ones the C library's and libgcc's entries name; gcc's C
+/// personality stands in C code that has cleanups. Nothing unwinds, so none is ever called.
+#[cfg(target_arch = "arm")]
+mod arm {
+    use std::ffi::{c_int, c_void};
+
+    macro_rules! personality {
+        ($($name:ident)*) => {$(
+            #[unsafe(no_mangle)]
+            pub extern "C" fn $name(_state: c_int, _exception: *mut c_void, _context: *mut c_void) -> c_int {
+                std::process::abort()
+            }
+        )*};
+    }
+    personality! { __aeabi_unwind_cpp_pr0 __aeabi_unwind_cpp_pr1 __aeabi_unwind_cpp_pr2 }
+}
+
+/// gcc's personality routine for C, named by the C library's objects built with cleanups (and
+/// by libgcc's); nothing unwinds, so it is never called.
+#[unsafe(no_mangle)]
+pub extern "C" fn __gcc_personality_v0(
+    _version: c_int,
+    _actions: c_int,
+    _class: u64,
+    _exception: *mut c_void,
+    _context: *mut c_void,
+) -> c_int {
+    std::process::abort()
+}
