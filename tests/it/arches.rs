@@ -221,6 +221,10 @@ fn each_binary_runs_a_short_index_under_qemu() {
     }
 }
 
+/// A twin's C library family, its loader, and the files its root needs (path in the root,
+/// source on this host).
+type TwinRoot = (&'static str, &'static str, Vec<(&'static str, PathBuf)>);
+
 /// The twins of execl and spawn that armv7 and riscv64 carry, each run through its own C
 /// library's loader, in a root that holds only that loader and library (copied from Debian's
 /// cross packages, and for riscv64's musl from the one the Makefile builds:
@@ -238,7 +242,7 @@ fn the_twins_run_under_qemu_on_their_own_c_library() {
     for a in arches() {
         // (family, loader, [(file in the root, its source)]); the glibc loaders look in /lib
         // and in the multiarch and lp64d directories.
-        let twins: Vec<(&str, &str, Vec<(&str, PathBuf)>)> = match a.name.as_str() {
+        let twins: Vec<TwinRoot> = match a.name.as_str() {
             "armv7" => {
                 let g = Path::new("/usr/arm-linux-gnueabihf/lib");
                 vec![
