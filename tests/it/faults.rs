@@ -611,3 +611,15 @@ fn install_twice_replaces_its_own_links_and_nothing_else() {
         assert_eq!(std::fs::read_to_string(dir.join("pipe")).unwrap(), "mine\n");
     }
 }
+
+#[test]
+fn a_result_name_from_the_environment_cannot_leave_the_results_directory() {
+    for name in ["../../escaped", "/tmp/elsewhere-by-name", "..", "two\nlines"] {
+        let s = Scratch::new("flt-name");
+        let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", name));
+        assert_usage_error(&o, "invalid UB_OUTPUT_FILE_NAME");
+        // Nothing was made: no results directory, nothing beside or above the scratch.
+        assert!(!s.path().join("results").exists(), "{name:?}");
+        assert!(!s.path().parent().unwrap().join("escaped").exists());
+    }
+}

@@ -169,7 +169,8 @@ pub fn one_line(s: &str) -> String {
 pub fn file_name_part(s: &str) -> String {
     let keep = |b: u8| b.is_ascii_alphanumeric() || b"._-".contains(&b);
     let mut out: String = s.bytes().map(|b| if keep(b) { char::from(b) } else { '_' }).collect();
-    if out.starts_with('.') {
+    // Nor a hidden file, nor one a shell tool would take for an option (`rm -host-...`).
+    if out.starts_with('.') || out.starts_with('-') {
         out.replace_range(..1, "_");
     }
     if out.is_empty() {
@@ -192,6 +193,7 @@ mod tests {
     fn host_strings_are_data() {
         assert_eq!(file_name_part("a/b<c>\nd"), "a_b_c__d");
         assert_eq!(file_name_part("..x"), "_.x");
+        assert_eq!(file_name_part("-rf"), "_rf");
         assert_eq!(file_name_part(""), "unknown");
         assert_eq!(file_name_part("web-1.example_x"), "web-1.example_x");
         assert_eq!(printable("a\nb\x1b[2Jc\t"), "a?b?[2Jc?");

@@ -581,6 +581,26 @@ fn find(arg: &lexopt::Arg) -> Result<&'static Opt> {
     })
 }
 
+/// `UB_OUTPUT_FILE_NAME` is the results' base name in the results directory, nothing more: no
+/// `/` (a path elsewhere, or `../..` out of the directory), not `.` or `..`, no control
+/// character.
+fn check_file_name(name: &OsString) -> Result<()> {
+    let s = name.to_string_lossy();
+    let bad = if s.contains('/') {
+        Some("it must be a file name, without '/'")
+    } else if s == "." || s == ".." {
+        Some("it must name a file")
+    } else if s.chars().any(char::is_control) {
+        Some("it must not hold control characters")
+    } else {
+        None
+    };
+    match bad {
+        Some(why) => Err(Error::usage(format!("invalid UB_OUTPUT_FILE_NAME {:?}: {why}", s.as_ref()))),
+        None => Ok(()),
+    }
+}
+
 /// A test or group word: its tests join the list.
 fn add_tests(o: &mut Options, name: &str) -> Result<()> {
     match suite::expand(name) {
@@ -601,6 +621,9 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
 
 /// The checks and defaults that take the whole command line and the environment.
 fn settle(mut o: Options) -> Result<Options> {
+    if let Some(name) = &o.env.file_name {
+        check_file_name(name)?;
+    }
     if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
         return Err(Error::usage(format!(
             "--quick and {} exclude each other: a quick run chooses its own pass durations and counts",
@@ -804,6 +827,28 @@ mod tests {
         assert!(!e.contains("allowed:"), "{e}");
         let e = run(&["pipee"]).unwrap_err().to_string();
         assert!(e.starts_with("unknown test or group 'pipee' (did you mean pipe?)"), "{e}");
+    }
+
+    #[test]
+    fn the_results_name_from_the_environment_is_a_plain_file_name() {
+        for (name, ok) in [
+            ("run1", true),
+            ("a.b-c", true),
+            ("../../x", false),
+            ("/etc/x", false),
+            ("..", false),
+            (".", false),
+            ("a\nb", false),
+        ] {
+            let env = Environment { file_name: Some(name.into()), ..Environment::default() };
+            let r = parse_in(Vec::new(), env);
+            assert_eq!(r.is_ok(), ok, "{name:?}");
+            if let Err(e) = r {
+                assert_eq!(e.exit_code(), 2);
+                let m = e.to_string();
+                assert!(m.starts_with("invalid UB_OUTPUT_FILE_NAME") && !m.contains('\n'), "{m}");
+            }
+        }
     }
 
     #[test]
