@@ -106,7 +106,8 @@ fn unknown_program(name: &str) -> Error {
         .chain(base::suite::group_names());
     let close = base::suggest::closest(name, names);
     Error::usage(format!(
-        "unknown program '{name}'{} (programs: 'unixbench --list'; tests and groups: 'unixbench run --help')",
+        "unknown program '{}'{} (programs: 'unixbench --list'; tests and groups: 'unixbench run --help')",
+        args::escaped(name),
         base::suggest::did_you_mean(&close)
     ))
 }

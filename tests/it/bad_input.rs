@@ -92,3 +92,11 @@ fn every_malformed_command_line_is_one_line_and_exit_2() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn a_name_with_a_newline_is_shown_escaped_on_one_line() {
+    for args in [&["run", "pi\npe"][..], &["pi\npe"], &["run", "--fr\nob"], &["-c", "1\n2"]] {
+        let o = run(&mut ub(args));
+        assert_usage_error(&o, "\\n");
+    }
+}

@@ -11,9 +11,26 @@ use std::ffi::OsString;
 /// far below where `alarm()` or the counters could overflow.
 pub const MAX_DURATION: u64 = 86_400;
 
-/// An argument as error messages show it: in single quotes, so that an empty one reads `''`.
+/// An argument as error messages show it: in single quotes, so that an empty one reads `''`,
+/// with its control characters escaped (`\n`, `\t`, `\x1b`), so that the error stays one line
+/// and a terminal shows what was typed rather than obeys it.
 pub fn quoted(value: &std::ffi::OsStr) -> String {
-    format!("'{}'", value.to_string_lossy())
+    format!("'{}'", escaped(&value.to_string_lossy()))
+}
+
+/// `s` with its control characters escaped, as [`quoted`] shows them.
+pub fn escaped(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Parses an unsigned integer argument in `min..=max`. `what` names the argument in errors,
@@ -27,7 +44,7 @@ pub fn parse_uint(what: &str, value: &OsString, min: u64, max: u64) -> Result<u6
     }
     match t.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(Error::usage(format!("invalid {what} '{s}': {}", allowed()))),
+        _ => Err(Error::usage(format!("invalid {what} '{}': {}", escaped(s), allowed()))),
     }
 }
 
@@ -64,6 +81,12 @@ pub fn duration_only(args: &[OsString]) -> Result<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_arguments_keep_to_one_line() {
+        assert_eq!(quoted("".as_ref()), "''");
+        assert_eq!(quoted("a\nb\t\u{1b}[2J".as_ref()), "'a\\nb\\t\\x1b[2J'");
+    }
 
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()

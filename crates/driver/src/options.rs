@@ -569,12 +569,14 @@ fn find(arg: &lexopt::Arg) -> Result<&'static Opt> {
         if close.is_empty() {
             let allowed: Vec<String> = OPTIONS.iter().map(Opt::forms).collect();
             Error::usage(format!(
-                "unknown option '{word}' (allowed: {}; see 'unixbench run --help')",
+                "unknown option '{}' (allowed: {}; see 'unixbench run --help')",
+                crate::args::escaped(&word),
                 allowed.join(" ")
             ))
         } else {
             Error::usage(format!(
-                "unknown option '{word}'{}; every option: 'unixbench run --help'",
+                "unknown option '{}'{}; every option: 'unixbench run --help'",
+                crate::args::escaped(&word),
                 base::suggest::did_you_mean(&close)
             ))
         }
@@ -611,7 +613,8 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
         None => {
             let names = suite::TESTS.iter().map(|t| t.name).chain(suite::group_names());
             Err(Error::usage(format!(
-                "unknown test or group '{name}'{} (groups: {}; 'unixbench run --help' lists the tests)",
+                "unknown test or group '{}'{} (groups: {}; 'unixbench run --help' lists the tests)",
+                crate::args::escaped(name),
                 base::suggest::did_you_mean(&base::suggest::closest(name, names)),
                 suite::group_names().collect::<Vec<_>>().join(", ")
             )))
