@@ -166,6 +166,14 @@ fn install(args: &[OsString]) -> error::Result {
     if !dir.is_dir() {
         return Err(Error::usage(format!("--install: '{}' is not a directory", dir.display())));
     }
+    if driver::open_to_others(dir) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "unixbench: warning: {} is writable by other users and not sticky: they can replace \
+             the links made there",
+            dir.display()
+        );
+    }
     let me = selfexe::path().map_err(Error::failed)?;
     // A second --install replaces its own links (to this binary, symbolic or hard); anything
     // else of an applet's name is refused before a link is made.

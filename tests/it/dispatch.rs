@@ -116,3 +116,22 @@ fn a_near_miss_names_the_closest_program_test_or_option() {
     assert_usage_error(&o, "missing duration");
     assert!(stderr(&o).contains("unixbench run pipe"), "{}", stderr(&o));
 }
+
+#[test]
+fn install_into_a_directory_others_can_write_warns() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Scratch::new("install-open");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let o = run(ub(["--install", "-s"]).arg(dir.path()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning:") && stderr(&o).contains("writable by other users"),
+        "{}",
+        stderr(&o)
+    );
+    // Sticky, as /tmp is: no warning.
+    let quiet = Scratch::new("install-sticky");
+    std::fs::set_permissions(quiet.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let o = run(ub(["--install", "-s"]).arg(quiet.path()));
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+}

@@ -468,7 +468,7 @@ impl Drop for MadeDir {
 }
 
 /// Whether another user may replace files in `dir`: writable by all, without the sticky bit.
-fn open_to_others(dir: &Path) -> bool {
+pub fn open_to_others(dir: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o1002 == 0o002)
 }
