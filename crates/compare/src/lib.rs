@@ -64,34 +64,53 @@ fn parse_format(v: &str) -> Result<Format> {
     }
 }
 
+/// What the command line asks for.
+struct Args {
+    format: Format,
+    hosts: bool,
+    files: Vec<OsString>,
+}
+
 /// `args` excludes the word `compare`.
 pub fn main(args: Vec<OsString>) -> Result {
+    let Some(args) = parse_args(args)? else {
+        return crate::error::print(HELP);
+    };
+    let sources = load_all(&args.files)?;
+    let out = render(args.format, args.hosts, sources)?;
+    write_stdout(&out)
+}
+
+/// The options and files, or None when help was asked for.
+fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
-    let mut format = Format::Text;
-    let mut hosts = false;
-    let mut files: Vec<OsString> = Vec::new();
+    let mut a = Args { format: Format::Text, hosts: false, files: Vec::new() };
     while let Some(arg) = p.next().map_err(|e| Error::usage(format!("compare: {e}")))? {
         match arg {
             Long("format") => {
                 let v = p.value().map_err(|e| Error::usage(format!("compare: {e}")))?;
-                format = parse_format(&v.to_string_lossy())?;
+                a.format = parse_format(&v.to_string_lossy())?;
             }
-            Long("hosts") => hosts = true,
-            Short('h') | Long("help") => {
-                return crate::error::print(HELP);
-            }
-            Value(v) => files.push(v),
+            Long("hosts") => a.hosts = true,
+            Short('h') | Long("help") => return Ok(None),
+            Value(v) => a.files.push(v),
             other => return Err(Error::usage(format!("compare: {}", other.unexpected()))),
         }
     }
-    if files.is_empty() {
+    if a.files.is_empty() {
         return Err(Error::usage(
             "compare: no files given (usage: unixbench compare [--format text|tsv|json] FILE ...)",
         ));
     }
+    Ok(Some(a))
+}
+
+/// Each file read and recognised, with its log when one is beside it; the first bad one is
+/// the error.
+fn load_all(files: &[OsString]) -> Result<Vec<load::Source>> {
     let mut sources = Vec::new();
-    for f in &files {
+    for f in files {
         let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
         let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
         let bytes = load::read_capped(f).map_err(bad)?;
@@ -101,34 +120,44 @@ pub fn main(args: Vec<OsString>) -> Result {
         log::attach(&mut src, f);
         sources.push(src);
     }
-    let out = if format == Format::Html {
+    Ok(sources)
+}
+
+/// The page, the fleet table, the scaling table of one file or the comparison of several.
+fn render(format: Format, hosts: bool, sources: Vec<load::Source>) -> Result<String> {
+    if format == Format::Html {
         // The noise verdict is not in the results files yet (issue 17, item 2): none is marked.
-        html::page(&sources, hosts, &|_| false)
-    } else if hosts {
-        match format {
-            Format::Text => fleet::text(&sources),
-            Format::Tsv => fleet::tsv(&sources),
-            Format::Json => return Err(Error::usage("compare: --hosts prints text, tsv or html, not json")),
+        return Ok(html::page(&sources, hosts, &|_| false));
+    }
+    if hosts {
+        return match format {
+            Format::Text => Ok(fleet::text(&sources)),
+            Format::Tsv => Ok(fleet::tsv(&sources)),
+            Format::Json => Err(Error::usage("compare: --hosts prints text, tsv or html, not json")),
             Format::Html => unreachable!("the page above"),
-        }
-    } else if sources.len() == 1 {
+        };
+    }
+    if sources.len() == 1 {
         let s = table::scaling(&sources[0])
             .map_err(|m| Error::usage(format!("compare: {}: {m}", sources[0].file)))?;
-        match format {
+        return Ok(match format {
             Format::Text => table::scaling_text(&s),
             Format::Tsv => table::scaling_tsv(&s),
             Format::Json => table::scaling_json(&s),
             Format::Html => unreachable!("the page above"),
-        }
-    } else {
-        let c = table::compare(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
-        match format {
-            Format::Text => table::text(&c),
-            Format::Tsv => table::tsv(&c),
-            Format::Json => table::json(&c),
-            Format::Html => unreachable!("the page above"),
-        }
-    };
+        });
+    }
+    let c = table::compare(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
+    Ok(match format {
+        Format::Text => table::text(&c),
+        Format::Tsv => table::tsv(&c),
+        Format::Json => table::json(&c),
+        Format::Html => unreachable!("the page above"),
+    })
+}
+
+/// A reader that closed the pipe early is not an error.
+fn write_stdout(out: &str) -> Result {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::failed(format!("compare: {e}"))),
