@@ -249,69 +249,97 @@ impl Gen {
     /// One strace line, without its newline. A `gimp` line names a GIMP file; any other line
     /// holds no "gimp" anywhere.
     fn line(&mut self, gimp: bool) -> String {
+        // A gimp line is one of the five calls that name a file.
+        let kind = self.below(if gimp { 5 } else { 17 });
+        let (call, ret) = if kind < 5 { self.file_call(kind, gimp) } else { self.other_call(kind) };
+        strace(&call, &ret, 0)
+    }
+
+    /// A call naming a file (kinds 0 to 4), and its result.
+    fn file_call(&mut self, kind: usize, gimp: bool) -> (String, String) {
         let enoent = "-1 ENOENT (No such file or directory)";
-        let (call, ret) = match (gimp, self.below(if gimp { 5 } else { 17 })) {
-            (_, 0) => {
+        match kind {
+            0 => {
                 let p = self.path(gimp);
                 let ok = self.below(3) != 0;
-                (format!("open(\"{p}\", O_RDONLY)"), if ok { format!("{}", 3 + self.below(4)) } else { enoent.into() })
+                (
+                    format!("open(\"{p}\", O_RDONLY)"),
+                    if ok { format!("{}", 3 + self.below(4)) } else { enoent.into() },
+                )
             }
-            (_, 1) => (format!("stat64(\"{}\", {})", self.path(gimp), self.hex(0xbf80_0000)), enoent.into()),
-            (_, 2) => {
+            1 => (format!("stat64(\"{}\", {})", self.path(gimp), self.hex(0xbf80_0000)), enoent.into()),
+            2 => {
                 let size = 1024 + self.below(400_000);
                 let mode = self.pick(&["0644", "0755", "0600"]);
-                (format!("stat64(\"{}\", {{st_mode=S_IFREG|{mode}, st_size={size}, ...}})", self.path(gimp)), "0".into())
+                (
+                    format!(
+                        "stat64(\"{}\", {{st_mode=S_IFREG|{mode}, st_size={size}, ...}})",
+                        self.path(gimp)
+                    ),
+                    "0".into(),
+                )
             }
-            (_, 3) => {
+            3 => {
                 let ok = self.below(2) == 0;
-                (format!("access(\"{}\", R_OK)", self.path(gimp)), if ok { "0".into() } else { enoent.into() })
+                (
+                    format!("access(\"{}\", R_OK)", self.path(gimp)),
+                    if ok { "0".into() } else { enoent.into() },
+                )
             }
-            (_, 4) => {
+            _ => {
                 let p = self.path(gimp);
                 // The directory of the file, unless that would lose the line's "gimp".
                 let d = p.rsplit_once('/').map_or(p.as_str(), |(d, _)| d);
                 let p = if gimp && !d.contains("gimp") { p.clone() } else { d.to_string() };
-                (format!("open(\"{p}\", O_RDONLY|O_NONBLOCK|O_LARGEFILE|O_DIRECTORY)"), format!("{}", 3 + self.below(4)))
+                (
+                    format!("open(\"{p}\", O_RDONLY|O_NONBLOCK|O_LARGEFILE|O_DIRECTORY)"),
+                    format!("{}", 3 + self.below(4)),
+                )
             }
-            (_, 5) => (
+        }
+    }
+
+    /// A call naming no file (kinds 5 to 16), and its result.
+    fn other_call(&mut self, kind: usize) -> (String, String) {
+        match kind {
+            5 => (
                 format!("read({}, \"\\177ELF\\1\\1\\1\\0\\0\\0\\0\\0\\0\\0\\0\\0\\3\\0\\3\\0\\1\\0\\0\\0\"..., 512)", 3 + self.below(3)),
                 "512".into(),
             ),
-            (_, 6) => {
+            6 => {
                 let size = 4096 + self.below(2_000_000);
                 (format!("fstat64({}, {{st_mode=S_IFREG|0644, st_size={size}, ...}})", 3 + self.below(3)), "0".into())
             }
-            (_, 7) => {
+            7 => {
                 let len = 4096 * (1 + self.below(300));
                 let prot = self.pick(&["PROT_READ", "PROT_READ|PROT_EXEC", "PROT_READ|PROT_WRITE"]);
                 let flags = self.pick(&["MAP_PRIVATE", "MAP_PRIVATE|MAP_DENYWRITE", "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE"]);
                 (format!("mmap2(NULL, {len}, {prot}, {flags}, {}, 0)", 3 + self.below(3)), self.hex(0xb700_0000))
             }
-            (_, 8) => (format!("close({})", 3 + self.below(4)), "0".into()),
-            (_, 9) => (format!("mprotect({}, 4096, PROT_READ)", self.hex(0xb7f0_0000)), "0".into()),
-            (_, 10) => (format!("munmap({}, {})", self.hex(0xb7f0_0000), 4096 * (1 + self.below(40))), "0".into()),
-            (_, 11) => {
+            8 => (format!("close({})", 3 + self.below(4)), "0".into()),
+            9 => (format!("mprotect({}, 4096, PROT_READ)", self.hex(0xb7f0_0000)), "0".into()),
+            10 => (format!("munmap({}, {})", self.hex(0xb7f0_0000), 4096 * (1 + self.below(40))), "0".into()),
+            11 => {
                 let b = self.hex(0x0820_0000);
                 (format!("brk({b})"), b)
             }
-            (_, 12) => {
+            12 => {
                 let n = 2 + self.below(60);
                 (format!("getdents64({}, /* {n} entries */, 4096)", 3 + self.below(3)), format!("{}", n * 28 + self.below(28)))
             }
-            (_, 13) => {
+            13 => {
                 (format!("gettimeofday({{1170{:06}, {:06}}}, NULL)", self.below(999_999), self.below(999_999)), "0".into())
             }
-            (_, 14) => {
+            14 => {
                 let sig = self.pick(&["SIGPIPE", "SIGCHLD", "SIGINT", "SIGTERM", "SIGHUP", "SIGSEGV"]);
                 (format!("rt_sigaction({sig}, {{{}, [], SA_RESTART}}, {{SIG_DFL}}, 8)", self.hex(0x0805_0000)), "0".into())
             }
-            (_, 15) => {
+            15 => {
                 let n = 4 * (1 + self.below(16));
                 (format!("write(3, \"\\22\\0\\7\\0\\1\\0\\340\\1\"..., {n})"), format!("{n}"))
             }
             _ => ("poll([{fd=3, events=POLLIN}], 1, 0)".into(), "0 (Timeout)".into()),
-        };
-        strace(&call, &ret, 0)
+        }
     }
 }
 
