@@ -271,58 +271,55 @@ impl Parser<'_> {
                     self.i += 1;
                     return Ok(out);
                 }
-                Some(b'\\') => {
-                    let esc = self.i;
-                    self.i += 1;
-                    let c = match self.s.get(self.i) {
-                        None => return Err(self.eof("a string")),
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'b') => '\u{8}',
-                        Some(b'f') => '\u{c}',
-                        Some(b'n') => '\n',
-                        Some(b'r') => '\r',
-                        Some(b't') => '\t',
-                        Some(b'u') => {
-                            self.i += 1;
-                            let hi = self.hex4()?;
-                            self.i -= 1;
-                            let code = if (0xD800..0xDC00).contains(&hi) {
-                                if self.s.get(self.i + 1..self.i + 3) != Some(b"\\u") {
-                                    return Err(
-                                        self.err_at(esc, "a high surrogate \\u escape without its low half")
-                                    );
-                                }
-                                self.i += 3;
-                                let lo = self.hex4()?;
-                                self.i -= 1;
-                                if !(0xDC00..0xE000).contains(&lo) {
-                                    return Err(
-                                        self.err_at(esc, "a high surrogate \\u escape without its low half")
-                                    );
-                                }
-                                0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
-                            } else {
-                                hi
-                            };
-                            match char::from_u32(code) {
-                                Some(c) => c,
-                                None => return Err(self.err_at(esc, "a lone low surrogate \\u escape")),
-                            }
-                        }
-                        Some(_) => {
-                            return Err(
-                                self.err(format!("unknown escape \\{}", self.found().trim_matches('\'')))
-                            )
-                        }
-                    };
-                    self.i += 1;
-                    out.push(c);
-                }
+                Some(b'\\') => out.push(self.escape()?),
                 Some(_) => return Err(self.err("a raw control character in a string (write it as \\u00XX)")),
             }
         }
+    }
+
+    /// The character of the escape at the backslash under the cursor, the cursor past it.
+    fn escape(&mut self) -> Result<char, ParseError> {
+        let esc = self.i;
+        self.i += 1;
+        let c = match self.s.get(self.i) {
+            None => return Err(self.eof("a string")),
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => self.unicode_escape(esc)?,
+            Some(_) => return Err(self.err(format!("unknown escape \\{}", self.found().trim_matches('\'')))),
+        };
+        self.i += 1;
+        Ok(c)
+    }
+
+    /// A `\uXXXX` escape, or a surrogate pair of two, that began at `esc`; the cursor is left
+    /// on its last digit.
+    fn unicode_escape(&mut self, esc: usize) -> Result<char, ParseError> {
+        let unpaired = "a high surrogate \\u escape without its low half";
+        self.i += 1;
+        let hi = self.hex4()?;
+        self.i -= 1;
+        let code = if (0xD800..0xDC00).contains(&hi) {
+            if self.s.get(self.i + 1..self.i + 3) != Some(b"\\u") {
+                return Err(self.err_at(esc, unpaired));
+            }
+            self.i += 3;
+            let lo = self.hex4()?;
+            self.i -= 1;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return Err(self.err_at(esc, unpaired));
+            }
+            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+        } else {
+            hi
+        };
+        char::from_u32(code).ok_or_else(|| self.err_at(esc, "a lone low surrogate \\u escape"))
     }
 
     fn number(&mut self) -> Result<Value, ParseError> {
