@@ -255,13 +255,33 @@ fn host_results() -> HostResults {
 }
 
 fn measure_all(opts: &Opts) -> Result {
-    let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
     let caches = memory::cache_sizes();
     // The main-memory point is past the largest cache the system reports, in the short mode
     // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
     let main = memory::main_size(&caches);
-    let mb = if opts.short { 8 << 20 } else { main };
-    let points = memory::points(&caches, main);
+    let parent = scratch_parent(opts)?;
+    if let Some(j) = &opts.json {
+        // Fail now, not after minutes of measuring.
+        open_json(j)?;
+    }
+    let (scratch, small_file) = make_scratch(&parent)?;
+    let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
+    let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
+    let mut run = session(opts, &caches, main, scratch.0.clone(), small_file);
+    measure(&mut run);
+    drop(scratch);
+    if caches.is_empty() {
+        note_no_cache_sizes(&mut run, main);
+    }
+    print_results(opts, &run)?;
+    if INTERRUPTED.load(Relaxed) {
+        return Err(Error::failed_with(130, "interrupted; the figures measured so far are shown"));
+    }
+    Ok(())
+}
+
+/// `--dir`, else `$TMPDIR`, else /tmp: it must be a directory.
+fn scratch_parent(opts: &Opts) -> Result<PathBuf> {
     let parent = opts
         .dir
         .clone()
@@ -270,14 +290,20 @@ fn measure_all(opts: &Opts) -> Result {
     if !parent.is_dir() {
         return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
     }
-    if let Some(j) = &opts.json {
-        // Fail now, not after minutes of measuring.
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(j)
-            .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
-    }
+    Ok(parent)
+}
+
+fn open_json(j: &std::path::Path) -> Result {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(j)
+        .map(drop)
+        .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))
+}
+
+/// The private scratch directory under `parent` and the small file the stat figures use.
+fn make_scratch(parent: &std::path::Path) -> Result<(Scratch, PathBuf)> {
     let dir = sys::fd::mkdtemp(parent.join("lmbench-XXXXXX").as_os_str()).map_err(|e| {
         Error::failed(format!("cannot make a scratch directory in '{}': {e}", parent.display()))
     })?;
@@ -285,42 +311,53 @@ fn measure_all(opts: &Opts) -> Result {
     let small_file = dir.join("statfile");
     std::fs::write(&small_file, b"lmb")
         .map_err(|e| Error::failed(format!("cannot write a scratch file: {e}")))?;
-    let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
-    let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
+    Ok((scratch, small_file))
+}
 
-    let mut run = Session {
+/// The harness and the sizes of the mode `opts` asks for, nothing measured yet.
+fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, small_file: PathBuf) -> Session {
+    let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
+    Session {
         h: Harness { floors: !opts.short, ..Harness::new(enough, tries) },
         dir,
         me: crate::selfexe::path().ok(),
-        points,
-        mb,
+        points: memory::points(caches, main),
+        mb: if opts.short { 8 << 20 } else { main },
         data_file: None,
         small_file,
         res: HostResults { short: opts.short, ..host_results() },
         verbose: sys::fd::isatty(2),
         only: opts.only.clone(),
-    };
+    }
+}
+
+/// Each selected figure in the table's order, until an interrupt.
+fn measure(run: &mut Session) {
     let mut joint = Joint::default();
     for f in figures::FIGURES {
         if run.to_measure(f.key).is_ok() {
-            let r = how(&mut run, &mut joint, f);
+            let r = how(run, &mut joint, f);
             run.record(f.key, r);
         }
     }
-    drop(scratch);
-    if caches.is_empty() {
-        let why = format!(
-            "measured at {} MiB, lmbench's default: this system reports no cache sizes, so this may be a \
-             cache's latency",
-            main >> 20
-        );
-        for key in ["lat_mem", "lat_mem_rand"] {
-            if run.res.figures.contains_key(key) {
-                run.res.note(key, why.clone());
-            }
+}
+
+/// Without reported cache sizes, the memory latencies may be a cache's: their notes say so.
+fn note_no_cache_sizes(run: &mut Session, main: usize) {
+    let why = format!(
+        "measured at {} MiB, lmbench's default: this system reports no cache sizes, so this may be a \
+         cache's latency",
+        main >> 20
+    );
+    for key in ["lat_mem", "lat_mem_rand"] {
+        if run.res.figures.contains_key(key) {
+            run.res.note(key, why.clone());
         }
     }
+}
 
+/// The table on stdout, then the JSON file if asked for.
+fn print_results(opts: &Opts, run: &Session) -> Result {
     let hosts = [run.res.clone()];
     let mut out = table::render(&hosts);
     out.push_str(&table::footnotes(&hosts));
@@ -328,9 +365,6 @@ fn measure_all(opts: &Opts) -> Result {
     if let Some(j) = &opts.json {
         std::fs::write(j, to_json(&run.res, &run.h, &run.points, run.mb))
             .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
-    }
-    if INTERRUPTED.load(Relaxed) {
-        return Err(Error::failed_with(130, "interrupted; the figures measured so far are shown"));
     }
     Ok(())
 }
@@ -379,20 +413,7 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
         How::ForkExit => procs::fork_exit(&r.h),
         How::ForkExec => procs::fork_exec(&r.h, &r.me()?),
         How::ForkShell => procs::fork_shell(&r.h, &r.me()?),
-        How::Ctx { kb, procs } => {
-            // One `lat_ctx -s KB N...` run: the overhead for the largest N, then each N.
-            let max = figures::FIGURES
-                .iter()
-                .filter_map(|f| match f.how {
-                    How::Ctx { kb: k, procs } if k == kb => Some(procs),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(procs);
-            let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
-                .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
-            ctx::ctx(&r.h, procs, kb, ovr)
-        }
+        How::Ctx { kb, procs } => ctx_figure(r, j, kb, procs),
         How::LatPipe => ipc::lat_pipe(&r.h.at_least(SHORT)),
         How::LatUnix => ipc::lat_unix(&r.h),
         How::LatUdp => ipc::lat_udp(&r.h.at_least(SHORT)),
@@ -408,13 +429,7 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
             let f = r.data_file()?;
             vm::lat_mmap(&r.h, &f, r.mb)
         }
-        How::ProtFault => {
-            let catch = match r.res.figures.get("lat_sigcatch") {
-                Some(c) => *c,
-                None => procs::sig_catch(&r.h)?,
-            };
-            procs::prot_fault(&r.h, catch)
-        }
+        How::ProtFault => prot_fault(r),
         How::PageFault => {
             let f = r.data_file()?;
             vm::lat_pagefault(&r.h, &f)
@@ -436,28 +451,56 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
         How::BcopyHand => memory::bcopy_hand(&r.h, r.mb / 2),
         How::MemRead => memory::read(&r.h, r.mb),
         How::MemWrite => memory::write(&r.h, r.mb),
-        How::LatL1 | How::LatL2 => {
-            let l1 = f.how == How::LatL1;
-            if !p.from_caches {
-                // Without reported sizes, the sweep finds both levels; should it fail, the fixed
-                // points below are the last resort.
-                let sweep = j.sweep.get_or_insert_with(|| match memory::sweep(&r.h, p.main) {
-                    Ok((l1, l2, l2_size)) => {
-                        r.points.l1 = 2048;
-                        r.points.l2 = l2_size;
-                        Ok((l1, l2))
-                    }
-                    Err(e) => Err(e.to_string()),
-                });
-                if let Ok((a, b)) = sweep {
-                    return Ok(if l1 { *a } else { *b });
-                }
-            }
-            memory::load_latency(&r.h, if l1 { p.l1 } else { p.l2 }, memory::STRIDE)
-        }
+        How::LatL1 => cache_latency(r, j, true),
+        How::LatL2 => cache_latency(r, j, false),
         How::LatMem => memory::load_latency(&r.h, p.main, memory::STRIDE),
         How::LatMemRand => memory::random_latency(&r.h, p.main),
     }
+}
+
+/// One `lat_ctx -s KB N...` run: the ring overhead for the largest N, then each N.
+fn ctx_figure(r: &mut Session, j: &mut Joint, kb: usize, procs: usize) -> std::io::Result<f64> {
+    let max = figures::FIGURES
+        .iter()
+        .filter_map(|f| match f.how {
+            How::Ctx { kb: k, procs } if k == kb => Some(procs),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(procs);
+    let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
+        .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
+    ctx::ctx(&r.h, procs, kb, ovr)
+}
+
+/// lat_sig prot, less the signal catch figure (measured now if the table has none yet).
+fn prot_fault(r: &Session) -> std::io::Result<f64> {
+    let catch = match r.res.figures.get("lat_sigcatch") {
+        Some(c) => *c,
+        None => procs::sig_catch(&r.h)?,
+    };
+    procs::prot_fault(&r.h, catch)
+}
+
+/// The L1 (`l1`) or L2 load latency.
+fn cache_latency(r: &mut Session, j: &mut Joint, l1: bool) -> std::io::Result<f64> {
+    let p = r.points;
+    if !p.from_caches {
+        // Without reported sizes, the sweep finds both levels; should it fail, the fixed
+        // points below are the last resort.
+        let sweep = j.sweep.get_or_insert_with(|| match memory::sweep(&r.h, p.main) {
+            Ok((l1, l2, l2_size)) => {
+                r.points.l1 = 2048;
+                r.points.l2 = l2_size;
+                Ok((l1, l2))
+            }
+            Err(e) => Err(e.to_string()),
+        });
+        if let Ok((a, b)) = sweep {
+            return Ok(if l1 { *a } else { *b });
+        }
+    }
+    memory::load_latency(&r.h, if l1 { p.l1 } else { p.l2 }, memory::STRIDE)
 }
 
 #[cfg(test)]
