@@ -432,64 +432,59 @@ pub fn parse_cpuinfo(text: &str, machine: &str) -> Vec<Cpu> {
     let mut cur = 0usize;
     let mut implementer = String::new();
     let arm = machine == "aarch64";
-    for line in text.lines() {
-        // Perl's split(/[ \t]*:[ \t]*/): the field, and the value up to any next colon.
-        let mut parts = line.split(':');
-        let field = parts.next().unwrap_or("").trim_end_matches([' ', '\t']);
-        let val = parts.next().unwrap_or("").trim_start_matches([' ', '\t']).trim_end_matches([' ', '\t']);
-        if !perl_true(field) || !perl_true(val) {
-            continue;
-        }
+    for (field, val) in text.lines().filter_map(cpuinfo_field) {
         if field == "processor" {
             cur = val.parse().unwrap_or(cur);
-            continue;
-        }
-        let at = |cpus: &mut Vec<Cpu>| -> usize {
-            if cpus.len() <= cur {
-                cpus.resize(cur + 1, Cpu::default());
-            }
-            cur
-        };
-        if arm {
-            match field {
-                "CPU implementer" => {
-                    implementer = arm_implementer(&collapse_spaces(val));
-                    let i = at(&mut cpus);
-                    cpus[i].model = implementer.clone();
-                }
-                "CPU part" if !implementer.is_empty() => {
-                    let i = at(&mut cpus);
-                    cpus[i].model = format!("{implementer} {}", arm_part(&implementer, val));
-                }
-                "BogoMIPS" => {
-                    let i = at(&mut cpus);
-                    cpus[i].bogomips = perl_float(val);
-                }
-                "Features" => {
-                    let i = at(&mut cpus);
-                    cpus[i].flags = format!("CPU Features: {val}");
-                }
-                _ => {}
-            }
+        } else if arm {
+            arm_field(&mut cpus, cur, &mut implementer, field, val);
         } else {
-            match field {
-                "model name" => {
-                    let i = at(&mut cpus);
-                    cpus[i].model = collapse_spaces(val);
-                }
-                "bogomips" | "BogoMIPS" => {
-                    let i = at(&mut cpus);
-                    cpus[i].bogomips = perl_float(val);
-                }
-                "flags" => {
-                    let i = at(&mut cpus);
-                    cpus[i].flags = flag_names(val);
-                }
-                _ => {}
-            }
+            other_field(&mut cpus, cur, field, val);
         }
     }
     cpus
+}
+
+/// Perl's split(/[ \t]*:[ \t]*/): the field, and the value up to any next colon; None when
+/// either is false to Perl.
+fn cpuinfo_field(line: &str) -> Option<(&str, &str)> {
+    let mut parts = line.split(':');
+    let field = parts.next().unwrap_or("").trim_end_matches([' ', '\t']);
+    let val = parts.next().unwrap_or("").trim_start_matches([' ', '\t']).trim_end_matches([' ', '\t']);
+    (perl_true(field) && perl_true(val)).then_some((field, val))
+}
+
+/// CPU `cur`, the list grown to hold it: only a field that sets something adds a CPU.
+fn cpu_at(cpus: &mut Vec<Cpu>, cur: usize) -> &mut Cpu {
+    if cpus.len() <= cur {
+        cpus.resize(cur + 1, Cpu::default());
+    }
+    &mut cpus[cur]
+}
+
+/// An aarch64 field: the implementer and part codes name the model.
+fn arm_field(cpus: &mut Vec<Cpu>, cur: usize, implementer: &mut String, field: &str, val: &str) {
+    match field {
+        "CPU implementer" => {
+            *implementer = arm_implementer(&collapse_spaces(val));
+            cpu_at(cpus, cur).model = implementer.clone();
+        }
+        "CPU part" if !implementer.is_empty() => {
+            cpu_at(cpus, cur).model = format!("{implementer} {}", arm_part(implementer, val));
+        }
+        "BogoMIPS" => cpu_at(cpus, cur).bogomips = perl_float(val),
+        "Features" => cpu_at(cpus, cur).flags = format!("CPU Features: {val}"),
+        _ => {}
+    }
+}
+
+/// A field of any other machine's cpuinfo.
+fn other_field(cpus: &mut Vec<Cpu>, cur: usize, field: &str, val: &str) {
+    match field {
+        "model name" => cpu_at(cpus, cur).model = collapse_spaces(val),
+        "bogomips" | "BogoMIPS" => cpu_at(cpus, cur).bogomips = perl_float(val),
+        "flags" => cpu_at(cpus, cur).flags = flag_names(val),
+        _ => {}
+    }
 }
 
 /// Perl's numeric value of a string: its leading number, else 0.
