@@ -191,6 +191,38 @@ pub fn reference() -> Run {
 /// message longer than its column, a test without baseline, a partial Non-Index block, `-t`,
 /// an unknown CPU count, and an interrupt.
 pub fn troubled() -> Run {
+    let [long, grep, execl, dhry, cc] = troubled_results();
+    // Misc block given first: exporters must still print System first.
+    let index = vec![troubled_misc_block(&grep, &long), troubled_system_block(&dhry)];
+    Run {
+        version: "6.0.0-compatible; unixbench 0.1.0".to_string(),
+        system: troubled_system(),
+        settings: Settings {
+            tests: vec!["dhry2reg".into(), "hanoi".into(), "grep".into(), "execl".into(), "C".into()],
+            copies: vec![1],
+            iterations: Some(3),
+            duration: Some(2),
+            quick: None,
+            noise: false,
+            verbosity: Verbosity::Normal,
+            tmpdir: "/t".to_string(),
+            resultdir: "/r".to_string(),
+        },
+        runs: vec![CopyRun {
+            copies: 1,
+            start: START1,
+            end: START1 + 75,
+            results: vec![long, grep, execl, dhry, cc],
+            index,
+        }],
+        interrupted: true,
+        incomplete: false,
+    }
+}
+
+/// The troubled run's results: a message too long and a test without baseline (hanoi), grep,
+/// a failed execl, a figure too wide (dhry2reg) and a skipped C.
+fn troubled_results() -> [TestResult; 5] {
     let mut dhry =
         result("dhry2reg", "Dhrystone 2 using register variables", 1, 12345678901234.5, "lps", 2.0, 2);
     dhry.time = 2.04;
@@ -213,7 +245,12 @@ pub fn troubled() -> Run {
     cc.skipped = Some("no C compiler (cc or gcc) on this host".to_string());
     cc.passes.clear();
     cc.kept.clear();
-    let system_block = IndexBlock {
+    [long, grep, execl, dhry, cc]
+}
+
+/// A partial System block: dhry2reg alone.
+fn troubled_system_block(dhry: &TestResult) -> IndexBlock {
+    IndexBlock {
         category: Category::System,
         rows: vec![IndexRow {
             message: dhry.message.clone(),
@@ -223,8 +260,12 @@ pub fn troubled() -> Run {
         }],
         score: 1057898706.1,
         partial: true,
-    };
-    let misc_block = IndexBlock {
+    }
+}
+
+/// A partial Misc block: grep, and hanoi without a baseline.
+fn troubled_misc_block(grep: &TestResult, long: &TestResult) -> IndexBlock {
+    IndexBlock {
         category: Category::Misc,
         rows: vec![
             IndexRow {
@@ -237,35 +278,15 @@ pub fn troubled() -> Run {
         ],
         score: 19533.6,
         partial: true,
-    };
+    }
+}
+
+/// The system block with no CPU count and a host name that needs escaping.
+fn troubled_system() -> SystemInfo {
     let mut sys = system();
     sys.cpu_count = None;
     sys.cpus.clear();
     sys.hostname = "h<&>".to_string();
     sys.runlevel = "unknown".to_string();
-    Run {
-        version: "6.0.0-compatible; unixbench 0.1.0".to_string(),
-        system: sys,
-        settings: Settings {
-            tests: vec!["dhry2reg".into(), "hanoi".into(), "grep".into(), "execl".into(), "C".into()],
-            copies: vec![1],
-            iterations: Some(3),
-            duration: Some(2),
-            quick: None,
-            noise: false,
-            verbosity: Verbosity::Normal,
-            tmpdir: "/t".to_string(),
-            resultdir: "/r".to_string(),
-        },
-        runs: vec![CopyRun {
-            copies: 1,
-            start: START1,
-            end: START1 + 75,
-            // Misc block given first: exporters must still print System first.
-            results: vec![long, grep, execl, dhry, cc],
-            index: vec![misc_block, system_block],
-        }],
-        interrupted: true,
-        incomplete: false,
-    }
+    sys
 }
