@@ -648,7 +648,6 @@ const NOT_YET_SPLIT: &[(&str, &str, usize)] = &[
     ("crates/compare/src/table.rs", "json", 69),
     ("crates/driver/src/exec.rs", "run_in", 165),
     ("crates/driver/src/output.rs", "create", 72),
-    ("crates/scoring/src/outcome.rs", "parse_copy", 76),
 ];
 
 #[test]

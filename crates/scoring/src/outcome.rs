@@ -79,47 +79,7 @@ pub fn hold(held: &mut Vec<u8>, more: &[u8]) {
 /// without `|` is error text, a non-zero status is an error. Stricter than Run in one way: a
 /// clean exit with no COUNT line is an error too (Run would count it as 0).
 pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutcome {
-    // A few fields per copy, in the order printed; looked up from the end, so the last wins.
-    let mut fields: Vec<(String, String)> = Vec::new();
-    let mut error: Option<String> = None;
-    // What a copy prints that is not protocol is kept to its first lines and a count: a copy
-    // (or a host without /dev/null) that prints thousands of lines cannot flood the report.
-    let mut stray = 0usize;
-    let add_error = |e: &mut Option<String>, text: &str| match e {
-        Some(s) => {
-            s.push('\n');
-            s.push_str(text);
-        }
-        None => *e = Some(text.to_string()),
-    };
-    for line in stderr.lines() {
-        match parse(line) {
-            Line::Stray(_) if stray >= MAX_STRAY_LINES => stray += 1,
-            Line::Stray(text) => {
-                stray += 1;
-                add_error(&mut error, if text.is_empty() { "(an empty line)" } else { &text })
-            }
-            Line::Error(msg) => error = Some(msg),
-            _ => {
-                // Perl's split drops trailing empty fields.
-                let mut parts: Vec<&str> = line.split('|').collect();
-                while parts.len() > 1 && parts.last() == Some(&"") {
-                    parts.pop();
-                }
-                match parts.as_slice() {
-                    [field, value] => {
-                        fields.push((field.to_string(), value.to_string()));
-                    }
-                    [field, values @ ..] => {
-                        for (i, v) in values.iter().enumerate() {
-                            fields.push((format!("{field}{i}"), v.to_string()));
-                        }
-                    }
-                    [] => {}
-                }
-            }
-        }
-    }
+    let Said { fields, mut error, mut stray } = read_stderr(stderr);
     // Lines that `hold` dropped while the copy ran.
     stray += fields
         .iter()
@@ -152,6 +112,63 @@ pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutc
         image: get("IMAGE0")
             .map(|kind| ExecImage { kind: kind.clone(), detail: get("IMAGE1").cloned().unwrap_or_default() }),
         started: None,
+    }
+}
+
+/// What a copy's stderr says, line by line.
+struct Said {
+    /// A few fields per copy, in the order printed; looked up from the end, so the last wins.
+    fields: Vec<(String, String)>,
+    error: Option<String>,
+    /// Lines that are not protocol. Only the first are kept, as error text: a copy (or a host
+    /// without /dev/null) that prints thousands of lines cannot flood the report.
+    stray: usize,
+}
+
+fn read_stderr(stderr: &str) -> Said {
+    let mut said = Said { fields: Vec::new(), error: None, stray: 0 };
+    for line in stderr.lines() {
+        match parse(line) {
+            Line::Stray(_) if said.stray >= MAX_STRAY_LINES => said.stray += 1,
+            Line::Stray(text) => {
+                said.stray += 1;
+                add_error(&mut said.error, if text.is_empty() { "(an empty line)" } else { &text })
+            }
+            Line::Error(msg) => said.error = Some(msg),
+            _ => push_fields(&mut said.fields, line),
+        }
+    }
+    said
+}
+
+/// `FIELD|v` is one field, `FIELD|a|b|c` are FIELD0, FIELD1...
+fn push_fields(fields: &mut Vec<(String, String)>, line: &str) {
+    // Perl's split drops trailing empty fields.
+    let mut parts: Vec<&str> = line.split('|').collect();
+    while parts.len() > 1 && parts.last() == Some(&"") {
+        parts.pop();
+    }
+    match parts.as_slice() {
+        [field, value] => {
+            fields.push((field.to_string(), value.to_string()));
+        }
+        [field, values @ ..] => {
+            for (i, v) in values.iter().enumerate() {
+                fields.push((format!("{field}{i}"), v.to_string()));
+            }
+        }
+        [] => {}
+    }
+}
+
+/// Error text on a line of its own after any already there.
+fn add_error(e: &mut Option<String>, text: &str) {
+    match e {
+        Some(s) => {
+            s.push('\n');
+            s.push_str(text);
+        }
+        None => *e = Some(text.to_string()),
     }
 }
 
