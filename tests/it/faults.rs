@@ -371,6 +371,42 @@ fn help_and_version_to_a_full_stdout_fail_without_a_panic() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
 
+/// compare's and lmbench's tables: a full or a closed stdout fails, saying so, as every other
+/// write to stdout does (std's stdout would take a closed one for success).
+#[test]
+fn tables_to_a_full_or_closed_stdout_fail_without_a_panic() {
+    let s = Scratch::new("flt-tables");
+    let saved = s.path().join("lm.json");
+    std::fs::write(
+        &saved,
+        r#"{"schema": "unixbench-lmbench", "schema_version": 1, "host": {"name": "h", "os": "Linux 6"},
+            "figures": {"lat_syscall": 0.1}}"#,
+    )
+    .unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare");
+    let tables: [Vec<PathBuf>; 2] = [
+        vec!["compare".into(), fixtures.join("a.json"), fixtures.join("b.json")],
+        vec!["lmbench".into(), "--summary".into(), saved],
+    ];
+    for args in &tables {
+        let o = run(ub(args).stdout(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap()));
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("cannot write to stdout: No space left"), "{args:?}: {}", stderr(&o));
+        let c = ub(args);
+        let mut sh = Command::new("/bin/sh");
+        sh.arg("-c").arg("exec \"$@\" >&-").arg("sh").arg(c.get_program()).args(c.get_args());
+        let o = run(&mut sh);
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to stdout: Bad file descriptor"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 // ---- 5. no /dev/null -------------------------------------------------------------------------
 
 #[test]

@@ -66,6 +66,15 @@ pub fn print(s: &str) -> Result {
         .map_err(|e| Error::failed(format!("cannot write to stdout: {}", reason(&e))))
 }
 
+/// Writes a table to stdout as [`print`] does, except that a reader that has stopped reading
+/// (a closed pipe: `| head`) is not an error: it had what it wanted.
+pub fn print_table(s: &str) -> Result {
+    match crate::sys::fd::write_all(1, s.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.map_err(|e| Error::failed(format!("cannot write to stdout: {}", reason(&e)))),
+    }
+}
+
 /// The text C's `perror` prints for an OS error: std's message without its " (os error N)" tail.
 pub fn reason(e: &std::io::Error) -> String {
     let s = e.to_string();

@@ -17,7 +17,6 @@ mod table;
 
 use crate::error::{Error, Result};
 use std::ffi::OsString;
-use std::io::Write;
 
 const HELP: &str = "\
 Usage: unixbench compare [--format text|tsv|json|html] [--hosts] FILE [FILE ...]
@@ -78,7 +77,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     };
     let sources = load_all(&args.files)?;
     let out = render(args.format, args.hosts, sources)?;
-    write_stdout(&out)
+    crate::error::print_table(&out)
 }
 
 /// The options and files, or None when help was asked for.
@@ -154,13 +153,4 @@ fn render(format: Format, hosts: bool, sources: Vec<load::Source>) -> Result<Str
         Format::Json => table::json(&c),
         Format::Html => unreachable!("the page above"),
     })
-}
-
-/// A reader that closed the pipe early is not an error.
-fn write_stdout(out: &str) -> Result {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::failed(format!("compare: {e}"))),
-        _ => Ok(()),
-    }
 }

@@ -143,16 +143,7 @@ fn summary(files: &[PathBuf]) -> Result {
     }
     let mut out = table::render(&hosts);
     out.push_str(&table::footnotes(&hosts));
-    print_out(&out)
-}
-
-fn print_out(s: &str) -> Result {
-    let mut o = std::io::stdout().lock();
-    match o.write_all(s.as_bytes()).and_then(|()| o.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Error::failed(format!("cannot write the table: {e}"))),
-        Ok(()) => Ok(()),
-    }
+    crate::error::print_table(&out)
 }
 
 extern "C" fn on_interrupt(_sig: libc::c_int) {
@@ -361,7 +352,7 @@ fn print_results(opts: &Opts, run: &Session) -> Result {
     let hosts = [run.res.clone()];
     let mut out = table::render(&hosts);
     out.push_str(&table::footnotes(&hosts));
-    print_out(&out)?;
+    crate::error::print_table(&out)?;
     if let Some(j) = &opts.json {
         std::fs::write(j, to_json(&run.res, &run.h, &run.points, run.mb))
             .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
