@@ -374,6 +374,37 @@ const CRATES: &[Crate] = &[
 /// driver's and the reports'; a kernel that named one would no longer be a plain port.
 const KERNELS_MAY_NAME: &[&str] = &["json", "base", "twin", "lmbench_timed"];
 
+/// compare's pages and tables are exporters of their own: what they share with the report's
+/// (the view, the charts, the page's head and escaping) lives below the report's exporters,
+/// which compare names none of.
+#[test]
+fn compare_names_no_exporter_of_report() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let report = CRATES.iter().find(|c| c.name == "report").unwrap();
+    let exporters = report.layers.last().unwrap();
+    assert!(exporters.contains(&"html"), "the report's last layer is its exporters: {exporters:?}");
+    let mut files = Vec::new();
+    rust_files(&root.join("crates/compare/src"), &mut files);
+    assert!(files.len() > 3, "compare's sources found");
+    let mut named = Vec::new();
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        // Its tests may, to read back what they write; comments may name them.
+        let text = text.split("\n#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
+            for e in exporters.iter() {
+                let path = format!("report::{e}");
+                if line.match_indices(&path).any(|(i, _)| {
+                    !line[i + path.len()..].starts_with(|c: char| c == '_' || c.is_alphanumeric())
+                }) {
+                    named.push(format!("{}:{}: {}", p.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(named.is_empty(), "compare names an exporter of report:\n{}", named.join("\n"));
+}
+
 #[test]
 fn imports_point_down() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -8,9 +8,7 @@ use super::load::{Kind, Source, Test};
 use crate::fmt::number;
 use crate::model::Category;
 use crate::stats::Interval;
-use report::html::head;
-use report::svg::escape;
-use report::svg::{self, Chart, Point};
+use report::svg::{self, escape, head, Chart, Point};
 use std::fmt::Write as _;
 
 /// The most files whose bars a per-test chart holds (two copy counts each).

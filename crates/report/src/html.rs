@@ -5,40 +5,13 @@
 //! interrupt) is a `<p class="note">` paragraph.
 
 use super::fmt::{self, Zone};
-use super::svg::escape;
+use super::svg::{escape, head};
 use super::view::{
     disturbed_verdict, duration_note, interval, score_title, scored, static_image_note, status_note,
     unscored_reason, Note,
 };
 use crate::model::{Category, CopyRun, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
-
-const STYLE: &str = "  <style type=\"text/css\">
-    .kind.notstd {
-      border: 3px solid #b00;
-      padding: 0.4em 1em;
-      margin: 1em 0;
-    }
-    .notstd {
-      color: #b00;
-    }
-    table {
-      margin: 1em 1em 1em 0;
-      background: #f9f9f9;
-      border: 1px #aaaaaa solid;
-      border-collapse: collapse;
-    }
-
-    table th, table td {
-      border: 1px #aaaaaa solid;
-      padding: 0.2em;
-    }
-
-    table th {
-      background: #f2f2f2;
-      text-align: center;
-    }
-";
 
 /// The whole HTML report; `now` dates the title.
 pub fn render(run: &Run, now: i64, zone: Zone) -> String {
@@ -50,19 +23,6 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
         s += &noise_table(cr, run.settings.noise);
     }
     s += &footer(run);
-    s
-}
-
-/// The document up to `<body>`: the title (escaped already), the tables' and charts' style.
-pub fn head(title: &str) -> String {
-    let mut s = String::from(
-        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"\n\"http://www.w3.org/TR/html4/loose.dtd\">\n<html>\n<head>\n  <meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\n  <meta name=\"keywords\" content=\"linux, benchmarks, benchmarking\">\n",
-    );
-    let _ = writeln!(s, "  <title>{title}</title>");
-    s += "  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-    s += STYLE;
-    s += super::svg::CSS;
-    s += "  </style>\n</head>\n<body>\n";
     s
 }
 

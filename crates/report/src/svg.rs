@@ -5,12 +5,54 @@
 //! the gain over 1 copy beside it, and the disturbed ones marked. All groups of a chart share
 //! one scale, since all are indexes against the same baseline. The SVGs scale by their viewBox;
 //! the CSS lays them out in as many columns as the width holds, one on a phone.
+//!
+//! And what both pages share besides: the head with its style, and the escaping.
 
 use super::fmt;
 use super::view::score_title;
 use crate::model::{Run, TestResult};
 use crate::stats::{self, Interval};
 use std::fmt::Write as _;
+
+const STYLE: &str = "  <style type=\"text/css\">
+    .kind.notstd {
+      border: 3px solid #b00;
+      padding: 0.4em 1em;
+      margin: 1em 0;
+    }
+    .notstd {
+      color: #b00;
+    }
+    table {
+      margin: 1em 1em 1em 0;
+      background: #f9f9f9;
+      border: 1px #aaaaaa solid;
+      border-collapse: collapse;
+    }
+
+    table th, table td {
+      border: 1px #aaaaaa solid;
+      padding: 0.2em;
+    }
+
+    table th {
+      background: #f2f2f2;
+      text-align: center;
+    }
+";
+
+/// The document up to `<body>`: the title (escaped already), the tables' and charts' style.
+pub fn head(title: &str) -> String {
+    let mut s = String::from(
+        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"\n\"http://www.w3.org/TR/html4/loose.dtd\">\n<html>\n<head>\n  <meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\n  <meta name=\"keywords\" content=\"linux, benchmarks, benchmarking\">\n",
+    );
+    let _ = writeln!(s, "  <title>{title}</title>");
+    s += "  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    s += STYLE;
+    s += CSS;
+    s += "  </style>\n</head>\n<body>\n";
+    s
+}
 
 /// Escapes text for element content and double-quoted attributes.
 pub fn escape(s: &str) -> String {
