@@ -9,7 +9,7 @@
 mod applets;
 mod kernels;
 
-// The layers below, in scope as `crate::sys`, `crate::driver`, ... (ARCHITECTURE.md, "Layers").
+// base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "Crates").
 use base::{args, error, protocol, selfexe, sys, timing};
 
 use error::Error;

@@ -283,7 +283,7 @@ fn dependencies_are_libc_lexopt_oorandom() {
 }
 
 /// A crate of the workspace: its source directory, the name the crates above use for it, and its
-/// top-level modules in layers, bottom first (ARCHITECTURE.md, "Layers").
+/// top-level modules in layers, bottom first (ARCHITECTURE.md, "Crates").
 struct Crate {
     dir: &'static str,
     name: &'static str,
