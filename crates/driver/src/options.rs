@@ -236,8 +236,9 @@ pub static OPTIONS: &[Opt] = &[
             let v = value(v);
             o.format = v.to_str().and_then(Format::named).ok_or_else(|| {
                 Error::usage(format!(
-                    "invalid --format '{}': expected text, html, json, csv or tsv",
-                    v.to_string_lossy()
+                    "invalid --format '{}': expected {}",
+                    v.to_string_lossy(),
+                    Format::CHOICES
                 ))
             })?;
             Ok(())
@@ -820,6 +821,18 @@ mod tests {
         }
         for (name, _) in ENVIRONMENT {
             assert!(readme.contains(name), "README.md does not name {name}");
+        }
+    }
+
+    /// `--format`'s help lines, its short help and its error name every format of the report.
+    #[test]
+    fn the_format_option_names_every_format() {
+        let o = OPTIONS.iter().find(|o| o.long == Some("format")).unwrap();
+        let help = o.help.join(" ");
+        let e = run(&["--format", "svg"]).unwrap_err().to_string();
+        for (name, _) in Format::ALL {
+            assert!(help.contains(name) && o.brief.unwrap().contains(name), "{name}");
+            assert!(e.contains(name), "{e}");
         }
     }
 

@@ -40,16 +40,21 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format by its `--format` name, the report first.
+    pub const ALL: [(&'static str, Format); 5] = [
+        ("text", Format::Text),
+        ("html", Format::Html),
+        ("json", Format::Json),
+        ("csv", Format::Csv),
+        ("tsv", Format::Tsv),
+    ];
+
+    /// The names of [`Format::ALL`] as the error of a bad `--format` lists them.
+    pub const CHOICES: &'static str = "text, html, json, csv or tsv";
+
     /// By name, as `--format` takes it.
     pub fn named(name: &str) -> Option<Format> {
-        Some(match name {
-            "text" => Format::Text,
-            "html" => Format::Html,
-            "json" => Format::Json,
-            "csv" => Format::Csv,
-            "tsv" => Format::Tsv,
-            _ => return None,
-        })
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
     }
 }
 
@@ -69,4 +74,21 @@ pub fn render(format: Format, run: &Run) -> String {
 /// then our own (`6.0.0-compatible; unixbench X.Y.Z`).
 pub fn version() -> String {
     base::version::REPORT.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_choices_name_every_format_once() {
+        let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+        let (last, first) = names.split_last().unwrap();
+        assert_eq!(Format::CHOICES, format!("{} or {last}", first.join(", ")));
+        for (n, f) in Format::ALL {
+            assert_eq!(Format::named(n), Some(f));
+            assert_eq!(Format::ALL.iter().filter(|(_, g)| *g == f).count(), 1, "{n}");
+        }
+        assert_eq!(Format::named("svg"), None);
+    }
 }
