@@ -278,6 +278,14 @@ fn bad_input_is_one_line_naming_the_file() {
     }
 }
 
+/// A file name is shown as the driver shows a word of its command line: its control
+/// characters escaped, so that the error stays one line.
+#[test]
+fn a_file_name_with_a_newline_is_shown_escaped_on_one_line() {
+    let o = compare(&["missing\n.json", "a.json"]);
+    assert_usage_error(&o, "compare: missing\\n.json: cannot read");
+}
+
 #[test]
 fn help_names_the_formats() {
     let o = compare(&["--help"]);

@@ -6,7 +6,7 @@
 //! Reading files is `load`, building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
-pub(crate) use base::{error, fmt, json, model, suite};
+pub(crate) use base::{args, error, fmt, json, model, suite};
 pub(crate) use scoring::{score, stats};
 
 mod fleet;
@@ -110,7 +110,8 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
 fn load_all(files: &[OsString]) -> Result<Vec<load::Source>> {
     let mut sources = Vec::new();
     for f in files {
-        let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
+        // As the driver shows a word of its command line: a name with a newline stays one line.
+        let name = if f.is_empty() { "''".to_string() } else { crate::args::escaped(&f.to_string_lossy()) };
         let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
         let bytes = load::read_capped(f).map_err(bad)?;
         let text = String::from_utf8(bytes)
