@@ -236,8 +236,8 @@ pub static OPTIONS: &[Opt] = &[
             let v = value(v);
             o.format = v.to_str().and_then(Format::named).ok_or_else(|| {
                 Error::usage(format!(
-                    "invalid --format '{}': expected {}",
-                    v.to_string_lossy(),
+                    "invalid --format {}: expected {}",
+                    crate::args::quoted(&v),
                     Format::CHOICES
                 ))
             })?;
@@ -306,8 +306,8 @@ pub static OPTIONS: &[Opt] = &[
             let v = value(v);
             let s = v.to_str().filter(|s| twin::image::parse_request(s).is_some()).ok_or_else(|| {
                 Error::usage(format!(
-                    "invalid --exec-image '{}': expected {}",
-                    v.to_string_lossy(),
+                    "invalid --exec-image {}: expected {}",
+                    crate::args::quoted(&v),
                     twin::image::CHOICES
                 ))
             })?;
@@ -833,6 +833,15 @@ mod tests {
         for (name, _) in Format::ALL {
             assert!(help.contains(name) && o.brief.unwrap().contains(name), "{name}");
             assert!(e.contains(name), "{e}");
+        }
+    }
+
+    /// A bad value is shown as every word of the command line is: escaped, on one line.
+    #[test]
+    fn a_bad_format_or_exec_image_is_shown_on_one_line() {
+        for opt in ["--format", "--exec-image"] {
+            let e = run(&[opt, "sv\ng"]).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("invalid {opt} 'sv\\ng': expected ")), "{e}");
         }
     }
 
