@@ -377,8 +377,8 @@ fn from_text(file: &str, text: &str) -> Result<Source, String> {
     }
     // The notes `report::text` writes for a quick run and for `-t`; a report without them (the
     // C suite's too) ran Run's durations. (`-i` has no note: a text report cannot tell it.)
-    let quick = lines.iter().any(|l| l.starts_with("** Quick run"));
-    let short = lines.iter().any(|l| l.starts_with("** Durations set with -t"));
+    let note = |lead: &str| lines.iter().any(|l| l.strip_prefix("** ").is_some_and(|n| n.starts_with(lead)));
+    let (quick, short) = (note(report::view::QUICK_LEAD), note(report::view::SHORT_LEAD));
     let date = starts.first().and_then(|&i| text_date(lines[i])).unwrap_or_else(|| "unknown".into());
     let host = text_host(&lines);
     Ok(Source { file: file.to_string(), kind: Kind::Text, version, quick, short, date, runs, host })
@@ -680,6 +680,10 @@ mod tests {
         assert_eq!(text("").date, "2026-12-01T12:00:00");
         assert_eq!(text("** Quick run (--quick, 8 s budget): shorter passes\n\n").run_kind().name(), "quick");
         assert_eq!(text("** Durations set with -t 1: each test ran 1 s\n\n").run_kind().name(), "short");
+        // The note as the report words it today.
+        let settings = crate::model::Settings { duration: Some(2), ..Default::default() };
+        let n = report::view::duration_note(&settings).unwrap();
+        assert_eq!(text(&format!("** {} {}\n\n", n.lead, n.rest)).run_kind().name(), "short");
         assert_eq!(text_date("Benchmark Run: Tue Dec 01 2026 12:0:00 - 12:00:06"), None);
 
         // One warning for files of different kinds, none for files of one kind.

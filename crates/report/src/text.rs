@@ -12,7 +12,7 @@
 use super::fmt::{self, Tm, Zone};
 use super::view::{
     disturbed_verdict, duration_note, interval, ordered_index, score_title, scored, static_image_note,
-    status_note, unscored_reason, Note,
+    status_note, unscored_reason, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED};
 use std::fmt::Write as _;
@@ -133,7 +133,7 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
 fn settings_note(settings: &Settings) -> String {
     if let Some(budget) = settings.quick {
         return format!(
-            "** Quick run (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
+            "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent; the \
              intervals follow each block.\n\n"
         );

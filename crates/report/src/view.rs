@@ -104,11 +104,16 @@ pub struct Note {
     pub rest: String,
 }
 
+/// The leads of the text report's notes on a quick run and on a `-t` run (before its
+/// seconds): `compare` tells the kind of run of a text report by them.
+pub const QUICK_LEAD: &str = "Quick run";
+pub const SHORT_LEAD: &str = "Durations set with -t";
+
 /// The note of a run whose durations were set with `-t`.
 pub fn duration_note(settings: &Settings) -> Option<Note> {
     let d = settings.duration?;
     Some(Note {
-        lead: format!("Durations set with -t {d}:"),
+        lead: format!("{SHORT_LEAD} {d}:"),
         rest: format!(
             "each test ran {d} s instead of its standard 10, 30 or 60 s; these scores are not \
              comparable with standard runs."
