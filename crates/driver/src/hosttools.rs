@@ -167,7 +167,7 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
         [d, t, s] => (d, Some(t.to_string_lossy()), Some(crate::args::parse_duration(s)?)),
         [] => return Err(Error::usage(format!("missing directory: {USAGE}"))),
         [_, _, _, extra, ..] => {
-            return Err(Error::usage(format!("unexpected argument '{}': {USAGE}", extra.to_string_lossy())))
+            return Err(Error::usage(format!("unexpected argument {}: {USAGE}", crate::args::quoted(extra))))
         }
     };
     let dir = Path::new(dir);
@@ -177,14 +177,15 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
             Some(s) => s,
             None => {
                 return Err(Error::usage(format!(
-                    "unknown test '{t}': expected one of {}",
+                    "unknown test '{}': expected one of {}",
+                    crate::args::escaped(t),
                     crate::suite::host_tests().collect::<Vec<_>>().join(", ")
                 )))
             }
         },
     };
     if !dir.is_dir() {
-        return Err(Error::usage(format!("'{}' is not a directory", dir.display())));
+        return Err(Error::usage(format!("{} is not a directory", crate::args::quoted(dir.as_os_str()))));
     }
     let dir = std::path::absolute(dir).map_err(|e| Error::failed(e.to_string()))?;
     let wd = WorkDir::fill(dir).map_err(|e| Error::failed(e.to_string()))?;
@@ -209,6 +210,16 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    /// The workdir applet shows a word of its command line as the driver does: one line.
+    #[test]
+    fn workdir_errors_show_the_words_escaped() {
+        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let err = |v: &[&str]| workdir_main(os(v)).unwrap_err().to_string();
+        assert!(err(&["workdir", "/", "gr\nep"]).starts_with("unknown test 'gr\\nep': "));
+        assert!(err(&["workdir", "/", "grep", "1", "x\ny"]).starts_with("unexpected argument 'x\\ny': "));
+        assert_eq!(err(&["workdir", "/nonexistent\n"]), "'/nonexistent\\n' is not a directory");
+    }
 
     fn strings(v: &[OsString]) -> Vec<String> {
         v.iter().map(|s| s.to_string_lossy().into_owned()).collect()
