@@ -68,7 +68,50 @@ pub fn head(title: &str) -> String {
     s += "  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     s += STYLE;
     s += super::svg::CSS;
+    s += &phone_tables_css();
     s += "  </style>\n</head>\n<body>\n";
+    s
+}
+
+/// Run's results table's columns, as its header row names them.
+const RUN_HEAD: [(&str, bool); 7] = [
+    ("Test", false),
+    ("Score", true),
+    ("Unit", false),
+    ("Time", true),
+    ("Iters.", true),
+    ("Baseline", true),
+    ("Index", true),
+];
+
+/// The part of [`phone_tables_css`] that names no column.
+const PHONE_TABLES: &str = "    @media (max-width: 40em) {
+      table { font-size: 80%; margin-right: 0; }
+      th, td { padding: 0.1em; }
+      table tt { white-space: nowrap; }
+      table.stack, table[width], table.stack tbody, table[width] tbody { display: block; }
+      table.stack tr:first-child, table[width] tr:first-child { display: none; }
+      table.stack tr, table[width] tr { display: flex; flex-wrap: wrap; gap: 0 1em; border-bottom: 1px solid #aaa; padding: 0.2em; }
+      table.stack td, table[width] td { border: 0; text-align: left; }
+      table.stack td:first-child, table[width] td:first-child { flex-basis: 100%; font-weight: bold; }
+      table.stack td[data-label]::before { content: attr(data-label) \": \"; font-weight: bold; }
+      table.stack td:first-child::before { content: none; }
+";
+
+/// The tables at phone width (40em and less), where none may scroll sideways: ours
+/// (`table.stack`) and Run's results tables (`table[width]`, the only others with a width) stack
+/// their rows, each cell after its column's name. Ours carry the name (`data-label`); Run's
+/// keep Run's markup, so theirs come from [`RUN_HEAD`] here.
+fn phone_tables_css() -> String {
+    let mut s = String::from(PHONE_TABLES);
+    for (i, (h, _)) in RUN_HEAD.iter().enumerate().skip(1) {
+        let _ = writeln!(
+            s,
+            "      table[width]:not(.stack) td:nth-child({}):not([colspan] ~ td)::before {{ content: \"{h}: \"; font-weight: bold; }}",
+            i + 1
+        );
+    }
+    s += "    }\n";
     s
 }
 
@@ -267,7 +310,11 @@ fn category_table(cr: &CopyRun, cat: Category, tag: Option<&str>) -> String {
     };
     let mut s = String::new();
     let _ = writeln!(s, "<h4>{}{}</h4>", cat.display(), warn);
-    s += "<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>Score</th>\n   <th align=left>Unit</th>\n   <th align=right>Time</th>\n   <th align=right>Iters.</th>\n   <th align=right>Baseline</th>\n   <th align=right>Index</th>\n</tr>\n";
+    s += "<p><table width=\"100%\">\n<tr>\n";
+    for (h, right) in RUN_HEAD {
+        let _ = writeln!(s, "   <th align={}>{h}</th>", if right { "right" } else { "left" });
+    }
+    s += "</tr>\n";
     for r in results {
         s += "<tr>\n";
         let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
@@ -743,5 +790,18 @@ mod tests {
         assert!(!t.contains("A share above 100%") && !t.contains("MHz: the CPU"), "{t}");
         assert!(t.contains(">MHz</th>") && t.contains("<tt>2400</tt>") && t.contains("<tt>---</tt>"), "{t}");
         assert_eq!(t.matches("<td ").count(), 12 * 7, "{t}");
+    }
+
+    #[test]
+    fn on_a_phone_runs_tables_stack_with_their_columns_named() {
+        let h = head("t");
+        let css = &h[h.find("@media (max-width: 40em) {\n      table {").expect("the tables' phone style")..];
+        assert!(css.contains("table[width] tr:first-child { display: none; }"), "{css}");
+        for (i, name) in ["Score", "Unit", "Time", "Iters.", "Baseline", "Index"].iter().enumerate() {
+            let rule =
+                format!("td:nth-child({}):not([colspan] ~ td)::before {{ content: \"{name}: \";", i + 2);
+            assert!(css.contains(&rule), "{rule}: {css}");
+        }
+        assert!(css.contains("table.stack td[data-label]::before { content: attr(data-label)"), "{css}");
     }
 }

@@ -77,7 +77,8 @@ pub fn gain_text(g: f64) -> String {
     }
 }
 
-/// The chart's style, and the page's at phone width and on paper.
+/// The chart's style, and the page's at phone width and on paper (the tables' at phone width is
+/// `html`'s).
 pub const CSS: &str = "    .charts { display: flex; flex-wrap: wrap; gap: 0.5em 1.5em; }
     .charts svg { flex: 0 1 25em; min-width: 0; height: auto; }
     .charts text { font: 13px sans-serif; }
@@ -87,21 +88,11 @@ pub const CSS: &str = "    .charts { display: flex; flex-wrap: wrap; gap: 0.5em 
     .axis path { stroke: #777; } .axis .grid { stroke: #e2e2e2; }
     .c0 { fill: #9ecae1; } .c1 { fill: #3182bd; } .d { fill: #e6550d; }
     .ci { stroke: #000; stroke-width: 1.5; fill: none; }
-    .legend span { white-space: nowrap; margin-right: 1.2em; }
+    .legend span { display: inline-block; margin-right: 1.2em; }
     .legend svg { vertical-align: middle; margin-right: 0.3em; }
     @media (max-width: 40em) {
       body { margin: 0.5em; }
       h2 { font-size: 1.25em; }
-      table { font-size: 80%; margin-right: 0; }
-      th, td { padding: 0.1em; }
-      table tt { white-space: nowrap; }
-      table.stack, table.stack tbody { display: block; }
-      table.stack tr.head { display: none; }
-      table.stack tr { display: flex; flex-wrap: wrap; gap: 0 1em; border-bottom: 1px solid #aaa; padding: 0.2em; }
-      table.stack td { border: 0; text-align: left; }
-      table.stack td:first-child { flex-basis: 100%; }
-      table.stack td[data-label]::before { content: attr(data-label) \": \"; font-weight: bold; }
-      table.stack td:first-child::before { content: none; }
     }
     @page { size: A4; margin: 15mm; }
     @media print {
