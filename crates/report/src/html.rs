@@ -406,8 +406,8 @@ pub fn stats_table(cr: &CopyRun) -> String {
         s += &cell(STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
         s += "</tr>\n";
     }
-    s += "</table></p>\n<p class=\"note\">Passes: those kept for the score (Run drops the worst third \
-          of 10 or more), which Run&#39;s table above heads <i>Iters.</i> Intervals: 95%, of the \
+    s += "</table></p>\n<p class=\"note\">Passes: those kept for the score (Run drops the worst third, \
+          rounded down), which Run&#39;s table above heads <i>Iters.</i> Intervals: 95%, of the \
           geometric mean, on the log scale with Student&#39;s t; none from a single pass. An index&#39;s \
           interval is propagated from its tests&#39; intervals, assuming the tests are independent.</p>\n\n";
     s
