@@ -40,12 +40,18 @@ fn compare_page(files: &[&Path]) -> String {
     stdout(&o)
 }
 
+/// The charts of a page, without their legend.
+fn charts_of(html: &str) -> &str {
+    let charts = &html[html.find("<div class=\"charts\">").expect("the chart")..];
+    &charts[..charts.find("</div>").unwrap()]
+}
+
 /// The chart of the run: syscall, pipe and the index score, each at 1 and 2 copies with its
-/// whisker and, at 2 copies, the gain.
+/// whisker and, at 2 copies, the gain; and above the system table, the box with the run's
+/// verdict: its kind and what is known of its noise.
 #[track_caller]
 fn assert_run_chart(html: &str) {
-    let charts = &html[html.find("<div class=\"charts\">").expect("the chart")..];
-    let charts = &charts[..charts.find("</div>").unwrap()];
+    let charts = charts_of(html);
     assert_eq!(charts.matches("<svg ").count(), 3, "{charts}");
     assert_eq!(charts.matches("<rect class=\"c0\"").count(), 3, "{charts}");
     assert_eq!(charts.matches("<rect class=\"c1\"").count(), 3, "{charts}");
@@ -55,6 +61,13 @@ fn assert_run_chart(html: &str) {
         assert!(charts.contains(&format!(">{name}</text>")), "{name}: {charts}");
     }
     assert!(!html.contains("<script"), "no script");
+    let top = &html[..html.find("Test System Information").unwrap()];
+    let verdict = &top[top.find("<div class=\"verdict bad\">").expect("the verdict's box")..];
+    assert!(
+        verdict.contains("<b>Not a standard run (short): not comparable with standard runs.</b>"),
+        "{verdict}"
+    );
+    assert!(verdict.contains("<p>Noise not read (UB_NOISE=off)"), "{verdict}");
 }
 
 #[test]
@@ -67,10 +80,10 @@ fn the_report_and_a_compare_page_carry_the_chart_and_lay_it_out() {
     let page = compare_page(&[&json]);
     // This run ([1]) and the C report ([2]), at 1 and 2 copies: the C report ran every index
     // test, so each of its twelve and the index score has both bars.
-    assert_eq!(page.matches("<svg ").count(), 13, "{page}");
+    assert_eq!(charts_of(&page).matches("<svg ").count(), 13, "{page}");
     assert_eq!(page.matches(">[2] 2 copies</text><rect ").count(), 13, "{page}");
     assert_eq!(page.matches(">[1] 1 copy</text><rect ").count(), 3, "{page}");
-    assert_eq!(page.matches(">[1] 1 copy</text><text x=\"104\" y=\"31\">not run</text>").count(), 10);
+    assert_eq!(page.matches(">[1] 1 copy</text><text x=\"100\" y=\"31\">not run</text>").count(), 10);
     let compare = s.path().join("compare.html");
     std::fs::write(&compare, &page).unwrap();
 
@@ -127,6 +140,7 @@ fn the_report_and_a_compare_page_carry_the_chart_and_lay_it_out() {
                     .collect()
             };
             let (svg, rect, path) = (of("svg "), of("rect "), of("path "));
+            assert_bars_readable(boxes, &format!("{name} at {w}"));
             assert_eq!(svg.len(), svgs, "{name} at {w}: {boxes}");
             assert!(rect.len() >= svgs && path.len() >= 6, "{name} at {w}: {boxes}");
             for b in svg.iter().chain(&rect).chain(&path) {
@@ -135,6 +149,13 @@ fn the_report_and_a_compare_page_carry_the_chart_and_lay_it_out() {
             assert!(rect.iter().all(|b| b[2] > 0.0 && b[3] > 5.0), "{name} at {w}: {boxes}");
             assert!(svg.iter().all(|b| b[2] > 200.0 && b[3] > 40.0), "{name} at {w}: {boxes}");
             assert!(boxes.contains("fits true"), "{name} at {w}: the page is wider than the window: {boxes}");
+            assert!(boxes.contains("wide tables 0\n"), "{name} at {w}: a table runs off the page: {boxes}");
+            if name == "report" {
+                // The verdict's box: above the system table, within the width.
+                let v = of("verdict ");
+                assert!(v.len() == 1 && v[0][1] + v[0][3] <= top_table(boxes), "{name} at {w}: {boxes}");
+                assert!(v[0][0] >= 0.0 && v[0][0] + v[0][2] <= w as f64, "{name} at {w}: {boxes}");
+            }
             // Phone: one chart per row; desktop: several side by side.
             let side_by_side = svg.windows(2).any(|p| p[0][1] == p[1][1]);
             assert_eq!(side_by_side, w > 390, "{name} at {w}: {boxes}");
@@ -143,17 +164,85 @@ fn the_report_and_a_compare_page_carry_the_chart_and_lay_it_out() {
     eprintln!("charts: screenshots in {}", shots.display());
 }
 
-/// A frame WIDTH pixels wide showing PAGE, and a script that writes the box (x y width height,
-/// CSS pixels) of each chart element in it, and whether the page fits the frame's width.
+/// The narrowest a bar may be, in CSS pixels, where its value is at least [`BAR_SHARE`] of its
+/// axis: such a bar reads at a glance, at phone width too.
+const MIN_BAR_PX: f64 = 15.0;
+const BAR_SHARE: f64 = 0.1;
+
+/// The probe's `bar` lines (chart, bar's width, axis's width, value, axis's end as its last tick
+/// says it): no bar of a visible share is a sliver, and in each chart the longest bar is over
+/// half the axis (no whisker set the scale).
+#[track_caller]
+fn assert_bars_readable(boxes: &str, what: &str) {
+    let tick = |t: &str| -> f64 {
+        let (n, m) = match t.chars().last() {
+            Some('k') => (&t[..t.len() - 1], 1e3),
+            Some('M') => (&t[..t.len() - 1], 1e6),
+            Some('G') => (&t[..t.len() - 1], 1e9),
+            _ => (t, 1.0),
+        };
+        n.parse::<f64>().unwrap() * m
+    };
+    let mut longest = std::collections::BTreeMap::new();
+    for l in boxes.lines().filter_map(|l| l.strip_prefix("bar ")) {
+        let f: Vec<&str> = l.split(' ').collect();
+        let (width, axis, value, end) = (
+            f[1].parse::<f64>().unwrap(),
+            f[2].parse::<f64>().unwrap(),
+            f[3].parse::<f64>().unwrap(),
+            tick(f[4]),
+        );
+        let share = value / end;
+        assert!(share <= 1.0 + 1e-9 && axis > 100.0, "{what}: {l}");
+        if share >= BAR_SHARE {
+            assert!(width >= MIN_BAR_PX, "{what}: a bar of {share:.2} of its axis is {width} px: {l}");
+        }
+        let m = longest.entry(f[0].to_string()).or_insert(0.0f64);
+        *m = m.max(share);
+    }
+    assert!(!longest.is_empty(), "{what}: no bars: {boxes}");
+    assert!(
+        longest.values().all(|&s| s > 0.5),
+        "{what}: a chart's longest bar under half its axis: {longest:?}"
+    );
+}
+
+/// The top of the first table (the system table), from the probe's lines.
+fn top_table(boxes: &str) -> f64 {
+    boxes.lines().find_map(|l| l.strip_prefix("table ")).and_then(|y| y.parse().ok()).expect("a table")
+}
+
+/// A frame WIDTH pixels wide showing PAGE, and a script that writes what it laid out (boxes as
+/// x y width height, CSS pixels): each chart element's box, each bar's width beside its axis's
+/// width, value and end, the verdict box's box, the first table's top, the count of tables wider
+/// than the frame or scrolling inside, and whether the page scrolls sideways.
 const PROBE: &str = "<html><body style=\"margin: 0\"><script>
 function probe(f) {
   const d = f.contentDocument;
+  const box = e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(v => v.toFixed(1)).join(' '); };
   let out = '';
-  for (const e of d.querySelectorAll('.charts svg, .charts rect, .charts path')) {
-    const r = e.getBoundingClientRect();
-    out += e.tagName + ' ' + [r.x, r.y, r.width, r.height].map(v => v.toFixed(1)).join(' ') + '\\n';
+  for (const e of d.querySelectorAll('.charts svg, .charts rect, .charts path.ci')) {
+    out += e.tagName + ' ' + box(e) + '\\n';
   }
-  out += 'fits ' + (d.documentElement.scrollWidth <= d.documentElement.clientWidth);
+  d.querySelectorAll('.charts svg').forEach((s, i) => {
+    const ticks = s.querySelectorAll('.tick');
+    const axis = s.querySelector('.axis .line').getBoundingClientRect().width.toFixed(1);
+    for (const g of s.querySelectorAll('g.bar')) {
+      const r = g.querySelector('rect');
+      if (!r) continue;
+      const value = g.querySelector('.v').textContent.split(' ')[0];
+      out += 'bar ' + i + ' ' + r.getBoundingClientRect().width.toFixed(1) + ' ' + axis + ' ' + value + ' ' + ticks[ticks.length - 1].textContent + '\\n';
+    }
+  });
+  const v = d.querySelector('.verdict');
+  if (v) out += 'verdict ' + box(v) + '\\n';
+  out += 'table ' + d.querySelector('table').getBoundingClientRect().y.toFixed(1) + '\\n';
+  let wide = 0;
+  for (const t of d.querySelectorAll('table')) {
+    if (t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > WIDTH + 0.5) wide++;
+  }
+  out += 'wide tables ' + wide + '\\n';
+  out += 'fits ' + (d.scrollingElement.scrollWidth <= WIDTH) + ' ' + d.scrollingElement.scrollWidth;
   const p = document.createElement('pre');
   p.id = 'boxes';
   p.textContent = out;

@@ -101,7 +101,12 @@ fn a_cpu_hog_beside_the_copies_disturbs_its_tests_and_a_quiet_run_does_not() {
     );
     assert!(report.contains("** 2 tests were disturbed; not fit to publish."), "{report}");
     assert!(json.contains("\"disturbed\": true"), "{json}");
-    assert!(html.contains("<b>disturbed</b>") && html.contains("not fit to publish"));
+    let top = &html[..html.find("Test System Information").unwrap()];
+    assert!(
+        top.contains("<b>2 tests were disturbed; not fit to publish.</b>"),
+        "in the box at the top: {html}"
+    );
+    assert!(html.contains("<td data-label=\"Disturbed\"><b>yes</b></td>"), "{html}");
     assert!(numbers(&json, "foreign_share").iter().all(|&f| f > 0.5), "{json}");
 
     let s = Scratch::new("noise-quiet");

@@ -335,6 +335,7 @@ const CRATES: &[Crate] = &[
             &["fixture"],
             &["index4", "view"],
             &["svg"],
+            &["page"],
             &["text", "html", "json", "log", "csv", "tsv"],
         ],
     },

@@ -1,14 +1,18 @@
-//! `compare --format html`: one page for several files (hosts or runs). A table of the files
-//! sorted by System Benchmarks Index Score (`fleet`'s rows, with each file's key `[k]`), then the
-//! report's chart (`report::svg`) with a bar per file and copy count; for more files than a
-//! chart can hold, or with `--hosts`, a chart of each host's index score instead.
+//! `compare --format html`: one page for several files (hosts or runs). Each file has one label,
+//! `[k]` by its place on the command line (as the text comparison numbers files), used in the
+//! table, the charts and the key alike. A table of the files sorted by System Benchmarks Index
+//! Score, each with its host and kind of run (a column per entry of [`COLUMNS`]), then the
+//! report's chart (`report::svg`) with a bar per file and copy count, each test on its own axis;
+//! for more files than a chart can hold, or with `--hosts`, a chart of each host's index score
+//! instead, all on one axis.
 
-use super::fleet;
+use super::fleet::{self, Row};
 use super::load::{Kind, Source, Test};
 use crate::fmt::number;
 use crate::model::Category;
 use crate::stats::Interval;
-use report::svg::{self, escape, head, Chart, Point};
+use report::page::{cell, head, head_row};
+use report::svg::{self, escape, Chart, Point};
 use std::fmt::Write as _;
 
 /// The most files whose bars a per-test chart holds (two copy counts each).
@@ -26,6 +30,7 @@ pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&Test) -> bool) 
     let per_test = !hosts && sources.len() <= MAX_CHART_FILES;
     if per_test {
         s += "<h3>Index at each copy count</h3>\n";
+        s += &files_key(sources);
         s += &svg::render(&per_test_chart(sources, disturbed));
     } else {
         if !hosts {
@@ -42,36 +47,89 @@ pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&Test) -> bool) 
     s
 }
 
-/// The key of the file at `i` (0-based), as the text comparison numbers files.
+/// The label of the file at `i` (0-based) on the command line.
 fn key(i: usize) -> String {
     format!("[{}]", i + 1)
 }
 
+/// A column of the files' table: its head, whether it is right-aligned, and its cell for a
+/// file's row (None: unknown, shown `---`). Adding a column is adding an entry.
+struct Column {
+    head: &'static str,
+    right: bool,
+    cell: fn(&Row, usize) -> Option<String>,
+}
+
+const COLUMNS: &[Column] = &[
+    Column { head: "file", right: false, cell: |_, k| Some(key(k)) },
+    Column { head: "host", right: false, cell: |r, _| Some(r.src.host.name.clone()) },
+    Column { head: "run", right: false, cell: |r, _| Some(r.src.run_kind().name().to_string()) },
+    Column { head: "1 copy", right: true, cell: |r, _| r.one.map(|v| format!("{v:.1}")) },
+    Column { head: "N copies", right: true, cell: |r, _| r.many.map(|(n, v)| format!("{v:.1} ({n})")) },
+    Column { head: "machine", right: false, cell: |r, _| Some(r.src.host.machine.clone()) },
+    Column { head: "CPUs", right: true, cell: |r, _| r.src.host.cpus.map(|n| n.to_string()) },
+    Column { head: "OS release", right: false, cell: |r, _| Some(r.src.host.os_release.clone()) },
+    Column { head: "CPU", right: false, cell: |r, _| Some(r.src.host.cpu.clone()) },
+    Column { head: "date", right: false, cell: |r, _| Some(r.src.date.clone()) },
+    Column {
+        head: "version",
+        right: false,
+        cell: |r, _| Some(format!("{} ({})", r.src.version, format_of(r.src))),
+    },
+    Column { head: "path", right: false, cell: |r, _| Some(r.src.file.clone()) },
+];
+
+fn format_of(src: &Source) -> &'static str {
+    if src.kind == Kind::Json {
+        "JSON"
+    } else {
+        "text"
+    }
+}
+
+/// The place on the command line of the file of `r`.
+fn place(sources: &[Source], r: &Row) -> usize {
+    sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0)
+}
+
 /// The files, a row each, sorted by System Benchmarks Index Score at 1 copy, highest first.
+/// On a phone the rows stack, each cell named.
 fn table(sources: &[Source]) -> String {
     let mut s = String::from(
-        "<h3>Files, by System Benchmarks Index Score at 1 copy</h3>\n<p><table class=\"wide\">\n<tr>",
+        "<h3>Files, by System Benchmarks Index Score at 1 copy</h3>\n<p><table class=\"stack\">\n",
     );
-    for (h, right) in fleet::HEAD {
-        let _ = write!(s, "<th align={}>{}</th>", if right { "right" } else { "left" }, escape(h));
-    }
-    s += "<th align=left>date</th><th align=left>run</th><th align=left>version</th></tr>\n";
-    for (i, r) in fleet::rows(sources).iter().enumerate() {
-        let k = sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0);
-        let mut c = fleet::cells(i, r);
-        c[8] = Some(format!("{} {}", key(k), r.src.file));
-        s += "<tr>";
-        for (cell, (_, right)) in c.iter().zip(fleet::HEAD) {
-            let cell = cell.as_deref().unwrap_or("---");
-            let _ = write!(s, "<td{}>{}</td>", if right { " align=right" } else { "" }, escape(cell));
+    let heads: Vec<(&str, bool)> = COLUMNS.iter().map(|c| (c.head, c.right)).collect();
+    s += &head_row(&heads);
+    for r in fleet::rows(sources) {
+        let k = place(sources, &r);
+        s += "<tr>\n";
+        for c in COLUMNS {
+            s += &cell(c.head, c.right, &escape((c.cell)(&r, k).as_deref().unwrap_or("---")));
         }
-        let kind = if r.src.kind == Kind::Json { "JSON" } else { "text" };
-        let (date, run) = (escape(&r.src.date), r.src.run_kind().name());
-        let version = escape(&format!("{} ({kind})", r.src.version));
-        let _ = writeln!(s, "<td>{date}</td><td>{run}</td><td>{version}</td></tr>");
+        s += "</tr>\n";
     }
-    s += "</table></p>\n<p class=\"note\">N copies: the index at the file's largest copy count, in brackets.</p>\n\n";
+    s += "</table></p>\n<p class=\"note\">file: the file&#39;s label in the charts, by its place on the \
+          command line; run: its kind (standard, quick, or short: -t, -i or a static image); N copies: \
+          the index at the file&#39;s largest copy count, in brackets.</p>\n\n";
     s
+}
+
+/// Which file each label of the charts is, with its host and kind of run.
+fn files_key(sources: &[Source]) -> String {
+    let items: Vec<String> = sources
+        .iter()
+        .enumerate()
+        .map(|(k, src)| {
+            format!(
+                "<b>{}</b> {}, {} run ({})",
+                key(k),
+                escape(&src.host.name),
+                src.run_kind().name(),
+                escape(&src.file)
+            )
+        })
+        .collect();
+    format!("<p class=\"note\">Files: {}.</p>\n", items.join("; "))
 }
 
 /// A group per test with an index in any file (in report order), a bar per file and copy count,
@@ -82,11 +140,7 @@ fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&Test) -> bool) -> Char
         let one = src.runs.iter().position(|r| r.copies == 1).map(|i| series.len() + i);
         for r in &src.runs {
             let s = series.len();
-            let label = svg::copies_text(r.copies);
-            series.push((
-                if sources.len() > 1 { format!("{} {label}", key(k)) } else { label },
-                usize::from(r.copies != 1),
-            ));
+            series.push((format!("{} {}", key(k), svg::copies_text(r.copies)), usize::from(r.copies != 1)));
             base.push(one.filter(|_| r.copies != 1));
             for t in &r.tests {
                 let Some(value) = t.index else { continue };
@@ -107,16 +161,17 @@ fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&Test) -> bool) -> Char
             }
         }
     }
-    svg::chart(series, &base, &points)
+    let legend =
+        vec![(0, "1 copy".to_string()), (1, "more copies (the count is in the bar's label)".to_string())];
+    Chart { legend, ..svg::chart(series, &base, &points) }
 }
 
-/// A group per file in the table's order, its System Benchmarks Index Score at 1 copy and at
-/// its largest copy count.
+/// A group per file in the table's order, labelled with the file's label and host: its System
+/// Benchmarks Index Score at 1 copy and at its largest copy count, all on one axis.
 fn hosts_chart(sources: &[Source]) -> Chart {
     let mut points = Vec::new();
     for (i, r) in fleet::rows(sources).iter().enumerate() {
-        let k = sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0);
-        let group = format!("#{} {} {}", i + 1, key(k), r.src.host.name);
+        let group = format!("{} {}", key(place(sources, r)), r.src.host.name);
         for (series, copies) in [(0, Some(1)), (1, r.many.map(|m| m.0))] {
             let run = r.src.runs.iter().rev().find(|x| Some(x.copies) == copies);
             let Some(ix) = run.and_then(|x| x.index.iter().find(|b| b.category == Category::System)) else {
@@ -132,7 +187,9 @@ fn hosts_chart(sources: &[Source]) -> Chart {
             });
         }
     }
-    svg::chart(vec![(svg::copies_text(1), 0), ("N copies".to_string(), 1)], &[None, Some(0)], &points)
+    let series = vec![(svg::copies_text(1), 0), ("N copies".to_string(), 1)];
+    let legend = vec![(0, "1 copy".to_string()), (1, "N copies: the file's largest copy count".to_string())];
+    Chart { legend, shared: true, ..svg::chart(series, &[None, Some(0)], &points) }
 }
 
 #[cfg(test)]
@@ -174,54 +231,98 @@ mod tests {
             .collect()
     }
 
+    /// The charts of a page, without their legend.
+    fn charts(p: &str) -> &str {
+        let from = p.find("<div class=\"charts\">").expect("the charts");
+        &p[from..from + p[from..].find("</div>").unwrap()]
+    }
+
+    /// The labels `[k]` in `s`, in order.
+    fn labels(s: &str) -> Vec<&str> {
+        s.match_indices('[')
+            .filter_map(|(i, _)| {
+                let end = i + s[i..].find(']')? + 1;
+                s[i + 1..end - 1].bytes().all(|b| b.is_ascii_digit()).then(|| &s[i..end])
+            })
+            .collect()
+    }
+
     #[test]
     fn a_bar_per_file_copy_count_and_test_with_whiskers() {
         let srcs = sources(3);
         let p = page(&srcs, false, &|_| false);
+        let c = charts(&p);
         // Two tests and the index score; three files at 1 and 2 copies.
-        assert_eq!(p.matches("<svg ").count(), 3, "{p}");
-        assert_eq!(p.matches("<rect ").count(), 18);
-        assert_eq!(p.matches("<path class=\"ci\"").count(), 18);
-        assert!(p.contains(">[3] 2 copies</text>"), "{p}");
+        assert_eq!(c.matches("<svg ").count(), 3, "{p}");
+        assert_eq!(c.matches("<rect ").count(), 18);
+        assert_eq!(c.matches("<path class=\"ci\"").count(), 18);
+        assert!(c.contains(">[3] 2 copies</text>"), "{p}");
         // h2 (scale 3): Pipe's index 300 at 1 copy, 600 at 2 (a gain of 100%).
-        assert!(p.contains(">300.0</text>") && p.contains(">600.0 +100%</text>"), "{p}");
-        // The table: highest index first, each file with its key; every string escaped.
-        let rows: Vec<&str> = p.lines().filter(|l| l.starts_with("<tr><td")).collect();
+        assert!(c.contains(">300.0</text>") && c.contains(">600.0 +100%</text>"), "{p}");
+        // The table: highest index first, each file with its label; every string escaped.
+        let rows: Vec<&str> = p.split("<tr>\n").skip(1).collect();
         assert_eq!(rows.len(), 3);
-        assert!(rows[0].starts_with("<tr><td align=right>1</td><td>h&lt;2&gt;</td>"), "{}", rows[0]);
-        assert!(rows[0].contains("<td>[3] h2.json</td>"), "{}", rows[0]);
+        assert!(rows[0].starts_with("   <td data-label=\"file\">[3]</td>\n   <td data-label=\"host\">h&lt;2&gt;</td>\n   <td data-label=\"run\">standard</td>\n"), "{}", rows[0]);
+        assert!(rows[0].contains("<td data-label=\"path\">h2.json</td>"), "{}", rows[0]);
         assert!(p.contains(">A &lt;b&gt; &amp; c</text>") && !p.contains("<b> &"));
         assert!(p.starts_with("<!DOCTYPE HTML") && p.ends_with("</body>\n</html>\n"));
         assert!(p.contains("<title>unixbench compare: 3 files</title>"));
-        // Each file's date and kind of run; no warning for files of one kind.
+        assert!(rows[0].contains("<td data-label=\"date\">2026-12-01T00:00:00Z</td>"), "{}", rows[0]);
+        assert!(rows[0].contains("<td data-label=\"version\">x (JSON)</td>"), "{}", rows[0]);
+        // Every column headed; no rank beside the labels.
+        let head = &p[p.find("<tr class=\"head\">").unwrap()..p.find("<tr>\n").unwrap()];
+        assert_eq!(head.matches("<th ").count(), COLUMNS.len());
+        assert_eq!(rows[0].matches("<td ").count(), COLUMNS.len());
+        assert!(!head.contains(">#<") && !head.contains("></th>"), "{head}");
+        // Light and dark blue explained, and each label is the same file everywhere: the table's,
+        // the key's, the charts'.
         assert!(
-            rows[0].contains("<td>2026-12-01T00:00:00Z</td><td>standard</td><td>x (JSON)</td>"),
-            "{}",
-            rows[0]
+            p.contains("</svg>1 copy</span>")
+                && p.contains("</svg>more copies (the count is in the bar&#39;s label)</span>"),
+            "{p}"
         );
-        assert!(!p.contains("Warning"));
+        assert!(p.contains("Files: <b>[1]</b> h&lt;0&gt;, standard run (h0.json); <b>[2]</b> h&lt;1&gt;, standard run (h1.json); <b>[3]</b> h&lt;2&gt;, standard run (h2.json).</p>"), "{p}");
+        for (row, (k, file)) in rows.iter().zip([("[3]", "h2"), ("[2]", "h1"), ("[1]", "h0")]) {
+            assert!(
+                row.contains(&format!(">{k}</td>")) && row.contains(&format!(">{file}.json</td>")),
+                "{row}"
+            );
+        }
+        let mut used = labels(c);
+        used.dedup();
+        assert_eq!(used, ["[1]", "[2]", "[3]"].repeat(3), "{c}");
+        assert!(!labels(&p).is_empty() && labels(&p).iter().all(|l| ["[1]", "[2]", "[3]"].contains(l)));
         let mut mixed = srcs.clone();
         mixed[1].quick = true;
         let m = page(&mixed, false, &|_| false);
         assert!(m.contains("<p class=\"note\"><b>Warning:</b> comparing runs of different kinds (standard, quick): their figures are not comparable.</p>"), "{m}");
-        assert!(m.contains("<td>quick</td>"));
+        assert!(
+            m.contains("<td data-label=\"run\">quick</td>")
+                && m.contains("<b>[2]</b> h&lt;1&gt;, quick run (h1.json)")
+        );
+        assert!(!p.contains("Warning"));
         let d = page(&srcs, false, &|t| t.message == "Pipe Throughput");
-        assert_eq!(d.matches("<rect class=\"d\"").count(), 6);
+        assert_eq!(charts(&d).matches("<rect class=\"d\"").count(), 6);
     }
 
     #[test]
-    fn many_hosts_get_the_index_per_host() {
+    fn many_hosts_get_the_index_per_host_on_one_axis() {
         let srcs = sources(MAX_CHART_FILES + 1);
         let p = page(&srcs, false, &|_| false);
         assert!(p.contains("Per-test charts are drawn for up to 8 files; these are 9."));
-        assert_eq!(p.matches("<svg ").count(), 9, "a group per host");
-        assert_eq!(p.matches("<rect ").count(), 18);
-        // Sorted: the highest index first.
-        let first = p.split("<svg ").nth(1).unwrap();
-        assert!(first.contains(">#1 [9] h&lt;8&gt;</text>"), "{first}");
+        let c = charts(&p);
+        assert_eq!(c.matches("<svg ").count(), 9, "a group per host");
+        assert_eq!(c.matches("<rect ").count(), 18);
+        // Sorted: the highest index first, named by its label and host.
+        let first = c.split("<svg ").nth(1).unwrap();
+        assert!(first.contains(">[9] h&lt;8&gt;</text>"), "{first}");
         assert!(first.contains(">1800.0</text>") && first.contains(">3600.0 +100%</text>"), "{first}");
+        // One axis for all, to 4000: h0's 200 at 1 copy is a twentieth of it.
+        assert_eq!(c.matches(">4000</text>").count(), 9, "{c}");
+        assert!(c.contains("width=\"9.5\""), "{c}");
+        assert!(p.contains("</svg>N copies: the file&#39;s largest copy count</span>"), "{p}");
         let h = page(&sources(2), true, &|_| false);
-        assert_eq!(h.matches("<svg ").count(), 2);
+        assert_eq!(charts(&h).matches("<svg ").count(), 2);
         assert!(!h.contains("Per-test"));
         assert!(page(&sources(1), false, &|_| false).contains("<title>unixbench compare: 1 file</title>"));
     }

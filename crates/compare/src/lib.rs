@@ -38,8 +38,9 @@ Benchmarks Index Score at 1 copy and at its largest copy count, sorted by the fi
 first (text, tsv or html).
 
 With --format html, prints a page with no script or external file: the files sorted by that
-index, and a chart of each test's index per file and copy count, with its 95% interval and the
-gain over 1 copy (for more than 8 files, or with --hosts, each host's index score instead).
+index, each labelled [k] by its place on the command line, with its host and kind of run, and a
+chart of each test's index per file and copy count, with its 95% interval and the gain over
+1 copy (for more than 8 files, or with --hosts, each host's index score instead).
 
 A FILE must be a regular file of at most 64 MiB (results files are a few KB).
 ";

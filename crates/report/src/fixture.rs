@@ -187,6 +187,28 @@ pub fn reference() -> Run {
     }
 }
 
+/// The reference run with noise read around every pass: quiet but for Pipe Throughput at 2
+/// copies, whose copies other processes outran (685.9% of their CPU time); no CPU frequency known.
+pub fn noisy() -> Run {
+    let mut run = reference();
+    run.settings.noise = true;
+    for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results) {
+        let foreign = if r.name == "pipe" && r.copies == 2 { 68.59 } else { 0.1 };
+        for p in &mut r.passes {
+            p.noise = Some(Noise {
+                copies_cpu: 10.0,
+                steal: 0.0,
+                foreign,
+                load_start: 1.0,
+                load_end: 1.5,
+                involuntary: 12,
+                mhz: None,
+            });
+        }
+    }
+    run
+}
+
 /// A run that goes wrong: a failed test, a skipped one, figures too wide for their fields, a
 /// message longer than its column, a test without baseline, a partial Non-Index block, `-t`,
 /// an unknown CPU count, and an interrupt.

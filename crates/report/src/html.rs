@@ -5,12 +5,13 @@
 //! interrupt) is a `<p class="note">` paragraph.
 
 use super::fmt::{self, Zone};
-use super::svg::{escape, head};
+use super::page::{cell, head, head_row, RUN_HEAD};
+use super::svg::escape;
 use super::view::{
     disturbed_verdict, duration_note, interval, score_title, scored, static_image_note, status_note,
     unscored_reason, Note,
 };
-use crate::model::{Category, CopyRun, Run, SystemInfo, TestResult, Verbosity};
+use crate::model::{Category, CopyRun, Noise, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
 /// The whole HTML report; `now` dates the title.
@@ -22,7 +23,7 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
         s += &stats_table(cr);
         s += &noise_table(cr, run.settings.noise);
     }
-    s += &footer(run);
+    s += &footer();
     s
 }
 
@@ -34,7 +35,7 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = head(&title);
     let _ = writeln!(s, "<h2>{title}</h2>");
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
-    s += &kind_note(run);
+    s += &verdict_box(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
     if let Some(n) = duration_note(&run.settings) {
         s += &note_para(&n);
@@ -92,19 +93,60 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
     s
 }
 
-/// What kind of run this is, where a reader cannot miss it: a run that is not standard gets a
-/// framed box with every reason (`Run::not_standard`); a standard one, as Run's page, nothing.
-pub fn kind_note(run: &Run) -> String {
+/// The run's verdict, in a framed box above the system table where no reader misses it: the kind
+/// of run (every reason when it is not standard), whether the noise measurement found tests
+/// disturbed (and which), and whether the run stopped early or is still going. The frame is red
+/// when any of these keeps the figures from being published as a standard run's.
+pub fn verdict_box(run: &Run) -> String {
     let why = run.not_standard();
-    if why.is_empty() {
-        return String::new();
+    let mut s = if why.is_empty() {
+        String::from("<b>A standard run.</b>\n")
+    } else {
+        let items: Vec<String> = why.iter().map(|w| format!("<li>{}</li>", escape(w))).collect();
+        format!(
+            "<b>Not a standard run ({}): not comparable with standard runs.</b>\n<ul>{}</ul>\n",
+            run.kind().name(),
+            items.join("")
+        )
+    };
+    let disturbed = disturbed_verdict(run);
+    s += &noise_verdict(run, disturbed.as_deref());
+    let status = status_note(run);
+    if let Some(n) = &status {
+        let _ = writeln!(s, "<p><b>{}</b> {}</p>", escape(&n.lead), escape(&n.rest));
     }
-    let items: Vec<String> = why.iter().map(|w| format!("<li>{}</li>", escape(w))).collect();
-    format!(
-        "<div class=\"kind notstd\"><b>Not a standard run ({}): not comparable with standard runs.</b>\n<ul>{}</ul></div>\n\n",
-        run.kind().name(),
-        items.join("")
-    )
+    let bad = !why.is_empty() || disturbed.is_some() || status.is_some();
+    format!("<div class=\"verdict{}\">{s}</div>\n\n", if bad { " bad" } else { "" })
+}
+
+/// The noise measurement's part of the verdict: the disturbed tests, or that none was, or why
+/// that is not known.
+fn noise_verdict(run: &Run, disturbed: Option<&str>) -> String {
+    let results: Vec<(&CopyRun, &TestResult)> =
+        run.runs.iter().flat_map(|cr| cr.results.iter().filter(|r| r.ok()).map(move |r| (cr, r))).collect();
+    if let Some(v) = disturbed {
+        let names: Vec<String> = results
+            .iter()
+            .filter(|(_, r)| r.disturbed())
+            .map(|(cr, r)| format!("{} ({})", escape(&r.message), super::svg::copies_text(cr.copies)))
+            .collect();
+        return format!("<p><b>{v}</b> Disturbed: {}.</p>\n", names.join(", "));
+    }
+    let line = if results.is_empty() {
+        return String::new();
+    } else if !run.settings.noise {
+        "Noise not read (UB_NOISE=off): no test here is known to be undisturbed.".to_string()
+    } else if results.iter().any(|(_, r)| r.noise().is_none()) {
+        "Noise not measured (/proc/stat or the copies&#39; resource usage could not be read): no test \
+         here is known to be undisturbed."
+            .to_string()
+    } else {
+        format!(
+            "No test was disturbed: other work took at most {:.0}% of each test&#39;s copies&#39; CPU time.",
+            100.0 * crate::model::DISTURBED
+        )
+    };
+    format!("<p>{line}</p>\n")
 }
 
 /// [`block`] of one of `run`'s copy counts, each index score tagged when the run is not standard.
@@ -180,7 +222,11 @@ fn category_table(cr: &CopyRun, cat: Category, tag: Option<&str>) -> String {
     };
     let mut s = String::new();
     let _ = writeln!(s, "<h4>{}{}</h4>", cat.display(), warn);
-    s += "<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>Score</th>\n   <th align=left>Unit</th>\n   <th align=right>Time</th>\n   <th align=right>Iters.</th>\n   <th align=right>Baseline</th>\n   <th align=right>Index</th>\n</tr>\n";
+    s += "<p><table width=\"100%\">\n<tr>\n";
+    for (h, right) in RUN_HEAD {
+        let _ = writeln!(s, "   <th align={}>{h}</th>", if right { "right" } else { "left" });
+    }
+    s += "</tr>\n";
     for r in results {
         s += "<tr>\n";
         let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
@@ -209,43 +255,63 @@ fn category_table(cr: &CopyRun, cat: Category, tag: Option<&str>) -> String {
     s
 }
 
-/// The statistics of each scored test's kept samples, and each index's propagated interval:
+const STATS_HEAD: [(&str, bool); 8] = [
+    ("Test", false),
+    ("Passes", true),
+    ("Min", true),
+    ("Median", true),
+    ("Max", true),
+    ("Geometric mean", true),
+    ("CV", true),
+    ("95% interval", true),
+];
+
+/// The statistics of each scored test's kept passes, and each index's propagated interval:
 /// after each copy count's block.
 pub fn stats_table(cr: &CopyRun) -> String {
     let results = scored(cr);
     if results.is_empty() {
         return String::new();
     }
-    let mut s = String::from("<h4>Statistics of the kept samples</h4>\n<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>n</th>\n   <th align=right>Min</th>\n   <th align=right>Median</th>\n   <th align=right>Max</th>\n   <th align=right>Geometric mean</th>\n   <th align=right>CV</th>\n   <th align=right>95% interval</th>\n</tr>\n");
+    let mut s =
+        String::from("<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
+    s += &head_row(&STATS_HEAD);
     for r in results {
         let Some(st) = crate::stats::of_result(r) else { continue };
-        s += "<tr>\n";
-        let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
-        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", st.n);
-        for v in [st.min, st.median, st.max, st.geomean] {
-            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(v));
-        }
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
-        let _ = writeln!(s, "   <td align=right><tt>{cv}</tt></td>");
-        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", interval(st.ci95, st.geomean));
+        let cells = [
+            format!("<b>{}</b>", escape(&r.message)),
+            st.n.to_string(),
+            fmt::f1(st.min),
+            fmt::f1(st.median),
+            fmt::f1(st.max),
+            fmt::f1(st.geomean),
+            cv,
+            interval(st.ci95, st.geomean),
+        ];
+        s += "<tr>\n";
+        for (i, (c, (h, right))) in cells.iter().zip(STATS_HEAD).enumerate() {
+            s += &cell(h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
+        }
         s += "</tr>\n";
     }
     for b in super::view::ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
-        let _ = write!(
-            s,
-            "<tr>\n   <td colspan=7><b>{}:</b></td>\n   <td align=right><tt>{}</tt></td>\n</tr>\n",
-            score_title(b),
-            interval(ci, b.score)
-        );
+        let _ = write!(s, "<tr>\n   <td colspan=7><b>{}:</b></td>\n", score_title(b));
+        s += &cell(STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
+        s += "</tr>\n";
     }
-    s += "</table></p>\n<p class=\"note\">Intervals: 95%, of the geometric mean, on the log scale with Student's t; none with one sample. An index's interval is propagated from its tests' intervals, assuming the tests are independent.</p>\n\n";
+    s += "</table></p>\n<p class=\"note\">Passes: those kept for the score (Run drops the worst third, \
+          rounded down), which Run&#39;s table above heads <i>Iters.</i> Intervals: 95%, of the \
+          geometric mean, on the log scale with Student&#39;s t; none from a single pass. An index&#39;s \
+          interval is propagated from its tests&#39; intervals, assuming the tests are independent.</p>\n\n";
     s
 }
 
 /// What else the host did while each scored test ran, summed over its passes: steal time and
 /// other processes' CPU as shares of the copies' CPU time, the load at its first pass's start and
-/// last pass's end, the copies' involuntary switches, the CPU frequency; the disturbed marked.
+/// last pass's end, the copies' involuntary switches, the CPU frequency (a column only where
+/// some test has one); the disturbed marked.
 pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
     let results = scored(cr);
     if results.is_empty() {
@@ -259,39 +325,68 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
     if measured.is_empty() {
         return "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n".into();
     }
-    let mut s = String::from("<h4>Noise: what else the host did</h4>\n<p><table width=\"100%\">\n<tr>\n   <th align=left>Test</th>\n   <th align=right>Steal</th>\n   <th align=right>Other processes</th>\n   <th align=right>Load</th>\n   <th align=right>Involuntary switches</th>\n   <th align=right>MHz</th>\n   <th align=left></th>\n</tr>\n");
-    for (r, n) in measured {
-        let mhz = n.mhz.map_or("---".to_string(), |m| format!("{m:.0}"));
-        let _ = write!(
-            s,
-            "<tr>\n   <td><b>{}</b></td>\n   <td align=right><tt>{:.1}%</tt></td>\n   <td align=right><tt>{:.1}%</tt></td>\n   <td align=right><tt>{:.2} &rarr; {:.2}</tt></td>\n   <td align=right><tt>{}</tt></td>\n   <td align=right><tt>{mhz}</tt></td>\n   <td>{}</td>\n</tr>\n",
-            escape(&r.message),
-            100.0 * n.steal_share(),
-            100.0 * n.foreign_share(),
-            n.load_start,
-            n.load_end,
-            n.involuntary,
-            if r.disturbed() { "<b>disturbed</b>" } else { "" }
-        );
+    let mhz = measured.iter().any(|(_, n)| n.mhz.is_some());
+    let heads: Vec<(&str, bool)> = [
+        ("Test", false),
+        ("Steal", true),
+        ("Other processes", true),
+        ("Load", true),
+        ("Involuntary switches", true),
+        ("MHz", true),
+        ("Disturbed", false),
+    ]
+    .into_iter()
+    .filter(|h| mhz || h.0 != "MHz")
+    .collect();
+    let mut s =
+        String::from("<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
+    s += &head_row(&heads);
+    for (r, n) in &measured {
+        let mut cells = vec![
+            format!("<b>{}</b>", escape(&r.message)),
+            format!("<tt>{:.1}%</tt>", 100.0 * n.steal_share()),
+            format!("<tt>{:.1}%</tt>", 100.0 * n.foreign_share()),
+            format!("<tt>{:.2} &rarr; {:.2}</tt>", n.load_start, n.load_end),
+            format!("<tt>{}</tt>", n.involuntary),
+            format!("<tt>{}</tt>", n.mhz.map_or("---".to_string(), |m| format!("{m:.0}"))),
+            if r.disturbed() { "<b>yes</b>".to_string() } else { "no".to_string() },
+        ];
+        if !mhz {
+            cells.remove(5);
+        }
+        s += "<tr>\n";
+        for (c, (h, right)) in cells.iter().zip(&heads) {
+            s += &cell(h, *right, c);
+        }
+        s += "</tr>\n";
     }
-    let _ = write!(
-        s,
-        "</table></p>\n<p class=\"note\">Steal and other processes: CPU time taken from the copies, as a share of the copies' own CPU time, read from /proc/stat around each pass (never during it). A test is disturbed above {:.0}%.</p>\n\n",
-        100.0 * crate::model::DISTURBED
-    );
+    s += "</table></p>\n";
+    s += &noise_note(&measured, mhz);
     s
 }
 
-/// The end of the document: a note when the run was interrupted, the disclaimer, the closing
-/// tags.
-pub fn footer(run: &Run) -> String {
+/// What the noise table's shares are, why one can pass 100%, and where the MHz went.
+fn noise_note(measured: &[(&&TestResult, Noise)], mhz: bool) -> String {
+    let mut s = format!(
+        "<p class=\"note\">Steal and other processes: CPU time taken from the copies, as a share of the \
+         copies&#39; own CPU time, read from /proc/stat around each pass (never during it). A test is \
+         disturbed above {:.0}%.",
+        100.0 * crate::model::DISTURBED
+    );
+    if measured.iter().any(|(_, n)| n.steal_share() > 1.0 || n.foreign_share() > 1.0) {
+        s += " A share above 100%: other work used more CPU time than the copies themselves, as when the \
+              copies mostly wait (on a pipe, on their children) or the host is busy.";
+    }
+    if !mhz {
+        s += " MHz: the CPU frequency is not known on this host (no cpufreq in /sys), so it is left out.";
+    }
+    s += "</p>\n\n";
+    s
+}
+/// The end of the document: the disclaimer, the closing tags. (The verdict and the run's status
+/// are in the box at the top.)
+pub fn footer() -> String {
     let mut s = String::new();
-    if let Some(v) = disturbed_verdict(run) {
-        let _ = write!(s, "<p class=\"note\"><b>{v}</b></p>\n\n");
-    }
-    if let Some(n) = status_note(run) {
-        s += &note_para(&n);
-    }
     s += "<p><hr/></p>
 <div><b>No Warranties:</b> These results are provided \"as is\", without warranty of any kind,
 express or implied, including the warranties of merchantability, fitness for a particular purpose
@@ -324,7 +419,8 @@ mod tests {
     #[test]
     fn a_run_that_is_not_standard_says_so_at_the_top_and_beside_each_index() {
         let mut run = fixture::reference();
-        assert_eq!(kind_note(&run), "");
+        let standard = verdict_box(&run);
+        assert!(standard.starts_with("<div class=\"verdict\"><b>A standard run.</b>"), "{standard}");
         run.settings.quick = Some(120.0);
         let h = render(&run, fixture::START1, fmt::utc);
         let top = h.find("Not a standard run (quick)").expect("the box");
@@ -349,6 +445,10 @@ mod tests {
         assert!(h.starts_with(want_head), "{h}");
         let want_tail = "<h2>Benchmark of vm / Debian GNU/Linux 12 (bookworm) on Mon Nov 30 2026</h2>
 <p><b>BYTE UNIX Benchmarks (Version 6.0.0-compatible; unixbench 0.1.0)</b></p>
+
+<div class=\"verdict\"><b>A standard run.</b>
+<p>Noise not read (UB_NOISE=off): no test here is known to be undisturbed.</p>
+</div>
 
 <h3>Test System Information</h3>
 <p><table>
@@ -438,17 +538,21 @@ mod tests {
     fn statistics_table() {
         let run = fixture::reference();
         let t = stats_table(&run.runs[0]);
-        assert!(t.starts_with("<h4>Statistics of the kept samples</h4>\n"), "{t}");
-        assert_eq!(t.matches("<tr>\n   <td><b>").count(), 12);
+        assert!(t.starts_with("<h4>Statistics of the kept passes</h4>\n"), "{t}");
+        assert_eq!(t.matches("<tr>\n   <td data-label=\"Test\"><b>").count(), 12);
+        // Every column headed, and each cell named for a phone's stacked rows.
+        let heads = "<tr class=\"head\">\n   <th align=left>Test</th>\n   <th align=right>Passes</th>\n   <th align=right>Min</th>\n   <th align=right>Median</th>\n   <th align=right>Max</th>\n   <th align=right>Geometric mean</th>\n   <th align=right>CV</th>\n   <th align=right>95% interval</th>\n</tr>\n";
+        assert!(t.contains(heads), "{t}");
         // The fixture's seven kept Dhrystone passes.
         let dhry = run.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
         let st = crate::stats::of_result(dhry).unwrap();
         let row = format!(
-            "<tr>\n   <td><b>Dhrystone 2 using register variables</b></td>\n   <td align=right><tt>7</tt></td>\n   <td align=right><tt>{}</tt></td>",
+            "<tr>\n   <td data-label=\"Test\"><b>Dhrystone 2 using register variables</b></td>\n   <td align=right data-label=\"Passes\"><tt>7</tt></td>\n   <td align=right data-label=\"Min\"><tt>{}</tt></td>",
             fmt::f1(st.min)
         );
         assert!(t.contains(&row), "{t}");
-        assert!(t.contains("<td colspan=7><b>System Benchmarks Index Score:</b></td>"));
+        assert!(t.contains("<td colspan=7><b>System Benchmarks Index Score:</b></td>\n   <td align=right data-label=\"95% interval\"><tt>"));
+        assert!(t.contains("which Run&#39;s table above heads <i>Iters.</i>"), "the one name explained: {t}");
         assert!(render(&run, fixture::START1, fmt::utc).contains(&t));
         // `low - high (-a% / +b%)`.
         let ci = crate::stats::Interval::around(100.0, 0.01f64.ln_1p());
@@ -529,10 +633,70 @@ mod tests {
 
 ";
         assert_eq!(b, want);
-        let f = footer(&run);
-        assert!(f.starts_with("<p class=\"note\"><b>Run interrupted:</b>"));
+        let v = verdict_box(&run);
+        assert!(
+            v.starts_with("<div class=\"verdict bad\">") && v.contains("<p><b>Run interrupted:</b>"),
+            "{v}"
+        );
+        assert!(!footer().contains("interrupted"));
         let h = header(&run, fixture::START1, fmt::utc);
         assert!(h.contains("<td colspan=2>no details available</td>"));
         assert!(h.ends_with("these scores are not comparable with standard runs.</p>\n\n"));
+    }
+
+    #[test]
+    fn the_verdict_is_in_the_box_at_the_top() {
+        let h = render(&fixture::noisy(), fixture::START1, fmt::utc);
+        let top = &h[..h.find("<h3>Test System Information</h3>").unwrap()];
+        let b = &top[top.find("<div class=\"verdict bad\">").expect("a red frame above the system table")..];
+        let verdict = "<p><b>1 test was disturbed; not fit to publish.</b> Disturbed: Pipe Throughput (2 copies).</p>\n</div>";
+        assert!(b.contains("<b>A standard run.</b>") && b.contains(verdict), "{b}");
+        assert_eq!(h.matches("not fit to publish").count(), 1, "said once, at the top");
+        // A quiet run: a grey frame that says so.
+        let mut quiet = fixture::noisy();
+        for p in quiet.runs.iter_mut().flat_map(|cr| &mut cr.results).flat_map(|r| &mut r.passes) {
+            p.noise.as_mut().unwrap().foreign = 0.1;
+        }
+        let v = verdict_box(&quiet);
+        assert!(v.starts_with("<div class=\"verdict\"><b>A standard run.</b>"), "{v}");
+        assert!(v.contains("<p>No test was disturbed: other work took at most 5% of each test"), "{v}");
+        // Noise that could not be read leaves no test known to be undisturbed.
+        quiet.runs[0].results[0].passes[0].noise = None;
+        assert!(verdict_box(&quiet).contains("<p>Noise not measured ("), "{}", verdict_box(&quiet));
+    }
+
+    #[test]
+    fn the_noise_table_heads_every_column_and_explains_its_shares() {
+        let run = fixture::noisy();
+        let t = noise_table(&run.runs[1], true);
+        let head = &t[t.find("<tr class=\"head\">").unwrap()..];
+        let head = &head[..head.find("</tr>").unwrap()];
+        assert!(!head.contains("></th>") && head.contains(">Disturbed</th>"), "{head}");
+        assert!(!head.contains("MHz"), "no frequency known anywhere: no column: {head}");
+        assert_eq!(t.matches("<td ").count(), 12 * 6, "a cell per column: {t}");
+        assert!(t.contains("<td align=right data-label=\"Other processes\"><tt>685.9%</tt></td>"), "{t}");
+        assert!(t.contains("<td data-label=\"Disturbed\"><b>yes</b></td>"), "{t}");
+        assert!(t.contains("A share above 100%: other work used more CPU time than the copies"), "{t}");
+        assert!(t.contains("MHz: the CPU frequency is not known on this host"), "{t}");
+        // At 1 copy no share passes 100%; a frequency known for one test brings the column.
+        let mut one = run.runs[0].clone();
+        one.results[0].passes[0].noise.as_mut().unwrap().mhz = Some(2400.0);
+        let t = noise_table(&one, true);
+        assert!(!t.contains("A share above 100%") && !t.contains("MHz: the CPU"), "{t}");
+        assert!(t.contains(">MHz</th>") && t.contains("<tt>2400</tt>") && t.contains("<tt>---</tt>"), "{t}");
+        assert_eq!(t.matches("<td ").count(), 12 * 7, "{t}");
+    }
+
+    #[test]
+    fn on_a_phone_runs_tables_stack_with_their_columns_named() {
+        let h = head("t");
+        let css = &h[h.find("@media (max-width: 40em) {\n      table {").expect("the tables' phone style")..];
+        assert!(css.contains("table[width] tr:first-child { display: none; }"), "{css}");
+        for (i, name) in ["Score", "Unit", "Time", "Iters.", "Baseline", "Index"].iter().enumerate() {
+            let rule =
+                format!("td:nth-child({}):not([colspan] ~ td)::before {{ content: \"{name}: \";", i + 2);
+            assert!(css.contains(&rule), "{rule}: {css}");
+        }
+        assert!(css.contains("table.stack td[data-label]::before { content: attr(data-label)"), "{css}");
     }
 }

@@ -18,6 +18,7 @@ pub mod html;
 pub mod index4;
 pub mod json;
 pub mod log;
+pub mod page;
 pub mod svg;
 pub mod text;
 pub mod tsv;
