@@ -117,6 +117,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
+    runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
     runner.console.start(&run);
     note_memory_tmpdir(&plan, &opts, &dirs);
     let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
