@@ -144,6 +144,20 @@ fn run_plans_through_the_link_create_nothing() {
     let g = entries(&plan(&["-n", "-c", "1", "-c", "2", "gindex"]));
     assert!(g.iter().any(|(c, t)| *c == 1 && t == "2d-rects"));
     assert!(!g.iter().any(|(c, t)| *c == 2 && t.starts_with("2d-")));
+    // --format json: the same plan for programs.
+    let j = plan(&["-n", "-c", "1", "-c", "2", "--format", "json", "pipe", "fstime"]);
+    let v = base::json::parse(&j).unwrap_or_else(|e| panic!("{e:?}: {j}"));
+    assert_eq!(v.get("schema").and_then(|s| s.as_str()), Some("unixbench-plan"), "{j}");
+    let tests = v.get("tests").and_then(|t| t.as_array()).unwrap();
+    let words = |t: &base::json::Value, k: &str| t.get(k).and_then(|x| x.as_f64());
+    let got: Vec<(f64, &str)> = tests
+        .iter()
+        .map(|t| (words(t, "copies").unwrap(), t.get("test").unwrap().as_str().unwrap()))
+        .collect();
+    assert_eq!(got, [(1.0, "pipe"), (1.0, "fstime"), (2.0, "pipe"), (2.0, "fstime")]);
+    assert_eq!(words(&tests[0], "passes"), Some(10.0));
+    assert_eq!(words(&tests[1], "settle_secs"), Some(3.0), "{j}");
+    assert!(words(&v, "estimated_secs").unwrap() > 100.0, "{j}");
     assert_eq!(names(&d), ["Run"], "a dry run makes no directory");
     // A short plan's estimate is a short run's.
     let p = plan(&["-n", "-t", "1", "-i", "1"]);

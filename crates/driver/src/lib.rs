@@ -89,7 +89,10 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let system = describe_host(&opts);
     let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
     if opts.dry_run {
-        return crate::error::print(&dry_run(&plan, &dirs));
+        return crate::error::print(&match opts.format {
+            options::Format::Json => dry_run_json(&plan, &dirs),
+            _ => dry_run(&plan, &dirs),
+        });
     }
     export_environment(&dirs, &exe);
     // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
@@ -158,6 +161,33 @@ fn dry_run(plan: &Plan, dirs: &Dirs) -> String {
     let mut d = plan.describe();
     d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
     d
+}
+
+/// `--dry-run --format json`: the plan for programs (`{"schema":"unixbench-plan",...}`).
+fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
+    let mut j = base::json::Writer::pretty();
+    j.begin_object();
+    j.key("schema").string("unixbench-plan");
+    j.key("schema_version").int(1);
+    j.key("kind").string(&plan.kind());
+    j.key("estimated_secs").number(plan.secs.round());
+    j.key("results_dir").opt_string(dirs.results.as_ref().map(|r| r.to_string_lossy()).as_deref());
+    j.key("tmpdir").string(&dirs.tmp.to_string_lossy());
+    j.key("tests").begin_array();
+    for r in plan.rows() {
+        j.begin_object();
+        j.key("copies").int(r.copies as i64);
+        j.key("test").string(r.test);
+        j.key("passes").int(r.passes as i64);
+        j.key("passes_at_most").bool(r.at_most);
+        j.key("pass_secs").number(r.secs);
+        j.key("settle_secs").opt_number(r.settle);
+        j.key("estimate_secs").opt_number(r.estimate);
+        j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    j.finish()
 }
 
 /// The environment every copy inherits.
