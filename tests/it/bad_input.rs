@@ -68,6 +68,8 @@ const CASES: &[(&[&str], &str)] = &[
     (&["--frobnicate"], "--frobnicate"),
     (&["--format", "xml", "dhry"], "xml"),
     (&["run", "-q", "index", "bogus"], "bogus"),
+    (&["--results", "no/such/results", "-c", "1", "-t", "1", "-i", "1", "pipe"], "only the last component"),
+    (&["-n", "--results", "no/such/results", "pipe"], "its parent does not exist"),
 ];
 
 #[test]

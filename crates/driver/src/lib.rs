@@ -404,13 +404,17 @@ fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
 
 /// The results and tmp directories, checked before anything runs. The tmp directory must exist
 /// (a typo must not make the file tests measure another disk); the results directory is made
-/// (0755, as Run) by [`Dirs::make_results`], once everything else is known to be good.
+/// (0755, as Run; its last component only, as mkdir) by [`Dirs::make_results`], once
+/// everything else is known to be good.
 struct Dirs {
     /// None with `--no-save`.
     results: Option<PathBuf>,
     tmp: PathBuf,
     /// Whether `tmp` is the default beside `Run`, made when missing as Run makes it.
     make_tmp: bool,
+    /// Say so when the results directory is made: one that was named (`--results`,
+    /// `UB_RESULTDIR`), not Run's own `results/`.
+    announce: bool,
 }
 
 impl Dirs {
@@ -437,6 +441,7 @@ impl Dirs {
         if tmp.exists() {
             usable_dir(&tmp, "tmp directory")?;
         }
+        let mut announce = false;
         let results = if o.save {
             let (r, from) = o
                 .results
@@ -448,12 +453,21 @@ impl Dirs {
             let r = absolute(&r, "results directory", from)?;
             if r.exists() {
                 usable_dir(&r, "results directory")?;
+            } else if !r.parent().is_some_and(Path::is_dir) {
+                // As mkdir: a typo in a parent must not make a tree somewhere unexpected.
+                return Err(Error::usage(format!(
+                    "the results directory {} (from {from}) cannot be made: its parent does not \
+                     exist, and only the last component is made, as mkdir does",
+                    r.display()
+                )));
             }
+            announce = from != "the default" && from != "the directory of Run";
             Some(r)
         } else {
             None
         };
-        Ok(Dirs { results, tmp, make_tmp })
+        let announce = announce && o.verbosity != options::Verbosity::Quiet;
+        Ok(Dirs { results, tmp, make_tmp, announce })
     }
 
     /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
@@ -473,9 +487,12 @@ impl Dirs {
         let Some(r) = &self.results else { return Ok(false) };
         let made = !r.exists();
         if made {
-            std::fs::DirBuilder::new().recursive(true).mode(0o755).create(r).map_err(|e| {
+            std::fs::DirBuilder::new().mode(0o755).create(r).map_err(|e| {
                 Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
             })?;
+            if self.announce {
+                output::note(&format!("made the results directory {}", r.display()));
+            }
         }
         usable_dir(r, "results directory").map(|()| made)
     }
