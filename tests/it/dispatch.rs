@@ -65,6 +65,10 @@ fn install_makes_working_symlinks_and_hard_links() {
         assert!(o.status.success(), "{}", stderr(&o));
         let list = stdout(&run(&mut ub(["--list"])));
         assert_eq!(dir.entries().len(), list.lines().count());
+        // A line per link made, naming it.
+        let said = stdout(&o);
+        assert_eq!(said.lines().count(), list.lines().count(), "{said}");
+        assert!(list.lines().all(|n| said.contains(&format!("{} ", dir.path().join(n).display()))), "{said}");
         let meta = std::fs::symlink_metadata(dir.path().join("pipe")).unwrap();
         assert_eq!(meta.file_type().is_symlink(), flag.is_some());
         // The link runs its applet: `./pipe --help` prints pipe's usage.
