@@ -33,6 +33,7 @@ const CASES: &[(&[&str], &str)] = &[
     (&["syscall", "1", ""], "expected mix"),
     (&["syscall", "0", "mix"], "duration"),
     // fstime
+    (&["fstime"], "unixbench run fstime"),
     (&["fstime", "-x"], "-x"),
     (&["fstime", "-b", "100"], "-b"),
     (&["fstime", "-b", "9000"], "-b"),

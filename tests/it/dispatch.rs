@@ -119,6 +119,12 @@ fn a_near_miss_names_the_closest_program_test_or_option() {
     let o = run(&mut ub(["pipe"]));
     assert_usage_error(&o, "missing duration");
     assert!(stderr(&o).contains("unixbench run pipe"), "{}", stderr(&o));
+    // fstime, whose options all have defaults, refuses to run with none (C's would write in the
+    // current directory for 25 s) and says the same.
+    let dir = Scratch::new("fstime-bare");
+    let o = run(ub(["fstime"]).current_dir(dir.path()));
+    assert_usage_error(&o, "unixbench run fstime");
+    assert!(dir.entries().is_empty());
 }
 
 #[test]
