@@ -220,7 +220,7 @@ impl Console {
         }
     }
 
-    /// Verbose: the statistics of a scored test's kept samples, after its passes.
+    /// Verbose: the statistics of a scored test's kept passes, after its passes.
     pub fn stats(&mut self, r: &TestResult) {
         if self.verbosity == Verbosity::Verbose {
             if let Some(line) = stats_line(r) {
@@ -268,13 +268,14 @@ impl Console {
     }
 }
 
-/// `  n 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi (-a% / +b%)`.
+/// `  kept passes 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi
+/// (-a% / +b%)`.
 fn stats_line(r: &TestResult) -> Option<String> {
     let st = crate::stats::of_result(r)?;
     let f1 = crate::fmt::f1;
     let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
     Some(format!(
-        "  n {}, min {}, median {}, max {}, geomean {}, cv {cv}, 95% interval {}\n",
+        "  kept passes {}, min {}, median {}, max {}, geomean {}, cv {cv}, 95% interval {}\n",
         st.n,
         f1(st.min),
         f1(st.median),
@@ -493,7 +494,7 @@ mod tests {
         };
         assert_eq!(
             stats_line(&r).unwrap(),
-            "  n 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
+            "  kept passes 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
         );
         assert!(stats_line(&TestResult::default()).is_none());
     }
