@@ -102,6 +102,27 @@ fn readme_names_every_applet() {
     assert!(missing.is_empty(), "README's programs table lacks {missing:?}");
 }
 
+/// The README opens with the three commands a person with only the binary needs, and each
+/// works (the runs planned only, `-n`).
+#[test]
+fn the_readme_opens_with_three_working_commands() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block: Vec<&str> =
+        readme.split("```sh\n").nth(1).unwrap().split("```").next().unwrap().lines().collect();
+    assert_eq!(block.len(), 3, "{block:?}");
+    assert!(readme.find("```sh").unwrap() < readme.find("\n## ").unwrap(), "before any section");
+    for line in block {
+        let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        assert_eq!(words[0], "./unixbench", "{line}");
+        let mut args: Vec<&str> = words[1..].to_vec();
+        if !args.contains(&"--help") {
+            args.push("-n");
+        }
+        let o = run(&mut ub(&args));
+        assert_eq!(o.status.code(), Some(0), "{line}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn a_near_miss_names_the_closest_program_test_or_option() {
     for (args, needle) in [
