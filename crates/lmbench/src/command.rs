@@ -300,17 +300,7 @@ fn measure_all(opts: &Opts) -> Result {
         verbose: sys::fd::isatty(2),
         only: opts.only.clone(),
     };
-    let mut joint = Joint::default();
-    let mut progress = Progress::new(&run);
-    for f in figures::FIGURES {
-        if run.selected(f.key) && !INTERRUPTED.load(Relaxed) {
-            progress.figure(f);
-        }
-        if run.to_measure(f.key).is_ok() {
-            let r = how(&mut run, &mut joint, f);
-            run.record(f.key, r);
-        }
-    }
+    measure_figures(&mut run);
     drop(scratch);
     if caches.is_empty() {
         let why = format!(
@@ -409,6 +399,21 @@ impl Progress {
 /// One line on stderr, `lmbench: <msg>`.
 fn note(msg: &str) {
     let _ = writeln!(std::io::stderr(), "lmbench: {msg}");
+}
+
+/// Measures every selected figure in the table's order, saying each section as it begins.
+fn measure_figures(run: &mut Session) {
+    let mut joint = Joint::default();
+    let mut progress = Progress::new(run);
+    for f in figures::FIGURES {
+        if run.selected(f.key) && !INTERRUPTED.load(Relaxed) {
+            progress.figure(f);
+        }
+        if run.to_measure(f.key).is_ok() {
+            let r = how(run, &mut joint, f);
+            run.record(f.key, r);
+        }
+    }
 }
 
 /// What several figures share, measured once for all of them: lat_ctx's ring overhead per
