@@ -188,14 +188,19 @@ impl Console {
     /// Pass `number` of `of` (of at most `of`, where the test may stop sooner) is about to
     /// start; `left` is the estimated time left of the whole run.
     pub fn pass(&mut self, number: usize, of: usize, at_most: bool, left: f64) {
-        let of = if at_most { format!("at most {of}") } else { of.to_string() };
-        let text = match self.live {
-            // Run's line already names the test.
-            Live::Inline => format!("[{}/{}] pass {number} of {of}, {} left", self.at, self.of, human(left)),
-            _ => format!("{}: pass {number} of {of}, {} left", self.where_(), human(left)),
-        };
+        let text = self.pass_text(number, of, at_most, left);
         self.show(text, false);
         self.progress(&report::text::progress_pass(number));
+    }
+
+    /// `[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left` (at the end of Run's line,
+    /// which names the test already: `[7/24] pass 3 of 10, 12 min left`).
+    fn pass_text(&self, number: usize, of: usize, at_most: bool, left: f64) -> String {
+        let of = if at_most { format!("at most {of}") } else { of.to_string() };
+        match self.live {
+            Live::Inline => format!("[{}/{}] pass {number} of {of}, {} left", self.at, self.of, human(left)),
+            _ => format!("{}: pass {number} of {of}, {} left", self.where_(), human(left)),
+        }
     }
 
     /// Verbose: the command of a pass.
@@ -482,6 +487,27 @@ pub fn note(msg: &str) {
 mod tests {
     use super::*;
     use crate::model::Pass;
+
+    #[test]
+    fn the_live_text_names_the_test_the_pass_and_the_time_left() {
+        let mut c = Console { live: Live::Line, ..Console::new(Verbosity::Quiet, Format::Json) };
+        c.plan(24);
+        c.at = 6;
+        c.begin(2, "Pipe Throughput");
+        assert_eq!(
+            c.pass_text(3, 10, false, 700.0),
+            "[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left"
+        );
+        // A quick test may stop sooner.
+        assert_eq!(
+            c.pass_text(1, 10, true, 45.0),
+            "[7/24] Pipe Throughput, 2 copies: pass 1 of at most 10, 45 s left"
+        );
+        c.begin(1, "Execl Throughput");
+        assert_eq!(c.where_(), "[8/24] Execl Throughput, 1 copy");
+        c.live = Live::Inline;
+        assert_eq!(c.pass_text(2, 3, false, 5400.0), "[8/24] pass 2 of 3, 1 h 30 min left");
+    }
 
     #[test]
     fn verbose_stats_line() {
