@@ -212,6 +212,15 @@ mod tests {
     }
 
     #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(-3.0), "0 s");
+        assert_eq!(duration(89.4), "89 s");
+        assert_eq!(duration(90.0), "2 min");
+        assert_eq!(duration(700.0), "12 min");
+        assert_eq!(duration(5400.0), "1 h 30 min");
+    }
+
+    #[test]
     fn fixed_rounds_like_glibc() {
         // Values checked against glibc printf("%.1f").
         let cases = [
