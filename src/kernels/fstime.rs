@@ -402,8 +402,10 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_cs() {
-        let o = parse(&os(&[])).unwrap();
+    fn defaults_are_cs_but_no_argument_at_all_is_refused() {
+        let e = parse(&os(&[])).unwrap_err();
+        assert!(e.message().is_some_and(|m| m.starts_with("no arguments: ")), "{e:?}");
+        let o = parse(&os(&["-c"])).unwrap();
         assert_eq!(
             o,
             Options {
