@@ -2,11 +2,12 @@
 //!
 //! Dispatch, BusyBox-style: the basename of argv[0] (a leading `-` dropped) names an applet ->
 //! run it. Otherwise the first argument names an applet or a command (`--list`, `--install`,
-//! `--version`, `--help`, `help`, `version`, `run`, `compare`); anything else that looks like Run's command line (an
+//! `--dropin`, `--version`, `--help`, `help`, `version`, `run`, `compare`); anything else that looks like Run's command line (an
 //! option or a test or group name, or nothing at all) goes to the driver. This is the one place that
 //! prints an error and maps it to the exit status.
 
 mod applets;
+mod install;
 mod kernels;
 
 // base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "Crates").
@@ -34,6 +35,8 @@ Usage:
   PROGRAM [ARGS...]                      the same, through a link named PROGRAM
   unixbench --list                       print the program names
   unixbench --install [-s] DIR           make a link per program in DIR (symbolic with -s)
+  unixbench --dropin DIR                 make DIR a UnixBench directory for wrapper scripts:
+                                         Run, pgms/ (every program), results/, tmp/
   unixbench help | version               this help, the version (also --help, -h, --version)
 
 The options people reach for (all of them: unixbench run --help):
@@ -79,7 +82,8 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
     match first.as_deref() {
         None => (me, driver::main(argv)),
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
-        Some("--install") => (me, install(&argv[1..])),
+        Some("--install") => (me, install::install(&argv[1..])),
+        Some("--dropin") => (me, install::dropin(&argv[1..])),
         Some("--version" | "-V" | "version") => (me, no_more(&argv).and_then(|()| error::print(&version()))),
         Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(&help()))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
@@ -153,59 +157,6 @@ fn no_more(argv: &[OsString]) -> error::Result {
             argv[0].to_string_lossy()
         ))),
     }
-}
-
-/// `--install [-s] DIR`: one link per applet, as BusyBox's `--install`.
-fn install(args: &[OsString]) -> error::Result {
-    let (symbolic, dir) = match args {
-        [s, d] if s == "-s" => (true, d),
-        [d] if d != "-s" => (false, d),
-        _ => return Err(Error::usage("usage: unixbench --install [-s] DIR")),
-    };
-    let dir = Path::new(dir);
-    if !dir.is_dir() {
-        return Err(Error::usage(format!("--install: '{}' is not a directory", dir.display())));
-    }
-    if driver::open_to_others(dir) {
-        let _ = writeln!(
-            std::io::stderr(),
-            "unixbench: warning: {} is writable by other users and not sticky: they can replace \
-             the links made there",
-            dir.display()
-        );
-    }
-    let me = selfexe::path().map_err(Error::failed)?;
-    // A second --install replaces its own links (to this binary, symbolic or hard); anything
-    // else of an applet's name is refused before a link is made.
-    let ours = |link: &Path| -> Option<bool> {
-        use std::os::unix::fs::MetadataExt;
-        let m = std::fs::symlink_metadata(link).ok()?;
-        let target = std::fs::metadata(&me).ok();
-        Some(if m.file_type().is_symlink() {
-            std::fs::read_link(link).is_ok_and(|t| t == me)
-        } else {
-            target.is_some_and(|t| t.dev() == m.dev() && t.ino() == m.ino())
-        })
-    };
-    for a in applets::APPLETS {
-        let link = dir.join(a.name);
-        if ours(&link) == Some(false) {
-            return Err(Error::usage(format!(
-                "--install: {} exists and is not a link to this binary; it is not replaced",
-                link.display()
-            )));
-        }
-    }
-    for a in applets::APPLETS {
-        let link = dir.join(a.name);
-        if ours(&link) == Some(true) {
-            let _ = std::fs::remove_file(&link);
-        }
-        let made =
-            if symbolic { std::os::unix::fs::symlink(&me, &link) } else { std::fs::hard_link(&me, &link) };
-        made.map_err(|e| Error::failed(format!("--install: cannot create {}: {e}", link.display())))?;
-    }
-    Ok(())
 }
 
 /// What `--version` prints: the version line, then what this binary was built as (build.rs).

@@ -27,7 +27,10 @@
 //! `signal(SIGKILL, ...)` is dropped: SIGKILL cannot be caught. The files are created
 //! `O_EXCL|O_NOFOLLOW` and read-write at once (C: `creat`, then `open`): a file or planted link
 //! of either name in a shared directory is an error, never followed or truncated. Two
-//! different mode flags (`-w -r`) are refused (C: the last wins).
+//! different mode flags (`-w -r`) are refused (C: the last wins). No arguments at all is refused
+//! too (C: its defaults, about 25 s of writing, reading and copying in the current
+//! directory): a program run by hand without a word should not quietly fill the directory it
+//! was started in; the error says how the test of that name runs through the driver.
 //!
 //! Ours: `-s SETTLE` (seconds, fractions allowed, 0.01 to 60; default 2, which is C's program
 //! exactly) replaces the 2 of the settles (`sync; sleep S; sync; sleep S`, the copy phase's last
@@ -90,6 +93,12 @@ fn parse(args: &[OsString]) -> Result<Options> {
         dirs: Vec::new(),
         settle: SETTLE,
     };
+    if args.len() < 2 {
+        // C's defaults would write in the current directory for 25 s, unasked.
+        return Err(Error::usage(format!(
+            "no arguments: name the phase, the time and the directory as Run does (fstime -c -t 30 -d DIR); {USAGE}"
+        )));
+    }
     let mut p = lexopt::Parser::from_args(args.iter().skip(1).cloned());
     let mut mode: Option<char> = None;
     while let Some(arg) = p.next()? {
@@ -393,8 +402,10 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_cs() {
-        let o = parse(&os(&[])).unwrap();
+    fn defaults_are_cs_but_no_argument_at_all_is_refused() {
+        let e = parse(&os(&[])).unwrap_err();
+        assert!(e.message().is_some_and(|m| m.starts_with("no arguments: ")), "{e:?}");
+        let o = parse(&os(&["-c"])).unwrap();
         assert_eq!(
             o,
             Options {

@@ -33,6 +33,7 @@ const CASES: &[(&[&str], &str)] = &[
     (&["syscall", "1", ""], "expected mix"),
     (&["syscall", "0", "mix"], "duration"),
     // fstime
+    (&["fstime"], "unixbench run fstime"),
     (&["fstime", "-x"], "-x"),
     (&["fstime", "-b", "100"], "-b"),
     (&["fstime", "-b", "9000"], "-b"),
@@ -68,6 +69,8 @@ const CASES: &[(&[&str], &str)] = &[
     (&["--frobnicate"], "--frobnicate"),
     (&["--format", "xml", "dhry"], "xml"),
     (&["run", "-q", "index", "bogus"], "bogus"),
+    (&["--results", "no/such/results", "-c", "1", "-t", "1", "-i", "1", "pipe"], "only the last component"),
+    (&["-n", "--results", "no/such/results", "pipe"], "its parent does not exist"),
 ];
 
 #[test]

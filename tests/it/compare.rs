@@ -83,7 +83,7 @@ Not compared: 2 copies (only in [1], [3]).
 
 vs [1]: the score as a percentage of [1]'s score.
 *: the two 95% confidence intervals do not overlap.
-?: an interval is unknown (a text report has none; a single sample gives none).
+?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [3]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;
@@ -131,7 +131,7 @@ Not compared: 2 copies (only in [2]).
 
 vs [1]: the score as a percentage of [1]'s score.
 *: the two 95% confidence intervals do not overlap.
-?: an interval is unknown (a text report has none; a single sample gives none).
+?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [1], [2]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;
@@ -160,7 +160,7 @@ Partial index in [1], [2]: not every index test ran, so index scores may cover d
 
 vs [1]: the score as a percentage of [1]'s score.
 *: the two 95% confidence intervals do not overlap.
-?: an interval is unknown (a text report has none; a single sample gives none).
+?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [1]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;

@@ -65,6 +65,10 @@ fn install_makes_working_symlinks_and_hard_links() {
         assert!(o.status.success(), "{}", stderr(&o));
         let list = stdout(&run(&mut ub(["--list"])));
         assert_eq!(dir.entries().len(), list.lines().count());
+        // A line per link made, naming it.
+        let said = stdout(&o);
+        assert_eq!(said.lines().count(), list.lines().count(), "{said}");
+        assert!(list.lines().all(|n| said.contains(&format!("{} ", dir.path().join(n).display()))), "{said}");
         let meta = std::fs::symlink_metadata(dir.path().join("pipe")).unwrap();
         assert_eq!(meta.file_type().is_symlink(), flag.is_some());
         // The link runs its applet: `./pipe --help` prints pipe's usage.
@@ -98,6 +102,27 @@ fn readme_names_every_applet() {
     assert!(missing.is_empty(), "README's programs table lacks {missing:?}");
 }
 
+/// The README opens with the three commands a person with only the binary needs, and each
+/// works (the runs planned only, `-n`).
+#[test]
+fn the_readme_opens_with_three_working_commands() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block: Vec<&str> =
+        readme.split("```sh\n").nth(1).unwrap().split("```").next().unwrap().lines().collect();
+    assert_eq!(block.len(), 3, "{block:?}");
+    assert!(readme.find("```sh").unwrap() < readme.find("\n## ").unwrap(), "before any section");
+    for line in block {
+        let words: Vec<&str> = line.split('#').next().unwrap().split_whitespace().collect();
+        assert_eq!(words[0], "./unixbench", "{line}");
+        let mut args: Vec<&str> = words[1..].to_vec();
+        if !args.contains(&"--help") {
+            args.push("-n");
+        }
+        let o = run(&mut ub(&args));
+        assert_eq!(o.status.code(), Some(0), "{line}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn a_near_miss_names_the_closest_program_test_or_option() {
     for (args, needle) in [
@@ -115,6 +140,12 @@ fn a_near_miss_names_the_closest_program_test_or_option() {
     let o = run(&mut ub(["pipe"]));
     assert_usage_error(&o, "missing duration");
     assert!(stderr(&o).contains("unixbench run pipe"), "{}", stderr(&o));
+    // fstime, whose options all have defaults, refuses to run with none (C's would write in the
+    // current directory for 25 s) and says the same.
+    let dir = Scratch::new("fstime-bare");
+    let o = run(ub(["fstime"]).current_dir(dir.path()));
+    assert_usage_error(&o, "unixbench run fstime");
+    assert!(dir.entries().is_empty());
 }
 
 #[test]

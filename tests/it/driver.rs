@@ -451,3 +451,23 @@ fn copies_do_not_outlive_a_killed_driver() {
     // The kernel kills each copy when its parent dies (and pipe's own child follows).
     wait_for("the copies to die with the driver", 3, || tagged(&tag).is_empty());
 }
+
+#[test]
+fn a_named_results_directory_is_made_as_mkdir_makes_it_and_said() {
+    let s = Scratch::new("results-mkdir");
+    let o = run(&mut driver(&s, &["-c", "1", "-t", "1", "-i", "1", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let made = format!("made the results directory {}", s.path().join("results").display());
+    assert!(stderr(&o).lines().any(|l| l.ends_with(&made)), "{}", stderr(&o));
+    // There now: nothing more to say; -q says nothing either way.
+    let o = run(&mut driver(&s, &["-c", "1", "-t", "1", "-i", "1", "syscall"]));
+    assert!(!stderr(&o).contains("made the results"), "{}", stderr(&o));
+    let deeper = s.path().join("a").join("b");
+    let o = run(ub(["-q", "-c", "1", "-t", "1", "-i", "1", "--tmpdir"])
+        .arg(s.path())
+        .arg("--results")
+        .arg(&deeper)
+        .arg("syscall"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!s.path().join("a").exists(), "no parent made");
+}

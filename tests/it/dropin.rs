@@ -144,6 +144,20 @@ fn run_plans_through_the_link_create_nothing() {
     let g = entries(&plan(&["-n", "-c", "1", "-c", "2", "gindex"]));
     assert!(g.iter().any(|(c, t)| *c == 1 && t == "2d-rects"));
     assert!(!g.iter().any(|(c, t)| *c == 2 && t.starts_with("2d-")));
+    // --format json: the same plan for programs.
+    let j = plan(&["-n", "-c", "1", "-c", "2", "--format", "json", "pipe", "fstime"]);
+    let v = base::json::parse(&j).unwrap_or_else(|e| panic!("{e:?}: {j}"));
+    assert_eq!(v.get("schema").and_then(|s| s.as_str()), Some("unixbench-plan"), "{j}");
+    let tests = v.get("tests").and_then(|t| t.as_array()).unwrap();
+    let words = |t: &base::json::Value, k: &str| t.get(k).and_then(|x| x.as_f64());
+    let got: Vec<(f64, &str)> = tests
+        .iter()
+        .map(|t| (words(t, "copies").unwrap(), t.get("test").unwrap().as_str().unwrap()))
+        .collect();
+    assert_eq!(got, [(1.0, "pipe"), (1.0, "fstime"), (2.0, "pipe"), (2.0, "fstime")]);
+    assert_eq!(words(&tests[0], "passes"), Some(10.0));
+    assert_eq!(words(&tests[1], "settle_secs"), Some(3.0), "{j}");
+    assert!(words(&v, "estimated_secs").unwrap() > 100.0, "{j}");
     assert_eq!(names(&d), ["Run"], "a dry run makes no directory");
     // A short plan's estimate is a short run's.
     let p = plan(&["-n", "-t", "1", "-i", "1"]);
@@ -237,4 +251,62 @@ fn every_help_path_exits_0_and_names_the_tests_of_the_table() {
     for o in ["-q", "-c N", "--quick", "--json", "--dry-run", "--tmpdir"] {
         assert!(e.contains(o), "{e}");
     }
+}
+
+/// Whether a program is on PATH.
+fn have(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+#[test]
+fn dropin_makes_the_directory_wrappers_check_for() {
+    let s = Scratch::new("dropin-dir");
+    let d = s.path().join("UnixBench");
+    let o = run(ub(["--dropin"]).arg(&d));
+    ok(&o);
+    // As cloudharmony's run.php checks before it runs: pgms/ exists, results/ is writable.
+    assert!(d.join("pgms").is_dir(), "{:?}", names(&d));
+    assert!(base::sys::fd::writable(d.join("results").as_os_str()) && d.join("tmp").is_dir());
+    assert_eq!(names(&d), ["Run", "pgms", "results", "tmp"]);
+    // Run is a regular file (patch and sed -i take it as one), and pgms/ holds every program.
+    assert!(std::fs::symlink_metadata(d.join("Run")).unwrap().is_file());
+    let list = stdout(&run(&mut ub(["--list"])));
+    for p in list.lines().filter(|p| *p != "Run") {
+        let o = run(Command::new(d.join("pgms").join(p)).arg("--help"));
+        assert!(o.status.success() && !stdout(&o).is_empty(), "pgms/{p} --help: {}", stderr(&o));
+    }
+    // A wrapper's run: the results land in results/, and nothing else is added beside Run.
+    let o = run(&mut run_link(&d, &["syscall", "-c", "1", "-i", "1", "-t", "1", "-q"]));
+    ok(&o);
+    assert_eq!(extensions(&d.join("results")), ["", ".html", ".log"]);
+    // STH's linux-bench `patch Run fix-limitation.patch` (Run's Perl source): the hunk fails,
+    // patch says so and exits 1, and Run still runs; `sed -i` on Run leaves it working too.
+    if have("patch") {
+        std::fs::write(
+            d.join("p.patch"),
+            "--- Run\n+++ Run\n@@ -1,2 +1,2 @@\n-my $maxCopies = 16;\n+my $maxCopies = 0;\n \n",
+        )
+        .unwrap();
+        let o = run(Command::new("patch").args(["Run", "p.patch"]).current_dir(&d));
+        assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    } else {
+        eprintln!("dropin: the patch check skipped: no patch on PATH");
+    }
+    if have("sed") {
+        ok(&run(Command::new("sed").args(["-i", "s/maxCopies/maxCopies/", "Run"]).current_dir(&d)));
+    }
+    let o = run(&mut run_link(&d, &["-n", "-c", "1", "pipe"]));
+    ok(&o);
+    // Made again: the binary brought up to date, Run (now a copy) kept as its own; a foreign
+    // file in the way is left with a line and exit status 1.
+    ok(&run(ub(["--dropin"]).arg(&d)));
+    std::fs::remove_file(d.join("pgms").join("pipe")).unwrap();
+    std::fs::write(d.join("pgms").join("pipe"), "mine\n").unwrap();
+    let o = run(ub(["--dropin"]).arg(&d));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("skipped ") && stderr(&o).contains("pgms/pipe"), "{}", stderr(&o));
+    // Only the last component is made, as mkdir.
+    let o = run(ub(["--dropin"]).arg(s.path().join("no").join("such")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!s.path().join("no").exists());
 }

@@ -623,7 +623,7 @@ fn the_last_bad_command_lines_are_one_line_and_exit_2() {
 }
 
 #[test]
-fn install_twice_replaces_its_own_links_and_nothing_else() {
+fn install_twice_replaces_its_own_links_and_skips_anything_else() {
     let s = Scratch::new("flt-install");
     for symbolic in [true, false] {
         let dir = s.path().join(if symbolic { "sym" } else { "hard" });
@@ -641,10 +641,21 @@ fn install_twice_replaces_its_own_links_and_nothing_else() {
         }
         assert!(dir.join("pipe").exists());
         std::fs::remove_file(dir.join("pipe")).unwrap();
+        std::fs::remove_file(dir.join("syscall")).unwrap();
         std::fs::write(dir.join("pipe"), "mine\n").unwrap();
+        // What is in the way is skipped with a line and exit status 1; the rest is linked.
         let o = install();
-        assert_usage_error(&o, "pipe");
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.lines().next().unwrap().contains(&format!("skipped {}", dir.join("pipe").display())),
+            "{err}"
+        );
+        assert!(err.lines().last().unwrap().contains("1 name was in the way"), "{err}");
         assert_eq!(std::fs::read_to_string(dir.join("pipe")).unwrap(), "mine\n");
+        assert!(
+            dir.join("syscall").exists() && stdout(&o).contains(&dir.join("syscall").display().to_string())
+        );
     }
 }
 

@@ -367,8 +367,9 @@ const CRATES: &[Crate] = &[
         name: "compare",
         layers: &[&["load"], &["log", "fleet"], &["table", "html"]],
     },
-    // The binary: the kernels (measuring, though in the top crate), then the applet table.
-    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"]] },
+    // The binary: the kernels (measuring, though in the top crate), then the applet table, then
+    // the commands that place the binary (`--install`, `--dropin`).
+    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"], &["install"]] },
 ];
 
 /// The crates the kernels may name: the measuring ones. The cold crates above them are the

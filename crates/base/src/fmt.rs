@@ -90,6 +90,18 @@ pub fn ymd(tm: &Tm) -> String {
     format!("{:04}-{:02}-{:02}", tm.year, tm.mon + 1, tm.mday)
 }
 
+/// A duration as people say it: `45 s`, `27 min`, `2 h 05 min`.
+pub fn duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    if s < 90 {
+        format!("{s} s")
+    } else if s < 5400 {
+        format!("{} min", (s + 30) / 60)
+    } else {
+        format!("{} h {:02} min", s / 3600, (s % 3600 + 30) / 60)
+    }
+}
+
 /// C's `%.<prec>f`: Rust's rounding for finite values, `inf`/`-inf`/`nan`/`-nan` otherwise.
 pub fn fixed(v: f64, prec: usize) -> String {
     if v.is_nan() {
@@ -197,6 +209,15 @@ mod tests {
         assert_eq!(file_name_part(""), "unknown");
         assert_eq!(file_name_part("web-1.example_x"), "web-1.example_x");
         assert_eq!(printable("a\nb\x1b[2Jc\t"), "a?b?[2Jc?");
+    }
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(-3.0), "0 s");
+        assert_eq!(duration(89.4), "89 s");
+        assert_eq!(duration(90.0), "2 min");
+        assert_eq!(duration(700.0), "12 min");
+        assert_eq!(duration(5400.0), "1 h 30 min");
     }
 
     #[test]

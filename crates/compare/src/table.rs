@@ -284,7 +284,7 @@ pub fn text(c: &Comparison) -> String {
     if c.sources.len() > 1 {
         o.push_str("\nvs [1]: the score as a percentage of [1]'s score.\n");
         o.push_str("*: the two 95% confidence intervals do not overlap.\n");
-        o.push_str("?: an interval is unknown (a text report has none; a single sample gives none).\n");
+        o.push_str("?: an interval is unknown (a text report has none; a single kept pass gives none).\n");
         let images_differ = c
             .tables
             .iter()

@@ -89,7 +89,10 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let system = describe_host(&opts);
     let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
     if opts.dry_run {
-        return crate::error::print(&dry_run(&plan, &dirs));
+        return crate::error::print(&match opts.format {
+            options::Format::Json => dry_run_json(&plan, &dirs),
+            _ => dry_run(&plan, &dirs),
+        });
     }
     export_environment(&dirs, &exe);
     // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
@@ -117,6 +120,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
+    runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
     runner.console.start(&run);
     note_memory_tmpdir(&plan, &opts, &dirs);
     let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
@@ -157,6 +161,33 @@ fn dry_run(plan: &Plan, dirs: &Dirs) -> String {
     let mut d = plan.describe();
     d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
     d
+}
+
+/// `--dry-run --format json`: the plan for programs (`{"schema":"unixbench-plan",...}`).
+fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
+    let mut j = base::json::Writer::pretty();
+    j.begin_object();
+    j.key("schema").string("unixbench-plan");
+    j.key("schema_version").int(1);
+    j.key("kind").string(&plan.kind());
+    j.key("estimated_secs").number(plan.secs.round());
+    j.key("results_dir").opt_string(dirs.results.as_ref().map(|r| r.to_string_lossy()).as_deref());
+    j.key("tmpdir").string(&dirs.tmp.to_string_lossy());
+    j.key("tests").begin_array();
+    for r in plan.rows() {
+        j.begin_object();
+        j.key("copies").int(r.copies as i64);
+        j.key("test").string(r.test);
+        j.key("passes").int(r.passes as i64);
+        j.key("passes_at_most").bool(r.at_most);
+        j.key("pass_secs").number(r.secs);
+        j.key("settle_secs").opt_number(r.settle);
+        j.key("estimate_secs").opt_number(r.estimate);
+        j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    j.finish()
 }
 
 /// The environment every copy inherits.
@@ -373,13 +404,17 @@ fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
 
 /// The results and tmp directories, checked before anything runs. The tmp directory must exist
 /// (a typo must not make the file tests measure another disk); the results directory is made
-/// (0755, as Run) by [`Dirs::make_results`], once everything else is known to be good.
+/// (0755, as Run; its last component only, as mkdir) by [`Dirs::make_results`], once
+/// everything else is known to be good.
 struct Dirs {
     /// None with `--no-save`.
     results: Option<PathBuf>,
     tmp: PathBuf,
     /// Whether `tmp` is the default beside `Run`, made when missing as Run makes it.
     make_tmp: bool,
+    /// Say so when the results directory is made: one that was named (`--results`,
+    /// `UB_RESULTDIR`), not Run's own `results/`.
+    announce: bool,
 }
 
 impl Dirs {
@@ -406,6 +441,7 @@ impl Dirs {
         if tmp.exists() {
             usable_dir(&tmp, "tmp directory")?;
         }
+        let mut announce = false;
         let results = if o.save {
             let (r, from) = o
                 .results
@@ -417,12 +453,21 @@ impl Dirs {
             let r = absolute(&r, "results directory", from)?;
             if r.exists() {
                 usable_dir(&r, "results directory")?;
+            } else if !r.parent().is_some_and(Path::is_dir) {
+                // As mkdir: a typo in a parent must not make a tree somewhere unexpected.
+                return Err(Error::usage(format!(
+                    "the results directory {} (from {from}) cannot be made: its parent does not \
+                     exist, and only the last component is made, as mkdir does",
+                    r.display()
+                )));
             }
+            announce = from != "the default" && from != "the directory of Run";
             Some(r)
         } else {
             None
         };
-        Ok(Dirs { results, tmp, make_tmp })
+        let announce = announce && o.verbosity != options::Verbosity::Quiet;
+        Ok(Dirs { results, tmp, make_tmp, announce })
     }
 
     /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
@@ -442,9 +487,12 @@ impl Dirs {
         let Some(r) = &self.results else { return Ok(false) };
         let made = !r.exists();
         if made {
-            std::fs::DirBuilder::new().recursive(true).mode(0o755).create(r).map_err(|e| {
+            std::fs::DirBuilder::new().mode(0o755).create(r).map_err(|e| {
                 Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
             })?;
+            if self.announce {
+                output::note(&format!("made the results directory {}", r.display()));
+            }
         }
         usable_dir(r, "results directory").map(|()| made)
     }

@@ -282,7 +282,7 @@ pub static OPTIONS: &[Opt] = &[
         run: false,
         help: &[
             "print the plan (tests, copies, passes, durations, settles) and its",
-            "estimated time, and run nothing",
+            "estimated time, and run nothing (as JSON with --format json)",
         ],
         brief: Some("print the plan and its estimated time; run nothing"),
         apply: |o, _| {

@@ -1,4 +1,4 @@
-//! Where the driver's words go: the console (Run's progress on stdout, our time-left hint and
+//! Where the driver's words go: the console (Run's progress on stdout, our own progress and
 //! failures on stderr) and the result files (`<base>`, `.html`, `.log`, `.json`, `.csv`).
 //!
 //! Every string of a report or log comes from the exporters, pure functions of the model: whole
@@ -15,52 +15,82 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 
-/// The console: progress as Run prints it, the time-left hint, failures.
+/// The console: progress as Run prints it, our own progress on stderr, failures.
 pub struct Console {
     verbosity: Verbosity,
     /// Progress goes to stderr (when stdout carries a machine-readable document).
     progress_on_stderr: bool,
-    /// Show the time-left hint on stderr (stderr is a terminal).
-    hint: bool,
-    /// Whether the progress line is on the terminal too (the hint then sits at its end; else the
-    /// hint has a line of its own on stderr).
-    hint_inline: bool,
-    hint_shown: bool,
+    /// How our progress (which test of how many, which pass, the time left) is shown.
+    live: Live,
+    /// The live text now on the terminal, redrawn after whatever is written over it.
+    status: Option<String>,
+    /// Where the run is: tests begun, of how many (set by [`Console::plan`]).
+    at: usize,
+    of: usize,
+    /// The test begun last: its copies and its name.
+    current: (usize, String),
     /// The first error writing to stdout (full, closed, a broken pipe): reported at the end.
     pub stdout_error: Option<io::Error>,
+}
+
+/// How our progress is shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Live {
+    /// `-q`: not at all.
+    Off,
+    /// Stderr is the terminal that shows Run's progress too: the live text at the end of Run's
+    /// line, the cursor put back before it, so that Run's next word erases it.
+    Inline,
+    /// Stderr is a terminal of its own: one line, rewritten in place.
+    Line,
+    /// No terminal (a file, a pipe, a CI log): a plain line when each test starts and ends.
+    Plain,
 }
 
 impl Console {
     pub fn new(verbosity: Verbosity, format: Format) -> Console {
         let progress_on_stderr = format != Format::Text;
-        let tty_err = sys::fd::isatty(2);
-        let tty_out = sys::fd::isatty(1);
+        let live = match (verbosity, sys::fd::isatty(2)) {
+            (Verbosity::Quiet, _) => Live::Off,
+            // Inline when Run's progress is on the same terminal, whichever stream it uses.
+            (_, true) if progress_on_stderr || sys::fd::isatty(1) => Live::Inline,
+            (_, true) => Live::Line,
+            (_, false) => Live::Plain,
+        };
         Console {
             verbosity,
             progress_on_stderr,
-            hint: tty_err && verbosity != Verbosity::Quiet,
-            // Inline when the progress line is on the same terminal, whichever stream it uses.
-            hint_inline: tty_err && (progress_on_stderr || tty_out),
-            hint_shown: false,
+            live,
+            status: None,
+            at: 0,
+            of: 0,
+            current: (0, String::new()),
             stdout_error: None,
         }
+    }
+
+    /// The number of tests the run will begin (each test at each copy count), for `[7/24]`.
+    pub fn plan(&mut self, tests: usize) {
+        self.of = tests;
     }
 
     fn quiet(&self) -> bool {
         self.verbosity == Verbosity::Quiet
     }
 
-    /// Progress text, where Run prints it (stdout), flushed at once.
+    /// Progress text, where Run prints it (stdout), flushed at once; the live text is drawn
+    /// again after it, so that `-v`'s lines do not erase it.
     fn progress(&mut self, s: &str) {
         if self.quiet() {
             return;
         }
-        self.clear_hint();
+        self.clear_status();
         if self.progress_on_stderr {
             let _ = io::stderr().write_all(s.as_bytes());
         } else {
             self.out(s.as_bytes());
         }
+        self.draw_status();
     }
 
     /// Writes to stdout unbuffered (through the descriptor, so that a closed stdout is an error
@@ -73,11 +103,54 @@ impl Console {
         }
     }
 
-    fn clear_hint(&mut self) {
-        if self.hint_shown {
-            let _ = io::stderr().write_all(if self.hint_inline { b"\x1b[K" } else { b"\r\x1b[K" });
-            self.hint_shown = false;
+    /// Erases the live text from the terminal (it stays in `status`, to be drawn again).
+    fn clear_status(&mut self) {
+        let erase: &[u8] = match self.live {
+            Live::Inline => b"\x1b[K",
+            Live::Line => b"\r\x1b[K",
+            Live::Off | Live::Plain => return,
+        };
+        if self.status.is_some() {
+            let _ = io::stderr().write_all(erase);
         }
+    }
+
+    fn draw_status(&mut self) {
+        let Some(text) = &self.status else { return };
+        let s = match self.live {
+            Live::Inline => format!("\x1b[s  {text}\x1b[u"),
+            Live::Line => {
+                // Cut to the terminal's width: a line that wraps cannot be rewritten in place.
+                let width = sys::fd::columns(2).unwrap_or(usize::MAX).saturating_sub(1);
+                format!("\r{}\x1b[K", text.chars().take(width).collect::<String>())
+            }
+            Live::Off | Live::Plain => return,
+        };
+        let _ = io::stderr().write_all(s.as_bytes());
+    }
+
+    /// Shows `text` as the live progress (terminal), or says it in a line of its own (no
+    /// terminal, where `plain` is true: only as a test starts and ends).
+    fn show(&mut self, text: String, plain: bool) {
+        match self.live {
+            Live::Off => {}
+            Live::Plain if plain => {
+                let _ = writeln!(io::stderr(), "{text}");
+            }
+            Live::Plain => {}
+            Live::Inline | Live::Line => {
+                self.clear_status();
+                self.status = Some(text);
+                self.draw_status();
+            }
+        }
+    }
+
+    /// `[7/24] Pipe Throughput, 2 copies`: the test begun last, where it stands in the run.
+    fn where_(&self) -> String {
+        let (copies, message) = &self.current;
+        let what = if *copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
+        format!("[{}/{}] {message}, {what}", self.at, self.of.max(self.at))
     }
 
     /// The banner, the directories block and (verbose) the test list.
@@ -97,22 +170,36 @@ impl Console {
         }
     }
 
-    pub fn test(&mut self, copies: usize, message: &str) {
+    /// A test begins; `left` is the estimated time left of the whole run.
+    pub fn test(&mut self, copies: usize, message: &str, left: f64) {
+        self.begin(copies, message);
+        // Said before Run's line begins, so that a log holding both streams keeps it whole.
+        let text = format!("{}: starts, {} left", self.where_(), human(left));
+        self.show(text, true);
         self.progress(&report::text::progress_test(copies, message));
     }
 
-    /// A pass is about to start; `left` is the estimated time left of the whole run.
-    pub fn pass(&mut self, number: usize, left: f64) {
+    /// Counts a test begun (run, failed to start, or skipped).
+    fn begin(&mut self, copies: usize, message: &str) {
+        self.at += 1;
+        self.current = (copies, message.to_string());
+    }
+
+    /// Pass `number` of `of` (of at most `of`, where the test may stop sooner) is about to
+    /// start; `left` is the estimated time left of the whole run.
+    pub fn pass(&mut self, number: usize, of: usize, at_most: bool, left: f64) {
+        let text = self.pass_text(number, of, at_most, left);
+        self.show(text, false);
         self.progress(&report::text::progress_pass(number));
-        if self.hint && !self.quiet() {
-            let text = format!("  (about {} left)", human(left));
-            let s = if self.hint_inline {
-                format!("\x1b[s{text}\x1b[u")
-            } else {
-                format!("\r{}\x1b[K", text.trim_start())
-            };
-            let _ = io::stderr().write_all(s.as_bytes());
-            self.hint_shown = true;
+    }
+
+    /// `[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left` (at the end of Run's line,
+    /// which names the test already: `[7/24] pass 3 of 10, 12 min left`).
+    fn pass_text(&self, number: usize, of: usize, at_most: bool, left: f64) -> String {
+        let of = if at_most { format!("at most {of}") } else { of.to_string() };
+        match self.live {
+            Live::Inline => format!("[{}/{}] pass {number} of {of}, {} left", self.at, self.of, human(left)),
+            _ => format!("{}: pass {number} of {of}, {} left", self.where_(), human(left)),
         }
     }
 
@@ -123,8 +210,11 @@ impl Console {
         }
     }
 
-    pub fn test_end(&mut self) {
+    /// The test begun last has ended; `left` is the estimated time left of the whole run.
+    pub fn test_end(&mut self, left: f64) {
         self.progress(report::text::PROGRESS_END);
+        let text = format!("{}: done, {} left", self.where_(), human(left));
+        self.show(text, true);
     }
 
     /// Verbose: what else the host did during the pass just run.
@@ -135,7 +225,7 @@ impl Console {
         }
     }
 
-    /// Verbose: the statistics of a scored test's kept samples, after its passes.
+    /// Verbose: the statistics of a scored test's kept passes, after its passes.
     pub fn stats(&mut self, r: &TestResult) {
         if self.verbosity == Verbosity::Verbose {
             if let Some(line) = stats_line(r) {
@@ -144,8 +234,18 @@ impl Console {
         }
     }
 
+    /// A signal stopped the test begun last: its line ends, and the live text goes.
+    pub fn test_stopped(&mut self) {
+        self.progress(report::text::PROGRESS_END);
+        self.clear_status();
+        self.status = None;
+    }
+
     pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {
+        self.begin(copies, message);
         self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
+        let text = format!("{}: skipped", self.where_());
+        self.show(text, true);
     }
 
     /// A test found it cannot run after it started (a graphics test with no display): ends its
@@ -157,13 +257,14 @@ impl Console {
     /// A failed test: Run's abort lines on stderr (the word `aborting` kept: wrappers grep it),
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
-        self.clear_hint();
+        self.clear_status();
         let _ = write!(io::stderr(), "\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46));
     }
 
     /// The final print: the report after a rule of `=` (Run's), or the machine-readable document.
     pub fn finish(&mut self, run: &Run, format: Format) {
-        self.clear_hint();
+        self.clear_status();
+        self.status = None;
         let doc = match format {
             Format::Text if !self.quiet() => report::text::console_rule() + &report::render(format, run),
             _ => report::render(format, run),
@@ -172,13 +273,14 @@ impl Console {
     }
 }
 
-/// `  n 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi (-a% / +b%)`.
+/// `  kept passes 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi
+/// (-a% / +b%)`.
 fn stats_line(r: &TestResult) -> Option<String> {
     let st = crate::stats::of_result(r)?;
     let f1 = crate::fmt::f1;
     let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
     Some(format!(
-        "  n {}, min {}, median {}, max {}, geomean {}, cv {cv}, 95% interval {}\n",
+        "  kept passes {}, min {}, median {}, max {}, geomean {}, cv {cv}, 95% interval {}\n",
         st.n,
         f1(st.min),
         f1(st.median),
@@ -189,16 +291,7 @@ fn stats_line(r: &TestResult) -> Option<String> {
 }
 
 /// `27 min`, `45 s`, `2 h 05 min`.
-pub fn human(secs: f64) -> String {
-    let s = secs.max(0.0).round() as u64;
-    if s < 90 {
-        format!("{s} s")
-    } else if s < 5400 {
-        format!("{} min", (s + 30) / 60)
-    } else {
-        format!("{} h {:02} min", s / 3600, (s % 3600 + 30) / 60)
-    }
-}
+pub use crate::fmt::duration as human;
 
 /// The result files of a run.
 pub struct Files {
@@ -396,6 +489,27 @@ mod tests {
     use crate::model::Pass;
 
     #[test]
+    fn the_live_text_names_the_test_the_pass_and_the_time_left() {
+        let mut c = Console { live: Live::Line, ..Console::new(Verbosity::Quiet, Format::Json) };
+        c.plan(24);
+        c.at = 6;
+        c.begin(2, "Pipe Throughput");
+        assert_eq!(
+            c.pass_text(3, 10, false, 700.0),
+            "[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left"
+        );
+        // A quick test may stop sooner.
+        assert_eq!(
+            c.pass_text(1, 10, true, 45.0),
+            "[7/24] Pipe Throughput, 2 copies: pass 1 of at most 10, 45 s left"
+        );
+        c.begin(1, "Execl Throughput");
+        assert_eq!(c.where_(), "[8/24] Execl Throughput, 1 copy");
+        c.live = Live::Inline;
+        assert_eq!(c.pass_text(2, 3, false, 5400.0), "[8/24] pass 2 of 3, 1 h 30 min left");
+    }
+
+    #[test]
     fn verbose_stats_line() {
         // Rates 100, 110, 121: geomean 110, cv 0.0952, interval 110·e^∓0.23676 (src/stats.rs).
         let pass = |count: f64| Pass { count, time: 1.0, timebase: 1.0, ..Pass::default() };
@@ -406,7 +520,7 @@ mod tests {
         };
         assert_eq!(
             stats_line(&r).unwrap(),
-            "  n 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
+            "  kept passes 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
         );
         assert!(stats_line(&TestResult::default()).is_none());
     }

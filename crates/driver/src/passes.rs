@@ -108,6 +108,8 @@ enum Step {
 struct Left {
     passes: usize,
     secs: f64,
+    /// The test may stop before them (a quick run's).
+    at_most: bool,
 }
 
 impl Runner<'_> {
@@ -151,8 +153,8 @@ impl Runner<'_> {
         let mut r = Self::result(t, copies);
         match (&failed, &skipped) {
             (Some(e), _) => {
-                self.console.test(copies, t.message);
-                self.console.test_end();
+                self.console.test(copies, t.message, self.estimate.left);
+                self.console.test_end(self.estimate.left);
                 self.console.failed(t.message, e);
             }
             (None, Some(why)) => self.console.skipped(copies, t.message, why),
@@ -175,7 +177,7 @@ impl Runner<'_> {
         // A quick test runs until its interval is tight or its share of the budget is spent.
         let budget = self.policy.begin(t);
         r.command = display(&p.argv, p.stdin.as_deref());
-        self.console.test(copies, t.message);
+        self.console.test(copies, t.message, self.estimate.left);
         let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
         let cmd = Command {
@@ -190,7 +192,7 @@ impl Runner<'_> {
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
         for i in 1..=npasses {
-            let left = Left { passes: npasses - i, secs: per_pass };
+            let left = Left { passes: npasses - i, secs: per_pass, at_most: budget.is_some() };
             match self.pass(t, &cmd, i, left, &mut r) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -215,7 +217,7 @@ impl Runner<'_> {
         if !self.exec.settle(self.policy.settle(t)) {
             return Step::Interrupted;
         }
-        self.console.pass(i, self.estimate.left);
+        self.console.pass(i, i + left.passes, left.at_most, self.estimate.left);
         self.console.command(&r.command, r.copies);
         let outcome = self.exec.pass(cmd, r.copies);
         // This pass is spent; a test that stops here gives back the passes it will not run.
@@ -276,7 +278,7 @@ impl Runner<'_> {
         // A quick test pays what it took out of the budget; the hint shows what is left.
         let left = self.policy.end(self.exec.now() - began);
         self.estimate.follow(left);
-        self.console.test_end();
+        self.console.test_end(self.estimate.left);
         if let Some(e) = &r.error {
             self.console.failed(t.message, e);
             self.log(&report::log::summary(&r));
@@ -290,7 +292,7 @@ impl Runner<'_> {
 
     fn interrupted(&mut self) -> Option<TestResult> {
         let sig = self.exec.caught().unwrap_or(libc::SIGINT);
-        self.console.test_end();
+        self.console.test_stopped();
         self.log(&report::log::interrupted(signals::name(sig)));
         None
     }

@@ -67,11 +67,25 @@ impl Plan {
     }
 }
 
+/// One (copies, test) of a plan as `--dry-run` shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub copies: usize,
+    pub test: &'static str,
+    /// Its passes; a quick test's are at most these.
+    pub passes: usize,
+    pub at_most: bool,
+    /// The seconds of one pass, and of the settle before it (None: no sync, no sleep).
+    pub secs: f64,
+    pub settle: Option<f64>,
+    /// The test's estimated seconds (None in a quick run: its share of the budget).
+    pub estimate: Option<f64>,
+}
+
 impl Plan {
-    /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
-    /// seconds of each and its settle, and the estimated time of the whole plan.
-    pub fn describe(&self) -> String {
-        let kind = match &self.policy {
+    /// The kind of run, in words.
+    pub fn kind(&self) -> String {
+        match &self.policy {
             Policy::Standard { iterations: None } => {
                 "a standard run (Run's durations, passes and settles)".into()
             }
@@ -85,23 +99,45 @@ impl Plan {
                 quick::TARGET * 100.0,
                 self.secs
             ),
-        };
-        let mut s =
-            format!("Plan: {kind}\n\n  copies  test               passes  seconds  settle  estimate\n");
-        for (c, t) in self.entries() {
+        }
+    }
+
+    /// Each (copies, test) with its passes, durations and settle.
+    pub fn rows(&self) -> Vec<Row> {
+        let quick = matches!(self.policy, Policy::Quick(_));
+        let row = |(c, t): (usize, &'static Test)| {
             let settle = self.policy.settle(t);
-            let (passes, est) = match &self.policy {
-                Policy::Quick(_) => (format!("<={}", quick::MAX_PASSES), "(budget)".to_string()),
-                p => (p.passes(t).to_string(), super::output::human(p.test_secs(t))),
-            };
-            let secs = match &self.policy {
-                Policy::Quick(_) => f64::from(quick::pass_seconds(t.nominal_secs(None) - t.overhead)),
-                p => p.nominal_secs(t),
-            };
+            Row {
+                copies: c,
+                test: t.name,
+                passes: if quick { quick::MAX_PASSES } else { self.policy.passes(t) },
+                at_most: quick,
+                secs: if quick {
+                    f64::from(quick::pass_seconds(t.nominal_secs(None) - t.overhead))
+                } else {
+                    self.policy.nominal_secs(t)
+                },
+                settle: settle.sync.then(|| settle.secs()),
+                estimate: (!quick).then(|| self.policy.test_secs(t)),
+            }
+        };
+        self.entries().map(row).collect()
+    }
+
+    /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
+    /// seconds of each and its settle, and the estimated time of the whole plan.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "Plan: {}\n\n  copies  test               passes  seconds  settle  estimate\n",
+            self.kind()
+        );
+        for r in self.rows() {
+            let passes = if r.at_most { format!("<={}", r.passes) } else { r.passes.to_string() };
+            let est = r.estimate.map_or("(budget)".to_string(), super::output::human);
+            let settle = r.settle.map_or("-".into(), |x| format!("{x:.1} s"));
             s += &format!(
-                "  {c:>6}  {:<17}  {passes:>6}  {secs:>7.0}  {:>6}  {est}\n",
-                t.name,
-                if settle.sync { format!("{:.1} s", settle.secs()) } else { "-".into() }
+                "  {:>6}  {:<17}  {passes:>6}  {:>7.0}  {settle:>6}  {est}\n",
+                r.copies, r.test, r.secs
             );
         }
         let human = super::output::human(self.secs);

@@ -259,7 +259,7 @@ fn measure_all(opts: &Opts) -> Result {
     let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
     let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
     let mut run = session(opts, &caches, main, scratch.0.clone(), small_file);
-    measure(&mut run);
+    measure_figures(&mut run);
     drop(scratch);
     if caches.is_empty() {
         note_no_cache_sizes(&mut run, main);
@@ -322,17 +322,6 @@ fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, smal
     }
 }
 
-/// Each selected figure in the table's order, until an interrupt.
-fn measure(run: &mut Session) {
-    let mut joint = Joint::default();
-    for f in figures::FIGURES {
-        if run.to_measure(f.key).is_ok() {
-            let r = how(run, &mut joint, f);
-            run.record(f.key, r);
-        }
-    }
-}
-
 /// Without reported cache sizes, the memory latencies may be a cache's: their notes say so.
 fn note_no_cache_sizes(run: &mut Session, main: usize) {
     let why = format!(
@@ -358,6 +347,93 @@ fn print_results(opts: &Opts, run: &Session) -> Result {
             .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
     }
     Ok(())
+}
+
+/// The interval floor lmbench gives a figure's program (bench.h's SHORT or MEDIUM), if any.
+fn floor(how: How) -> f64 {
+    match how {
+        How::LatPipe | How::LatUdp => SHORT,
+        How::LatTcp | How::BwPipe | How::BwUnix => MEDIUM,
+        _ => 0.0,
+    }
+}
+
+/// The seconds of a figure's timed intervals: its samples times its interval.
+fn intervals(h: &Harness, f: &Figure) -> f64 {
+    let h = h.at_least(floor(f.how));
+    h.tries as f64 * h.enough / 1e6
+}
+
+/// What lmbench says on stderr as it goes: the whole at the start, then each section as it
+/// begins, with the time left. Figures take longer than their timed intervals (calibration,
+/// setup, buffers), by a factor the run so far measures; before any figure, only the intervals
+/// are known, and the start says so.
+struct Progress {
+    sections: Vec<Section>,
+    /// The sum of the selected figures' intervals, and of those begun.
+    total: f64,
+    begun: f64,
+    /// The section being measured, and when the run started.
+    current: Option<Section>,
+    start: f64,
+    h: Harness,
+}
+
+impl Progress {
+    fn new(run: &Session) -> Progress {
+        let chosen: Vec<&Figure> = figures::FIGURES.iter().filter(|f| run.selected(f.key)).collect();
+        let sections: Vec<Section> =
+            Section::ALL.into_iter().filter(|s| chosen.iter().any(|f| f.section == *s)).collect();
+        let total = chosen.iter().map(|f| intervals(&run.h, f)).sum();
+        let mode = if run.res.short { " (the short mode)" } else { "" };
+        note(&format!(
+            "{} figures in {} sections{mode}; their timed intervals alone take {}, the whole longer \
+             (setup, calibration): each section's line says about how long is left",
+            chosen.len(),
+            sections.len(),
+            crate::fmt::duration(total)
+        ));
+        Progress { sections, total, begun: 0.0, current: None, start: sys::clock::monotonic(), h: run.h }
+    }
+
+    /// Figure `f` is next: a line when it begins a section.
+    fn figure(&mut self, f: &Figure) {
+        if self.current != Some(f.section) {
+            self.current = Some(f.section);
+            let k = self.sections.iter().position(|s| *s == f.section).map_or(0, |k| k + 1);
+            let spent = sys::clock::monotonic() - self.start;
+            let left = if self.begun > 0.0 {
+                format!(
+                    ", about {} left",
+                    crate::fmt::duration(spent / self.begun * (self.total - self.begun))
+                )
+            } else {
+                String::new()
+            };
+            note(&format!("[{k}/{}] {}: {}{left}", self.sections.len(), f.section.name(), f.section.about()));
+        }
+        self.begun += intervals(&self.h, f);
+    }
+}
+
+/// One line on stderr, `lmbench: <msg>`.
+fn note(msg: &str) {
+    let _ = writeln!(std::io::stderr(), "lmbench: {msg}");
+}
+
+/// Measures every selected figure in the table's order, saying each section as it begins.
+fn measure_figures(run: &mut Session) {
+    let mut joint = Joint::default();
+    let mut progress = Progress::new(run);
+    for f in figures::FIGURES {
+        if run.selected(f.key) && !INTERRUPTED.load(Relaxed) {
+            progress.figure(f);
+        }
+        if run.to_measure(f.key).is_ok() {
+            let r = how(run, &mut joint, f);
+            run.record(f.key, r);
+        }
+    }
 }
 
 /// What several figures share, measured once for all of them: lat_ctx's ring overhead per
@@ -405,10 +481,10 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
         How::ForkExec => procs::fork_exec(&r.h, &r.me()?),
         How::ForkShell => procs::fork_shell(&r.h, &r.me()?),
         How::Ctx { kb, procs } => ctx_figure(r, j, kb, procs),
-        How::LatPipe => ipc::lat_pipe(&r.h.at_least(SHORT)),
+        How::LatPipe => ipc::lat_pipe(&r.h.at_least(floor(f.how))),
         How::LatUnix => ipc::lat_unix(&r.h),
-        How::LatUdp => ipc::lat_udp(&r.h.at_least(SHORT)),
-        How::LatTcp => ipc::lat_tcp(&r.h.at_least(MEDIUM)),
+        How::LatUdp => ipc::lat_udp(&r.h.at_least(floor(f.how))),
+        How::LatTcp => ipc::lat_tcp(&r.h.at_least(floor(f.how))),
         How::LatConnect => ipc::lat_connect(&r.h),
         How::FsCreate(kb) => {
             shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.0)
@@ -426,8 +502,8 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
             vm::lat_pagefault(&r.h, &f)
         }
         How::SelectFile => procs::select_file(&r.h, &r.small_file),
-        How::BwPipe => ipc::bw_pipe(&r.h.at_least(MEDIUM)),
-        How::BwUnix => ipc::bw_unix(&r.h.at_least(MEDIUM)),
+        How::BwPipe => ipc::bw_pipe(&r.h.at_least(floor(f.how))),
+        How::BwUnix => ipc::bw_unix(&r.h.at_least(floor(f.how))),
         How::BwTcp => ipc::bw_tcp(&r.h),
         How::BwReread => {
             let f = r.data_file()?;

@@ -105,8 +105,6 @@ struct Block {
     head: &'static str,
     /// A figure of another section that getsummary prints first in this one, in this width.
     lead_with: Option<(&'static str, usize)>,
-    /// Columns nobody measures here, printed blank: (position among the cells, width).
-    blanks: &'static [(usize, usize)],
     /// Figures that do not make the section or a host's row appear (getsummary's `resultsq`
     /// lists leave them out).
     silent: &'static [&'static str],
@@ -123,7 +121,6 @@ const BLOCKS: &[Block] = &[
             "--------- ------------- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ----\n",
         ),
         lead_with: Some(("mhz", 4)),
-        blanks: &[],
         silent: &["mhz"],
     },
     Block {
@@ -136,7 +133,6 @@ const BLOCKS: &[Block] = &[
             "--------- ------------- ------ ------ ------ ------ ------ ------- -------\n",
         ),
         lead_with: None,
-        blanks: &[],
         silent: &[],
     },
     Block {
@@ -144,13 +140,13 @@ const BLOCKS: &[Block] = &[
         head: concat!(
             "\n*Local* Communication latencies in microseconds - smaller is better\n",
             "---------------------------------------------------------------------\n",
-            "Host                 OS 2p/0K  Pipe AF     UDP  RPC/   TCP  RPC/ TCP\n",
-            "                        ctxsw       UNIX         UDP         TCP conn\n",
-            "--------- ------------- ----- ----- ---- ----- ----- ----- ----- ----\n",
+            // lmbench's RPC/UDP and RPC/TCP columns are left out (see NEVER); every other
+            // column keeps its width and order.
+            "Host                 OS 2p/0K  Pipe AF     UDP   TCP TCP\n",
+            "                        ctxsw       UNIX             conn\n",
+            "--------- ------------- ----- ----- ---- ----- ----- ----\n",
         ),
         lead_with: Some(("lat_ctx0_2", 5)),
-        // RPC/UDP and RPC/TCP (see NEVER).
-        blanks: &[(4, 5), (6, 5)],
         silent: &[],
     },
     Block {
@@ -163,7 +159,6 @@ const BLOCKS: &[Block] = &[
             "--------- ------------- ------ ------ ------ ------ ------- ----- ------- -----\n",
         ),
         lead_with: None,
-        blanks: &[],
         silent: &["lat_fd_select"],
     },
     Block {
@@ -176,12 +171,11 @@ const BLOCKS: &[Block] = &[
             "--------- ------------- ---- ---- ---- ------ ------ ------ ------ ---- -----\n",
         ),
         lead_with: None,
-        blanks: &[],
         silent: &["bw_mmap"],
     },
 ];
 
-/// A cell: a figure's key and width, or a blank column ("-").
+/// A cell: a figure's key and width.
 type Cell = (&'static str, usize);
 
 impl Block {
@@ -189,15 +183,12 @@ impl Block {
     fn cells(&self) -> Vec<Cell> {
         let mut v: Vec<Cell> = self.lead_with.into_iter().collect();
         v.extend(figures::of(self.section).map(|f| (f.key, f.width)));
-        for &(at, w) in self.blanks {
-            v.insert(at, ("-", w));
-        }
         v
     }
 
     /// The figures whose values show this section and a host's row.
     fn shown_by(&self) -> Vec<&'static str> {
-        self.cells().into_iter().map(|c| c.0).filter(|k| *k != "-" && !self.silent.contains(k)).collect()
+        self.cells().into_iter().map(|c| c.0).filter(|k| !self.silent.contains(k)).collect()
     }
 
     fn render(&self, hosts: &[HostResults], o: &mut String) {
@@ -240,7 +231,7 @@ pub fn render(hosts: &[HostResults]) -> String {
     let mut o = String::new();
     o.push_str("\n                 L M B E N C H  3 . 0   S U M M A R Y\n");
     o.push_str("                 ------------------------------------\n");
-    o.push_str("\t\t (Alpha software, do not distribute)\n\n");
+    // lmbench's "(Alpha software, do not distribute)" line is left out: this is not lmbench.
     let short: Vec<&str> = hosts.iter().filter(|h| h.short).map(|h| h.host.as_str()).collect();
     if !short.is_empty() {
         o.push_str(
@@ -265,13 +256,19 @@ fn memory_block(hosts: &[HostResults], o: &mut String) {
     if !any(hosts, &keys) {
         return;
     }
+    // lmbench's "(WARNING - may not be correct, check graphs)" is left out: there are no
+    // graphs; the Guesses column only where a row has a guess.
+    let guesses = hosts.iter().filter(|h| has(h, &keys)).any(|h| {
+        let l1 = h.get("lat_l1");
+        l1 < 0.0 || !cache_guess(l1, h.get("lat_l2"), h.get("lat_mem")).is_empty()
+    });
+    let (head, rule) = if guesses { ("    Guesses", "    -------") } else { ("", "") };
     o.push_str(concat!(
         "\nMemory latencies in nanoseconds - smaller is better\n",
-        "    (WARNING - may not be correct, check graphs)\n",
         "------------------------------------------------------------------------------\n",
-        "Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem    Guesses\n",
-        "--------- -------------   ---   ----   ----    --------    --------    -------\n",
     ));
+    o.push_str(&format!("Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem{head}\n"));
+    o.push_str(&format!("--------- -------------   ---   ----   ----    --------    --------{rule}\n"));
     for h in hosts.iter().filter(|h| has(h, &keys)) {
         let mhz = h.get("mhz");
         o.push_str(&format!("{} {}  {}", left(&h.host, 9), right(&h.os, 13), inum(mhz, 4)));
@@ -402,7 +399,7 @@ mod tests {
         );
         for want in [
             "b         Linux 6.18.44   23.4   22.9          10.7           10.7        ",
-            "b         Linux 6.18.44  23.4  42.4 41.3  51.9        54.7           ",
+            "b         Linux 6.18.44  23.4  42.4 41.3  51.9  54.7     ",
             "b         Linux 6.18.44 1828 5434                                  102K      ",
             "b         Linux 6.18.44  2596 0.9560 3.1130 7.0630            ",
         ] {
@@ -427,6 +424,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_lines_that_do_not_apply_are_left_out() {
+        let text = render(&[host("a")]);
+        for gone in ["Alpha software", "WARNING", "check graphs", "RPC/", "Guesses"] {
+            assert!(!text.contains(gone), "{gone:?} in\n{text}");
+        }
+        // A row with a guess brings the Guesses column.
+        let mut h = host("a");
+        h.figures.insert("lat_l2".into(), 6.9);
+        let text = render(&[h]);
+        assert!(text.contains("    Rand mem    Guesses\n") && text.contains("No L2 cache?"), "{text}");
     }
 
     #[test]
@@ -469,7 +479,8 @@ mod tests {
             assert_eq!(old.len(), new.len());
             let mut seen = Vec::new();
             for (i, (a, b)) in old.iter().zip(&new).enumerate() {
-                if a == b {
+                // (A head may change too: the Guesses column comes and goes with the guesses.)
+                if a == b || !b.starts_with("h ") {
                     continue;
                 }
                 // The cell that changed: the word of the new line at the first difference

@@ -138,7 +138,10 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     j.key("score").opt_number(ok.then_some(r.score));
     j.key("unit").string(&r.unit);
     j.key("time").opt_number(ok.then_some(r.time));
+    // The passes kept for the score: `samples` is the name scripts read since schema 1 (the
+    // classic report's word), `kept_passes` the name every other output uses.
     j.key("samples").int(r.kept.len() as i64);
+    j.key("kept_passes").int(r.kept.len() as i64);
     j.key("baseline").opt_number(baseline);
     j.key("index").opt_number(index);
     j.key("error").opt_string(r.error.as_deref());
@@ -362,6 +365,7 @@ mod tests {
           "unit": "lps",
           "time": null,
           "samples": 0,
+          "kept_passes": 0,
           "baseline": null,
           "index": null,
           "error": "command returned status 256\nexecl: <cannot exec> & \"quoted\"",
@@ -381,6 +385,7 @@ mod tests {
           "unit": "lps",
           "time": 2.04,
           "samples": 2,
+          "kept_passes": 2,
           "baseline": 116700,
           "index": 1057898706.1,
           "error": null,
@@ -421,6 +426,7 @@ mod tests {
           "unit": "lpm",
           "time": null,
           "samples": 0,
+          "kept_passes": 0,
           "baseline": null,
           "index": null,
           "error": null,

@@ -202,11 +202,12 @@ fn disturbed_notes(cr: &CopyRun) -> String {
         let Some(n) = r.noise().filter(|_| r.disturbed()) else { continue };
         let _ = writeln!(
             s,
-            "** disturbed: {} (steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%)",
+            "** disturbed: {} (steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%{})",
             r.name,
             100.0 * n.steal_share(),
             100.0 * n.foreign_share(),
-            100.0 * DISTURBED
+            100.0 * DISTURBED,
+            crate::view::past_whole(&n)
         );
     }
     if !s.is_empty() {
@@ -342,6 +343,20 @@ mod tests {
                 "** disturbed: pipe (steal 0.0% and other processes 50.0% of its copies' CPU time, over 5%)"
             ),
             "{b}"
+        );
+        // Past 100%, the line says what that means.
+        let mut busy = run.runs[0].clone();
+        for r in &mut busy.results {
+            for p in &mut r.passes {
+                if let Some(n) = p.noise.as_mut() {
+                    n.foreign = 6.859 * n.copies_cpu;
+                }
+            }
+        }
+        let busy = block_in(&run.system, &busy, fmt::utc);
+        assert!(
+            busy.contains("other processes 685.9% of its copies' CPU time, over 5%; other processes used 6.9 times the copies' own CPU time)"),
+            "{busy}"
         );
         assert_eq!(b.matches("disturbed").count(), 1, "{b}");
     }

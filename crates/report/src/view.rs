@@ -76,15 +76,34 @@ pub fn unscored_reason(r: &TestResult) -> Option<String> {
 pub fn noise_line(n: &Noise) -> String {
     let mhz = n.mhz.map(|m| format!(", {m:.0} MHz")).unwrap_or_default();
     format!(
-        "  noise: steal {:.1}%, other processes {:.1}% of the copies' {:.2} s of CPU; load {:.2} -> {:.2}; \
+        "  noise: steal {:.1}%, other processes {:.1}% of the copies' {:.2} s of CPU{}; load {:.2} -> {:.2}; \
          {} involuntary switches{mhz}",
         100.0 * n.steal_share(),
         100.0 * n.foreign_share(),
         n.copies_cpu,
+        past_whole(n),
         n.load_start,
         n.load_end,
         n.involuntary
     )
+}
+
+/// What a share of the copies' CPU time past 100% means, said after it (`; other processes used
+/// 6.9 times the copies' own CPU time`), so that `685.9%` does not read as an error: other
+/// processes (or the hypervisor) took more CPU time than the copies themselves got. Empty when
+/// both shares are within 100%.
+pub fn past_whole(n: &Noise) -> String {
+    let mut parts = Vec::new();
+    if n.steal_share() > 1.0 {
+        parts.push(format!("steal was {:.1} times", n.steal_share()));
+    }
+    if n.foreign_share() > 1.0 {
+        parts.push(format!("other processes used {:.1} times", n.foreign_share()));
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!("; {} the copies' own CPU time", parts.join(" and "))
 }
 
 /// The baseline and index of a test's row in the copy run's index blocks, if any.

@@ -273,6 +273,34 @@ pub fn isatty(fd: RawFd) -> bool {
     unsafe { libc::isatty(fd) == 1 }
 }
 
+/// The width of the terminal on `fd` (`TIOCGWINSZ`), when it is one that says.
+pub fn columns(fd: RawFd) -> Option<usize> {
+    // SAFETY: ws is plain data the kernel fills; no other pointer is involved.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes one winsize into ws.
+    let r = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut ws) };
+    (r == 0 && ws.ws_col > 0).then_some(usize::from(ws.ws_col))
+}
+
+/// A new pseudo-terminal (`posix_openpt`, `grantpt`, `unlockpt`): its master, and the path of
+/// its slave to open as a program's terminal.
+pub fn openpty() -> io::Result<(Fd, std::path::PathBuf)> {
+    // SAFETY: no pointers involved.
+    let master = Fd(cvt(unsafe { libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC) })?);
+    // SAFETY: master is an open pty master.
+    cvt(unsafe { libc::grantpt(master.0) })?;
+    // SAFETY: likewise.
+    cvt(unsafe { libc::unlockpt(master.0) })?;
+    let mut buf = [0u8; 128];
+    // SAFETY: buf is writable for its length, which is passed.
+    let r = unsafe { libc::ptsname_r(master.0, buf.as_mut_ptr().cast(), buf.len()) };
+    if r != 0 {
+        return Err(io::Error::from_raw_os_error(r));
+    }
+    let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Ok((master, std::path::PathBuf::from(OsStr::from_bytes(&buf[..len]))))
+}
+
 /// `access(path, W_OK)`: whether this process may write into `path`.
 pub fn writable(path: &OsStr) -> bool {
     match cstr(path) {

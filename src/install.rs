@@ -1,0 +1,211 @@
+//! Putting the binary where programs and wrappers look for it: `--install [-s] DIR`, a link per
+//! program as BusyBox's; `--dropin DIR`, a UnixBench-shaped directory (`Run`, `pgms/` with every
+//! program, `results/`, `tmp/`) for the wrappers that drive `./Run` and check that shape first.
+//!
+//! Each reports what it made, one line each on stdout. A name already taken by something that is
+//! not this binary's is left alone with a line on stderr, the rest is still made, and the status
+//! is then 1.
+
+use crate::applets;
+use crate::error::{self, Error};
+use crate::{args, selfexe};
+use std::ffi::OsString;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// What was made and what was in the way, reported as it goes.
+#[derive(Default)]
+struct Report {
+    skipped: usize,
+}
+
+impl Report {
+    fn made(&mut self, what: &str) -> error::Result {
+        error::print(&format!("{what}\n"))
+    }
+
+    fn in_the_way(&mut self, path: &Path, cmd: &str) {
+        self.skipped += 1;
+        let _ = writeln!(
+            std::io::stderr(),
+            "unixbench: {cmd}: skipped {}: it exists and is not this binary's; it is not replaced",
+            path.display()
+        );
+    }
+
+    /// Exit status 1 when anything was skipped, with the count.
+    fn end(&self, cmd: &str) -> error::Result {
+        match self.skipped {
+            0 => Ok(()),
+            n => Err(Error::failed(format!(
+                "{cmd}: {n} name{} in the way (above); everything else is in place",
+                if n == 1 { " was" } else { "s were" }
+            ))),
+        }
+    }
+}
+
+/// `--install [-s] DIR`: one link per applet to this binary (symbolic with `-s`). A link of
+/// ours from an earlier install is replaced.
+pub fn install(args: &[OsString]) -> error::Result {
+    let (symbolic, dir) = match args {
+        [s, d] if s == "-s" => (true, d),
+        [d] if d != "-s" => (false, d),
+        _ => return Err(Error::usage("usage: unixbench --install [-s] DIR")),
+    };
+    let dir = Path::new(dir);
+    if !dir.is_dir() {
+        return Err(Error::usage(format!("--install: {} is not a directory", args::quoted(dir.as_os_str()))));
+    }
+    warn_if_open(dir, "the links made there");
+    let me = selfexe::path().map_err(Error::failed)?;
+    let mut report = Report::default();
+    for a in applets::APPLETS {
+        let link = dir.join(a.name);
+        match ours(&link, &me) {
+            Some(false) => report.in_the_way(&link, "--install"),
+            held => {
+                if held == Some(true) {
+                    let _ = std::fs::remove_file(&link);
+                }
+                let made = if symbolic {
+                    std::os::unix::fs::symlink(&me, &link)
+                } else {
+                    std::fs::hard_link(&me, &link)
+                };
+                made.map_err(|e| Error::failed(format!("--install: cannot create {}: {e}", link.display())))?;
+                let how = if symbolic { "->" } else { "= (hard link)" };
+                report.made(&format!("{} {how} {}", link.display(), me.display()))?;
+            }
+        }
+    }
+    report.end("--install")
+}
+
+/// Whether `link` is this binary's (a symbolic link to `me`, or `me` itself by inode); None
+/// when nothing is there.
+fn ours(link: &Path, me: &Path) -> Option<bool> {
+    let m = std::fs::symlink_metadata(link).ok()?;
+    let target = std::fs::metadata(me).ok();
+    Some(if m.file_type().is_symlink() {
+        std::fs::read_link(link).is_ok_and(|t| t == me)
+    } else {
+        target.is_some_and(|t| t.dev() == m.dev() && t.ino() == m.ino())
+    })
+}
+
+fn warn_if_open(dir: &Path, what: &str) {
+    if driver::open_to_others(dir) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "unixbench: warning: {} is writable by other users and not sticky: they can replace {what}",
+            dir.display()
+        );
+    }
+}
+
+/// The binary inside a drop-in directory, which `Run` is a hard link to and every program in
+/// `pgms/` a symbolic link to.
+const BINARY: &str = "unixbench";
+
+/// `--dropin DIR`: DIR made (its last component only, as mkdir), then `pgms/unixbench` (a copy
+/// of this binary, so that the directory stands alone), `pgms/PROGRAM` for every program, `Run`
+/// (a hard link: a regular file, which `patch` and `sed -i` treat as one), `results/` and `tmp/`.
+/// Run again, it brings the binary up to date and keeps what it made before.
+pub fn dropin(args: &[OsString]) -> error::Result {
+    let [dir] = args else { return Err(Error::usage("usage: unixbench --dropin DIR")) };
+    let dir = Path::new(dir);
+    check_dropin_dir(dir)?;
+    let cant = |what: &Path, e: std::io::Error| {
+        Error::failed(format!("--dropin: cannot create {}: {e}", what.display()))
+    };
+    let mut report = Report::default();
+    for d in [dir.to_path_buf(), dir.join("pgms"), dir.join("results"), dir.join("tmp")] {
+        if !d.is_dir() {
+            std::fs::DirBuilder::new().mode(0o755).create(&d).map_err(|e| cant(&d, e))?;
+            report.made(&format!("{}/", d.display()))?;
+        }
+    }
+    warn_if_open(dir, "Run");
+    let pgms = dir.join("pgms");
+    let binary = pgms.join(BINARY);
+    let run = dir.join("Run");
+    // Run is ours when it is the binary in pgms/ (before that is replaced), a copy of it (what
+    // `sed -i` leaves), or a link to one.
+    let run_ours = match ours(&run, &binary) {
+        Some(false) => {
+            std::fs::read_link(&run).is_ok_and(|t| t.file_name().is_some_and(|n| n == BINARY))
+                || same_bytes(&run, &binary)
+        }
+        held => held.unwrap_or(true),
+    };
+    copy_self(&binary).map_err(|e| cant(&binary, e))?;
+    report.made(&format!("{} (a copy of this binary)", binary.display()))?;
+    for a in applets::APPLETS.iter().filter(|a| a.name != "Run") {
+        let link = pgms.join(a.name);
+        match std::fs::read_link(&link) {
+            Ok(t) if t == Path::new(BINARY) => {}
+            Err(_) if std::fs::symlink_metadata(&link).is_err() => {
+                std::os::unix::fs::symlink(BINARY, &link).map_err(|e| cant(&link, e))?;
+                report.made(&format!("{} -> {BINARY}", link.display()))?;
+            }
+            _ => report.in_the_way(&link, "--dropin"),
+        }
+    }
+    if run_ours {
+        let _ = std::fs::remove_file(&run);
+        std::fs::hard_link(&binary, &run)
+            .or_else(|_| std::fs::copy(&binary, &run).map(drop))
+            .map_err(|e| cant(&run, e))?;
+        report.made(&format!("{} = {} (hard link)", run.display(), binary.display()))?;
+    } else {
+        report.in_the_way(&run, "--dropin");
+    }
+    report.end("--dropin")
+}
+
+/// Whether two regular files hold the same bytes.
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    let len = |p: &Path| std::fs::symlink_metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len());
+    len(a).is_some() && len(a) == len(b) && std::fs::read(a).ok() == std::fs::read(b).ok()
+}
+
+/// DIR is a directory, or can be made with its last component alone.
+fn check_dropin_dir(dir: &Path) -> error::Result {
+    let shown = args::quoted(dir.as_os_str());
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::usage(format!("--dropin: {shown} is not a directory")));
+    }
+    let parent = match dir.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => Path::new("/"),
+    };
+    if !dir.exists() && !parent.is_dir() {
+        return Err(Error::usage(format!(
+            "--dropin: {shown} cannot be made: its parent does not exist, and only the last component is \
+             made, as mkdir does"
+        )));
+    }
+    Ok(())
+}
+
+/// Writes this binary to `to` whole or not at all: a new file beside it, then renamed over it.
+fn copy_self(to: &Path) -> std::io::Result<()> {
+    let me = selfexe::path().map_err(std::io::Error::other)?;
+    let tmp: PathBuf = to.with_file_name(format!(".{BINARY}.tmp{}", std::process::id()));
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .mode(0o755)
+        .open(&tmp)?;
+    let done = std::io::copy(&mut std::fs::File::open(me)?, &mut out)
+        .and_then(|_| out.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, to));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
+}
