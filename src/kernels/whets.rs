@@ -37,8 +37,9 @@
 //! CPU has FMA this port does the same ([`Variant::Fma`]: the sections compiled for FMA by
 //! `sys::fma::run`, N6 fused, every other statement as in the baseline code); elsewhere, and
 //! with `UB_EXEC_IMAGE=static`, nothing is fused. An `IMAGE|fma|...` or `IMAGE|baseline|<why>`
-//! line, first on stderr, says which ran. gcc also contracts N2 (slower on the CPUs measured)
-//! and one statement of N5's last iteration; those stay unfused (docs/FIDELITY.md).
+//! line, first on stderr, says which ran. gcc also contracts N2 (which that makes no faster on
+//! Zen 4 and slower on Zen 5) and one statement of N5's last iteration; those stay unfused
+//! (docs/FIDELITY.md, "CPU kernels").
 //!
 //! **Self-check.** The check values of the first calibration run (xtra = 1) are the ones the C
 //! program prints in its table; they are compared with the documented values (to 1e-9: the

@@ -2,7 +2,7 @@
 //! builds its programs with `-march=native`, and GNU C contracts `a * b + c` into one FMA
 //! instruction wherever the CPU has one; this binary targets its architecture's baseline, which on
 //! x86-64 has none. A kernel that fuses where gcc fuses runs its timed code through [`run`], which
-//! compiles it for FMA when the CPU has it (docs/FIDELITY.md, "Whetstone").
+//! compiles it for FMA when the CPU has it (docs/FIDELITY.md, "CPU kernels").
 
 /// Whether this CPU can run [`run`]'s FMA code: x86-64 with FMA (and the AVX state it needs,
 /// which the detection checks with the OS); every aarch64 CPU (FMA is in its baseline).
