@@ -114,11 +114,11 @@ impl Variant {
     /// baseline code (as it asks execl and spawn for this binary's image).
     pub fn choose(request: Request) -> Variant {
         if request == Request::Static {
-            Variant::Baseline("UB_EXEC_IMAGE=static")
-        } else if sys::fma::available() {
-            Variant::Fma
-        } else {
-            Variant::Baseline("no FMA on this CPU")
+            return Variant::Baseline("UB_EXEC_IMAGE=static");
+        }
+        match sys::fma::missing() {
+            None => Variant::Fma,
+            Some(why) => Variant::Baseline(why),
         }
     }
 
@@ -547,7 +547,7 @@ mod tests {
 
     #[test]
     fn the_variant_is_the_fma_code_where_the_cpu_has_it_unless_static_is_asked_for() {
-        let want = if sys::fma::available() { Variant::Fma } else { Variant::Baseline("no FMA on this CPU") };
+        let want = sys::fma::missing().map_or(Variant::Fma, Variant::Baseline);
         assert_eq!(Variant::choose(Request::Auto), want);
         assert_eq!(Variant::choose(Request::Dynamic(None)), want);
         assert_eq!(Variant::choose(Request::Static), Variant::Baseline("UB_EXEC_IMAGE=static"));
