@@ -141,7 +141,13 @@ pub fn whetstones(
     clock: &mut dyn FnMut() -> f64,
     pout: &mut dyn FnMut(usize, Section),
 ) {
-    if variant == Variant::Fma && sys::fma::run(|| sections::<true>(xtra, clock, pout)).is_some() {
+    if variant == Variant::Fma
+        && sys::fma::run(
+            #[inline(always)]
+            || sections::<true>(xtra, clock, pout),
+        )
+        .is_some()
+    {
         return;
     }
     sections::<false>(xtra, clock, pout);

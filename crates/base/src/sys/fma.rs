@@ -29,7 +29,9 @@ pub fn available() -> bool {
 
 /// Runs `f` compiled with the FMA instructions enabled, so that its `f64::mul_add` is one
 /// instruction; None, without running it, where [`available`] is false. `f` is compiled so only
-/// where it is inlined here: a closure that calls an `#[inline(always)]` function.
+/// where it is inlined here, which the inliner may decline for a large body: make `f` a closure
+/// marked `#[inline(always)]` that calls `#[inline(always)]` code (else its `mul_add` becomes a
+/// call to the C library's `fma`).
 #[inline(always)]
 pub fn run<R>(f: impl FnOnce() -> R) -> Option<R> {
     if !available() {
