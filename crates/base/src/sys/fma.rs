@@ -54,3 +54,20 @@ pub fn run<R>(f: impl FnOnce() -> R) -> Option<R> {
 unsafe fn x86_fma<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
+
+#[cfg(test)]
+mod tests {
+    /// 0.1 x 10 - 1 rounded once is the error of 0.1's representation, 2^-54; rounded twice, 0.
+    #[test]
+    fn run_runs_its_closure_exactly_where_fma_code_can_run() {
+        let r = super::run(
+            #[inline(always)]
+            || 0.1f64.mul_add(10.0, -1.0),
+        );
+        match super::missing() {
+            None => assert_eq!(r, Some(2f64.powi(-54))),
+            Some(why) => assert!(r.is_none() && !why.is_empty(), "{why}"),
+        }
+        assert_eq!(super::available(), super::missing().is_none());
+    }
+}
