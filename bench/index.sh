@@ -16,6 +16,11 @@
 # progress goes to DIR/round-N-{c,ours}.out and its report is copied there (DIR is printed
 # first and kept).
 #
+# Before each suite it waits until the 1-minute load average is below SETTLE_LOAD (default 1)
+# or SETTLE_MAX seconds (default 600) have passed, and prints the load the suite starts at: the
+# 8-shell test at the end of a suite leaves a load of 7-9 that the 1-minute average takes
+# minutes to lose, and a suite started in that tail is slowed where the other is not.
+#
 # POSIX sh and awk.
 
 set -u
@@ -46,6 +51,19 @@ case $CDIR in /*) ;; *) CDIR=$(pwd)/$CDIR ;; esac
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/index.XXXXXX") || exit 1
 echo "index.sh: outputs in $OUT"
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
+SETTLE_LOAD=${SETTLE_LOAD:-1}
+SETTLE_MAX=${SETTLE_MAX:-600}
+
+# Waits for the load to fall below SETTLE_LOAD (at most SETTLE_MAX seconds), then prints which
+# suite ($1) starts at what load, after how long a wait.
+settle() {
+    waited=0
+    while [ "$waited" -lt "$SETTLE_MAX" ] && awk -v l="$(load)" -v m="$SETTLE_LOAD" 'BEGIN { exit !(l + 0 >= m + 0) }'; do
+        sleep 5
+        waited=$((waited + 5))
+    done
+    echo "index.sh: $1 starts at load $(load), after waiting ${waited} s"
+}
 
 # Prints "copies<TAB>title<TAB>index" per index line of a Run-layout report, and
 # "copies<TAB>System Benchmarks Index Score<TAB>score".
@@ -65,6 +83,7 @@ scores() {
 run_c() {
     r=$1
     shift
+    settle "round $r, C"
     before=$(load)
     mark=$OUT/mark.$r
     : >"$mark"
@@ -78,6 +97,7 @@ run_c() {
 run_ours() {
     r=$1
     shift
+    settle "round $r, ours"
     before=$(load)
     mkdir "$OUT/ours-$r" "$OUT/tmp-$r"
     "$UB" --results "$OUT/ours-$r" --tmpdir "$OUT/tmp-$r" "$@" >"$OUT/round-$r-ours.out" 2>&1 ||

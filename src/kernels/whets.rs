@@ -30,6 +30,17 @@
 //! maths routines are the target libc's (musl in the static build). All of it is measured and
 //! explained in docs/FIDELITY.md.
 //!
+//! **The code for the CPU.** The C program is built with `-march=native`, and GNU C contracts a
+//! product and the sum it feeds into one fused multiply-add wherever the CPU has FMA. In N6 this
+//! matters: p3 computes x = t * (x + y), then adds x twice, and gcc fuses the product into both
+//! sums (x itself is never rounded), which shortens the chain each iteration waits on. Where the
+//! CPU has FMA this port does the same ([`Variant::Fma`]: the sections compiled for FMA by
+//! `sys::fma::run`, N6 fused, every other statement as in the baseline code); elsewhere, and
+//! with `UB_EXEC_IMAGE=static`, nothing is fused. An `IMAGE|fma|...` or `IMAGE|baseline|<why>`
+//! line, first on stderr, says which ran. gcc also contracts N2 (which that makes no faster on
+//! Zen 4 and slower on Zen 5) and one statement of N5's last iteration; those stay unfused
+//! (docs/FIDELITY.md, "CPU kernels").
+//!
 //! **Self-check.** The check values of the first calibration run (xtra = 1) are the ones the C
 //! program prints in its table; they are compared with the documented values (to 1e-9: the
 //! last digits vary with compiler, flags and libm). The measured run must give N3 = 1, N4 = 12
@@ -43,6 +54,7 @@ use crate::sys;
 use crate::sys::hint::{opaque, opaque_f64};
 use std::ffi::OsString;
 use std::io::Write;
+use twin::image::Request;
 
 /// The loop-count unit: every inner count is a multiple of it.
 const X100: i64 = 100;
@@ -88,9 +100,66 @@ pub struct Section {
     pub time: f64,
 }
 
+/// Which code runs the sections, as the `IMAGE|` line names it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Variant {
+    /// Compiled for the CPU's FMA, N6's multiply-adds fused as gcc `-march=native` fuses them.
+    Fma,
+    /// The baseline code, nothing fused; why.
+    Baseline(&'static str),
+}
+
+impl Variant {
+    /// The FMA code where the CPU has it, unless `UB_EXEC_IMAGE=static` asks for this binary's
+    /// baseline code (as it asks execl and spawn for this binary's image).
+    pub fn choose(request: Request) -> Variant {
+        if request == Request::Static {
+            return Variant::Baseline("UB_EXEC_IMAGE=static");
+        }
+        match sys::fma::missing() {
+            None => Variant::Fma,
+            Some(why) => Variant::Baseline(why),
+        }
+    }
+
+    /// The `IMAGE|kind|detail` line that says which ran.
+    pub fn image_line(self) -> String {
+        match self {
+            Variant::Fma => {
+                protocol::image("fma", "N6 multiply-adds fused, as gcc -march=native compiles them")
+            }
+            Variant::Baseline(why) => protocol::image("baseline", why),
+        }
+    }
+}
+
 /// One call of C's `whetstones(xtra, x100, ...)`: the eight sections, with `clock` read around
-/// each (`dtime()`), handing each finished section to `pout`.
-pub fn whetstones(xtra: i64, clock: &mut dyn FnMut() -> f64, pout: &mut dyn FnMut(usize, Section)) {
+/// each (`dtime()`), handing each finished section to `pout`, in the code `variant` names.
+pub fn whetstones(
+    xtra: i64,
+    variant: Variant,
+    clock: &mut dyn FnMut() -> f64,
+    pout: &mut dyn FnMut(usize, Section),
+) {
+    if variant == Variant::Fma
+        && sys::fma::run(
+            #[inline(always)]
+            || sections::<true>(xtra, clock, pout),
+        )
+        .is_some()
+    {
+        return;
+    }
+    sections::<false>(xtra, clock, pout);
+}
+
+/// The sections, with N6's multiply-adds fused when `FMA` (compiled for it by `sys::fma::run`).
+#[inline(always)]
+fn sections<const FMA: bool>(
+    xtra: i64,
+    clock: &mut dyn FnMut() -> f64,
+    pout: &mut dyn FnMut(usize, Section),
+) {
     let t0: f64 = 0.49999975;
     let mut t = t0;
     let t1: f64 = 0.50000025;
@@ -192,7 +261,7 @@ pub fn whetstones(xtra: i64, clock: &mut dyn FnMut() -> f64, pout: &mut dyn FnMu
     let timea = clock();
     for _ in 0..xtra {
         for _ in 0..n6 {
-            p3(&mut x, &mut y, &mut z, t, t1, t2);
+            p3::<FMA>(&mut x, &mut y, &mut z, t, t1, t2);
         }
     }
     let timeb = clock() - timea;
@@ -245,12 +314,26 @@ fn po(e1: &mut [f64; 4], j: usize, k: usize, l: usize) {
 }
 
 #[inline]
-fn p3(x: &mut f64, y: &mut f64, z: &mut f64, t: f64, t1: f64, t2: f64) {
+fn p3<const FMA: bool>(x: &mut f64, y: &mut f64, z: &mut f64, t: f64, t1: f64, t2: f64) {
     *x = *y;
     *y = *z;
-    *x = t * (*x + *y);
-    *y = t1 * (*x + *y);
-    *z = (*x + *y) / t2;
+    let sum = *x + *y;
+    *x = t * sum;
+    // Both `x + y` below add that product: GNU C contracts each into one FMA where the CPU has
+    // one (its default -ffp-contract=fast), and the product is rounded only as `x`.
+    *y = t1 * mul_add::<FMA>(t, sum, *y);
+    *z = mul_add::<FMA>(t, sum, *y) / t2;
+}
+
+/// `a * b + c`: fused (one rounding) when `FMA`, else as written (two roundings, as `x + y`
+/// with `x = a * b` gives).
+#[inline(always)]
+fn mul_add<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if FMA {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
 }
 
 /// Compares the first calibration run's check values with the documented ones.
@@ -298,7 +381,7 @@ pub fn measured_xtra(duration: u32, xtra: i64, time_used: f64) -> i64 {
 
 /// Runs the whole program, its measured run aimed at `duration` seconds; `out` gets the C
 /// program's stdout text.
-fn bench(duration: u32, out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
+fn bench(duration: u32, variant: Variant, out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
     let io = |e: std::io::Error| format!("cannot write to stdout: {e}");
     let mut clock = sys::clock::gettimeofday;
     let mut results = [0.0f64; 8];
@@ -309,7 +392,7 @@ fn bench(duration: u32, out: &mut dyn Write) -> std::result::Result<(f64, f64), 
     writeln!(out, "Calibrate").map_err(io)?;
     loop {
         time_used = 0.0;
-        whetstones(xtra, &mut clock, &mut |s, sec| {
+        whetstones(xtra, variant, &mut clock, &mut |s, sec| {
             if calibrate == 1 {
                 results[s - 1] = sec.check;
             }
@@ -341,7 +424,7 @@ fn bench(duration: u32, out: &mut dyn Write) -> std::result::Result<(f64, f64), 
     time_used = 0.0;
     let mut checks = [0.0f64; 8];
     let mut failed = None;
-    whetstones(xtra, &mut clock, &mut |s, sec| {
+    whetstones(xtra, variant, &mut clock, &mut |s, sec| {
         checks[s - 1] = sec.check;
         time_used += sec.time;
         let rate = if sec.time > 0.0 { sec.ops as f64 / (1_000_000.0 * sec.time) } else { 0.0 };
@@ -378,9 +461,11 @@ fn parse(argv: &[OsString]) -> Result<u32> {
 
 pub fn main(argv: Vec<OsString>) -> Result {
     let duration = parse(&argv)?;
+    let variant = Variant::choose(twin::image::request().map_err(Error::usage)?);
+    let _ = sys::fd::write_all(2, variant.image_line().as_bytes());
     let stdout = std::io::stdout();
-    let (mwips, time_used) =
-        bench(duration, &mut stdout.lock()).map_err(|e| Error::failed(format!("self-check failed: {e}")))?;
+    let (mwips, time_used) = bench(duration, variant, &mut stdout.lock())
+        .map_err(|e| Error::failed(format!("self-check failed: {e}")))?;
     protocol::emit(&protocol::rate(mwips, 3, "MWIPS"));
     protocol::emit(&protocol::time(time_used, 3));
     Ok(())
@@ -390,10 +475,16 @@ pub fn main(argv: Vec<OsString>) -> Result {
 mod tests {
     use super::*;
 
-    fn checks(xtra: i64) -> [f64; 8] {
+    const BASELINE: Variant = Variant::Baseline("test");
+
+    fn checks_of(xtra: i64, variant: Variant) -> [f64; 8] {
         let mut r = [0.0; 8];
-        whetstones(xtra, &mut || 0.0, &mut |s, sec| r[s - 1] = sec.check);
+        whetstones(xtra, variant, &mut || 0.0, &mut |s, sec| r[s - 1] = sec.check);
         r
+    }
+
+    fn checks(xtra: i64) -> [f64; 8] {
+        checks_of(xtra, BASELINE)
     }
 
     fn assert_close(is: [f64; 8], should: [f64; 8]) {
@@ -436,6 +527,46 @@ mod tests {
         );
     }
 
+    /// N6 as gcc -O3 -march=native compiles it on a CPU with FMA (GNU C contracts by default;
+    /// no -ffast-math): the C program's documented N6 check value, exactly, and for 3 passes
+    /// the value that build prints. The other sections run the baseline code's statements and
+    /// give its values, bit for bit.
+    #[test]
+    #[allow(clippy::excessive_precision)]
+    fn the_fma_variant_fuses_n6_as_gcc_does_and_nothing_else() {
+        if !sys::fma::available() {
+            eprintln!("no FMA on this CPU: the variant cannot run here");
+            return;
+        }
+        for (xtra, n6) in [(1, 0.99999987890767417), (3, 0.99999985894520138)] {
+            let (fused, plain) = (checks_of(xtra, Variant::Fma), checks(xtra));
+            assert_eq!(fused[5], n6, "N6 with xtra = {xtra}");
+            assert_ne!(plain[5], n6, "the baseline does not fuse");
+            for i in (0..8).filter(|&i| i != 5) {
+                assert_eq!(fused[i].to_bits(), plain[i].to_bits(), "N{} with xtra = {xtra}", i + 1);
+            }
+            check_measured(&fused).unwrap();
+        }
+        check_documented(&checks_of(1, Variant::Fma)).unwrap();
+        assert_eq!(checks_of(1, Variant::Fma)[5], DOCUMENTED[5], "the C program's own figure");
+    }
+
+    #[test]
+    fn the_variant_is_the_fma_code_where_the_cpu_has_it_unless_static_is_asked_for() {
+        let want = sys::fma::missing().map_or(Variant::Fma, Variant::Baseline);
+        assert_eq!(Variant::choose(Request::Auto), want);
+        assert_eq!(Variant::choose(Request::Dynamic(None)), want);
+        assert_eq!(Variant::choose(Request::Static), Variant::Baseline("UB_EXEC_IMAGE=static"));
+        assert_eq!(
+            Variant::Fma.image_line(),
+            "IMAGE|fma|N6 multiply-adds fused, as gcc -march=native compiles them\n"
+        );
+        assert_eq!(
+            Variant::Baseline("no FMA on this CPU").image_line(),
+            "IMAGE|baseline|no FMA on this CPU\n"
+        );
+    }
+
     #[test]
     fn self_checks_accept_good_and_refuse_bad_values() {
         check_documented(&checks(1)).unwrap();
@@ -457,6 +588,7 @@ mod tests {
         // A clock that advances 1 s per reading: every section is charged 1 s, N1 0.1 s.
         whetstones(
             2,
+            BASELINE,
             &mut || {
                 tick += 1.0;
                 tick

@@ -74,11 +74,12 @@ fn whetstone_prints_the_c_layout_and_protocol() {
     let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(0), "stderr: {err}");
 
-    // stderr: COUNT|%.3f|0|MWIPS then TIME|%.3f, nothing else.
+    // stderr: the variant's IMAGE line, COUNT|%.3f|0|MWIPS then TIME|%.3f, nothing else.
     let e: Vec<&str> = err.lines().collect();
-    assert_eq!(e.len(), 2, "{err:?}");
-    let mwips = e[0].strip_prefix("COUNT|").and_then(|s| s.strip_suffix("|0|MWIPS")).expect("COUNT line");
-    let time = e[1].strip_prefix("TIME|").expect("TIME line");
+    assert_eq!(e.len(), 3, "{err:?}");
+    assert_eq!(e[0], expected_whetstone_image(), "{err:?}");
+    let mwips = e[1].strip_prefix("COUNT|").and_then(|s| s.strip_suffix("|0|MWIPS")).expect("COUNT line");
+    let time = e[2].strip_prefix("TIME|").expect("TIME line");
     for v in [mwips, time] {
         let (_, frac) = v.split_once('.').expect("%.3f");
         assert_eq!(frac.len(), 3, "{v}");
@@ -179,6 +180,102 @@ fn whetstone_prints_the_c_layout_and_protocol() {
     assert!((total - time).abs() < 0.01, "{total} vs {time}");
     // MWIPS = xtra x 100 / (10 x TimeUsed).
     assert!((mwips - xtra as f64 * 100.0 / (10.0 * time)).abs() / mwips < 1e-3, "{mwips} {xtra} {time}");
+}
+
+/// Whetstone's IMAGE line on this host: the FMA code where /proc/cpuinfo lists FMA (x86) or on
+/// aarch64, else the baseline code and why.
+fn expected_whetstone_image() -> &'static str {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags = cpuinfo.lines().find(|l| l.starts_with("flags")).unwrap_or("");
+    match std::env::consts::ARCH {
+        "x86" | "x86_64" if !flags.split_whitespace().any(|f| f == "fma") => {
+            "IMAGE|baseline|no FMA on this CPU"
+        }
+        "x86" | "x86_64" | "aarch64" => {
+            "IMAGE|fma|N6 multiply-adds fused, as gcc -march=native compiles them"
+        }
+        _ => "IMAGE|baseline|no FMA code for this architecture",
+    }
+}
+
+#[test]
+#[allow(clippy::excessive_precision)] // the value as the C program prints it
+fn whetstone_runs_its_baseline_code_when_asked_for_the_static_image_and_says_so() {
+    let o = run(ub(["whetstone-double", "1"]).env("UB_EXEC_IMAGE", "static"));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "stderr: {err}");
+    let e: Vec<&str> = err.lines().collect();
+    assert_eq!(e.len(), 3, "{err:?}");
+    assert_eq!(e[0], "IMAGE|baseline|UB_EXEC_IMAGE=static");
+    assert!(e[1].starts_with("COUNT|") && e[1].ends_with("|0|MWIPS"), "{err:?}");
+    // Its check values are the baseline's, which the C program built without FMA prints.
+    let n6 = stdout(&o).lines().find(|l| l.starts_with("N6 ")).map(|l| field(l, 18, 24));
+    assert_eq!(n6, Some(0.99999987890802811), "{}", stdout(&o));
+
+    let o = run(ub(["whetstone-double", "1"]).env("UB_EXEC_IMAGE", "fast"));
+    assert_usage_error(&o, "UB_EXEC_IMAGE='fast'");
+    assert_eq!(stdout(&o), "", "nothing measured");
+}
+
+/// The x86-64 binary on an emulated CPU without FMA and on one with it, whatever this host's CPU
+/// is: the baseline code and its reason, or the FMA code, each with its own N6 check value (the
+/// C program's built without and with FMA).
+#[test]
+#[allow(clippy::excessive_precision)] // the values as the C programs print them
+fn on_a_cpu_without_fma_whetstone_runs_its_baseline_code_and_says_so() {
+    use crate::rigs::{have, skip};
+    if std::env::consts::ARCH != "x86_64" || !have("qemu-x86_64-static") {
+        return skip("fma", "needs an x86_64 host and qemu-x86_64-static (Debian: qemu-user-static)");
+    }
+    for (cpu, image, n6) in [
+        ("Nehalem", "IMAGE|baseline|no FMA on this CPU", 0.99999987890802811),
+        ("max", "IMAGE|fma|N6 multiply-adds fused, as gcc -march=native compiles them", 0.99999987890767417),
+    ] {
+        let o = run(std::process::Command::new("qemu-x86_64-static")
+            .args(["-cpu", cpu])
+            .arg(bin())
+            .args(["whetstone-double", "1"])
+            .env_remove("UB_EXEC_IMAGE"));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{cpu}: {err}");
+        assert_eq!(err.lines().next(), Some(image), "{cpu}: {err}");
+        let got = stdout(&o).lines().find(|l| l.starts_with("N6 ")).map(|l| field(l, 18, 24));
+        assert_eq!(got, Some(n6), "{cpu}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn the_driver_records_whetstones_variant_in_the_json_log_and_html() {
+    let dir = Scratch::new("whetvariant");
+    let results = dir.path().join("results");
+    let o = run(ub(["-q", "-c", "1", "-i", "1", "-t", "1", "--json", "--results"])
+        .arg(&results)
+        .arg("--tmpdir")
+        .arg(dir.path())
+        .arg("whetstone-double"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("static image"), "a variant is not the static image: {}", stdout(&o));
+    let file = |ext: &str| {
+        let e = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
+        let p: Vec<_> = e.filter(|p| p.extension().is_some_and(|x| x == ext)).collect();
+        std::fs::read_to_string(&p[0]).unwrap()
+    };
+    let (_, kind, detail) = {
+        let mut f = expected_whetstone_image().splitn(3, '|');
+        (f.next().unwrap(), f.next().unwrap(), f.next().unwrap())
+    };
+    let json = file("json");
+    assert!(json.contains("\"exec_image\": {\n"), "{json}");
+    assert!(
+        json.contains(&format!("\"kind\": \"{kind}\","))
+            && json.contains(&format!("\"detail\": \"{detail}\"")),
+        "{json}"
+    );
+    assert!(!json.contains("Double-Precision Whetstone timed this static binary"), "{json}");
+    let log = file("log");
+    assert!(log.contains(&format!("# IMAGE0: {kind}\n# IMAGE1: {detail}\n")), "{log}");
+    let html = file("html");
+    assert!(html.contains(&format!("<b>Double-Precision Whetstone</b>: {kind} (")), "{html}");
 }
 
 #[test]

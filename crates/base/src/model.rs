@@ -77,19 +77,31 @@ pub struct CopyOutcome {
     pub started: Option<f64>,
 }
 
-/// Which image an execl or spawn copy timed (`twin::image`).
+/// Which image an execl or spawn copy timed (`twin::image`), or which variant of its code
+/// Whetstone ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecImage {
-    /// `dynamic-glibc`, `dynamic-musl` or `static`.
+    /// `dynamic-glibc`, `dynamic-musl` or `static`; Whetstone's `fma` or `baseline`.
     pub kind: String,
     /// The loader's path for a dynamic image (` (memfd)` after it when run from one), the reason
-    /// for the static one.
+    /// for the static one; what the variant is, or why the baseline ran.
     pub detail: String,
 }
 
 impl ExecImage {
     pub fn is_static(&self) -> bool {
         self.kind == "static"
+    }
+
+    /// What `detail` is, as the JSON names it: `loader`, `reason` or (a variant's) `detail`.
+    pub fn detail_name(&self) -> &'static str {
+        if self.is_static() {
+            "reason"
+        } else if self.kind.starts_with("dynamic") {
+            "loader"
+        } else {
+            "detail"
+        }
     }
 }
 

@@ -69,7 +69,8 @@ pub fn emit(line: &LineBuf) {
 }
 
 /// `IMAGE|<kind>|<detail>\n`: which image the execl and spawn applets timed (`dynamic-glibc`,
-/// `dynamic-musl` with the loader's path, or `static` with the reason). Run stores it as the
+/// `dynamic-musl` with the loader's path, or `static` with the reason), or which code Whetstone
+/// ran (`fma` with what it is, or `baseline` with the reason). Run stores it as the
 /// fields IMAGE0 and IMAGE1 and ignores it for scoring. A `|` or line break in `detail` would
 /// change the line's fields, so each becomes a space.
 pub fn image(kind: &str, detail: &str) -> String {
@@ -87,7 +88,7 @@ pub enum Line {
     Time(f64),
     /// `ERROR|message`.
     Error(String),
-    /// `IMAGE|kind|detail`: the image execl or spawn ran (see [`image`]).
+    /// `IMAGE|kind|detail`: the image execl or spawn ran, or Whetstone's code (see [`image`]).
     Image { kind: String, detail: String },
     /// Any other `FIELD|value...` line: Run stores it as a field and ignores it for scoring.
     Other(String),

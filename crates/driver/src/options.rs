@@ -299,7 +299,8 @@ pub static OPTIONS: &[Opt] = &[
             "the image Execl Throughput and Process Creation time: auto (default: the",
             "dynamically linked twin of the C program where this host has its",
             "loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,",
-            "or static (not comparable with the C suite's figures)",
+            "or static (not comparable with the C suite's figures; Whetstone then",
+            "runs its baseline code, not the code for this CPU)",
         ],
         brief: None,
         apply: |o, v| {

@@ -150,7 +150,7 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     if let Some(i) = r.exec_image() {
         j.key("exec_image").begin_object();
         j.key("kind").string(&i.kind);
-        j.key(if i.is_static() { "reason" } else { "loader" }).string(&i.detail);
+        j.key(i.detail_name()).string(&i.detail);
         j.end_object();
     }
     j.key("passes").begin_array();
@@ -481,6 +481,30 @@ mod tests {
         let ci = crate::stats::index_interval(&run.runs[0].index[0], &run.runs[0].results).unwrap();
         assert_eq!(block.get("ci95_high").and_then(|v| v.as_f64()), Some(ci.high));
         assert!(ci.low < block.get("score").unwrap().as_f64().unwrap());
+    }
+
+    #[test]
+    fn an_image_or_variant_is_named_with_its_detail() {
+        let mut run = fixture::reference();
+        let images = [
+            ("execl", "dynamic-glibc", "/lib64/ld-linux-x86-64.so.2"),
+            ("spawn", "static", "UB_EXEC_IMAGE=static"),
+        ];
+        let variant = ("whetstone-double", "fma", "N6 multiply-adds fused");
+        for cr in &mut run.runs {
+            for (name, kind, detail) in images.into_iter().chain([variant]) {
+                let r = cr.results.iter_mut().find(|r| r.name == name).unwrap();
+                for c in r.passes.iter_mut().flat_map(|p| &mut p.copies) {
+                    c.image = Some(crate::model::ExecImage { kind: kind.into(), detail: detail.into() });
+                }
+            }
+        }
+        let s = render(&run);
+        let n = run.runs.len();
+        assert_eq!(s.matches("\"loader\": \"/lib64/ld-linux-x86-64.so.2\"").count(), n, "{s}");
+        assert_eq!(s.matches("\"reason\": \"UB_EXEC_IMAGE=static\"").count(), n, "{s}");
+        assert_eq!(s.matches("\"kind\": \"fma\",\n").count(), n, "{s}");
+        assert_eq!(s.matches("\"detail\": \"N6 multiply-adds fused\"").count(), n, "{s}");
     }
 
     #[test]

@@ -8,12 +8,14 @@
 //!
 //! Submodules by area: `fd` (descriptors and files), `proc` (fork, exec, wait, limits),
 //! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths), `hint`
-//! (optimisation barriers for the CPU kernels); with the `graphics` feature, `x11` (Xlib,
+//! (optimisation barriers for the CPU kernels), `fma` (code compiled for the CPU's fused
+//! multiply-add, chosen at run time); with the `graphics` feature, `x11` (Xlib,
 //! Render, Xft) and `gl` (GLX, OpenGL 1.x).
 
 pub mod clock;
 pub mod cpu;
 pub mod fd;
+pub mod fma;
 #[cfg(feature = "graphics")]
 pub mod gl;
 pub mod hint;
