@@ -87,7 +87,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let dirs = Dirs::prepare(&opts, home.as_deref())?;
     check_json_file(&mut opts)?;
     let system = describe_host(&opts);
-    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
+    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus))?;
     if opts.dry_run {
         return crate::error::print(&dry_run(&plan, &dirs));
     }
@@ -550,7 +550,7 @@ mod tests {
     fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
         let Kind::Kernel { prog, args } = suite::test(name).unwrap().kind else { panic!("{name}") };
         let policy = match (quick, duration) {
-            (true, _) => Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 }),
+            (true, _) => Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 }),
             (false, Some(secs)) => Policy::Short { secs, iterations: None },
             (false, None) => Policy::Standard { iterations: None },
         };
@@ -595,7 +595,7 @@ mod tests {
         );
         assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
         // fstime settles itself; the host-tool tests get the driver's short settle.
-        let q = Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 });
+        let q = Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 });
         let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;
         assert!(!settles("fsdisk"));
         assert!(settles("shell8"));

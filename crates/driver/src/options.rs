@@ -175,9 +175,10 @@ pub static OPTIONS: &[Opt] = &[
         run: false,
         help: &[
             "a quick run: the same tests and copies, each pass shorter, each test",
-            "stopped when its score's 95% interval is within +-1% or its share of",
-            "the time budget is spent; the budget is just under a tenth of the",
-            "standard run's time, or SECONDS for the whole run; the report gives",
+            "3 passes, then stopped when its score's 95% interval is within +-1%",
+            "or its share of the time budget is spent; the budget is just under a",
+            "tenth of the standard run's time, or SECONDS for the whole run (at",
+            "least what 3 passes of every test take: -n says); the report gives",
             "every test's interval and the index's",
         ],
         brief: Some("the same tests in about a tenth of the time, each with its interval"),

@@ -472,13 +472,15 @@ mod tests {
         // Identical passes converge at the third; pipe's share is all of a 100 s budget.
         let mut ex = Canned::new(2.0).counting(&[7.0; 10]);
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
-        let (r, policy) = run(&mut ex, Policy::Quick(Budget { left: 100.0, weight_left: w }), "pipe", 1);
+        let f = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: w })
+            .test_secs(suite::test("pipe").unwrap());
+        let (r, policy) = run(&mut ex, Policy::Quick(Budget { left: 100.0, floor: f, weight: w }), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
-        assert_eq!(policy, Policy::Quick(Budget { left: 94.0, weight_left: 0.0 }));
+        assert_eq!(policy, Policy::Quick(Budget { left: 94.0, floor: 0.0, weight: 0.0 }));
         assert!(ex.settles.iter().all(|s| *s == Settle::NONE), "pipe writes no files");
         // Noisy passes in a small budget: it stops where another pass would overrun.
         let mut ex = Canned::new(2.0).counting(&[1.0, 9.0, 3.0, 7.0, 2.0, 8.0]);
-        let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, weight_left: w }), "pipe", 1);
+        let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, floor: f, weight: w }), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
     }
 
