@@ -114,6 +114,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         files,
         estimate: Estimate { left: plan.secs },
         lost: Vec::new(),
+        remeasure: remeasures(&opts, &plan),
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
@@ -199,6 +200,12 @@ fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> {
     Ok((made_tmp, workdir, made_results))
 }
 
+/// Whether disturbed passes are measured again: always in a quick run, which has the budget
+/// for it and whose few passes a disturbed one would weigh on most; in the others when asked.
+fn remeasures(opts: &Options, plan: &Plan) -> bool {
+    opts.remeasure || plan.quick_budget().is_some()
+}
+
 /// The run model before its first test: the system, the settings the reports record.
 fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run {
     Run {
@@ -212,6 +219,7 @@ fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run 
             quick: plan.quick_budget(),
             // The host's noise is read around each pass unless UB_NOISE=off asks not to.
             noise: opts.env.noise,
+            remeasure: remeasures(opts, plan),
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),

@@ -193,6 +193,23 @@ pub static OPTIONS: &[Opt] = &[
     },
     Opt {
         short: None,
+        long: Some("remeasure"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &[
+            "measure a pass again when it was disturbed (steal, other processes,",
+            "its copies stopped or throttled), at most 3 times per test; a quick",
+            "run always does; a standard run stays standard, and its report",
+            "says how many passes were measured again and why",
+        ],
+        brief: None,
+        apply: |o, _| {
+            o.remeasure = true;
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
         long: Some("results"),
         takes: Takes::Value("DIR"),
         run: false,
@@ -466,6 +483,8 @@ pub struct Options {
     pub json: Option<JsonOut>,
     /// `-n`, `--dry-run`: print the plan and its estimated time, run nothing.
     pub dry_run: bool,
+    /// `--remeasure`: a disturbed pass is measured again (a quick run's always are).
+    pub remeasure: bool,
     /// What the environment said.
     pub env: Environment,
     /// `--help` or `--version`, which end the parsing.
@@ -523,6 +542,7 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         exec_image: None,
         json: None,
         dry_run: false,
+        remeasure: false,
         env,
         asked: None,
     };

@@ -108,6 +108,7 @@ pub fn result(
         time,
         error: None,
         skipped: None,
+        replaced: Vec::new(),
     }
 }
 
@@ -177,6 +178,7 @@ pub fn reference() -> Run {
             duration: None,
             quick: None,
             noise: false,
+            remeasure: false,
             verbosity: Verbosity::Normal,
             tmpdir: "/opt/ub/tmp".to_string(),
             resultdir: "/opt/ub/results".to_string(),
@@ -253,6 +255,7 @@ pub fn troubled() -> Run {
             duration: Some(2),
             quick: None,
             noise: false,
+            remeasure: false,
             verbosity: Verbosity::Normal,
             tmpdir: "/t".to_string(),
             resultdir: "/r".to_string(),

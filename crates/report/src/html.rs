@@ -76,8 +76,8 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &kind_note(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
-    if let Some(n) = duration_note(&run.settings) {
-        s += &note_para(&n);
+    for n in [duration_note(&run.settings), super::view::remeasure_note(&run.settings)].iter().flatten() {
+        s += &note_para(n);
     }
     s
 }
