@@ -105,3 +105,42 @@ fn the_dry_run_estimates_what_a_quick_run_takes() {
     let log = std::fs::read_to_string(log).unwrap();
     assert_eq!(log.matches("#### Pass ").count(), 6, "three passes each: {log}");
 }
+
+/// A quick run's TSV on stdout and its CSV beside the report say, on every row, that it was a
+/// quick run, whether each figure was disturbed, and its interval: after Run's columns.
+#[test]
+fn a_quick_run_s_tsv_and_csv_say_what_kind_of_figure_each_is() {
+    let s = Scratch::new("quick-tsv");
+    let results = s.path().join("results");
+    let mut c = ub(["--quick=4", "-c", "1", "syscall", "--format", "tsv"]);
+    c.arg("--results").arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let o = run(c.env("UB_OUTPUT_CSV", "true"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tsv = stdout(&o);
+    let mut lines = tsv.lines();
+    assert!(lines.next().unwrap().ends_with("\tindex\tkind\tdisturbed\tci95_low\tci95_high"), "{tsv}");
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!((f.len(), f[9]), (13, "quick"), "{l}");
+        assert!(f[10] == "yes" || f[10] == "no", "{l}");
+        assert!(
+            f[11].parse::<f64>().is_ok() && f[12].parse::<f64>().is_ok(),
+            "three passes give an interval: {l}"
+        );
+    }
+    let csv = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "csv"))
+        .unwrap();
+    let csv = std::fs::read_to_string(csv).unwrap();
+    let (head, row) = csv.split_once('\n').unwrap();
+    let head: Vec<&str> = head.split(',').collect();
+    let row: Vec<&str> = row.trim_end().split(',').collect();
+    assert_eq!(
+        head[..3],
+        ["Concurrency", "System Call Overhead", "System Benchmarks Index Score (Partial Only)"]
+    );
+    assert_eq!(row[head.iter().position(|h| *h == "Kind").unwrap()], "quick", "{csv}");
+    assert_eq!(head.len(), row.len(), "{csv}");
+}

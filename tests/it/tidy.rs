@@ -645,8 +645,6 @@ fn strip_literals(code: &str) -> String {
 const NOT_YET_SPLIT: &[(&str, &str, usize)] = &[
     ("crates/compare/src/lib.rs", "main", 70),
     ("crates/compare/src/load.rs", "text_block", 94),
-    ("crates/compare/src/table.rs", "text", 84),
-    ("crates/compare/src/table.rs", "json", 69),
     ("crates/driver/src/exec.rs", "run_in", 165),
     ("crates/driver/src/output.rs", "create", 72),
     ("crates/driver/src/workdir/grepdata.rs", "line", 65),

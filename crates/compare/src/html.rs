@@ -57,7 +57,7 @@ fn table(sources: &[Source]) -> String {
     for (h, right) in fleet::HEAD {
         let _ = write!(s, "<th align={}>{}</th>", if right { "right" } else { "left" }, escape(h));
     }
-    s += "<th align=left>date</th><th align=left>run</th><th align=left>version</th></tr>\n";
+    s += "<th align=left>date</th><th align=left>run</th><th align=left>version</th><th align=left>disturbed</th></tr>\n";
     for (i, r) in fleet::rows(sources).iter().enumerate() {
         let k = sources.iter().position(|x| std::ptr::eq(x, r.src)).unwrap_or(0);
         let mut c = fleet::cells(i, r);
@@ -70,10 +70,27 @@ fn table(sources: &[Source]) -> String {
         let kind = if r.src.kind == Kind::Json { "JSON" } else { "text" };
         let (date, run) = (escape(&r.src.date), r.src.run_kind().name());
         let version = escape(&format!("{} ({kind})", r.src.version));
-        let _ = writeln!(s, "<td>{date}</td><td>{run}</td><td>{version}</td></tr>");
+        let _ =
+            writeln!(s, "<td>{date}</td><td>{run}</td><td>{version}</td><td>{}</td></tr>", disturbed(r.src));
     }
     s += "</table></p>\n<p class=\"note\">N copies: the index at the file's largest copy count, in brackets.</p>\n\n";
     s
+}
+
+/// The tests the file's run found disturbed, by copy count (`pipe (2)`), or `none`.
+fn disturbed(src: &Source) -> String {
+    let names: Vec<String> = src
+        .runs
+        .iter()
+        .flat_map(|r| {
+            r.tests.iter().filter(|t| t.disturbed).map(move |t| format!("{} ({})", t.message, r.copies))
+        })
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        escape(&names.join(", "))
+    }
 }
 
 /// A group per test with an index in any file (in report order), a bar per file and copy count,

@@ -102,8 +102,7 @@ pub fn main(args: Vec<OsString>) -> Result {
         sources.push(src);
     }
     let out = if format == Format::Html {
-        // The noise verdict is not in the results files yet (issue 17, item 2): none is marked.
-        html::page(&sources, hosts, &|_| false)
+        html::page(&sources, hosts, &|t| t.disturbed)
     } else if hosts {
         match format {
             Format::Text => fleet::text(&sources),

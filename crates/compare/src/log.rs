@@ -209,6 +209,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
             index: None,
             ci: stats.and_then(|s| s.ci95).and_then(|c| load::from_ends(c.low, c.high)),
             image: if load::times_an_image(&t.message) { image.or(t.image) } else { None },
+            disturbed: t.disturbed,
         });
     }
     let blocks = score::index_blocks(results);

@@ -253,12 +253,10 @@ pub fn troubled() -> Run {
             copies: vec![1],
             iterations: Some(3),
             duration: Some(2),
-            quick: None,
-            noise: false,
-            remeasure: false,
             verbosity: Verbosity::Normal,
             tmpdir: "/t".to_string(),
             resultdir: "/r".to_string(),
+            ..Settings::default()
         },
         runs: vec![CopyRun {
             copies: 1,
