@@ -205,9 +205,11 @@ impl Runner<'_> {
                 Step::Skipped => return self.skipped(r, began),
                 Step::Interrupted => return self.interrupted(),
             }
-            self.replace_disturbed(&mut r, &mut numbers);
+            let spent = self.exec.now() - began;
+            if self.policy.room_to_remeasure(spent, r.passes.len() + r.replaced.len(), budget) {
+                self.replace_disturbed(&mut r, &mut numbers);
+            }
             if let Some(b) = budget {
-                let spent = self.exec.now() - began;
                 self.estimate.follow(self.policy.budget_left(spent));
                 if self.policy.should_stop(&r.passes, spent, Some(b)) {
                     break;
@@ -219,7 +221,8 @@ impl Runner<'_> {
 
     /// When disturbed passes are measured again: moves each of `r`'s scored passes that was
     /// disturbed out of its score, logged with its number (`numbers`) and why, while the test
-    /// has had fewer than [`MAX_REMEASURED`]. The pass loop then runs another in its place.
+    /// has had fewer than [`MAX_REMEASURED`]. The pass loop then runs another in its place. (A
+    /// quick test calls it only while its share of the budget has room for another pass.)
     fn replace_disturbed(&mut self, r: &mut TestResult, numbers: &mut Vec<usize>) {
         while self.remeasure && r.replaced.len() < MAX_REMEASURED {
             let found = r.passes.iter().enumerate().find_map(|(k, p)| Some((k, r.pass_disturbance(p)?)));
@@ -566,11 +569,18 @@ mod tests {
         let r = run_with(&mut ex, i3, "pipe", 1, true).0.unwrap();
         assert_eq!((r.passes.len(), r.replaced.len()), (3, MAX_REMEASURED));
         assert!(r.disturbed());
-        // A quick run's three passes are three undisturbed ones.
+        // A quick run's three passes are three undisturbed ones, while its share has room.
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
         let q = Policy::Quick(Budget { left: 100.0, floor: 0.0, weight: w });
         let r = run_with(&mut canned(&[busy, quiet, quiet, quiet]), q, "pipe", 1, true).0.unwrap();
         assert_eq!((r.passes.len(), r.replaced.len()), (3, 1));
+        // A share of three passes has no room: the disturbed pass stays, and says so.
+        let f = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: w })
+            .test_secs(suite::test("pipe").unwrap());
+        let q = Policy::Quick(Budget { left: f, floor: f, weight: w });
+        let r = run_with(&mut canned(&[quiet, quiet, busy]), q, "pipe", 1, true).0.unwrap();
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, 0));
+        assert!(r.disturbed());
     }
 
     #[test]

@@ -141,6 +141,13 @@ impl Policy {
         budget.is_some_and(|b| quick::should_stop(passes, spent, b))
     }
 
+    /// Whether a test that has run `n` passes in `spent` seconds has room for a disturbed one
+    /// to be measured again: in its share of a quick run's budget (`budget`); always in the
+    /// others, where [`crate::model::MAX_REMEASURED`] alone bounds it.
+    pub fn room_to_remeasure(&self, spent: f64, n: usize, budget: Option<f64>) -> bool {
+        budget.is_none_or(|b| quick::another_fits(spent, n, b))
+    }
+
     /// What a quick run's budget will have left once a test that has taken `spent` seconds so
     /// far pays for them; None for the other runs.
     pub fn budget_left(&self, spent: f64) -> Option<f64> {

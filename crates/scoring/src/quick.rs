@@ -60,7 +60,13 @@ pub fn should_stop(passes: &[Pass], spent: f64, budget: f64) -> bool {
     if converged(passes, TARGET) {
         return true;
     }
-    spent + spent / n as f64 > budget
+    !another_fits(spent, n, budget)
+}
+
+/// Whether another pass, at the mean cost of the `n` run so far (`spent` seconds), fits in
+/// `budget`: for the stopping rule, and before a disturbed pass is measured again.
+pub fn another_fits(spent: f64, n: usize, budget: f64) -> bool {
+    n == 0 || spent + spent / n as f64 <= budget
 }
 
 /// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
@@ -249,5 +255,6 @@ mod tests {
         assert_eq!(min_budget([1.0, 3.5, 2.0]), 19.5);
         assert_eq!((passes_in(11.0, 1.0), passes_in(1.0, 1.0), passes_in(1e6, 1.0)), (11, 3, 100));
         assert_eq!(passes_in(3.0 * 1.1, 1.1), 3, "a float's rounding costs no pass");
+        assert!(another_fits(4.0, 2, 6.0) && !another_fits(4.0, 2, 5.9) && another_fits(0.0, 0, 0.0));
     }
 }
