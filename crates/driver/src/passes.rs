@@ -206,9 +206,7 @@ impl Runner<'_> {
                 Step::Interrupted => return self.interrupted(),
             }
             let spent = self.exec.now() - began;
-            if self.policy.room_to_remeasure(spent, r.passes.len() + r.replaced.len(), budget) {
-                self.replace_disturbed(&mut r, &mut numbers);
-            }
+            self.replace_disturbed(&mut r, &mut numbers, spent, budget);
             if let Some(b) = budget {
                 self.estimate.follow(self.policy.budget_left(spent));
                 if self.policy.should_stop(&r.passes, spent, Some(b)) {
@@ -221,10 +219,19 @@ impl Runner<'_> {
 
     /// When disturbed passes are measured again: moves each of `r`'s scored passes that was
     /// disturbed out of its score, logged with its number (`numbers`) and why, while the test
-    /// has had fewer than [`MAX_REMEASURED`]. The pass loop then runs another in its place. (A
-    /// quick test calls it only while its share of the budget has room for another pass.)
-    fn replace_disturbed(&mut self, r: &mut TestResult, numbers: &mut Vec<usize>) {
-        while self.remeasure && r.replaced.len() < MAX_REMEASURED {
+    /// has had fewer than [`MAX_REMEASURED`] and, having spent `spent` of a quick test's
+    /// `budget`, room for the passes it then needs. The pass loop runs another in its place.
+    fn replace_disturbed(
+        &mut self,
+        r: &mut TestResult,
+        numbers: &mut Vec<usize>,
+        spent: f64,
+        budget: Option<f64>,
+    ) {
+        let room = |r: &TestResult, p: &Policy| {
+            p.room_to_remeasure(spent, r.passes.len() + r.replaced.len(), r.passes.len(), budget)
+        };
+        while self.remeasure && r.replaced.len() < MAX_REMEASURED && room(r, &self.policy) {
             let found = r.passes.iter().enumerate().find_map(|(k, p)| Some((k, r.pass_disturbance(p)?)));
             let Some((k, why)) = found else { return };
             let pass = r.passes.remove(k);

@@ -141,11 +141,12 @@ impl Policy {
         budget.is_some_and(|b| quick::should_stop(passes, spent, b))
     }
 
-    /// Whether a test that has run `n` passes in `spent` seconds has room for a disturbed one
-    /// to be measured again: in its share of a quick run's budget (`budget`); always in the
-    /// others, where [`crate::model::MAX_REMEASURED`] alone bounds it.
-    pub fn room_to_remeasure(&self, spent: f64, n: usize, budget: Option<f64>) -> bool {
-        budget.is_none_or(|b| quick::another_fits(spent, n, b))
+    /// Whether a test that has run `run` passes in `spent` seconds, `scored` of them still in its
+    /// score, has room for one to be measured again: in its share of a quick run's budget
+    /// (`budget`, `quick::room_to_replace`); always in the others, where
+    /// [`crate::model::MAX_REMEASURED`] alone bounds it.
+    pub fn room_to_remeasure(&self, spent: f64, run: usize, scored: usize, budget: Option<f64>) -> bool {
+        budget.map_or(true, |b| quick::room_to_replace(spent, run, scored, b))
     }
 
     /// What a quick run's budget will have left once a test that has taken `spent` seconds so

@@ -311,7 +311,7 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
             n.load_start,
             n.load_end,
             n.involuntary,
-            if r.disturbed() { "<b>disturbed</b>" } else { "" }
+            verdict_cell(r)
         );
     }
     let _ = write!(
@@ -320,6 +320,14 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
         100.0 * crate::model::DISTURBED
     );
     s
+}
+
+/// A test's verdict in the noise table: `disturbed` and why, and the passes measured again.
+fn verdict_cell(r: &TestResult) -> String {
+    let mut v: Vec<String> =
+        r.disturbance().map(|d| format!("<b>disturbed</b> ({})", d.word())).into_iter().collect();
+    v.extend(super::view::replaced_note(r).map(|n| escape(&n)));
+    v.join("; ")
 }
 
 /// The end of the document: a note when the run was interrupted, the disclaimer, the closing
@@ -347,6 +355,25 @@ from the use of this information. Names and trademarks belong to their owners.</
 mod tests {
     use super::*;
     use crate::fixture;
+
+    #[test]
+    fn the_noise_table_says_why_a_test_was_disturbed_and_what_was_measured_again() {
+        use crate::model::{Disturbance, Noise, Replaced};
+        let mut run = fixture::reference();
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results) {
+            let foreign = if r.name == "pipe" { 0.5 } else { 0.0 };
+            for p in &mut r.passes {
+                p.noise = Some(Noise { foreign, ..quiet });
+            }
+            if r.name == "syscall" {
+                r.replaced = vec![Replaced { pass: r.passes[0].clone(), why: Disturbance::Stopped }];
+            }
+        }
+        let t = noise_table(&run.runs[0], true);
+        assert!(t.contains("<td><b>disturbed</b> (other processes)</td>"), "{t}");
+        assert!(t.contains("<td>1 pass measured again: stopped</td>"), "{t}");
+    }
 
     #[test]
     fn escapes_everything_interpolated() {

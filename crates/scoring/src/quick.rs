@@ -64,9 +64,17 @@ pub fn should_stop(passes: &[Pass], spent: f64, budget: f64) -> bool {
 }
 
 /// Whether another pass, at the mean cost of the `n` run so far (`spent` seconds), fits in
-/// `budget`: for the stopping rule, and before a disturbed pass is measured again.
+/// `budget`.
 pub fn another_fits(spent: f64, n: usize, budget: f64) -> bool {
     n == 0 || spent + spent / n as f64 <= budget
+}
+
+/// Whether one of `scored` passes, disturbed, can be left out and measured again within
+/// `budget`: the passes the test then still needs (enough for [`MIN_PASSES`], one at least), at
+/// the mean cost of the `run` so far (`spent` seconds), fit in it. The three passes come first.
+pub fn room_to_replace(spent: f64, run: usize, scored: usize, budget: f64) -> bool {
+    let needed = MIN_PASSES.saturating_sub(scored.saturating_sub(1)).max(1);
+    run > 0 && spent + spent / run as f64 * needed as f64 <= budget
 }
 
 /// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
@@ -256,5 +264,11 @@ mod tests {
         assert_eq!((passes_in(11.0, 1.0), passes_in(1.0, 1.0), passes_in(1e6, 1.0)), (11, 3, 100));
         assert_eq!(passes_in(3.0 * 1.1, 1.1), 3, "a float's rounding costs no pass");
         assert!(another_fits(4.0, 2, 6.0) && !another_fits(4.0, 2, 5.9) && another_fits(0.0, 0, 0.0));
+        // Three 1 s passes in 3.15 s: no room to replace the first, which would need three more.
+        assert!(!room_to_replace(1.0, 1, 1, 3.15) && room_to_replace(1.0, 1, 1, 4.0));
+        // With three scored in 3 s, a fourth fits in 4 s, not in 3.9 s.
+        assert!(room_to_replace(3.0, 3, 3, 4.0) && !room_to_replace(3.0, 3, 3, 3.9));
+        // Once one is out (2 scored of 3 run), replacing another needs two more passes.
+        assert!(room_to_replace(3.0, 3, 2, 5.0) && !room_to_replace(3.0, 3, 2, 4.9));
     }
 }
