@@ -73,6 +73,21 @@ fn the_kind_of_run_and_the_noise_are_in_every_output() {
     );
 }
 
+/// `--remeasure` outside a quick run: the report and the page say so after the system block, the
+/// JSON records it, and a replaced pass would be in each result's `replaced`.
+#[test]
+fn remeasure_is_said_in_the_report_and_recorded() {
+    let s = Scratch::new("noise-remeasure");
+    let (json, html, report) =
+        short_run(&s, &["-t", "1", "-i", "1", "-c", "1", "--remeasure", "syscall"], None);
+    assert!(report.contains("\n** Disturbed passes measured again (--remeasure): "), "{report}");
+    assert!(html.contains("<b>Disturbed passes measured again (--remeasure):</b>"), "{html}");
+    assert!(json.contains("\"remeasure\": true") && json.contains("\"replaced\": ["), "{json}");
+    let s = Scratch::new("noise-no-remeasure");
+    let (json, _, report) = short_run(&s, &["-t", "1", "-i", "1", "-c", "1", "syscall"], None);
+    assert!(!report.contains("--remeasure") && json.contains("\"remeasure\": false"), "{report}");
+}
+
 /// Run alone (`make test` runs the ignored tests one at a time after the others), since the
 /// quiet half needs a quiet CPU: the copies and a busy loop share CPU 0, then the copies alone.
 #[test]
