@@ -61,42 +61,43 @@ const THREE_WAY: &str = r#"Runs compared:
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44-fc-v657, date 2026-11-30T00:05:42
 ** warning: comparing runs of different kinds (standard, static image): their figures are not comparable
 
-1 parallel copy                                   [1]          [2]   vs [1]          [3]   vs [1]
-Dhrystone 2 using register variables       78540503.4   79995833.1   101.9%    78540503.4   100.0%?
-Double-Precision Whetstone                        ---          ---      ---       10246.7      ---
-Execl Throughput                                  ---          ---      ---        2114.7      ---
-File Copy 1024 bufsize 2000 maxblocks             ---          ---      ---     1117517.9      ---
-File Copy 256 bufsize 500 maxblocks               ---          ---      ---      289627.5      ---
-File Copy 4096 bufsize 8000 maxblocks             ---          ---      ---     3183417.2      ---
-Pipe Throughput                             2089013.9    2504995.0   119.9%*    2089013.9   100.0%?
-Pipe-based Context Switching                      ---          ---      ---       26010.3      ---
-Process Creation                                  ---       6900.0      ---        6781.8      ---
-Shell Scripts (1 concurrent)                      ---          ---      ---        9466.7      ---
-Shell Scripts (8 concurrent)                      ---          ---      ---        1791.9      ---
-System Call Overhead                              ---          ---      ---     1718780.5      ---
+1 parallel copy                                   [1]     95%           [2]     95%   vs [1]           [3]     95%   vs [1]
+Dhrystone 2 using register variables       78540503.4  +-0.6%     79995833.1  +-3.2%    101.9%     78540503.4     ---    100.0%?
+Double-Precision Whetstone                        ---                    ---               ---        10246.7     ---       ---
+Execl Throughput                                  ---                    ---               ---         2114.7     ---       ---
+File Copy 1024 bufsize 2000 maxblocks             ---                    ---               ---      1117517.9     ---       ---
+File Copy 256 bufsize 500 maxblocks               ---                    ---               ---       289627.5     ---       ---
+File Copy 4096 bufsize 8000 maxblocks             ---                    ---               ---      3183417.2     ---       ---
+Pipe Throughput                             2089013.9  +-0.5%      2504995.0  +-2.6%    119.9%*     2089013.9     ---    100.0%?
+Pipe-based Context Switching                      ---                    ---               ---        26010.3     ---       ---
+Process Creation                                  ---                 6900.0     ---       ---         6781.8     ---       ---
+Shell Scripts (1 concurrent)                      ---                    ---               ---         9466.7     ---       ---
+Shell Scripts (8 concurrent)                      ---                    ---               ---         1791.9     ---       ---
+System Call Overhead                              ---                    ---               ---      1718780.5     ---       ---
 
-System Benchmarks Index Score                  3361.8       1962.5    58.4%?       1433.1    42.6%?
+System Benchmarks Index Score                  3361.8  +-0.4%         1962.5     ---     58.4%?        1433.1     ---     42.6%?
 
 Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
 
 Not compared: 2 copies (only in [1], [3]).
 
 vs [1]: the score as a percentage of [1]'s score.
+95%: the half-width of the score's 95% interval (log scale), as a percentage.
 *: the two 95% confidence intervals do not overlap.
 ?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [3]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;
 
-const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap
-1	Dhrystone 2 using register variables	1	a.json	78540503.4	78000000	79000000		
-1	Dhrystone 2 using register variables	2	b.json	79995833.1	77549853.94578992	82518960.26063909	101.85	yes
-1	Pipe Throughput	1	a.json	2089013.9	2080000	2100000		
-1	Pipe Throughput	2	b.json	2504995	2442262.8882195507	2569338.473048082	119.91	no
-1	Process Creation	1	a.json					
-1	Process Creation	2	b.json	6900				
-1	System Benchmarks Index Score	1	a.json	3361.8	3348.435831581553	3375.2175070537087		
-1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown
+const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap	kind	disturbed
+1	Dhrystone 2 using register variables	1	a.json	78540503.4	78000000	79000000			standard	no
+1	Dhrystone 2 using register variables	2	b.json	79995833.1	77549853.94578992	82518960.26063909	101.85	yes	static image	no
+1	Pipe Throughput	1	a.json	2089013.9	2080000	2100000			standard	no
+1	Pipe Throughput	2	b.json	2504995	2442262.8882195507	2569338.473048082	119.91	no	static image	no
+1	Process Creation	1	a.json						standard	
+1	Process Creation	2	b.json	6900					static image	no
+1	System Benchmarks Index Score	1	a.json	3361.8	3348.435831581553	3375.2175070537087			standard	no
+1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown	static image	no
 "#;
 
 const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1,"file":"a.json","copies":[1,2],"rows":[{"test":"Dhrystone 2 using register variables","kind":"index","values":[6730.1,13711.4],"gain_pct":[null,103.73]},{"test":"Pipe Throughput","kind":"index","values":[1679.3,3230.1],"gain_pct":[null,92.35]},{"test":"System Benchmarks Index Score","kind":"index_score","values":[3361.8,6655],"gain_pct":[null,97.96]}]}
@@ -108,28 +109,29 @@ const OURS_VS_C: &str = r#"Runs compared:
   [2] c-unixbench.txt: text report, version 6.0.0, standard run
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44-fc-v657, date 2026-11-30T00:05:42
 
-1 parallel copy                                   [1]          [2]   vs [1]
-Dhrystone 2 using register variables       79995833.1   78540503.4    98.2%?
-Double-Precision Whetstone                        ---      10246.7      ---
-Execl Throughput                                  ---       2114.7      ---
-File Copy 1024 bufsize 2000 maxblocks             ---    1117517.9      ---
-File Copy 256 bufsize 500 maxblocks               ---     289627.5      ---
-File Copy 4096 bufsize 8000 maxblocks             ---    3183417.2      ---
-Pipe Throughput                             2504995.0    2089013.9    83.4%?
-Pipe-based Context Switching                      ---      26010.3      ---
-Process Creation                               6900.0       6781.8    98.3%?
-Recursion Test -- Tower of Hanoi             990000.0          ---      ---
-Shell Scripts (1 concurrent)                      ---       9466.7      ---
-Shell Scripts (8 concurrent)                      ---       1791.9      ---
-System Call Overhead                              ---    1718780.5      ---
+1 parallel copy                                   [1]     95%           [2]     95%   vs [1]
+Dhrystone 2 using register variables       79995833.1     ---     78540503.4     ---     98.2%?
+Double-Precision Whetstone                        ---                10246.7     ---       ---
+Execl Throughput                                  ---                 2114.7     ---       ---
+File Copy 1024 bufsize 2000 maxblocks             ---              1117517.9     ---       ---
+File Copy 256 bufsize 500 maxblocks               ---               289627.5     ---       ---
+File Copy 4096 bufsize 8000 maxblocks             ---              3183417.2     ---       ---
+Pipe Throughput                             2504995.0     ---      2089013.9     ---     83.4%?
+Pipe-based Context Switching                      ---                26010.3     ---       ---
+Process Creation                               6900.0     ---         6781.8     ---     98.3%?
+Recursion Test -- Tower of Hanoi             990000.0     ---            ---               ---
+Shell Scripts (1 concurrent)                      ---                 9466.7     ---       ---
+Shell Scripts (8 concurrent)                      ---                 1791.9     ---       ---
+System Call Overhead                              ---              1718780.5     ---       ---
 
-System Benchmarks Index Score                  1962.5       1433.1    73.0%?
+System Benchmarks Index Score                  1962.5     ---         1433.1     ---     73.0%?
 
 Partial index in [1]: not every index test ran, so index scores may cover different tests.
 
 Not compared: 2 copies (only in [2]).
 
 vs [1]: the score as a percentage of [1]'s score.
+95%: the half-width of the score's 95% interval (log scale), as a percentage.
 *: the two 95% confidence intervals do not overlap.
 ?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [1], [2]: text reports carry none.
@@ -142,23 +144,24 @@ const QUICK_TXT_JSON: &str = r#"Runs compared:
   [2] quick.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
       host vm, CPU unknown, 2 CPUs, kernel 6.18.44-fc-v857, date 2026-11-30T02:50:59Z
 
-1 parallel copy                                   [1]          [2]   vs [1]
-Dhrystone 2 using register variables       21618447.9   21618447.9   100.0%?
-Double-Precision Whetstone                     2366.8       2366.8   100.0%?
-System Call Overhead                         313255.1     313255.1   100.0%?
+1 parallel copy                                   [1]     95%           [2]     95%   vs [1]
+Dhrystone 2 using register variables       21618447.9     ---     21618447.9  +-7.4%    100.0%?
+Double-Precision Whetstone                     2366.8     ---         2366.8     ---    100.0%?
+System Call Overhead                         313255.1     ---       313255.1  +-4.9%    100.0%?
 
-System Benchmarks Index Score                   550.1        550.1   100.0%?
+System Benchmarks Index Score                   550.1     ---          550.1     ---    100.0%?
 
-2 parallel copies                                 [1]          [2]   vs [1]
-Dhrystone 2 using register variables       24344325.6   24344325.6   100.0%?
-Double-Precision Whetstone                     2470.5       2470.5   100.0%?
-System Call Overhead                         325406.5     325406.5   100.0%?
+2 parallel copies                                 [1]     95%           [2]     95%   vs [1]
+Dhrystone 2 using register variables       24344325.6     ---     24344325.6  +-3.1%    100.0%?
+Double-Precision Whetstone                     2470.5     ---         2470.5     ---    100.0%?
+System Call Overhead                         325406.5     ---       325406.5  +-2.8%    100.0%?
 
-System Benchmarks Index Score                   588.0        588.0   100.0%?
+System Benchmarks Index Score                   588.0     ---          588.0     ---    100.0%?
 
 Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
 
 vs [1]: the score as a percentage of [1]'s score.
+95%: the half-width of the score's 95% interval (log scale), as a percentage.
 *: the two 95% confidence intervals do not overlap.
 ?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [1]: text reports carry none.
@@ -306,7 +309,7 @@ fn a_report_with_its_log_compares_as_its_json() {
     let plans: [(&str, &[&str], &str); 3] = [
         ("a", &["-t", "1", "-i", "3", "-c", "1", "-c", "2"], "auto"),
         ("b", &["-t", "1", "-i", "3", "-c", "1"], "static"),
-        ("q", &["--quick=4", "-c", "1"], "auto"),
+        ("q", &["--quick=13", "-c", "1"], "auto"),
     ];
     for (dir, args, image) in plans {
         let results = s.path().join(dir);
@@ -431,4 +434,53 @@ fn the_c_suites_report_with_its_log() {
     };
     assert_eq!(score("1"), format!("{:.14e}", 78540503.4328753));
     assert_eq!(score("2"), format!("{:.14e}", 160012088.764291));
+}
+
+/// A disturbed test and the kind of run, in every format of `compare`: the text's `d` and
+/// legend, the TSV's last columns, the JSON's `disturbed`, the HTML's files table; and a text
+/// report's `** disturbed:` line read as the JSON's flag.
+#[test]
+fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
+    let s = Scratch::new("cmp-disturbed");
+    let a = std::fs::read_to_string(fixtures().join("a.json")).unwrap();
+    // pipe at 1 copy disturbed (the first of its two results).
+    let d = a.replacen(
+        "\"name\": \"pipe\", \"message\": \"Pipe Throughput\",",
+        "\"name\": \"pipe\", \"message\": \"Pipe Throughput\", \"disturbed\": true,",
+        1,
+    );
+    assert_ne!(a, d);
+    std::fs::write(s.path().join("d.json"), d).unwrap();
+    std::fs::copy(fixtures().join("quick.json"), s.path().join("quick.json")).unwrap();
+    let cmp = |args: &[&str]| {
+        let o = run(ub(["compare"]).args(args).current_dir(s.path()));
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let text = cmp(&["d.json", "quick.json"]);
+    let pipe = text.lines().find(|l| l.starts_with("Pipe Throughput ")).unwrap();
+    assert!(pipe.contains("  +-0.5%d"), "{pipe}");
+    assert!(
+        text.lines().any(|l| l.starts_with("System Benchmarks Index Score ") && l.contains("%d")),
+        "{text}"
+    );
+    assert!(text.contains("\nd: disturbed ("), "{text}");
+    assert!(text.contains(", quick run\n"), "{text}");
+    let tsv = cmp(&["--format", "tsv", "d.json", "quick.json"]);
+    assert!(tsv.starts_with(
+        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\n"
+    ));
+    let row = tsv.lines().find(|l| l.starts_with("1\tPipe Throughput\t1\t")).unwrap();
+    assert!(row.ends_with("\tstandard\tyes"), "{row}");
+    let row = tsv.lines().find(|l| l.starts_with("1\tSystem Call Overhead\t2\t")).unwrap();
+    assert!(row.ends_with("\tquick\tno"), "{row}");
+    let json = cmp(&["--format", "json", "d.json", "quick.json"]);
+    assert!(json.contains("\"overlap\":null,\"disturbed\":true}"), "{json}");
+    assert!(json.contains("\"run_kind\":\"quick\""), "{json}");
+    let html = cmp(&["--format", "html", "d.json", "quick.json"]);
+    assert!(
+        html.contains("<th align=left>disturbed</th>") && html.contains("<td>Pipe Throughput (1)</td>"),
+        "{html}"
+    );
+    assert!(html.contains("<td>none</td>"), "{html}");
 }

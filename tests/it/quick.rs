@@ -51,3 +51,96 @@ fn a_quick_run_reports_its_intervals_and_compare_reads_it() {
         assert!((pct - 100.0).abs() < 0.1, "{r}");
     }
 }
+
+/// The seconds of `Estimated time: ...` in a dry run's last lines.
+fn estimated_secs(dry: &str) -> f64 {
+    let line = dry.lines().find(|l| l.starts_with("Estimated time: ")).unwrap_or_else(|| panic!("{dry}"));
+    let secs = line.rsplit_once('(').map_or(line, |(_, s)| s);
+    let secs = secs.trim_start_matches("Estimated time: ").trim_end_matches(')').trim_end_matches(" s");
+    secs.parse().unwrap_or_else(|_| panic!("{line}"))
+}
+
+#[test]
+fn a_budget_below_three_passes_of_every_test_is_refused_naming_the_least() {
+    let s = Scratch::new("quick-min");
+    let mut c = ub(["--quick=3", "-c", "1", "-c", "2", "syscall", "pipe"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let o = run(&mut c);
+    // 2 tests at 2 copy counts, 3 passes of 1.05 s each.
+    assert_usage_error(
+        &o,
+        "--quick=3: too small a budget for this plan; every test needs 3 passes, so at least --quick=13",
+    );
+    assert!(s.entries().is_empty(), "nothing created: {:?}", s.entries());
+    let o = run(&mut ub(["-n", "--quick=13", "-c", "1", "-c", "2", "syscall", "pipe"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dry = stdout(&o);
+    assert_eq!(dry.lines().filter(|l| l.contains(" syscall ") || l.contains(" pipe ")).count(), 4, "{dry}");
+    assert!(dry.lines().filter(|l| l.contains(" pipe ")).all(|l| l.contains("   3   ")), "{dry}");
+}
+
+/// The dry run's estimate against the run itself, at the smallest budget: every test gets its
+/// three passes and no more, and the run takes about what was said (a loose ratio: the machine
+/// may be loaded, and a loaded one only makes the run longer).
+#[test]
+fn the_dry_run_estimates_what_a_quick_run_takes() {
+    let args = ["--quick=7", "-c", "1", "syscall", "pipe"];
+    let o = run(ub(["-n"]).args(args));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let est = estimated_secs(&stdout(&o));
+    assert!((6.0..=7.0).contains(&est), "{est}");
+    let s = Scratch::new("quick-estimate");
+    let mut c = ub(args);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let t0 = std::time::Instant::now();
+    let o = run(c.arg("-q"));
+    let took = t0.elapsed().as_secs_f64();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(took / est > 0.8 && took / est < 2.0, "estimated {est} s, took {took:.1} s");
+    let log = std::fs::read_dir(s.path().join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "log"))
+        .unwrap();
+    let log = std::fs::read_to_string(log).unwrap();
+    assert_eq!(log.matches("#### Pass ").count(), 6, "three passes each: {log}");
+}
+
+/// A quick run's TSV on stdout and its CSV beside the report say, on every row, that it was a
+/// quick run, whether each figure was disturbed, and its interval: after Run's columns.
+#[test]
+fn a_quick_run_s_tsv_and_csv_say_what_kind_of_figure_each_is() {
+    let s = Scratch::new("quick-tsv");
+    let results = s.path().join("results");
+    let mut c = ub(["--quick=4", "-c", "1", "syscall", "--format", "tsv"]);
+    c.arg("--results").arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let o = run(c.env("UB_OUTPUT_CSV", "true"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tsv = stdout(&o);
+    let mut lines = tsv.lines();
+    assert!(lines.next().unwrap().ends_with("\tindex\tkind\tdisturbed\tci95_low\tci95_high"), "{tsv}");
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!((f.len(), f[9]), (13, "quick"), "{l}");
+        assert!(f[10] == "yes" || f[10] == "no", "{l}");
+        assert!(
+            f[11].parse::<f64>().is_ok() && f[12].parse::<f64>().is_ok(),
+            "three passes give an interval: {l}"
+        );
+    }
+    let csv = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "csv"))
+        .unwrap();
+    let csv = std::fs::read_to_string(csv).unwrap();
+    let (head, row) = csv.split_once('\n').unwrap();
+    let head: Vec<&str> = head.split(',').collect();
+    let row: Vec<&str> = row.trim_end().split(',').collect();
+    assert_eq!(
+        head[..3],
+        ["Concurrency", "System Call Overhead", "System Benchmarks Index Score (Partial Only)"]
+    );
+    assert_eq!(row[head.iter().position(|h| *h == "Kind").unwrap()], "quick", "{csv}");
+    assert_eq!(head.len(), row.len(), "{csv}");
+}

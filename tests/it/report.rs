@@ -58,7 +58,10 @@ fn machine_readable_documents_agree_with_the_report() {
     assert!(json.contains("\"title\": \"System Benchmarks Index Score (Partial Only)\""), "{json}");
     let tsv = short_run(&s, &[], "tsv");
     let lines: Vec<&str> = tsv.lines().collect();
-    assert_eq!(lines[0], "copies\ttest\ttitle\tscore\tunit\tseconds_per_pass\tkept_passes\tbaseline\tindex");
+    assert_eq!(
+        lines[0],
+        "copies\ttest\ttitle\tscore\tunit\tseconds_per_pass\tkept_passes\tbaseline\tindex\tkind\tdisturbed\tci95_low\tci95_high"
+    );
     let f: Vec<&str> = lines[1].split('\t').collect();
     assert_eq!(
         (f[0], f[1], f[2], f[4], f[6], f[7]),

@@ -144,7 +144,51 @@ pub struct Noise {
     pub involuntary: u64,
     /// The mean current CPU frequency in MHz at the end, where /sys shows it.
     pub mhz: Option<f64>,
+    /// The pass's wall seconds, from the readings before it to those after.
+    pub wall: f64,
+    /// CPU seconds of those CPUs that nothing used: neither busy nor stolen (idle, waiting for
+    /// I/O, or time the guest never saw, as when its VM was paused).
+    pub idle: f64,
+    /// Seconds the copies' cgroup was held back by its CPU quota (cgroup v2 `cpu.stat`
+    /// `throttled_usec`); None where there is no such file.
+    pub throttled: Option<f64>,
 }
+
+/// Why a pass, or a test, was disturbed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disturbance {
+    /// The hypervisor gave the CPUs to other guests.
+    Steal,
+    /// Other processes of this host took CPU time.
+    Others,
+    /// The copies got far less CPU than the pass's wall time with nothing else to blame: they
+    /// were stopped (SIGSTOP, a paused VM).
+    Stopped,
+    /// The cgroup's CPU quota held the copies back.
+    Throttled,
+}
+
+impl Disturbance {
+    /// The word every output uses.
+    pub fn word(self) -> &'static str {
+        match self {
+            Disturbance::Steal => "steal",
+            Disturbance::Others => "other processes",
+            Disturbance::Stopped => "stopped",
+            Disturbance::Throttled => "throttled",
+        }
+    }
+}
+
+/// The most passes of a test measured again: a host disturbed throughout gets its test measured
+/// this many passes longer, then the test is reported disturbed.
+pub const MAX_REMEASURED: usize = 3;
+
+/// A pass is stopped when the CPUs sat idle, beyond what the test's least idle pass left idle,
+/// for more than this share of its copies' CPU time. Higher than [`DISTURBED`]: a test's
+/// passes leave a little more or less idle time by themselves (the file tests' waits, the
+/// context switch's ping-pong), a stop leaves the whole of it.
+pub const STOPPED: f64 = 0.25;
 
 impl Noise {
     /// Steal time, as a share of the copies' CPU time.
@@ -168,6 +212,35 @@ impl Noise {
             load_end: other.load_end,
             involuntary: self.involuntary + other.involuntary,
             mhz: other.mhz.or(self.mhz),
+            wall: self.wall + other.wall,
+            idle: self.idle + other.idle,
+            throttled: match (self.throttled, other.throttled) {
+                (Some(a), Some(b)) => Some(a + b),
+                (a, b) => a.or(b),
+            },
+        }
+    }
+
+    /// The CPUs' idle seconds per second of the pass.
+    pub fn idle_rate(&self) -> f64 {
+        share(self.idle, self.wall)
+    }
+
+    /// Why this pass was disturbed, if it was: the quota's throttling, steal or other
+    /// processes past [`DISTURBED`] of the copies' CPU time, or idle CPUs past [`STOPPED`] of it
+    /// beyond `idle_rate`, the idle rate of the test's least idle pass.
+    pub fn disturbance(&self, idle_rate: f64) -> Option<Disturbance> {
+        let stopped = share(self.idle - self.wall * idle_rate, self.copies_cpu);
+        if share(self.throttled.unwrap_or(0.0), self.copies_cpu) > DISTURBED {
+            Some(Disturbance::Throttled)
+        } else if self.steal_share() > DISTURBED {
+            Some(Disturbance::Steal)
+        } else if self.foreign_share() > DISTURBED {
+            Some(Disturbance::Others)
+        } else if stopped > STOPPED {
+            Some(Disturbance::Stopped)
+        } else {
+            None
         }
     }
 }
@@ -222,6 +295,15 @@ pub struct TestResult {
     pub error: Option<String>,
     /// Why the test was skipped (a missing host program, no display), if it was.
     pub skipped: Option<String>,
+    /// The passes measured again, in run order, each with why: kept out of the score.
+    pub replaced: Vec<Replaced>,
+}
+
+/// A pass that was disturbed and measured again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replaced {
+    pub pass: Pass,
+    pub why: Disturbance,
 }
 
 impl TestResult {
@@ -232,9 +314,36 @@ impl TestResult {
         it.try_fold(first, |acc, n| Some(acc.add(&n?)))
     }
 
-    /// Whether steal time or other processes took more than [`DISTURBED`] of its copies' CPU.
+    /// Whether its passes were disturbed ([`TestResult::disturbance`]).
     pub fn disturbed(&self) -> bool {
-        self.noise().is_some_and(|n| n.steal_share() > DISTURBED || n.foreign_share() > DISTURBED)
+        self.disturbance().is_some()
+    }
+
+    /// Why its scored passes were disturbed, if they were: over them all, the quota's
+    /// throttling, steal time or other processes past [`DISTURBED`] of its copies' CPU time;
+    /// else the first pass that was stopped or throttled.
+    pub fn disturbance(&self) -> Option<Disturbance> {
+        let n = self.noise()?;
+        // Summed over passes, idle time says nothing (an infinite rate excuses all of it): a
+        // stop is judged pass by pass.
+        match n.disturbance(f64::INFINITY) {
+            Some(d) => Some(d),
+            None => self.passes.iter().find_map(|p| {
+                self.pass_disturbance(p)
+                    .filter(|d| matches!(d, Disturbance::Stopped | Disturbance::Throttled))
+            }),
+        }
+    }
+
+    /// Why pass `p` was disturbed, judged against this test's passes (the replaced ones too).
+    pub fn pass_disturbance(&self, p: &Pass) -> Option<Disturbance> {
+        p.noise?.disturbance(self.least_idle_rate())
+    }
+
+    /// The idle rate of its least idle pass: what the test leaves idle by itself.
+    fn least_idle_rate(&self) -> f64 {
+        let all = self.passes.iter().chain(self.replaced.iter().map(|r| &r.pass));
+        all.filter_map(|p| p.noise.map(|n| n.idle_rate())).fold(f64::INFINITY, f64::min)
     }
 
     /// Whether the test produced a score.
@@ -384,6 +493,8 @@ pub struct Settings {
     /// Whether the driver read the host's noise around each pass (false with `UB_NOISE=off`,
     /// and in a run loaded from a file that does not say).
     pub noise: bool,
+    /// Whether a disturbed pass was measured again (`--remeasure`, and every quick run).
+    pub remeasure: bool,
     pub verbosity: Verbosity,
     pub tmpdir: String,
     pub resultdir: String,
@@ -467,4 +578,45 @@ pub struct Run {
     /// Saved while the run was still going: the driver rewrites the report after every test, so
     /// a run killed by SIGKILL (which cannot save at the end) leaves a report that says so.
     pub incomplete: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 1 s pass of one copy on a 2-CPU host, its copies' CPU `cpu`, the CPUs idle for `idle`.
+    fn pass(cpu: f64, idle: f64, foreign: f64) -> Pass {
+        let noise = Noise { copies_cpu: cpu, foreign, wall: 1.0, idle, ..Default::default() };
+        Pass { count: 1.0, noise: Some(noise), ..Default::default() }
+    }
+
+    fn test(passes: Vec<Pass>) -> TestResult {
+        TestResult { passes, kept: vec![0], ..Default::default() }
+    }
+
+    #[test]
+    fn a_pass_whose_cpus_sat_idle_was_stopped_and_one_that_shared_them_was_not() {
+        // One copy leaves one CPU of two idle by itself: 1 s idle per second.
+        let quiet = test(vec![pass(1.0, 1.0, 0.0), pass(0.99, 1.01, 0.0)]);
+        assert_eq!(quiet.disturbance(), None);
+        // Stopped for half a pass: half its CPU, the other half idle too.
+        let mut t = test(vec![pass(1.0, 1.0, 0.0), pass(0.5, 1.5, 0.0), pass(1.0, 1.0, 0.0)]);
+        assert_eq!(t.pass_disturbance(&t.passes[1]), Some(Disturbance::Stopped));
+        assert_eq!(t.pass_disturbance(&t.passes[0]), None);
+        assert_eq!(t.disturbance(), Some(Disturbance::Stopped));
+        // The same half a pass taken by another process: its time, not a stop.
+        t.passes[1] = pass(0.5, 1.0, 0.5);
+        assert_eq!(t.pass_disturbance(&t.passes[1]), Some(Disturbance::Others));
+        assert_eq!(t.disturbance(), Some(Disturbance::Others));
+        // A quota's throttling names itself, before the idle time it leaves.
+        let mut p = pass(0.5, 1.5, 0.0);
+        p.noise.as_mut().unwrap().throttled = Some(0.4);
+        let t = test(vec![pass(1.0, 1.0, 0.0), p]);
+        assert_eq!(t.disturbance(), Some(Disturbance::Throttled));
+        // A stopped pass replaced is judged no more, but still sets what idle is usual.
+        let mut t = test(vec![pass(1.0, 1.0, 0.0)]);
+        t.replaced.push(Replaced { pass: pass(0.5, 1.5, 0.0), why: Disturbance::Stopped });
+        assert_eq!(t.disturbance(), None);
+        assert_eq!(Disturbance::Others.word(), "other processes");
+    }
 }

@@ -77,6 +77,7 @@ const COLUMNS: &[Column] = &[
         cell: |r, _| Some(format!("{} ({})", r.src.version, format_of(r.src))),
     },
     Column { head: "path", right: false, cell: |r, _| Some(r.src.file.clone()) },
+    Column { head: "disturbed", right: false, cell: |r, _| Some(disturbed_tests(r.src)) },
 ];
 
 fn format_of(src: &Source) -> &'static str {
@@ -130,6 +131,22 @@ fn files_key(sources: &[Source]) -> String {
         })
         .collect();
     format!("<p class=\"note\">Files: {}.</p>\n", items.join("; "))
+}
+
+/// The tests the file's run found disturbed, by copy count (`pipe (2)`), or `none`.
+fn disturbed_tests(src: &Source) -> String {
+    let names: Vec<String> = src
+        .runs
+        .iter()
+        .flat_map(|r| {
+            r.tests.iter().filter(|t| t.disturbed).map(move |t| format!("{} ({})", t.message, r.copies))
+        })
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// A group per test with an index in any file (in report order), a bar per file and copy count,

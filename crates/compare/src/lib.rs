@@ -127,8 +127,7 @@ fn load_all(files: &[OsString]) -> Result<Vec<load::Source>> {
 /// The page, the fleet table, the scaling table of one file or the comparison of several.
 fn render(format: Format, hosts: bool, sources: Vec<load::Source>) -> Result<String> {
     if format == Format::Html {
-        // The noise verdict is not in the results files yet (issue 17, item 2): none is marked.
-        return Ok(html::page(&sources, hosts, &|_| false));
+        return Ok(html::page(&sources, hosts, &|t| t.disturbed));
     }
     if hosts {
         return match format {

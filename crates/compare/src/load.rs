@@ -114,6 +114,9 @@ pub struct Test {
     /// For execl and spawn: whether they timed this static binary or a dynamically linked
     /// program (ours or the C suite's). None where the file does not say.
     pub image: Option<Image>,
+    /// Whether the run found it disturbed (the JSON's `disturbed`, the report's
+    /// `** disturbed:` line).
+    pub disturbed: bool,
 }
 
 /// The kind of image an execl or spawn figure was timed on (`crate::exec_image`).
@@ -274,6 +277,7 @@ fn json_run(r: &Value) -> Result<Run, String> {
             index: opt_num(t, "index"),
             ci,
             image,
+            disturbed: t.get("disturbed").and_then(Value::as_bool).unwrap_or(false),
         });
     }
     let mut index = Vec::new();
@@ -373,7 +377,9 @@ fn from_text(file: &str, text: &str) -> Result<Source, String> {
     let mut runs = Vec::new();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(lines.len());
-        runs.push(text_block(&lines, start, end)?);
+        let mut run = text_block(&lines, start, end)?;
+        mark_disturbed(&mut run.tests, &lines[start..end]);
+        runs.push(run);
     }
     // The notes `report::text` writes for a quick run and for `-t`; a report without them (the
     // C suite's too) ran Run's durations. (`-i` has no note: a text report cannot tell it.)
@@ -461,6 +467,19 @@ fn index_row(l: &str) -> Option<(String, Option<f64>)> {
     (!message.is_empty()).then(|| (message.to_string(), index))
 }
 
+/// Marks the tests a block's `** disturbed: <test> (...)` notes name (by the name that runs
+/// them, as every note does).
+fn mark_disturbed(tests: &mut [Test], block: &[&str]) {
+    let named: Vec<&str> = block
+        .iter()
+        .filter_map(|l| l.strip_prefix("** disturbed: ")?.split_once(" (").map(|(n, _)| n))
+        .collect();
+    for t in tests.iter_mut() {
+        let name = crate::suite::TESTS.iter().find(|x| x.message == t.message).map(|x| x.name);
+        t.disturbed = name.is_some_and(|n| named.contains(&n));
+    }
+}
+
 fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     let mut i = start + 1;
     while i < end && lines[i].trim().is_empty() {
@@ -535,7 +554,7 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
         }
         let (message, score, unit) =
             result_line(l).ok_or_else(|| at(j, format!("not a result line: '{t}'")))?;
-        tests.push(Test { message, score, unit, index: None, ci: None, image: None });
+        tests.push(Test { message, score, unit, index: None, ci: None, image: None, disturbed: false });
     }
     // execl and spawn timed a dynamic program (the C suite's, or our twin) unless a note says
     // they ran on the static image.
@@ -635,6 +654,34 @@ mod tests {
             assert!(b.contains("INDEX VALUES") && b.contains("=========\n"), "{b}");
             assert_eq!(load("r", &format!("{report}{b}\n")).unwrap(), plain);
         }
+    }
+
+    #[test]
+    fn a_disturbed_test_is_read_from_the_report_s_note_and_the_json_s_flag() {
+        let report = |note: &str| {
+            format!(
+                "Benchmark Run: Tue Dec 01 2026 12:00:00 - 12:00:06\n\
+                 2 CPUs in system; running 1 parallel copy of tests\n\n\
+                 Pipe Throughput  10.0 lps   (10.0 s, 2 samples)\n\n\
+                 System Benchmarks Partial Index  BASELINE  RESULT  INDEX\n\
+                 Pipe Throughput  12440.0  10.0  0.0\n  ========\n\
+                 System Benchmarks Index Score (Partial Only)  10.0\n\n{note}"
+            )
+        };
+        let flag = |note: &str| load("r", &report(note)).unwrap().runs[0].tests[0].disturbed;
+        assert!(flag(
+            "** disturbed: pipe (steal 0.0% and other processes 9.0% of its copies' CPU time, over 5%)\n"
+        ));
+        assert!(!flag(""));
+        assert!(!flag("** disturbed: syscall (stopped: ...)\n"), "another test's");
+        let json = |d: &str| {
+            let text = format!(
+                "{{\"schema\":\"unixbench-results\",\"schema_version\":2,\"runs\":[{{\"copies\":1,\
+                 \"results\":[{{\"message\":\"Pipe Throughput\",\"score\":1,{d}\"unit\":\"lps\"}}]}}]}}"
+            );
+            load("f", &text).unwrap().runs[0].tests[0].disturbed
+        };
+        assert!(json("\"disturbed\":true,") && !json("\"disturbed\":false,") && !json(""));
     }
 
     #[test]

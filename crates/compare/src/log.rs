@@ -42,6 +42,8 @@ struct Section {
     message: String,
     copies: usize,
     passes: Vec<Vec<CopyOutcome>>,
+    /// The numbers (from 1) of the passes measured again, out of the score.
+    replaced: Vec<usize>,
     scored: bool,
 }
 
@@ -95,6 +97,9 @@ fn sections(text: &str) -> Vec<Section> {
         if l.starts_with("#### Pass ") {
             s.passes.push(Vec::new());
             copy = None;
+        } else if let Some(n) = replaced_pass(l) {
+            s.replaced.push(n);
+            copy = None;
         } else if let Some((key, v)) = l.strip_prefix("# ").and_then(|f| f.split_once(':')) {
             let c = copy.get_or_insert_with(CopyOutcome::default);
             if !set_field(c, key, v.strip_prefix(' ').unwrap_or(v)) {
@@ -117,6 +122,11 @@ fn sections(text: &str) -> Vec<Section> {
     out
 }
 
+/// The number of the pass a `#### Replaced: pass N (why), measured again` line names.
+fn replaced_pass(l: &str) -> Option<usize> {
+    l.strip_prefix("#### Replaced: pass ")?.split(' ').next()?.parse().ok()
+}
+
 /// A scored section as the driver would have scored it: its passes combined from their copies,
 /// the lowest third dropped, the geometric mean of the rest (`crate::score`).
 fn result(s: Section) -> Option<TestResult> {
@@ -129,7 +139,11 @@ fn result(s: Section) -> Option<TestResult> {
         category: test.map(|t| t.category),
         message: s.message,
         copies: s.copies,
-        passes: s.passes.into_iter().map(score::combine_copies).collect(),
+        passes: (1..)
+            .zip(s.passes)
+            .filter(|(n, _)| !s.replaced.contains(n))
+            .map(|(_, p)| score::combine_copies(p))
+            .collect(),
         ..TestResult::default()
     };
     score::score_result(&mut r).then_some(r)
@@ -195,6 +209,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
             index: None,
             ci: stats.and_then(|s| s.ci95).and_then(|c| load::from_ends(c.low, c.high)),
             image: if load::times_an_image(&t.message) { image.or(t.image) } else { None },
+            disturbed: t.disturbed,
         });
     }
     let blocks = score::index_blocks(results);
@@ -395,6 +410,24 @@ Count score:        220.0
         close(ix.score, 10.0 * ((s / 15000.0).ln() / 2.0 + (e / 43.0).ln() / 2.0).exp());
         let half = (got.log_half.powi(2) + execl.ci.unwrap().log_half.powi(2)).sqrt() / 2.0;
         close(ix.ci.unwrap().log_half, half);
+    }
+
+    #[test]
+    fn a_pass_measured_again_is_left_out_as_the_run_left_it_out() {
+        // A fourth syscall pass, first, disturbed and measured again: renumbered, the log reads
+        // as the report still.
+        let extra = "#### Pass 1\n\n# COUNT0: 9000000\n# COUNT1: 1\n# COUNT2: lps\n# elapsed: 1.000000\n# pid: 9\n# status: 0\n\n\
+                     #### Replaced: pass 1 (stopped), measured again\n\n";
+        let log = LOG.replacen("#### Pass 3", "#### Pass 4", 1).replacen("#### Pass 2", "#### Pass 3", 1);
+        let log = log.replacen("#### Pass 1", "#### Pass 2", 1).replacen(
+            "#### Pass 2",
+            &format!("{extra}#### Pass 2"),
+            1,
+        );
+        let mut src = load::load("r", REPORT).unwrap();
+        apply(&mut src, &log).unwrap();
+        close(src.runs[0].tests[0].score, (1.1e6f64 * 1.21e6).sqrt());
+        assert_eq!(replaced_pass("#### Replaced: pass 12 (other processes), measured again"), Some(12));
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub struct Cell {
     pub ci: Option<Interval>,
     /// execl's and spawn's: the kind of image timed.
     pub image: Option<Image>,
+    /// The test was disturbed; an index score, one of its tests was.
+    pub disturbed: bool,
 }
 
 /// How a run's interval relates to the first run's.
@@ -93,6 +95,11 @@ fn index_title(c: Category) -> String {
     format!("{} Index Score", c.display())
 }
 
+/// The category of the test whose report line is `message`.
+fn category_of(message: &str) -> Option<Category> {
+    crate::suite::TESTS.iter().find(|t| t.message == message).map(|t| t.category)
+}
+
 /// Rows for one copy count: the union of the tests in report order (byte order of the message),
 /// then the index scores in category order.
 fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
@@ -111,6 +118,7 @@ fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
                         score: t.score,
                         ci: t.ci,
                         image: t.image,
+                        disturbed: t.disturbed,
                     })
                 })
                 .collect(),
@@ -124,6 +132,7 @@ fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
                     score: i.score,
                     ci: i.ci,
                     image: None,
+                    disturbed: r.tests.iter().any(|t| t.disturbed && category_of(&t.message) == Some(c)),
                 })
             })
             .collect();
@@ -219,8 +228,21 @@ fn source_line(i: usize, s: &Source) -> String {
     )
 }
 
-/// The comparison as text: a source list, one table per copy count, the legend.
+/// The comparison as text: a source list, one table per copy count, the notes, the legend.
 pub fn text(c: &Comparison) -> String {
+    let mut o = sources_text(c);
+    for t in &c.tables {
+        o += &table_text(t);
+    }
+    o += &notes_text(c);
+    if c.sources.len() > 1 {
+        o += &legend_text(c);
+    }
+    o
+}
+
+/// The list of files compared, and the warning when their kinds of run differ.
+fn sources_text(c: &Comparison) -> String {
     let mut o = String::from("Runs compared:\n");
     for (i, s) in c.sources.iter().enumerate() {
         let _ = writeln!(o, "{}", source_line(i, s));
@@ -228,44 +250,54 @@ pub fn text(c: &Comparison) -> String {
     if let Some(w) = kinds_warning(&c.sources) {
         let _ = writeln!(o, "** warning: {w}");
     }
-    for t in &c.tables {
-        let title = if t.copies == 1 {
-            "1 parallel copy".to_string()
-        } else {
-            format!("{} parallel copies", t.copies)
-        };
-        let mut head = format!("\n{title:<40} {:>12}", "[1]");
-        for j in 1..c.sources.len() {
-            let _ = write!(head, " {:>12} {:>8}", format!("[{}]", j + 1), "vs [1]");
-        }
-        o.push_str(head.trim_end());
-        o.push('\n');
-        let mut gap = false;
-        for r in &t.rows {
-            if r.index_score && !gap {
-                o.push('\n');
-                gap = true;
-            }
-            let mut line = format!("{:<40}", r.name);
-            for (j, cell) in r.cells.iter().enumerate() {
-                match cell {
-                    Some(x) => {
-                        let _ = write!(line, " {:>12.1}", x.score);
-                    }
-                    None => {
-                        let _ = write!(line, " {:>12}", "---");
-                    }
-                }
-                if j > 0 {
-                    let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
-                    let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
-                    let _ = write!(line, " {pct:>8}{sym}");
-                }
-            }
-            o.push_str(line.trim_end());
-            o.push('\n');
-        }
+    o
+}
+
+/// One copy count's table: a line per row, each file's score with its interval's half-width
+/// (`d` after it when disturbed), and after the first file's, the ratio to it and its mark.
+fn table_text(t: &Table) -> String {
+    let title =
+        if t.copies == 1 { "1 parallel copy".to_string() } else { format!("{} parallel copies", t.copies) };
+    let mut head = format!("\n{title:<40} {:>12} {:>7}", "[1]", "95%");
+    for j in 1..t.rows.first().map_or(1, |r| r.cells.len()) {
+        let _ = write!(head, "  {:>12} {:>7} {:>8}", format!("[{}]", j + 1), "95%", "vs [1]");
     }
+    let mut o = format!("{}\n", head.trim_end());
+    let mut gap = false;
+    for r in &t.rows {
+        if r.index_score && !gap {
+            o.push('\n');
+            gap = true;
+        }
+        let mut line = format!("{:<40}", r.name);
+        for (j, cell) in r.cells.iter().enumerate() {
+            if j > 0 {
+                line.push(' ');
+            }
+            line += &cell_text(cell);
+            if j > 0 {
+                let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
+                let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
+                let _ = write!(line, " {pct:>8}{sym}");
+            }
+        }
+        o.push_str(line.trim_end());
+        o.push('\n');
+    }
+    o
+}
+
+/// A file's score in a row, its interval's half-width on the log scale as a percentage, and
+/// `d` when disturbed; `---` where it has none.
+fn cell_text(cell: &Option<Cell>) -> String {
+    let Some(x) = cell else { return format!(" {:>12} {:>7} ", "---", "") };
+    let ci = x.ci.map_or("---".to_string(), |i| format!("+-{:.1}%", 100.0 * i.log_half.exp_m1()));
+    format!(" {:>12.1} {ci:>7}{}", x.score, if x.disturbed { 'd' } else { ' ' })
+}
+
+/// What the tables leave out: partial indexes, copy counts not in every file.
+fn notes_text(c: &Comparison) -> String {
+    let mut o = String::new();
     let partial: Vec<String> = (0..c.sources.len())
         .filter(|&i| c.sources[i].runs.iter().any(|r| r.index.iter().any(|x| x.partial)))
         .map(|i| format!("[{}]", i + 1))
@@ -281,27 +313,30 @@ pub fn text(c: &Comparison) -> String {
         let names: Vec<String> = which.iter().map(|i| format!("[{}]", i + 1)).collect();
         let _ = writeln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
     }
-    if c.sources.len() > 1 {
-        o.push_str("\nvs [1]: the score as a percentage of [1]'s score.\n");
-        o.push_str("*: the two 95% confidence intervals do not overlap.\n");
-        o.push_str("?: an interval is unknown (a text report has none; a single kept pass gives none).\n");
-        let images_differ = c
-            .tables
-            .iter()
-            .flat_map(|t| &t.rows)
-            .any(|r| r.cells.iter().skip(1).any(|x| mark(&r.cells[0], x) == Some(Mark::Images)));
-        if images_differ {
-            o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
-        }
-        let text: Vec<String> = (0..c.sources.len())
-            .filter(|&i| c.sources[i].kind == Kind::Text)
-            .map(|i| format!("[{}]", i + 1))
-            .collect();
-        if !text.is_empty() {
-            let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
-        }
-        o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
+    o
+}
+
+/// The legend of the marks, those that appear.
+fn legend_text(c: &Comparison) -> String {
+    let mut o = String::from("\nvs [1]: the score as a percentage of [1]'s score.\n");
+    o.push_str("95%: the half-width of the score's 95% interval (log scale), as a percentage.\n");
+    o.push_str("*: the two 95% confidence intervals do not overlap.\n");
+    o.push_str("?: an interval is unknown (a text report has none; a single kept pass gives none).\n");
+    let rows = || c.tables.iter().flat_map(|t| &t.rows);
+    if rows().any(|r| r.cells.iter().skip(1).any(|x| mark(&r.cells[0], x) == Some(Mark::Images))) {
+        o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
     }
+    if rows().any(|r| r.cells.iter().flatten().any(|x| x.disturbed)) {
+        o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
+    }
+    let text: Vec<String> = (0..c.sources.len())
+        .filter(|&i| c.sources[i].kind == Kind::Text)
+        .map(|i| format!("[{}]", i + 1))
+        .collect();
+    if !text.is_empty() {
+        let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
+    }
+    o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
     o
 }
 
@@ -315,7 +350,9 @@ fn pct(x: Option<f64>) -> Option<f64> {
 
 /// The comparison as TSV: one line per table row and run.
 pub fn tsv(c: &Comparison) -> String {
-    let mut o = String::from("copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\n");
+    let mut o = String::from(
+        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\n",
+    );
     for t in &c.tables {
         for r in &t.rows {
             for (j, cell) in r.cells.iter().enumerate() {
@@ -331,9 +368,10 @@ pub fn tsv(c: &Comparison) -> String {
                     };
                     (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
                 };
+                let disturbed = cell.map_or("", |x| if x.disturbed { "yes" } else { "no" });
                 let _ = writeln!(
                     o,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}\t{}\t{disturbed}",
                     t.copies,
                     r.name,
                     j + 1,
@@ -341,6 +379,7 @@ pub fn tsv(c: &Comparison) -> String {
                     opt(cell.map(|x| x.score)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.low)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.high)),
+                    c.sources[j].run_kind().name(),
                 );
             }
         }
@@ -361,20 +400,7 @@ pub fn json(c: &Comparison) -> String {
     };
     j.key("runs").begin_array();
     for (i, s) in c.sources.iter().enumerate() {
-        let h = &s.host;
-        j.begin_object();
-        j.key("run").int(i as i64 + 1);
-        j.key("file").string(&s.file);
-        j.key("kind").string(if s.kind == Kind::Json { "json" } else { "text" });
-        j.key("version").string(&s.version);
-        j.key("quick").bool(s.quick);
-        j.key("run_kind").string(s.run_kind().name());
-        j.key("hostname").string(&h.name);
-        j.key("cpu").string(&h.cpu);
-        j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));
-        j.key("os_release").string(&h.os_release);
-        j.key("date").string(&s.date);
-        j.end_object();
+        source_json(&mut j, i, s);
     }
     j.end_array();
     j.key("tables").begin_array();
@@ -383,26 +409,7 @@ pub fn json(c: &Comparison) -> String {
         j.key("copies").int(t.copies as i64);
         j.key("rows").begin_array();
         for r in &t.rows {
-            j.begin_object();
-            j.key("test").string(&r.name);
-            j.key("index_score").bool(r.index_score);
-            j.key("values").begin_array();
-            for (k, cell) in r.cells.iter().enumerate() {
-                j.begin_object();
-                j.key("score").opt_number(cell.map(|x| x.score));
-                j.key("ci95_low").opt_number(cell.and_then(|x| x.ci).map(|i| i.low));
-                j.key("ci95_high").opt_number(cell.and_then(|x| x.ci).map(|i| i.high));
-                j.key("vs_first_pct").opt_number(if k == 0 { None } else { pct(ratio(&r.cells[0], cell)) });
-                j.key("overlap");
-                match (k, mark(&r.cells[0], cell)) {
-                    (0, _) | (_, None) | (_, Some(Mark::Unknown)) => j.null(),
-                    (_, Some(Mark::Overlap)) => j.bool(true),
-                    (_, Some(Mark::Apart)) => j.bool(false),
-                    (_, Some(Mark::Images)) => j.string("images differ"),
-                };
-                j.end_object();
-            }
-            j.end_array().end_object();
+            row_json(&mut j, r);
         }
         j.end_array().end_object();
     }
@@ -417,6 +424,53 @@ pub fn json(c: &Comparison) -> String {
     }
     j.end_array().end_object();
     j.finish()
+}
+
+/// A file compared: what it is, its kind of run, whose run and when.
+fn source_json(j: &mut Writer, i: usize, s: &Source) {
+    let h = &s.host;
+    j.begin_object();
+    j.key("run").int(i as i64 + 1);
+    j.key("file").string(&s.file);
+    j.key("kind").string(if s.kind == Kind::Json { "json" } else { "text" });
+    j.key("version").string(&s.version);
+    j.key("quick").bool(s.quick);
+    j.key("run_kind").string(s.run_kind().name());
+    j.key("hostname").string(&h.name);
+    j.key("cpu").string(&h.cpu);
+    j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));
+    j.key("os_release").string(&h.os_release);
+    j.key("date").string(&s.date);
+    j.end_object();
+}
+
+/// A row: its test, and each file's value with its interval, ratio, overlap and verdict.
+fn row_json(j: &mut Writer, r: &Row) {
+    j.begin_object();
+    j.key("test").string(&r.name);
+    j.key("index_score").bool(r.index_score);
+    j.key("values").begin_array();
+    for (k, cell) in r.cells.iter().enumerate() {
+        j.begin_object();
+        j.key("score").opt_number(cell.map(|x| x.score));
+        j.key("ci95_low").opt_number(cell.and_then(|x| x.ci).map(|i| i.low));
+        j.key("ci95_high").opt_number(cell.and_then(|x| x.ci).map(|i| i.high));
+        j.key("vs_first_pct").opt_number(if k == 0 { None } else { pct(ratio(&r.cells[0], cell)) });
+        j.key("overlap");
+        match (k, mark(&r.cells[0], cell)) {
+            (0, _) | (_, None) | (_, Some(Mark::Unknown)) => j.null(),
+            (_, Some(Mark::Overlap)) => j.bool(true),
+            (_, Some(Mark::Apart)) => j.bool(false),
+            (_, Some(Mark::Images)) => j.string("images differ"),
+        };
+        j.key("disturbed");
+        match cell {
+            Some(x) => j.bool(x.disturbed),
+            None => j.null(),
+        };
+        j.end_object();
+    }
+    j.end_array().end_object();
 }
 
 // ---- Scaling -------------------------------------------------------------------------------

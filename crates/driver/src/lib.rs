@@ -87,7 +87,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let dirs = Dirs::prepare(&opts, home.as_deref())?;
     check_json_file(&mut opts)?;
     let system = describe_host(&opts);
-    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus));
+    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus))?;
     if opts.dry_run {
         return crate::error::print(&match opts.format {
             options::Format::Json => dry_run_json(&plan, &dirs),
@@ -117,6 +117,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         files,
         estimate: Estimate { left: plan.secs },
         lost: Vec::new(),
+        remeasure: remeasures(&opts, &plan),
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
@@ -170,7 +171,7 @@ fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
     j.key("schema").string("unixbench-plan");
     j.key("schema_version").int(1);
     j.key("kind").string(&plan.kind());
-    j.key("estimated_secs").number(plan.secs.round());
+    j.key("estimated_secs").number(plan.estimate().round());
     j.key("results_dir").opt_string(dirs.results.as_ref().map(|r| r.to_string_lossy()).as_deref());
     j.key("tmpdir").string(&dirs.tmp.to_string_lossy());
     j.key("tests").begin_array();
@@ -179,10 +180,11 @@ fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
         j.key("copies").int(r.copies as i64);
         j.key("test").string(r.test);
         j.key("passes").int(r.passes as i64);
-        j.key("passes_at_most").bool(r.at_most);
+        j.key("passes_at_least").int(r.min_passes as i64);
+        j.key("passes_at_most").bool(r.min_passes < r.passes);
         j.key("pass_secs").number(r.secs);
         j.key("settle_secs").opt_number(r.settle);
-        j.key("estimate_secs").opt_number(r.estimate);
+        j.key("estimate_secs").number(r.estimate);
         j.end_object();
     }
     j.end_array();
@@ -230,6 +232,12 @@ fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> {
     Ok((made_tmp, workdir, made_results))
 }
 
+/// Whether disturbed passes are measured again: always in a quick run, which has the budget
+/// for it and whose few passes a disturbed one would weigh on most; in the others when asked.
+fn remeasures(opts: &Options, plan: &Plan) -> bool {
+    opts.remeasure || plan.quick_budget().is_some()
+}
+
 /// The run model before its first test: the system, the settings the reports record.
 fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run {
     Run {
@@ -243,6 +251,7 @@ fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run 
             quick: plan.quick_budget(),
             // The host's noise is read around each pass unless UB_NOISE=off asks not to.
             noise: opts.env.noise,
+            remeasure: remeasures(opts, plan),
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -598,7 +607,7 @@ mod tests {
     fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
         let Kind::Kernel { prog, args } = suite::test(name).unwrap().kind else { panic!("{name}") };
         let policy = match (quick, duration) {
-            (true, _) => Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 }),
+            (true, _) => Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 }),
             (false, Some(secs)) => Policy::Short { secs, iterations: None },
             (false, None) => Policy::Standard { iterations: None },
         };
@@ -643,7 +652,7 @@ mod tests {
         );
         assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
         // fstime settles itself; the host-tool tests get the driver's short settle.
-        let q = Policy::Quick(policy::Budget { left: 1.0, weight_left: 1.0 });
+        let q = Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 });
         let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;
         assert!(!settles("fsdisk"));
         assert!(settles("shell8"));

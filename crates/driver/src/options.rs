@@ -175,9 +175,10 @@ pub static OPTIONS: &[Opt] = &[
         run: false,
         help: &[
             "a quick run: the same tests and copies, each pass shorter, each test",
-            "stopped when its score's 95% interval is within +-1% or its share of",
-            "the time budget is spent; the budget is just under a tenth of the",
-            "standard run's time, or SECONDS for the whole run; the report gives",
+            "3 passes, then stopped when its score's 95% interval is within +-1%",
+            "or its share of the time budget is spent; the budget is just under a",
+            "tenth of the standard run's time, or SECONDS for the whole run (at",
+            "least what 3 passes of every test take: -n says); the report gives",
             "every test's interval and the index's",
         ],
         brief: Some("the same tests in about a tenth of the time, each with its interval"),
@@ -187,6 +188,23 @@ pub static OPTIONS: &[Opt] = &[
                 None => Quick::Tenth,
                 Some(v) => Quick::Seconds(parse_uint(what, &v, 1, crate::args::MAX_DURATION)? as u32),
             });
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("remeasure"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &[
+            "measure a pass again when it was disturbed (steal, other processes,",
+            "its copies stopped or throttled), at most 3 times per test; a quick",
+            "run always does; a standard run stays standard, and its report",
+            "says how many passes were measured again and why",
+        ],
+        brief: None,
+        apply: |o, _| {
+            o.remeasure = true;
             Ok(())
         },
     },
@@ -467,6 +485,8 @@ pub struct Options {
     pub json: Option<JsonOut>,
     /// `-n`, `--dry-run`: print the plan and its estimated time, run nothing.
     pub dry_run: bool,
+    /// `--remeasure`: a disturbed pass is measured again (a quick run's always are).
+    pub remeasure: bool,
     /// What the environment said.
     pub env: Environment,
     /// `--help` or `--version`, which end the parsing.
@@ -524,6 +544,7 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         exec_image: None,
         json: None,
         dry_run: false,
+        remeasure: false,
         env,
         asked: None,
     };

@@ -9,7 +9,7 @@ use super::output::{self, Console, Files};
 use super::plan::Estimate;
 use super::policy::{Policy, Settle};
 use super::signals::{self, Watch};
-use crate::model::{CopyOutcome, Noise, Run, TestResult};
+use crate::model::{CopyOutcome, Noise, Replaced, Run, TestResult, MAX_REMEASURED};
 use crate::protocol::{self, Verdict};
 use crate::score;
 use crate::suite::Test;
@@ -89,6 +89,8 @@ pub struct Runner<'a> {
     pub estimate: Estimate,
     /// What could not be saved (a message per file), reported at the end.
     pub lost: Vec<String>,
+    /// Whether a disturbed pass is measured again (`--remeasure`, a quick run).
+    pub remeasure: bool,
 }
 
 /// How a pass leaves its test.
@@ -171,7 +173,8 @@ impl Runner<'_> {
         r
     }
 
-    /// Every pass of one test at `copies` copies. None when a signal stopped it.
+    /// Every pass of one test at `copies` copies. None when a signal stopped it. A disturbed
+    /// pass measured again makes room for one more.
     pub fn run_passes(&mut self, t: &Test, copies: usize, p: &Prepared) -> Option<TestResult> {
         let mut r = Self::result(t, copies);
         // A quick test runs until its interval is tight or its share of the budget is spent.
@@ -191,16 +194,23 @@ impl Runner<'_> {
         };
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
-        for i in 1..=npasses {
-            let left = Left { passes: npasses - i, secs: per_pass, at_most: budget.is_some() };
+        // Each scored pass's number in the log, which a replaced one is named by.
+        let mut numbers = Vec::new();
+        for i in 1.. {
+            if r.passes.len() >= npasses {
+                break;
+            }
+            let left =
+                Left { passes: npasses - r.passes.len() - 1, secs: per_pass, at_most: budget.is_some() };
             match self.pass(t, &cmd, i, left, &mut r) {
-                Step::Next => {}
+                Step::Next => numbers.push(i),
                 Step::Stop => break,
                 Step::Skipped => return self.skipped(r, began),
                 Step::Interrupted => return self.interrupted(),
             }
+            let spent = self.exec.now() - began;
+            self.replace_disturbed(&mut r, &mut numbers, spent, budget);
             if let Some(b) = budget {
-                let spent = self.exec.now() - began;
                 self.estimate.follow(self.policy.budget_left(spent));
                 if self.policy.should_stop(&r.passes, spent, Some(b)) {
                     break;
@@ -208,6 +218,29 @@ impl Runner<'_> {
             }
         }
         Some(self.conclude(t, r, began))
+    }
+
+    /// When disturbed passes are measured again: moves each of `r`'s scored passes that was
+    /// disturbed out of its score, logged with its number (`numbers`) and why, while the test
+    /// has had fewer than [`MAX_REMEASURED`] and, having spent `spent` of a quick test's
+    /// `budget`, room for the passes it then needs. The pass loop runs another in its place.
+    fn replace_disturbed(
+        &mut self,
+        r: &mut TestResult,
+        numbers: &mut Vec<usize>,
+        spent: f64,
+        budget: Option<f64>,
+    ) {
+        let room = |r: &TestResult, p: &Policy| {
+            p.room_to_remeasure(spent, r.passes.len() + r.replaced.len(), r.passes.len(), budget)
+        };
+        while self.remeasure && r.replaced.len() < MAX_REMEASURED && room(r, &self.policy) {
+            let found = r.passes.iter().enumerate().find_map(|(k, p)| Some((k, r.pass_disturbance(p)?)));
+            let Some((k, why)) = found else { return };
+            let pass = r.passes.remove(k);
+            self.log(&report::log::replaced(numbers.remove(k), why));
+            r.replaced.push(Replaced { pass, why });
+        }
     }
 
     /// Pass `i` of test `t` into `r`: the settle, the copies, their outcome read. `left` is what
@@ -336,6 +369,8 @@ mod tests {
         settles: Vec<Settle>,
         signal: Option<i32>,
         noise: Option<Noise>,
+        /// Each pass's noise, in turn, before `noise` for the rest.
+        noises: VecDeque<Noise>,
     }
 
     impl Canned {
@@ -347,6 +382,7 @@ mod tests {
                 settles: Vec::new(),
                 signal: None,
                 noise: None,
+                noises: VecDeque::new(),
             }
         }
 
@@ -374,7 +410,7 @@ mod tests {
         fn pass(&mut self, _: &Command, _: usize) -> io::Result<(Outcome, Option<Noise>)> {
             self.clock += self.cost;
             let o = self.passes.pop_front().expect("the loop asked for more passes than the test has")?;
-            Ok((o, self.noise))
+            Ok((o, self.noises.pop_front().or(self.noise)))
         }
         fn caught(&self) -> Option<i32> {
             self.signal
@@ -385,6 +421,16 @@ mod tests {
     }
 
     fn run(exec: &mut Canned, policy: Policy, test: &str, copies: usize) -> (Option<TestResult>, Policy) {
+        run_with(exec, policy, test, copies, false)
+    }
+
+    fn run_with(
+        exec: &mut Canned,
+        policy: Policy,
+        test: &str,
+        copies: usize,
+        remeasure: bool,
+    ) -> (Option<TestResult>, Policy) {
         let mut r = Runner {
             exe: Path::new("/unused"),
             exec,
@@ -393,6 +439,7 @@ mod tests {
             files: None,
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
+            remeasure,
         };
         let p = Prepared {
             argv: vec!["pipe".into(), "10".into()],
@@ -474,13 +521,15 @@ mod tests {
         // Identical passes converge at the third; pipe's share is all of a 100 s budget.
         let mut ex = Canned::new(2.0).counting(&[7.0; 10]);
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
-        let (r, policy) = run(&mut ex, Policy::Quick(Budget { left: 100.0, weight_left: w }), "pipe", 1);
+        let f = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: w })
+            .test_secs(suite::test("pipe").unwrap());
+        let (r, policy) = run(&mut ex, Policy::Quick(Budget { left: 100.0, floor: f, weight: w }), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
-        assert_eq!(policy, Policy::Quick(Budget { left: 94.0, weight_left: 0.0 }));
+        assert_eq!(policy, Policy::Quick(Budget { left: 94.0, floor: 0.0, weight: 0.0 }));
         assert!(ex.settles.iter().all(|s| *s == Settle::NONE), "pipe writes no files");
         // Noisy passes in a small budget: it stops where another pass would overrun.
         let mut ex = Canned::new(2.0).counting(&[1.0, 9.0, 3.0, 7.0, 2.0, 8.0]);
-        let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, weight_left: w }), "pipe", 1);
+        let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, floor: f, weight: w }), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
     }
 
@@ -501,6 +550,47 @@ mod tests {
         let mut ex = Canned::new(1.0).counting(&[5.0]);
         let (r, _) = run(&mut ex, Policy::Standard { iterations: Some(1) }, "pipe", 1);
         assert!(r.as_ref().unwrap().noise().is_none() && !r.unwrap().disturbed());
+    }
+
+    #[test]
+    fn a_disturbed_pass_is_measured_again_when_asked_and_at_most_three_times() {
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        let busy = Noise { foreign: 0.5, ..quiet };
+        let stopped = Noise { copies_cpu: 0.5, idle: 1.5, ..quiet };
+        let i3 = Policy::Standard { iterations: Some(3) };
+        let canned = |noises: &[Noise]| {
+            let mut ex = Canned::new(1.0).counting(&[5.0; 10]);
+            ex.noises = noises.iter().copied().collect();
+            ex
+        };
+        // Asked: the busy pass and the stopped one are measured again, and the three passes
+        // scored are the quiet ones.
+        let mut ex = canned(&[quiet, busy, quiet, stopped, quiet]);
+        let r = run_with(&mut ex, i3.clone(), "pipe", 1, true).0.unwrap();
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, 2));
+        let why: Vec<&str> = r.replaced.iter().map(|p| p.why.word()).collect();
+        assert_eq!(why, ["other processes", "stopped"]);
+        assert!(r.passes.iter().all(|p| p.noise == Some(quiet)) && !r.disturbed());
+        // Not asked: the three passes as they came, the test disturbed.
+        let r = run_with(&mut canned(&[quiet, busy, quiet]), i3.clone(), "pipe", 1, false).0.unwrap();
+        assert!(r.replaced.is_empty() && r.disturbed());
+        // A host disturbed throughout: three passes measured again, then the test is disturbed.
+        let mut ex = canned(&[busy; 6]);
+        let r = run_with(&mut ex, i3, "pipe", 1, true).0.unwrap();
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, MAX_REMEASURED));
+        assert!(r.disturbed());
+        // A quick run's three passes are three undisturbed ones, while its share has room.
+        let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
+        let q = Policy::Quick(Budget { left: 100.0, floor: 0.0, weight: w });
+        let r = run_with(&mut canned(&[busy, quiet, quiet, quiet]), q, "pipe", 1, true).0.unwrap();
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, 1));
+        // A share of three passes has no room: the disturbed pass stays, and says so.
+        let f = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: w })
+            .test_secs(suite::test("pipe").unwrap());
+        let q = Policy::Quick(Budget { left: f, floor: f, weight: w });
+        let r = run_with(&mut canned(&[quiet, quiet, busy]), q, "pipe", 1, true).0.unwrap();
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, 0));
+        assert!(r.disturbed());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! from the command line and the CPUs this process may use, before anything runs.
 
 use super::options::{Options, Quick};
-use super::policy::{Budget, Policy};
+use super::policy::{standard_secs, Budget, Policy};
+use crate::error::Error;
 use crate::model::Category;
 use crate::quick;
 use crate::suite::{self, Test};
@@ -16,12 +17,15 @@ pub struct Plan {
     /// The seconds the plan is estimated to take: its passes x (settle + nominal duration), or
     /// a quick run's budget.
     pub secs: f64,
+    /// The standard time of the plan's tests, which a quick run's budget is shared out by.
+    pub standard: f64,
 }
 
 impl Plan {
     /// The plan `o` asks for. `cpus` is what this process may use (`cpulimit`), for Run's
-    /// default copies: 1, then one per CPU.
-    pub fn resolve(o: &Options, cpus: Option<usize>) -> Plan {
+    /// default copies: 1, then one per CPU. A `--quick` budget too small for every test's
+    /// `quick::MIN_PASSES` is refused, naming the smallest that is enough.
+    pub fn resolve(o: &Options, cpus: Option<usize>) -> Result<Plan, Error> {
         let copies = if o.copies.is_empty() {
             let mut c = vec![1];
             c.extend(cpus.filter(|&n| n > 1));
@@ -35,19 +39,36 @@ impl Plan {
             Some(secs) => Policy::Short { secs, iterations: o.iterations },
             None => Policy::Standard { iterations: o.iterations },
         };
-        let mut plan = Plan { tests, copies, policy, secs: 0.0 };
-        let standard = plan.entries().map(|(_, t)| plan.policy.test_secs(t)).sum();
-        plan.secs = standard;
+        let mut plan = Plan { tests, copies, policy, secs: 0.0, standard: 0.0 };
+        plan.standard = plan.entries().map(|(_, t)| standard_secs(t)).sum();
+        plan.secs = plan.entries().map(|(_, t)| plan.policy.test_secs(t)).sum();
         if let Some(q) = o.quick {
-            // The budget of the whole run, shared out test by test as the run goes.
-            let total = match q {
-                Quick::Tenth => quick::DEFAULT_FRACTION * standard,
-                Quick::Seconds(s) => f64::from(s),
-            };
-            plan.policy = Policy::Quick(Budget { left: total, weight_left: standard });
-            plan.secs = total;
+            plan.go_quick(q)?;
         }
-        plan
+        Ok(plan)
+    }
+
+    /// Makes this a quick run of budget `q`, shared out test by test as the run goes; the
+    /// default budget is raised to the smallest one where that is more.
+    fn go_quick(&mut self, q: Quick) -> Result<(), Error> {
+        let quick = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: self.standard });
+        let floor = quick::min_budget(self.entries().map(|(_, t)| quick.pass_secs(t)));
+        // Whole seconds, up: a budget of that many seconds is enough.
+        let min = floor.ceil();
+        let total = match q {
+            Quick::Tenth => (quick::DEFAULT_FRACTION * self.standard).max(min),
+            Quick::Seconds(s) if f64::from(s) < min => {
+                return Err(Error::usage(format!(
+                    "--quick={s}: too small a budget for this plan; every test needs {} passes, \
+                     so at least --quick={min}",
+                    quick::MIN_PASSES
+                )))
+            }
+            Quick::Seconds(s) => f64::from(s),
+        };
+        self.policy = Policy::Quick(Budget { left: total, floor, weight: self.standard });
+        self.secs = total;
+        Ok(())
     }
 
     /// Each (copies, test) the plan runs, in order: every test at the first copy count, then
@@ -72,14 +93,15 @@ impl Plan {
 pub struct Row {
     pub copies: usize,
     pub test: &'static str,
-    /// Its passes; a quick test's are at most these.
+    /// Its passes: at least `min_passes` and at most `passes` (a quick test stops when its
+    /// interval is tight enough or its share of the budget is spent).
+    pub min_passes: usize,
     pub passes: usize,
-    pub at_most: bool,
     /// The seconds of one pass, and of the settle before it (None: no sync, no sleep).
     pub secs: f64,
     pub settle: Option<f64>,
-    /// The test's estimated seconds (None in a quick run: its share of the budget).
-    pub estimate: Option<f64>,
+    /// The test's estimated seconds.
+    pub estimate: f64,
 }
 
 impl Plan {
@@ -94,55 +116,61 @@ impl Plan {
                 format!("a short run: -t {secs}, not comparable with standard runs")
             }
             Policy::Quick(_) => format!(
-                "a quick run: each test stops when its interval is within +-{}% or its share of the \
-                 {:.0} s budget is spent",
+                "a quick run: each test runs {} passes, then stops when its interval is within \
+                 +-{}% or its share of the {:.0} s budget is spent",
+                quick::MIN_PASSES,
                 quick::TARGET * 100.0,
                 self.secs
             ),
         }
     }
 
-    /// Each (copies, test) with its passes, durations and settle.
+    /// Each (copies, test) with its passes, durations, settle and estimate. A quick run's tests
+    /// are estimated as the run shares its budget out: each the passes its share pays for (fewer
+    /// if its interval is tight sooner), what it leaves going to the tests after it.
     pub fn rows(&self) -> Vec<Row> {
-        let quick = matches!(self.policy, Policy::Quick(_));
-        let row = |(c, t): (usize, &'static Test)| {
-            let settle = self.policy.settle(t);
-            Row {
-                copies: c,
-                test: t.name,
-                passes: if quick { quick::MAX_PASSES } else { self.policy.passes(t) },
-                at_most: quick,
-                secs: if quick {
-                    f64::from(quick::pass_seconds(t.nominal_secs(None) - t.overhead))
-                } else {
-                    self.policy.nominal_secs(t)
-                },
-                settle: settle.sync.then(|| settle.secs()),
-                estimate: (!quick).then(|| self.policy.test_secs(t)),
-            }
-        };
-        self.entries().map(row).collect()
+        let mut policy = self.policy.clone();
+        let mut rows = Vec::new();
+        for (c, t) in self.entries() {
+            let settle = policy.settle(t);
+            let secs = policy.nominal_secs(t);
+            let (min_passes, passes, estimate) = expect(&mut policy, t);
+            let settle = settle.sync.then(|| settle.secs());
+            rows.push(Row { copies: c, test: t.name, min_passes, passes, secs, settle, estimate });
+        }
+        rows
+    }
+
+    /// The estimated seconds of the whole plan.
+    pub fn estimate(&self) -> f64 {
+        self.rows().iter().map(|r| r.estimate).sum()
     }
 
     /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
-    /// seconds of each and its settle, and the estimated time of the whole plan.
+    /// seconds of each and its settle, its estimated time, and the estimated time of the whole.
     pub fn describe(&self) -> String {
         let mut s = format!(
             "Plan: {}\n\n  copies  test               passes  seconds  settle  estimate\n",
             self.kind()
         );
-        for r in self.rows() {
-            let passes = if r.at_most { format!("<={}", r.passes) } else { r.passes.to_string() };
-            let est = r.estimate.map_or("(budget)".to_string(), super::output::human);
+        let rows = self.rows();
+        for r in &rows {
+            let passes = if r.min_passes < r.passes {
+                format!("{}-{}", r.min_passes, r.passes)
+            } else {
+                r.passes.to_string()
+            };
             let settle = r.settle.map_or("-".into(), |x| format!("{x:.1} s"));
+            let est = super::output::human(r.estimate);
             s += &format!(
                 "  {:>6}  {:<17}  {passes:>6}  {:>7.0}  {settle:>6}  {est}\n",
                 r.copies, r.test, r.secs
             );
         }
-        let human = super::output::human(self.secs);
+        let total: f64 = rows.iter().map(|r| r.estimate).sum();
+        let human = super::output::human(total);
         // The seconds in brackets only where the words rounded them.
-        let exact = format!("{:.0} s", self.secs);
+        let exact = format!("{total:.0} s");
         if human == exact {
             s += &format!("\nEstimated time: {human}\n");
         } else {
@@ -150,6 +178,19 @@ impl Plan {
         }
         s
     }
+}
+
+/// The passes test `t` gets under `policy` (a quick one's as a range: it may stop once its
+/// interval is tight) and their estimated seconds; a quick test's share taken out of the budget.
+fn expect(policy: &mut Policy, t: &Test) -> (usize, usize, f64) {
+    let Some(share) = policy.begin(t) else {
+        let n = policy.passes(t);
+        return (n, n, policy.test_secs(t));
+    };
+    let n = quick::passes_in(share, policy.pass_secs(t));
+    let secs = n as f64 * policy.pass_secs(t);
+    policy.end(secs);
+    (quick::MIN_PASSES.min(n), n, secs)
 }
 
 /// Whether test `t` runs at `copies` copies: the graphics tests are single-copy only.
@@ -193,7 +234,7 @@ mod tests {
 
     fn plan(args: &[&str], cpus: Option<usize>) -> Plan {
         match options::parse(args.iter().map(Into::into).collect()).unwrap() {
-            Parsed::Run(o) => Plan::resolve(&o, cpus),
+            Parsed::Run(o) => Plan::resolve(&o, cpus).unwrap(),
             _ => panic!(),
         }
     }
@@ -232,9 +273,53 @@ mod tests {
         assert!(d.ends_with("Estimated time: 11 min (638 s)\n"), "{d}");
         let q = plan(&["--quick=60", "pipe"], None).describe();
         assert!(
-            q.contains("60 s budget") && q.contains("<=100") && q.ends_with("Estimated time: 60 s\n"),
+            q.contains("60 s budget") && q.contains("  3-57  ") && q.ends_with("Estimated time: 60 s\n"),
             "{q}"
         );
+    }
+
+    fn refusal(args: &[&str]) -> String {
+        match options::parse(args.iter().map(Into::into).collect()).unwrap() {
+            Parsed::Run(o) => Plan::resolve(&o, Some(2)).unwrap_err().to_string(),
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn a_quick_budget_below_three_passes_of_every_test_is_refused() {
+        // The index at 1 and 2 copies: 24 tests, each 3 quick passes and their settles.
+        let p = plan(&["--quick=1000"], Some(2));
+        let Policy::Quick(b) = p.policy else { panic!() };
+        let by_hand: f64 = p.entries().map(|(_, t)| 3.0 * p.policy.pass_secs(t)).sum();
+        assert!((b.floor - by_hand).abs() < 1e-9, "{} {by_hand}", b.floor);
+        let min = by_hand.ceil();
+        assert!((150.0..400.0).contains(&min), "{min}");
+        let e = refusal(&["--quick=10"]);
+        assert_eq!(
+            e,
+            format!("--quick=10: too small a budget for this plan; every test needs 3 passes, so at least --quick={min}")
+        );
+        assert!(refusal(&[&format!("--quick={}", min - 1.0)]).contains(&format!("--quick={min}")));
+        assert!(Plan::resolve(&run_opts(&[&format!("--quick={min}")]), Some(2)).is_ok());
+        // The default budget is never below it: 2d-rects's 40 s pass cannot be shortened, and a
+        // tenth of its standard 129 s would not pay for one.
+        assert_eq!(plan(&["--quick", "2d-rects"], None).secs, (3.0 * (40.0 + quick::PASS_COST)).ceil());
+        assert_eq!(plan(&["--quick", "pipe"], None).secs, quick::DEFAULT_FRACTION * 130.0);
+        // Every test's share of the smallest budget pays for its three passes, and the dry run
+        // estimates the whole budget.
+        let d = plan(&[&format!("--quick={min}")], Some(2)).describe();
+        assert_eq!(
+            d.lines().filter(|l| l.starts_with("       ") && l.contains("       3  ")).count(),
+            24,
+            "{d}"
+        );
+    }
+
+    fn run_opts(args: &[&str]) -> Options {
+        match options::parse(args.iter().map(Into::into).collect()).unwrap() {
+            Parsed::Run(o) => *o,
+            _ => panic!(),
+        }
     }
 
     #[test]

@@ -21,13 +21,9 @@ pub enum Policy {
     Quick(Budget),
 }
 
-/// What is left of a quick run's budget (seconds), and of the standard time of the tests not yet
-/// run: each test gets its `quick::share` of it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Budget {
-    pub left: f64,
-    pub weight_left: f64,
-}
+/// What is left of a quick run's budget (seconds), of the floors (three passes' seconds) and of
+/// the standard time of the tests not yet run: each test gets its `quick::share` of it.
+pub type Budget = quick::Left;
 
 /// The pause before a pass: sleeps, with a `sync` before each when `sync` (or alone, when
 /// there are no sleeps): Run's is `sync; sleep 1; sync; sleep 2`.
@@ -95,43 +91,62 @@ impl Policy {
         }
     }
 
-    /// A pass's nominal seconds (a quick pass's are at most these). A short fstime pass's
-    /// overhead (its settles and priming) shrinks with its settle.
+    /// A pass's nominal seconds. A short or quick fstime pass's overhead (its settles and
+    /// priming) shrinks with its settle.
     pub fn nominal_secs(&self, t: &Test) -> f64 {
-        let Policy::Short { secs, .. } = self else { return f64::from(t.nominal_secs(None)) };
+        let secs = match self {
+            Policy::Standard { .. } => return f64::from(t.nominal_secs(None)),
+            Policy::Short { secs, .. } => *secs,
+            Policy::Quick(_) => self.secs(t.nominal_secs(None) - t.overhead),
+        };
         let scale = match (t.kind, self.fstime_settle()) {
             (Kind::Kernel { args, .. }, Some(s)) if args.contains(&Arg::ShortSettle) => {
                 s / suite::FSTIME_SETTLE
             }
             _ => 1.0,
         };
-        f64::from(t.nominal_secs(Some(*secs)) - t.overhead) + f64::from(t.overhead) * scale
+        f64::from(t.nominal_secs(Some(secs)) - t.overhead) + f64::from(t.overhead) * scale
     }
 
-    /// A pass's estimated seconds: its settle and its nominal duration.
+    /// A pass's estimated seconds: its settle, its nominal duration, and in a quick run what a
+    /// pass costs beyond them (`quick::PASS_COST`), which its short passes cannot hide.
     pub fn pass_secs(&self, t: &Test) -> f64 {
-        self.settle(t).secs() + self.nominal_secs(t)
+        let cost = if matches!(self, Policy::Quick(_)) { quick::PASS_COST } else { 0.0 };
+        self.settle(t).secs() + self.nominal_secs(t) + cost
     }
 
-    /// The planned seconds of a test's passes (a quick test's are its budget, decided when it
-    /// starts).
+    /// The planned seconds of a test's passes; a quick test's floor, its `quick::MIN_PASSES`
+    /// (its share of the budget is decided when it starts).
     pub fn test_secs(&self, t: &Test) -> f64 {
-        self.passes(t) as f64 * self.pass_secs(t)
+        match self {
+            Policy::Quick(_) => quick::MIN_PASSES as f64 * self.pass_secs(t),
+            p => p.passes(t) as f64 * p.pass_secs(t),
+        }
     }
 
     /// Called as a test starts: its time budget, for a quick run (the test's share of what is
     /// left); None for the others, which run all their passes.
     pub fn begin(&mut self, t: &Test) -> Option<f64> {
+        let floor = self.test_secs(t);
         let Policy::Quick(b) = self else { return None };
         let weight = standard_secs(t);
-        let share = quick::share(b.left, weight, b.weight_left);
-        b.weight_left -= weight;
+        let share = quick::share(*b, floor, weight);
+        b.weight -= weight;
+        b.floor -= floor;
         Some(share)
     }
 
     /// Whether a test stops after these passes, having spent `spent` seconds of `budget`.
     pub fn should_stop(&self, passes: &[Pass], spent: f64, budget: Option<f64>) -> bool {
         budget.is_some_and(|b| quick::should_stop(passes, spent, b))
+    }
+
+    /// Whether a test that has run `run` passes in `spent` seconds, `scored` of them still in its
+    /// score, has room for one to be measured again: in its share of a quick run's budget
+    /// (`budget`, `quick::room_to_replace`); always in the others, where
+    /// [`crate::model::MAX_REMEASURED`] alone bounds it.
+    pub fn room_to_remeasure(&self, spent: f64, run: usize, scored: usize, budget: Option<f64>) -> bool {
+        budget.map_or(true, |b| quick::room_to_replace(spent, run, scored, b))
     }
 
     /// What a quick run's budget will have left once a test that has taken `spent` seconds so
@@ -169,7 +184,7 @@ mod tests {
     fn each_policy_answers_for_its_run() {
         let std = Policy::Standard { iterations: None };
         let short = Policy::Short { secs: 2, iterations: Some(1) };
-        let quick = Policy::Quick(Budget { left: 100.0, weight_left: 200.0 });
+        let quick = Policy::Quick(Budget { left: 100.0, floor: 0.0, weight: 200.0 });
         assert_eq!((std.secs(10), short.secs(10), quick.secs(30)), (10, 2, 2));
         assert_eq!((std.passes(t("pipe")), short.passes(t("pipe")), quick.passes(t("pipe"))), (10, 1, 100));
         assert_eq!(std.passes(t("shell8")), 3);
@@ -190,15 +205,24 @@ mod tests {
         assert_eq!(standard_secs(t("dhry2reg")), 130.0);
         assert_eq!(standard_secs(t("shell8")), 189.0);
         assert_eq!(short.pass_secs(t("dhry2reg")), 2.0);
+        // A quick pass: a twentieth of the standard duration, fstime's overhead shrunk with its
+        // settle (15 x 0.25 / 2), and the cost of a pass.
+        assert_eq!(quick.nominal_secs(t("dhry2reg")), 1.0);
+        assert_eq!(quick.nominal_secs(t("fstime")), 2.0 + 1.875);
+        assert_eq!(quick.nominal_secs(t("shell8")), 3.0);
+        assert_eq!(quick.pass_secs(t("shell8")), 3.5 + quick::PASS_COST);
+        assert_eq!(quick.test_secs(t("dhry2reg")), 3.0 * (1.0 + quick::PASS_COST), "its floor");
     }
 
     #[test]
     fn a_quick_run_shares_its_budget_and_pays_what_it_took() {
-        let mut q = Policy::Quick(Budget { left: 26.0, weight_left: 260.0 });
-        // dhry2reg weighs 130 of 260: half of the 26 s left.
-        assert_eq!(q.begin(t("dhry2reg")), Some(13.0));
-        assert_eq!(q.end(20.0), Some(6.0));
-        assert_eq!(q, Policy::Quick(Budget { left: 6.0, weight_left: 130.0 }));
+        let floor = 3.0 * (1.0 + quick::PASS_COST);
+        let mut q = Policy::Quick(Budget { left: 26.0 + 2.0 * floor, floor: 2.0 * floor, weight: 260.0 });
+        // dhry2reg weighs 130 of 260: its floor and half of the 26 s over the floors.
+        assert_eq!(q.begin(t("dhry2reg")), Some(floor + 13.0));
+        let left = q.end(20.0).unwrap();
+        assert!((left - (6.0 + 2.0 * floor)).abs() < 1e-9, "{left}");
+        assert_eq!(q, Policy::Quick(Budget { left, floor, weight: 130.0 }));
         let mut s = Policy::Standard { iterations: None };
         assert_eq!((s.begin(t("pipe")), s.end(5.0)), (None, None));
         assert!(!s.should_stop(&[], 1e9, None), "a standard test runs all its passes");

@@ -28,13 +28,17 @@ pub struct Before {
     load: f64,
     children: (f64, u64),
     own: f64,
+    wall: f64,
+    throttled: Option<f64>,
 }
 
-/// /proc/stat's first line, in seconds: busy (user, nice, system, irq, softirq) and steal.
+/// /proc/stat's first line, in seconds: busy (user, nice, system, irq, softirq) and steal, and
+/// how many CPUs they are of.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Stat {
     busy: f64,
     steal: f64,
+    cpus: usize,
 }
 
 /// Takes the readings before a pass; None where /proc/stat or the usage cannot be read.
@@ -44,26 +48,57 @@ pub fn before(r: &Roots) -> Option<Before> {
         load: load(r)?,
         children: sys::proc::children_usage().ok()?,
         own: sys::proc::own_usage().ok()?.0,
+        throttled: throttled(r),
+        wall: sys::clock::monotonic(),
     })
 }
 
 /// The pass's noise, from the readings before it and now.
 pub fn after(r: &Roots, b: Before) -> Option<Noise> {
+    let wall = sys::clock::monotonic() - b.wall;
     let (stat_now, load_end) = (stat(r)?, load(r)?);
     let (cpu, involuntary) = sys::proc::children_usage().ok()?;
     let own = sys::proc::own_usage().ok()?.0;
     let copies_cpu = cpu - b.children.0;
     let busy = stat_now.busy - b.stat.busy;
+    let steal = (stat_now.steal - b.stat.steal).max(0.0);
     Some(Noise {
         copies_cpu,
-        steal: (stat_now.steal - b.stat.steal).max(0.0),
+        steal,
         // Busy time is counted in ticks, so a small negative remainder is rounding.
         foreign: (busy - copies_cpu - (own - b.own)).max(0.0),
         load_start: b.load,
         load_end,
         involuntary: involuntary.saturating_sub(b.children.1),
         mhz: mhz(r),
+        wall,
+        idle: (wall * stat_now.cpus as f64 - busy - steal).max(0.0),
+        throttled: b.throttled.zip(throttled(r)).map(|(a, z)| (z - a).max(0.0)),
     })
+}
+
+/// The seconds this process's cgroup and the groups above it were throttled by a CPU quota (the
+/// most of any: a parent's quota holds back all below it), from cgroup v2's `cpu.stat`; None
+/// where there is no such file.
+fn throttled(r: &Roots) -> Option<f64> {
+    let own = std::fs::read_to_string(r.proc.join("self/cgroup")).ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let mut dir = r.sys.join("fs/cgroup");
+    let mut most: Option<f64> = None;
+    for part in std::iter::once("").chain(path.split('/').filter(|p| !p.is_empty() && *p != "..")) {
+        dir.push(part);
+        let Ok(text) = std::fs::read_to_string(dir.join("cpu.stat")) else { continue };
+        if let Some(us) = parse_throttled(&text) {
+            most = Some(most.map_or(us, |m: f64| m.max(us)));
+        }
+    }
+    most
+}
+
+/// `throttled_usec` of a v2 `cpu.stat`, in seconds.
+fn parse_throttled(text: &str) -> Option<f64> {
+    let v = text.lines().find_map(|l| l.strip_prefix("throttled_usec "))?;
+    Some(v.trim().parse::<f64>().ok()? / 1e6)
 }
 
 fn stat(r: &Roots) -> Option<Stat> {
@@ -87,9 +122,15 @@ fn parse_stat(text: &str, ticks: f64, cpus: Option<&[usize]>) -> Option<Stat> {
         let v: Vec<f64> = line.split_whitespace().skip(1).map(|f| f.parse().ok()).collect::<Option<_>>()?;
         // user nice system idle iowait irq softirq steal (guest time is inside user already).
         let at = |i: usize| v.get(i).copied().unwrap_or(0.0);
-        let t = total.get_or_insert(Stat { busy: 0.0, steal: 0.0 });
+        let t = total.get_or_insert(Stat { busy: 0.0, steal: 0.0, cpus: 0 });
         t.busy += (at(0) + at(1) + at(2) + at(5) + at(6)) / ticks;
         t.steal += at(7) / ticks;
+        t.cpus += 1;
+    }
+    // The `cpu` line is all of them: the `cpuN` lines count them.
+    if cpus.is_none() {
+        let n = text.lines().filter(|l| l.starts_with("cpu") && !l.starts_with("cpu ")).count();
+        total = total.map(|t| Stat { cpus: n.max(1), ..t });
     }
     total
 }
@@ -124,10 +165,10 @@ mod tests {
     fn stat_reads_busy_and_steal_in_seconds() {
         let text = "cpu  100 20 30 4000 50 6 4 40 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 1\n";
         let s = parse_stat(text, 100.0, None).unwrap();
-        assert_eq!(s, Stat { busy: 1.6, steal: 0.4 });
+        assert_eq!(s, Stat { busy: 1.6, steal: 0.4, cpus: 1 });
         assert_eq!(
             parse_stat("cpu  1 2 3\n", 100.0, None),
-            Some(Stat { busy: 0.06, steal: 0.0 }),
+            Some(Stat { busy: 0.06, steal: 0.0, cpus: 1 }),
             "old kernels"
         );
         assert_eq!(parse_stat("intr 1\n", 100.0, None), None);
@@ -135,8 +176,30 @@ mod tests {
         // Only the CPUs the copies may use.
         let two =
             "cpu  9 9 9 9 9 9 9 9\ncpu0 100 0 0 0 0 0 0 10\ncpu1 1 0 0 0 0 0 0 0\ncpu2 50 0 0 0 0 0 0 0\n";
-        assert_eq!(parse_stat(two, 100.0, Some(&[0, 2])), Some(Stat { busy: 1.5, steal: 0.1 }));
+        assert_eq!(parse_stat(two, 100.0, Some(&[0, 2])), Some(Stat { busy: 1.5, steal: 0.1, cpus: 2 }));
+        assert_eq!(parse_stat(two, 100.0, None).unwrap().cpus, 3);
         assert_eq!(parse_stat(two, 100.0, Some(&[7])), None);
+    }
+
+    #[test]
+    fn throttling_is_the_most_of_the_group_and_its_parents() {
+        let d = std::env::temp_dir().join(format!("ub-throttle-{}", sys::proc::getpid()));
+        std::fs::create_dir_all(d.join("proc/self")).unwrap();
+        std::fs::write(d.join("proc/self/cgroup"), "0::/box/job\n").unwrap();
+        for (dir, us) in [("", None), ("box", Some("2500000")), ("box/job", Some("1000"))] {
+            let g = d.join("sys/fs/cgroup").join(dir);
+            std::fs::create_dir_all(&g).unwrap();
+            if let Some(us) = us {
+                let text = format!("usage_usec 9\nnr_periods 4\nnr_throttled 2\nthrottled_usec {us}\n");
+                std::fs::write(g.join("cpu.stat"), text).unwrap();
+            }
+        }
+        let r = Roots { proc: d.join("proc"), sys: d.join("sys"), cpus: None };
+        assert_eq!(throttled(&r), Some(2.5));
+        std::fs::write(d.join("proc/self/cgroup"), "12:cpu,cpuacct:/box\n").unwrap();
+        assert_eq!(throttled(&r), None, "cgroup v1: not read");
+        assert_eq!(parse_throttled("usage_usec 1\n"), None);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -177,5 +240,8 @@ mod tests {
         let cpus = r.cpus.as_ref().map_or(1, |c| c.len()) as f64;
         assert!(n.foreign <= cpus * wall + 0.02 * cpus && n.steal <= cpus * wall + 0.02 * cpus, "{n:?}");
         assert!(n.load_start >= 0.0 && n.load_end >= 0.0);
+        // The pass's wall time, and the CPUs' idle time within what they had.
+        assert!(n.wall >= wall && n.wall < wall + 1.0, "{n:?}");
+        assert!(n.idle >= 0.0 && n.idle <= cpus * n.wall + 0.02 * cpus, "{n:?}");
     }
 }

@@ -8,12 +8,17 @@
 //! run, those columns are Run's bytes. After them, a column per index block, named by its
 //! score line (`System Benchmarks Index Score`, with ` (Partial Only)` when a count's block is
 //! partial), in the report's order: what Run's CSV lacked, and a reader that finds columns by
-//! name, or takes the first ones, reads the tests as before. Write the whole file again after
-//! each copy count.
+//! name, or takes the first ones, reads the tests as before. Last, the verdict of each figure,
+//! so that a spreadsheet of this file alone cannot take a quick or disturbed figure for a
+//! standard clean one: `Kind` (`standard`, `quick`, `short`), then per test and per index
+//! column, in the same order, `<name> disturbed` (`yes`/`no`; an index: one of its tests),
+//! `<name> 95% low` and `<name> 95% high` (its interval; empty where it has none). Write the
+//! whole file again after each copy count.
 
 use super::fmt;
 use super::view::{ordered_index, score_title, scored};
-use crate::model::{Category, Run};
+use crate::model::{Category, CopyRun, Run};
+use crate::stats::{self, Interval};
 
 /// A field, quoted as RFC 4180 asks only when it holds a comma, a quote or a line break (no
 /// UnixBench message does, so classic output stays unquoted).
@@ -53,29 +58,65 @@ fn index_columns(run: &Run) -> Vec<(Category, String)> {
 pub fn render(run: &Run) -> String {
     let cols = columns(run);
     let index = index_columns(run);
+    let mut names: Vec<String> = cols.clone();
+    names.extend(index.iter().map(|(_, t)| t.clone()));
+    let mut head = names.clone();
+    head.push("Kind".to_string());
+    for n in &names {
+        head.extend([format!("{n} disturbed"), format!("{n} 95% low"), format!("{n} 95% high")]);
+    }
     let mut s = String::from("Concurrency");
-    for c in cols.iter().chain(index.iter().map(|(_, t)| t)) {
+    for c in &head {
         s.push(',');
         s += &field(c);
     }
     s.push('\n');
     for cr in &run.runs {
-        s += &cr.copies.to_string();
-        let results = scored(cr);
-        for c in &cols {
-            s.push(',');
-            if let Some(r) = results.iter().find(|r| &r.message == c) {
-                s += &fmt::f1(r.score);
-            }
-        }
-        for (c, _) in &index {
-            s.push(',');
-            if let Some(b) = cr.index.iter().find(|b| b.category == *c) {
-                s += &fmt::f1(b.score);
-            }
-        }
-        s.push('\n');
+        s += &row(run, cr, &cols, &index);
     }
+    s
+}
+
+/// A copy count's figures, then its verdicts: what a cell of a test or index column says.
+struct Figure {
+    score: f64,
+    disturbed: bool,
+    ci: Option<Interval>,
+}
+
+/// One copy count's row: its scores, the kind of run, each figure's verdict.
+fn row(run: &Run, cr: &CopyRun, cols: &[String], index: &[(Category, String)]) -> String {
+    let results = scored(cr);
+    let tests = cols.iter().map(|c| {
+        results.iter().find(|r| &r.message == c).map(|r| Figure {
+            score: r.score,
+            disturbed: r.disturbed(),
+            ci: stats::of_result(r).and_then(|s| s.ci95),
+        })
+    });
+    let blocks = index.iter().map(|(c, _)| {
+        cr.index.iter().find(|b| b.category == *c).map(|b| Figure {
+            score: b.score,
+            disturbed: results.iter().any(|r| r.category == Some(*c) && r.disturbed()),
+            ci: stats::index_interval(b, &cr.results),
+        })
+    });
+    let figures: Vec<Option<Figure>> = tests.chain(blocks).collect();
+    let mut s = cr.copies.to_string();
+    for f in &figures {
+        s.push(',');
+        s += &f.as_ref().map_or(String::new(), |f| fmt::f1(f.score));
+    }
+    s.push(',');
+    s += run.kind().name();
+    for f in &figures {
+        let yes = |f: &Figure| if f.disturbed { "yes" } else { "no" }.to_string();
+        let end = |e: fn(&Interval) -> f64| {
+            f.as_ref().and_then(|f| f.ci.as_ref().map(e)).map_or(String::new(), fmt::f1)
+        };
+        s += &format!(",{},{},{}", f.as_ref().map_or(String::new(), yes), end(|i| i.low), end(|i| i.high));
+    }
+    s.push('\n');
     s
 }
 
@@ -93,7 +134,44 @@ Shell Scripts (8 concurrent),System Call Overhead,System Benchmarks Index Score
 1,78540503.4,10246.7,2114.7,1117517.9,289627.5,3183417.2,2089013.9,26010.3,6781.8,9466.7,1791.9,1718780.5,1433.1
 2,160012088.8,20294.4,4090.2,2178820.9,564614.4,6423164.2,4018242.6,469991.0,15109.8,15933.3,1842.1,3412695.8,3209.6
 ";
-        assert_eq!(render(&fixture::reference()), want);
+        let got = render(&fixture::reference());
+        starts_as_run_s(&got, want);
+        // Then the verdicts: the kind, and per test and index its flag and interval.
+        let first = got.lines().nth(1).unwrap();
+        assert!(first.contains(",1433.1,standard,no,78539522.1,78539522.5,no,"), "{first}");
+        assert!(first.ends_with(",no,1433.1,1433.1"), "{first}");
+        assert!(got.lines().next().unwrap().ends_with(",System Benchmarks Index Score 95% high"));
+        let n = got.lines().next().unwrap().split(',').count();
+        assert_eq!(n, 1 + 13 + 1 + 3 * 13);
+        assert!(got.lines().all(|l| l.split(',').count() == n));
+    }
+
+    #[test]
+    fn a_quick_or_disturbed_figure_says_so() {
+        let mut run = fixture::reference();
+        run.settings.quick = Some(100.0);
+        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results).filter(|r| r.name == "pipe") {
+            for p in &mut r.passes {
+                p.noise = Some(crate::model::Noise { copies_cpu: 1.0, foreign: 0.5, ..Default::default() });
+            }
+        }
+        let got = render(&run);
+        let head: Vec<&str> = got.lines().next().unwrap().split(',').collect();
+        let row: Vec<&str> = got.lines().nth(1).unwrap().split(',').collect();
+        let at = |name: &str| row[head.iter().position(|h| *h == name).unwrap()];
+        assert_eq!(at("Kind"), "quick");
+        assert_eq!(at("Pipe Throughput disturbed"), "yes");
+        assert_eq!(at("System Call Overhead disturbed"), "no");
+        assert_eq!(at("System Benchmarks Index Score disturbed"), "yes");
+    }
+
+    /// Each line of `got` is Run's line, then more columns.
+    #[track_caller]
+    fn starts_as_run_s(got: &str, want: &str) {
+        assert_eq!(got.lines().count(), want.lines().count(), "{got}");
+        for (g, w) in got.lines().zip(want.lines()) {
+            assert!(g.starts_with(&format!("{w},")), "{g}\n{w}");
+        }
     }
 
     #[test]
@@ -124,6 +202,9 @@ System Benchmarks Index Score (Partial Only),Non-Index Benchmarks Index Score (P
             "Recursion Test -- Tower of Hanoi, a message far too long for its column",
             "\"Recursion Test -- Tower of Hanoi, a message far too long for its column\"",
         );
-        assert_eq!(render(&run), want);
+        let got = render(&run);
+        starts_as_run_s(&got, &want);
+        // A copy count without a test has no verdict for it either.
+        assert!(got.ends_with(",no,2.0,2.0,,,\n"), "{got}");
     }
 }

@@ -108,6 +108,7 @@ pub fn result(
         time,
         error: None,
         skipped: None,
+        replaced: Vec::new(),
     }
 }
 
@@ -177,6 +178,7 @@ pub fn reference() -> Run {
             duration: None,
             quick: None,
             noise: false,
+            remeasure: false,
             verbosity: Verbosity::Normal,
             tmpdir: "/opt/ub/tmp".to_string(),
             resultdir: "/opt/ub/results".to_string(),
@@ -203,6 +205,9 @@ pub fn noisy() -> Run {
                 load_end: 1.5,
                 involuntary: 12,
                 mhz: None,
+                wall: 10.0,
+                idle: 0.0,
+                throttled: None,
             });
         }
     }
@@ -224,11 +229,10 @@ pub fn troubled() -> Run {
             copies: vec![1],
             iterations: Some(3),
             duration: Some(2),
-            quick: None,
-            noise: false,
             verbosity: Verbosity::Normal,
             tmpdir: "/t".to_string(),
             resultdir: "/r".to_string(),
+            ..Settings::default()
         },
         runs: vec![CopyRun {
             copies: 1,

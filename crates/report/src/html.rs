@@ -37,8 +37,8 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &verdict_box(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
-    if let Some(n) = duration_note(&run.settings) {
-        s += &note_para(&n);
+    for n in [duration_note(&run.settings), super::view::remeasure_note(&run.settings)].iter().flatten() {
+        s += &note_para(n);
     }
     s
 }
@@ -349,7 +349,7 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
             format!("<tt>{:.2} &rarr; {:.2}</tt>", n.load_start, n.load_end),
             format!("<tt>{}</tt>", n.involuntary),
             format!("<tt>{}</tt>", n.mhz.map_or("---".to_string(), |m| format!("{m:.0}"))),
-            if r.disturbed() { "<b>yes</b>".to_string() } else { "no".to_string() },
+            verdict_cell(r),
         ];
         if !mhz {
             cells.remove(5);
@@ -383,6 +383,18 @@ fn noise_note(measured: &[(&&TestResult, Noise)], mhz: bool) -> String {
     s += "</p>\n\n";
     s
 }
+/// A test's verdict in the noise table: `disturbed` and why, and the passes measured again, or
+/// `no`.
+fn verdict_cell(r: &TestResult) -> String {
+    let mut v: Vec<String> =
+        r.disturbance().map(|d| format!("<b>disturbed</b> ({})", d.word())).into_iter().collect();
+    v.extend(super::view::replaced_note(r).map(|n| escape(&n)));
+    if v.is_empty() {
+        return "no".to_string();
+    }
+    v.join("; ")
+}
+
 /// The end of the document: the disclaimer, the closing tags. (The verdict and the run's status
 /// are in the box at the top.)
 pub fn footer() -> String {
@@ -402,6 +414,25 @@ from the use of this information. Names and trademarks belong to their owners.</
 mod tests {
     use super::*;
     use crate::fixture;
+
+    #[test]
+    fn the_noise_table_says_why_a_test_was_disturbed_and_what_was_measured_again() {
+        use crate::model::{Disturbance, Noise, Replaced};
+        let mut run = fixture::reference();
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results) {
+            let foreign = if r.name == "pipe" { 0.5 } else { 0.0 };
+            for p in &mut r.passes {
+                p.noise = Some(Noise { foreign, ..quiet });
+            }
+            if r.name == "syscall" {
+                r.replaced = vec![Replaced { pass: r.passes[0].clone(), why: Disturbance::Stopped }];
+            }
+        }
+        let t = noise_table(&run.runs[0], true);
+        assert!(t.contains("<td data-label=\"Disturbed\"><b>disturbed</b> (other processes)</td>"), "{t}");
+        assert!(t.contains("<td data-label=\"Disturbed\">1 pass measured again: stopped</td>"), "{t}");
+    }
 
     #[test]
     fn escapes_everything_interpolated() {
@@ -675,7 +706,7 @@ mod tests {
         assert!(!head.contains("MHz"), "no frequency known anywhere: no column: {head}");
         assert_eq!(t.matches("<td ").count(), 12 * 6, "a cell per column: {t}");
         assert!(t.contains("<td align=right data-label=\"Other processes\"><tt>685.9%</tt></td>"), "{t}");
-        assert!(t.contains("<td data-label=\"Disturbed\"><b>yes</b></td>"), "{t}");
+        assert!(t.contains("<td data-label=\"Disturbed\"><b>disturbed</b> (other processes)</td>"), "{t}");
         assert!(t.contains("A share above 100%: other work used more CPU time than the copies"), "{t}");
         assert!(t.contains("MHz: the CPU frequency is not known on this host"), "{t}");
         // At 1 copy no share passes 100%; a frequency known for one test brings the column.

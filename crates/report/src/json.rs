@@ -59,6 +59,7 @@ pub fn render(run: &Run) -> String {
     j.key("quick").bool(st.quick.is_some());
     j.key("quick_budget").opt_number(st.quick);
     j.key("noise").bool(st.noise);
+    j.key("remeasure").bool(st.remeasure);
     j.key("verbosity").int(i64::from(st.verbosity.level()));
     j.key("tmpdir").string(&st.tmpdir);
     j.key("resultdir").string(&st.resultdir);
@@ -147,6 +148,7 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     j.key("error").opt_string(r.error.as_deref());
     j.key("skipped").opt_string(r.skipped.as_deref());
     j.key("disturbed").bool(r.disturbed());
+    j.key("disturbance").opt_string(r.disturbance().map(|d| d.word()));
     if let Some(i) = r.exec_image() {
         j.key("exec_image").begin_object();
         j.key("kind").string(&i.kind);
@@ -156,6 +158,15 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     j.key("passes").begin_array();
     for (i, p) in r.passes.iter().enumerate() {
         pass(j, p, r.kept.contains(&i));
+    }
+    j.end_array();
+    j.key("replaced").begin_array();
+    for p in &r.replaced {
+        j.begin_object();
+        j.key("why").string(p.why.word());
+        j.key("pass");
+        pass(j, &p.pass, false);
+        j.end_object();
     }
     j.end_array();
     j.key("stats");
@@ -205,6 +216,9 @@ fn pass(j: &mut Writer, p: &Pass, kept: bool) {
             j.key("load_end").number(n.load_end);
             j.key("involuntary").int(n.involuntary as i64);
             j.key("mhz").opt_number(n.mhz);
+            j.key("wall").number(n.wall);
+            j.key("idle").number(n.idle);
+            j.key("throttled").opt_number(n.throttled);
             j.end_object();
         }
         None => {
@@ -342,6 +356,7 @@ mod tests {
     "quick": false,
     "quick_budget": null,
     "noise": false,
+    "remeasure": false,
     "verbosity": 1,
     "tmpdir": "/t",
     "resultdir": "/r"
@@ -371,7 +386,9 @@ mod tests {
           "error": "command returned status 256\nexecl: <cannot exec> & \"quoted\"",
           "skipped": null,
           "disturbed": false,
+          "disturbance": null,
           "passes": [],
+          "replaced": [],
           "stats": null
         },
         {
@@ -391,6 +408,7 @@ mod tests {
           "error": null,
           "skipped": null,
           "disturbed": false,
+          "disturbance": null,
           "passes": [
             {
               "count": 6172839450617.25,
@@ -413,6 +431,7 @@ mod tests {
               ]
             }
           ],
+          "replaced": [],
           "stats": null
         },
         {
@@ -432,7 +451,9 @@ mod tests {
           "error": null,
           "skipped": "no C compiler (cc or gcc) on this host",
           "disturbed": false,
+          "disturbance": null,
           "passes": [],
+          "replaced": [],
           "stats": null
         }
       ],

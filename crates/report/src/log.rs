@@ -4,7 +4,7 @@
 //! summary. Numbers print as Perl prints them: `%.15g` for computed values, `%f` for elapsed.
 
 use super::fmt::{self, perl_num};
-use crate::model::{CopyOutcome, Pass, TestResult};
+use crate::model::{CopyOutcome, Disturbance, Pass, TestResult};
 use std::fmt::Write as _;
 
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
@@ -22,6 +22,12 @@ pub fn test_header(message: &str, copies: usize, command: &str) -> String {
 /// Written before pass `i` (from 1) runs; the programs' stdout follows it.
 pub fn pass_header(i: usize) -> String {
     format!("#### Pass {i}\n\n")
+}
+
+/// Written when pass `i` (from 1), disturbed, is left out of the score to be measured again;
+/// `compare` reading the log leaves it out too.
+pub fn replaced(i: usize, why: Disturbance) -> String {
+    format!("#### Replaced: pass {i} ({}), measured again\n\n", why.word())
 }
 
 /// Written after a pass: an empty line, then per copy its fields as `# <key>: <value>` in
@@ -190,6 +196,7 @@ mod tests {
             time: 10.0464941428571,
             error: None,
             skipped: None,
+            replaced: Vec::new(),
         };
         let mut want = String::from(
             "

@@ -11,10 +11,10 @@
 
 use super::fmt::{self, Tm, Zone};
 use super::view::{
-    disturbed_verdict, duration_note, interval, ordered_index, score_title, scored, static_image_note,
-    status_note, unscored_reason, Note, QUICK_LEAD,
+    disturbed_reason, disturbed_verdict, duration_note, interval, ordered_index, remeasure_note,
+    replaced_note, score_title, scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
 };
-use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity, DISTURBED};
+use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
@@ -134,11 +134,12 @@ fn settings_note(settings: &Settings) -> String {
     if let Some(budget) = settings.quick {
         return format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
-             interval of its score was within +-1% or its share of the budget was spent; the \
-             intervals follow each block.\n\n"
+             interval of its score was within +-1% or its share of the budget was spent, a \
+             disturbed pass measured again; the intervals follow each block.\n\n"
         );
     }
-    duration_note(settings).map_or(String::new(), |n| note_line(&n))
+    let notes = [duration_note(settings), remeasure_note(settings)];
+    notes.iter().flatten().map(note_line).collect()
 }
 
 /// A note as the text report prints it: `** lead rest`, then a blank line.
@@ -194,21 +195,18 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     s
 }
 
-/// `** disturbed: <test> (...)` for each scored test whose copies lost more than [`DISTURBED`] of
-/// their CPU time to steal or to other processes, then an empty line; nothing otherwise.
+/// `** disturbed: <test> (...)` for each scored test that was disturbed (`model::DISTURBED`),
+/// `** replaced: <test> (...)` for each whose disturbed passes were measured again, then an
+/// empty line; nothing otherwise.
 fn disturbed_notes(cr: &CopyRun) -> String {
     let mut s = String::new();
     for r in scored(cr) {
-        let Some(n) = r.noise().filter(|_| r.disturbed()) else { continue };
-        let _ = writeln!(
-            s,
-            "** disturbed: {} (steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%{})",
-            r.name,
-            100.0 * n.steal_share(),
-            100.0 * n.foreign_share(),
-            100.0 * DISTURBED,
-            crate::view::past_whole(&n)
-        );
+        if let Some(what) = replaced_note(r) {
+            let _ = writeln!(s, "** replaced: {} ({what})", r.name);
+        }
+        if let Some(why) = disturbed_reason(r) {
+            let _ = writeln!(s, "** disturbed: {} ({why})", r.name);
+        }
     }
     if !s.is_empty() {
         s.push('\n');
@@ -359,6 +357,43 @@ mod tests {
             "{busy}"
         );
         assert_eq!(b.matches("disturbed").count(), 1, "{b}");
+    }
+
+    #[test]
+    fn stopped_passes_and_passes_measured_again_are_named_on_star_lines() {
+        use crate::model::{Disturbance, Noise, Replaced};
+        let mut run = fixture::reference();
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results) {
+            for (i, p) in r.passes.iter_mut().enumerate() {
+                let stopped = Noise { copies_cpu: 0.4, idle: 1.6, ..quiet };
+                p.noise = Some(if r.name == "pipe" && i == 1 { stopped } else { quiet });
+            }
+            if r.name == "syscall" {
+                let pass = r.passes[0].clone();
+                r.replaced = vec![Replaced { pass: pass.clone(), why: Disturbance::Others }];
+                r.replaced.push(Replaced { pass, why: Disturbance::Stopped });
+            }
+        }
+        let classic = block_in(&fixture::reference().system, &fixture::reference().runs[0], fmt::utc);
+        let b = block_in(&run.system, &run.runs[0], fmt::utc);
+        assert!(b.contains("** disturbed: pipe (stopped: a pass's CPUs sat idle, with nothing else to run, past 25% of its copies' CPU time)\n"), "{b}");
+        assert!(
+            b.contains("** replaced: syscall (2 passes measured again: other processes, stopped)\n"),
+            "{b}"
+        );
+        // Nothing else changed: the classic lines are the same lines.
+        let stars = |t: &str| {
+            t.lines().filter(|l| !l.starts_with("** ") && !l.is_empty()).map(String::from).collect::<Vec<_>>()
+        };
+        assert_eq!(stars(&b), stars(&classic));
+        // A standard run that measured again says so, and stays standard.
+        run.settings.remeasure = true;
+        let h = header(&run);
+        assert!(
+            h.contains("** Disturbed passes measured again (--remeasure): ") && h.contains("still standard"),
+            "{h}"
+        );
     }
 
     #[test]

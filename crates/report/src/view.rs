@@ -3,7 +3,10 @@
 //! notes. The text report is one exporter among the others; none borrows another's helpers.
 
 use super::fmt;
-use crate::model::{Category, CopyRun, IndexBlock, Noise, Run, Settings, TestResult};
+use crate::model::{
+    Category, CopyRun, Disturbance, IndexBlock, Noise, Run, Settings, TestResult, DISTURBED, MAX_REMEASURED,
+    STOPPED,
+};
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
@@ -75,16 +78,20 @@ pub fn unscored_reason(r: &TestResult) -> Option<String> {
 /// One pass's noise, as `-v` and the log show it.
 pub fn noise_line(n: &Noise) -> String {
     let mhz = n.mhz.map(|m| format!(", {m:.0} MHz")).unwrap_or_default();
+    let throttled =
+        n.throttled.filter(|&t| t > 0.0).map(|t| format!("; throttled {t:.2} s")).unwrap_or_default();
     format!(
         "  noise: steal {:.1}%, other processes {:.1}% of the copies' {:.2} s of CPU{}; load {:.2} -> {:.2}; \
-         {} involuntary switches{mhz}",
+         {} involuntary switches{mhz}; CPUs idle {:.2} s in {:.2} s{throttled}",
         100.0 * n.steal_share(),
         100.0 * n.foreign_share(),
         n.copies_cpu,
         past_whole(n),
         n.load_start,
         n.load_end,
-        n.involuntary
+        n.involuntary,
+        n.idle,
+        n.wall
     )
 }
 
@@ -104,6 +111,44 @@ pub fn past_whole(n: &Noise) -> String {
         return String::new();
     }
     format!("; {} the copies' own CPU time", parts.join(" and "))
+}
+
+/// Why a scored test was disturbed, in words (the text's `** disturbed:` line, the HTML's
+/// notes), or None when it was not.
+pub fn disturbed_reason(r: &TestResult) -> Option<String> {
+    let d = r.disturbance()?;
+    let n = r.noise()?;
+    Some(match d {
+        Disturbance::Steal | Disturbance::Others => format!(
+            "steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%{}",
+            100.0 * n.steal_share(),
+            100.0 * n.foreign_share(),
+            100.0 * DISTURBED,
+            past_whole(&n)
+        ),
+        Disturbance::Stopped => format!(
+            "stopped: a pass's CPUs sat idle, with nothing else to run, past {:.0}% of its copies' CPU time",
+            100.0 * STOPPED
+        ),
+        Disturbance::Throttled => format!(
+            "throttled: its cgroup's CPU quota held its copies back {:.1} s",
+            n.throttled.unwrap_or(0.0)
+        ),
+    })
+}
+
+/// The passes of a scored test that were measured again, and why, or None when none was:
+/// `2 passes measured again: stopped, other processes`.
+pub fn replaced_note(r: &TestResult) -> Option<String> {
+    let first = r.replaced.first()?;
+    let mut why: Vec<&str> = vec![first.why.word()];
+    for w in r.replaced.iter().map(|p| p.why.word()) {
+        if !why.contains(&w) {
+            why.push(w);
+        }
+    }
+    let n = r.replaced.len();
+    Some(format!("{n} pass{} measured again: {}", if n == 1 { "" } else { "es" }, why.join(", ")))
 }
 
 /// The baseline and index of a test's row in the copy run's index blocks, if any.
@@ -136,6 +181,23 @@ pub fn duration_note(settings: &Settings) -> Option<Note> {
         rest: format!(
             "each test ran {d} s instead of its standard 10, 30 or 60 s; these scores are not \
              comparable with standard runs."
+        ),
+    })
+}
+
+/// The note of a run that measured its disturbed passes again though not a quick run (which
+/// always does, and says so in its own note): it stays standard, and says why.
+pub fn remeasure_note(settings: &Settings) -> Option<Note> {
+    if !settings.remeasure || settings.quick.is_some() {
+        return None;
+    }
+    Some(Note {
+        lead: "Disturbed passes measured again (--remeasure):".to_string(),
+        rest: format!(
+            "a pass that steal, other processes, a stop or the cgroup's CPU quota disturbed was left \
+             out of its score and run again, at most {MAX_REMEASURED} times per test. Every scored pass \
+             is one Run would have measured, at its duration, settle and count: the run is still \
+             standard."
         ),
     })
 }

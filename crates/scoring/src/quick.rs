@@ -15,8 +15,9 @@ use crate::stats;
 /// The interval half-width, relative to the score, at which a test has enough passes: ±1%.
 pub const TARGET: f64 = 0.01;
 
-/// Passes before the interval may stop a test: 3 passes keep 2 samples, the fewest that give an
-/// interval at all. (The budget alone may stop a test earlier.)
+/// The passes every quick test gets: 3 passes keep 2 samples, the fewest that give an interval
+/// at all. Neither the interval nor the budget stops a test before them: the smallest budget a
+/// run accepts pays for them (its `floor`, [`share`]).
 pub const MIN_PASSES: usize = 3;
 
 /// The most passes a quick test runs, whatever its budget.
@@ -26,6 +27,11 @@ pub const MAX_PASSES: usize = 100;
 /// under a tenth, so that process start-up and a last pass that runs past its estimate still
 /// leave the whole run within a tenth of a standard one.
 pub const DEFAULT_FRACTION: f64 = 0.095;
+
+/// The seconds a quick pass takes beyond its duration and settle: forking and reaping the
+/// copies, reading their output and the noise around them. Standard passes hide it in their
+/// settle's rounding; a 1 s quick pass cannot.
+pub const PASS_COST: f64 = 0.05;
 
 /// Whether the 95% interval of the score these passes give is within ±`target`: the interval
 /// of the kept passes' rates, kept as the score keeps them (`score::kept_in_run_order`).
@@ -39,22 +45,36 @@ pub fn converged(passes: &[Pass], target: f64) -> bool {
 
 /// Whether a quick test should stop, given its passes so far (in run order), the
 /// seconds it has spent (passes and settles) and its budget in seconds:
-/// - never before the first sample;
+/// - never before [`MIN_PASSES`];
 /// - when the budget is spent;
 /// - after [`MIN_PASSES`], when the interval is within ±[`TARGET`];
 /// - when another pass, at the mean cost of those so far, would overrun the budget.
 pub fn should_stop(passes: &[Pass], spent: f64, budget: f64) -> bool {
     let n = passes.len();
-    if n == 0 {
+    if n < MIN_PASSES {
         return false;
     }
     if spent >= budget {
         return true;
     }
-    if n >= MIN_PASSES && converged(passes, TARGET) {
+    if converged(passes, TARGET) {
         return true;
     }
-    spent + spent / n as f64 > budget
+    !another_fits(spent, n, budget)
+}
+
+/// Whether another pass, at the mean cost of the `n` run so far (`spent` seconds), fits in
+/// `budget`.
+pub fn another_fits(spent: f64, n: usize, budget: f64) -> bool {
+    n == 0 || spent + spent / n as f64 <= budget
+}
+
+/// Whether one of `scored` passes, disturbed, can be left out and measured again within
+/// `budget`: the passes the test then still needs (enough for [`MIN_PASSES`], one at least), at
+/// the mean cost of the `run` so far (`spent` seconds), fit in it. The three passes come first.
+pub fn room_to_replace(spent: f64, run: usize, scored: usize, budget: f64) -> bool {
+    let needed = MIN_PASSES.saturating_sub(scored.saturating_sub(1)).max(1);
+    run > 0 && spent + spent / run as f64 * needed as f64 <= budget
 }
 
 /// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
@@ -76,16 +96,44 @@ pub const HOST_SETTLE: f64 = 0.5;
 /// of [`HOST_SETTLE`] and a copy pass takes ~4 s, so the driver adds no settle of its own.
 pub const FSTIME_SETTLE: f64 = 0.25;
 
-/// A test's share of what is left of the budget: `left` × its standard time (`weight`) over the
-/// standard time of the tests not yet run, itself included (`weight_left`). Each test so gets the
-/// same fraction of its standard time, and a test that overran (a pass that cannot be shortened)
-/// is paid for by the tests after it, so the run keeps to its total.
-pub fn share(left: f64, weight: f64, weight_left: f64) -> f64 {
-    if weight_left > 0.0 && weight > 0.0 && left > 0.0 {
-        left * (weight / weight_left).min(1.0)
-    } else {
-        0.0
+/// What a quick run has left to share out, and among what: seconds of budget (`left`), the
+/// [`MIN_PASSES`] passes' seconds of the tests not yet run (`floor`), and their standard time
+/// (`weight`), the test about to start included.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Left {
+    pub left: f64,
+    pub floor: f64,
+    pub weight: f64,
+}
+
+/// A test's share of what is left of the budget: its own floor (the seconds of its
+/// [`MIN_PASSES`] passes), then of what the floors leave over, in proportion to its standard
+/// time (`weight`). Each test so gets its three passes and the same fraction of its standard
+/// time beyond them; a test that overran (a pass that cannot be shortened) is paid for by the
+/// tests after it, first out of what is over and then out of their floors, in proportion.
+pub fn share(l: Left, floor: f64, weight: f64) -> f64 {
+    if l.left <= 0.0 {
+        return 0.0;
     }
+    if l.left < l.floor {
+        return if l.floor > 0.0 { l.left * floor / l.floor } else { 0.0 };
+    }
+    let over = l.left - l.floor;
+    let part = if l.weight > 0.0 && weight > 0.0 { over * (weight / l.weight).min(1.0) } else { 0.0 };
+    floor + part
+}
+
+/// The smallest budget that gives every test its [`MIN_PASSES`] passes, from each test's
+/// estimated seconds per quick pass (its settle included).
+pub fn min_budget(pass_secs: impl IntoIterator<Item = f64>) -> f64 {
+    pass_secs.into_iter().map(|s| MIN_PASSES as f64 * s).sum()
+}
+
+/// The passes a test can get from its share of the budget, its passes taking `pass_secs` each:
+/// at least [`MIN_PASSES`], at most [`MAX_PASSES`].
+pub fn passes_in(share: f64, pass_secs: f64) -> usize {
+    let n = if pass_secs > 0.0 { (share / pass_secs + 1e-9).floor() as usize } else { MAX_PASSES };
+    n.clamp(MIN_PASSES, MAX_PASSES)
 }
 
 #[cfg(test)]
@@ -189,9 +237,10 @@ mod tests {
     #[test]
     fn edge_cases() {
         assert!(!should_stop(&ps(&[]), 5.0, 1.0), "never stop without a sample");
-        assert!(should_stop(&ps(&[1.0]), 1.0, 1.0), "a spent budget stops");
-        assert!(!should_stop(&ps(&[1.0]), 1.0, 3.0), "another 1 s pass fits in 3 s");
-        assert!(should_stop(&ps(&[1.0, 1.0]), 2.0, 2.9), "a third 1 s pass would overrun 2.9 s");
+        assert!(!should_stop(&ps(&[1.0, 2.0]), 9.0, 1.0), "nor before the third pass, whatever it took");
+        assert!(should_stop(&ps(&[1.0, 2.0, 3.0]), 3.0, 3.0), "a spent budget stops");
+        assert!(!should_stop(&ps(&[1.0, 3.0, 2.0]), 3.0, 5.0), "another 1 s pass fits in 5 s");
+        assert!(should_stop(&ps(&[1.0, 3.0, 2.0]), 3.0, 3.9), "a fourth 1 s pass would overrun 3.9 s");
         // Identical samples converge at MIN_PASSES, not before.
         assert!(!should_stop(&ps(&[9.0, 9.0]), 2.0, 100.0));
         assert!(should_stop(&ps(&[9.0, 9.0, 9.0]), 3.0, 100.0));
@@ -201,11 +250,25 @@ mod tests {
     fn durations_settles_and_budgets() {
         assert_eq!((pass_seconds(10), pass_seconds(20), pass_seconds(30), pass_seconds(60)), (1, 1, 2, 3));
         assert_eq!(pass_seconds(0), 1);
-        // 60 s left for tests of standard times 10, 20, 30: the first gets 10 s; if it took
-        // 16 s, the second gets 44 x 20/50 = 17.6 s; the last takes what is left.
-        assert_eq!(share(60.0, 10.0, 60.0), 10.0);
-        assert_eq!(share(44.0, 20.0, 50.0), 17.6);
-        assert_eq!(share(26.4, 30.0, 30.0), 26.4);
-        assert_eq!((share(-3.0, 1.0, 1.0), share(5.0, 0.0, 1.0), share(5.0, 1.0, 0.0)), (0.0, 0.0, 0.0));
+        // 60 s left for tests of standard times 10, 20, 30, whose floors are 3 s, 6 s and 3 s:
+        // the first gets 3 s and 10/60 of the 48 s over, 11 s; if it took 17 s, the second
+        // gets 6 s and 20/50 of the 34 s the floors leave over, 19.6 s; the last what is left.
+        let l = |left, floor, weight| Left { left, floor, weight };
+        assert_eq!(share(l(60.0, 12.0, 60.0), 3.0, 10.0), 11.0);
+        assert!((share(l(43.0, 9.0, 50.0), 6.0, 20.0) - 19.6).abs() < 1e-9);
+        assert_eq!(share(l(23.4, 3.0, 30.0), 3.0, 30.0), 23.4);
+        // Less left than the floors: each floor in proportion.
+        assert_eq!(share(l(6.0, 12.0, 60.0), 3.0, 10.0), 1.5);
+        assert_eq!((share(l(-3.0, 1.0, 1.0), 1.0, 1.0), share(l(5.0, 0.0, 0.0), 0.0, 0.0)), (0.0, 0.0));
+        assert_eq!(min_budget([1.0, 3.5, 2.0]), 19.5);
+        assert_eq!((passes_in(11.0, 1.0), passes_in(1.0, 1.0), passes_in(1e6, 1.0)), (11, 3, 100));
+        assert_eq!(passes_in(3.0 * 1.1, 1.1), 3, "a float's rounding costs no pass");
+        assert!(another_fits(4.0, 2, 6.0) && !another_fits(4.0, 2, 5.9) && another_fits(0.0, 0, 0.0));
+        // Three 1 s passes in 3.15 s: no room to replace the first, which would need three more.
+        assert!(!room_to_replace(1.0, 1, 1, 3.15) && room_to_replace(1.0, 1, 1, 4.0));
+        // With three scored in 3 s, a fourth fits in 4 s, not in 3.9 s.
+        assert!(room_to_replace(3.0, 3, 3, 4.0) && !room_to_replace(3.0, 3, 3, 3.9));
+        // Once one is out (2 scored of 3 run), replacing another needs two more passes.
+        assert!(room_to_replace(3.0, 3, 2, 5.0) && !room_to_replace(3.0, 3, 2, 4.9));
     }
 }
