@@ -163,8 +163,8 @@ fn install(args: &[OsString]) -> error::Result {
         _ => return Err(Error::usage("usage: unixbench --install [-s] DIR")),
     };
     let dir = Path::new(dir);
-    if !dir.is_dir() {
-        return Err(Error::usage(format!("--install: '{}' is not a directory", dir.display())));
+    if let Err(e) = sys::fd::open_file(dir, sys::fd::Open::Dir) {
+        return Err(Error::usage(format!("--install: not a directory to install into: {e}")));
     }
     if driver::open_to_others(dir) {
         let _ = writeln!(

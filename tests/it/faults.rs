@@ -115,7 +115,7 @@ fn a_fixed_result_name_replaces_a_planted_report_link_and_refuses_a_log_link() {
     std::fs::remove_file(results.join("mine.log")).unwrap();
     std::os::unix::fs::symlink(&target, results.join("mine.log")).unwrap();
     let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "mine"));
-    assert_usage_error(&o, "result files");
+    assert_usage_error(&o, "mine.log: a symbolic link, which is not followed");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
 }
 
@@ -622,4 +622,109 @@ fn a_result_name_from_the_environment_cannot_leave_the_results_directory() {
         assert!(!s.path().join("results").exists(), "{name:?}");
         assert!(!s.path().parent().unwrap().join("escaped").exists());
     }
+}
+
+// ---- 11. round three: nothing blocks, nothing escapes, nothing waits for ever ---------------
+
+fn mkfifo(p: &Path) {
+    assert!(Command::new("mkfifo").arg(p).status().unwrap().success(), "mkfifo {}", p.display());
+}
+
+/// Waits for `child` at most `secs` seconds, a bound on liveness (not a measure): a child
+/// still running then is killed and the test fails, saying `what` hung.
+fn wait_bounded(mut child: std::process::Child, secs: u64, what: &str) -> Output {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > end {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn spawn(c: &mut Command) -> std::process::Child {
+    c.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+#[test]
+fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
+    let s = Scratch::new("flt-fifo");
+    let results = s.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    let json = s.path().join("out.json");
+    for planted in ["x", "x.html", "x.log", "x.json", "x.csv", "--json"] {
+        let path = if planted == "--json" { json.clone() } else { results.join(planted) };
+        mkfifo(&path);
+        let mut c = short_run(&s, &["-q", "syscall"]);
+        c.env("UB_OUTPUT_FILE_NAME", "x").env("UB_OUTPUT_CSV", "true");
+        if planted == "--json" {
+            c.arg(format!("--json={}", json.display()));
+        }
+        let o = wait_bounded(spawn(&mut c), 30, planted);
+        assert_usage_error(&o, &path.display().to_string());
+        let kept = std::fs::symlink_metadata(&path).unwrap().file_type();
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kept), "{planted}: the FIFO is left as it was");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(names(&results), Vec::<String>::new(), "{planted}: nothing was created");
+    }
+    // SIGTERM once the driver catches it (or has ended): the run ends, never held in an open.
+    mkfifo(&results.join("x.log"));
+    let mut c = short_run(&s, &["-q", "syscall"]);
+    let mut child = spawn(c.env("UB_OUTPUT_FILE_NAME", "x"));
+    let catches_term = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).unwrap_or(0) & (1 << (15 - 1)) != 0
+    };
+    while !catches_term(child.id()) && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+    let o = wait_bounded(child, 30, "the run after SIGTERM");
+    no_panic(&o);
+    assert!(matches!(o.status.code(), Some(2 | 143)), "{:?} {}", o.status, stderr(&o));
+}
+
+#[test]
+fn lmbench_never_follows_a_link_nor_waits_on_a_fifo_at_its_json() {
+    let s = Scratch::new("flt-lmb-json");
+    let target = s.path().join("precious");
+    std::fs::write(&target, "keep me\n").unwrap();
+    let link = s.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = s.path().join("fifo.json");
+    mkfifo(&fifo);
+    for (file, needle) in [(&link, "a symbolic link, which is not followed"), (&fifo, "FIFO")] {
+        let mut c = ub(["lmbench", "--short", "--only", "lat_syscall", "--json"]);
+        let o = wait_bounded(spawn(c.arg(file).arg("--dir").arg(s.path())), 30, "lmbench --json");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains(&*file.to_string_lossy()) && err.contains(needle), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+}
+
+
+#[test]
+fn a_second_run_given_the_same_result_name_refuses_while_the_first_writes() {
+    let s = Scratch::new("flt-twice");
+    let results = s.path().join("results");
+    let mut first = ub(["-q", "-i", "3", "-t", "2", "syscall", "--results"]);
+    first.arg(&results).arg("--tmpdir").arg(s.path().join("tmp")).env("UB_OUTPUT_FILE_NAME", "x");
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
+    let child = spawn(&mut first);
+    let end = Instant::now() + Duration::from_secs(30);
+    while !results.join("x").exists() {
+        assert!(Instant::now() < end, "the first run made no report");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "x"));
+    assert_usage_error(&o, "in use by another run given the same UB_OUTPUT_FILE_NAME");
+    let o = wait_bounded(child, 120, "the first run");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = std::fs::read_to_string(results.join("x")).unwrap();
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
 }

@@ -134,11 +134,29 @@ pub fn main(args: Vec<OsString>) -> Result {
     measure_all(&opts)
 }
 
+/// `--json FILE` opened at the start (fail now, not after minutes of measuring), never
+/// following a planted link nor blocking on a FIFO, and only a regular file of this user.
+fn open_json(j: &std::path::Path) -> Result<std::fs::File> {
+    sys::fd::open_file(j, sys::fd::Open::Append)
+        .map_err(|e| Error::failed(format!("--json: cannot write {e}")))
+}
+
+/// A `--summary` file, read without blocking and at most [`MAX_SUMMARY`] bytes.
+fn read_summary(f: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", f.display()));
+    sys::fd::open_file(f, sys::fd::Open::Read)?.take(MAX_SUMMARY).read_to_string(&mut text).map_err(named)?;
+    Ok(text)
+}
+
+/// The most of a `--summary` file read: far above any results file of ours.
+const MAX_SUMMARY: u64 = 16 << 20;
+
 fn summary(files: &[PathBuf]) -> Result {
     let mut hosts = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| Error::usage(format!("--summary: cannot read '{}': {e}", f.display())))?;
+        let text = read_summary(f).map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
         hosts.push(from_json(&text).map_err(|e| Error::usage(format!("--summary: '{}': {e}", f.display())))?);
     }
     let mut out = table::render(&hosts);
@@ -270,14 +288,7 @@ fn measure_all(opts: &Opts) -> Result {
     if !parent.is_dir() {
         return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
     }
-    if let Some(j) = &opts.json {
-        // Fail now, not after minutes of measuring.
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(j)
-            .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
-    }
+    let json_out = opts.json.as_ref().map(|j| open_json(j)).transpose()?;
     let dir = sys::fd::mkdtemp(parent.join("lmbench-XXXXXX").as_os_str()).map_err(|e| {
         Error::failed(format!("cannot make a scratch directory in '{}': {e}", parent.display()))
     })?;
@@ -325,8 +336,11 @@ fn measure_all(opts: &Opts) -> Result {
     let mut out = table::render(&hosts);
     out.push_str(&table::footnotes(&hosts));
     print_out(&out)?;
-    if let Some(j) = &opts.json {
-        std::fs::write(j, to_json(&run.res, &run.h, &run.points, run.mb))
+    if let Some((mut f, j)) = json_out.zip(opts.json.as_ref()) {
+        // Through the descriptor checked at the start: the path is never opened again.
+        let text = to_json(&run.res, &run.h, &run.points, run.mb);
+        f.set_len(0)
+            .and_then(|()| f.write_all(text.as_bytes()))
             .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
     }
     if INTERRUPTED.load(Relaxed) {
