@@ -171,9 +171,14 @@ struct Tmpfs(PathBuf);
 
 impl Tmpfs {
     fn mount(dir: &Path, size: &str) -> Tmpfs {
+        Tmpfs::mount_with(dir, &format!("size={size},mode=0755"))
+    }
+
+    /// Mounts a tmpfs with mount options `opts`.
+    fn mount_with(dir: &Path, opts: &str) -> Tmpfs {
         std::fs::create_dir_all(dir).unwrap();
         let st = Command::new(host("mount").unwrap())
-            .args(["-t", "tmpfs", "-o", &format!("size={size},mode=0755"), "tmpfs"])
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
             .arg(dir)
             .status()
             .unwrap();
@@ -707,6 +712,94 @@ fn lmbench_never_follows_a_link_nor_waits_on_a_fifo_at_its_json() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
 }
 
+/// The children of process `pid`, from /proc.
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse().ok());
+        if ppid == Some(pid) {
+            v.push(child);
+        }
+    }
+    v
+}
+
+/// Starts `c` and sends its first child (the pass's copy) `sig`; returns the run and the copy.
+fn signal_the_copy(c: &mut Command, sig: &str) -> (std::process::Child, u32) {
+    let child = spawn(c);
+    let end = Instant::now() + Duration::from_secs(30);
+    let copy = loop {
+        if let Some(&p) = children_of(child.id()).first() {
+            break p;
+        }
+        assert!(Instant::now() < end, "no copy started");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert!(Command::new("kill").arg(sig).arg(copy.to_string()).status().unwrap().success());
+    (child, copy)
+}
+
+#[test]
+fn a_stopped_copy_is_ended_by_the_watchdog_with_its_reason_and_nothing_is_left() {
+    let s = Scratch::new("flt-stop");
+    let (child, copy) = signal_the_copy(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "2"), "-STOP");
+    let o = wait_bounded(child, 60, "a run with a stopped copy");
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("** syscall: failed: copy 1 stopped (SIGSTOP) for "), "{out}");
+    assert!(out.contains("did not finish within 5 s, so every copy was killed"), "{out}");
+    assert!(err.contains("aborting"), "{err}");
+    assert!(!Path::new(&format!("/proc/{copy}")).exists(), "the stopped copy is gone");
+    assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "nothing left behind");
+    // Stopped and continued well within the margin: no failure.
+    let (child, copy) = signal_the_copy(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "60"), "-STOP");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(Command::new("kill").arg("-CONT").arg(copy.to_string()).status().unwrap().success());
+    let o = wait_bounded(child, 60, "a run with a copy stopped and continued");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(has_result(&stdout(&o), "System Call Overhead"), "{}", stdout(&o));
+    // The margin is checked like any other input.
+    let o = run(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "soon"));
+    assert_usage_error(&o, "invalid UB_WATCHDOG_MARGIN 'soon'");
+}
+
+#[test]
+fn every_limit_of_a_pass_is_checked_before_any_directory_is_made() {
+    if !is_root() {
+        return skip("inode-poor tmpfs", "needs root to mount a tmpfs");
+    }
+    let s = Scratch::new("flt-limits");
+    // Room for 40 directories: a pass that made its copies' first would fail at the 40th.
+    let _fs = Tmpfs::mount_with(&s.path().join("tmp"), "size=1m,nr_inodes=40,mode=0755");
+    for (limit, needle) in [
+        ("", "inodes free"),
+        ("ulimit -n 64; ", "open files, but the limit is 64"),
+        ("ulimit -u 50; ", "the process limit is 50"),
+    ] {
+        let c = short_run(&s, &["-q", "-c", "100", "syscall"]);
+        let argv: Vec<String> = std::iter::once(c.get_program())
+            .chain(c.get_args())
+            .map(|a| format!("'{}'", a.to_string_lossy()))
+            .collect();
+        // bash: dash's ulimit has no -u.
+        let Some(bash) = host("bash") else { return skip("process limit", "needs bash for ulimit -u") };
+        let mut sh = Command::new(bash);
+        sh.arg("-c").arg(format!("{limit}exec {}", argv.join(" "))).current_dir(s.path());
+        for (k, v) in c.get_envs() {
+            match v {
+                Some(v) => sh.env(k, v),
+                None => sh.env_remove(k),
+            };
+        }
+        let o = run(&mut sh);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+        assert!(out.contains("** syscall: failed: ") && out.contains(needle), "{limit}: {out}");
+        assert!(!out.contains("cannot make the directory"), "{out}");
+    }
+}
 
 #[test]
 fn a_second_run_given_the_same_result_name_refuses_while_the_first_writes() {

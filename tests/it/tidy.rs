@@ -647,7 +647,6 @@ const NOT_YET_SPLIT: &[(&str, &str, usize)] = &[
     ("crates/compare/src/load.rs", "text_block", 94),
     ("crates/compare/src/table.rs", "text", 84),
     ("crates/compare/src/table.rs", "json", 69),
-    ("crates/driver/src/exec.rs", "run_in", 165),
     ("crates/driver/src/workdir/grepdata.rs", "line", 65),
     ("crates/json/src/lib.rs", "string", 72),
     ("crates/lmbench/src/command.rs", "measure_all", 80),

@@ -105,7 +105,11 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         made_tmp.keep();
     }
     let noise = run.settings.noise;
-    let mut processes = Processes { watch: &watch, noise };
+    let mut processes = Processes {
+        watch: &watch,
+        noise,
+        margin: opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN),
+    };
     let mut runner = Runner {
         exe: &exe,
         exec: &mut processes,
