@@ -766,6 +766,44 @@ fn a_stopped_copy_is_ended_by_the_watchdog_with_its_reason_and_nothing_is_left()
 }
 
 #[test]
+fn compare_holds_figures_to_a_physical_bound_and_cuts_long_strings() {
+    let s = Scratch::new("flt-bounds");
+    let json = |version: &str, score: &str, index: &str| {
+        format!(
+            "{{\"schema\": \"unixbench-results\", \"schema_version\": 1, \"version\": \"{version}\", \
+             \"runs\": [{{\"copies\": 1, \"results\": [{{\"message\": \"Pipe Throughput\", \"score\": {score}, \
+             \"index\": {index}}}]}}]}}"
+        )
+    };
+    for (name, text) in [("score.json", json("6.0", "1e308", "5")), ("index.json", json("6.0", "5", "1e23"))]
+    {
+        let f = s.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        let o = run(ub(["compare"]).arg(&f).arg(&f));
+        assert_usage_error(&o, "beyond any machine's figures (the bound is 1e15)");
+        assert!(stderr(&o).contains(name), "{}", stderr(&o));
+    }
+    // A text report's score, the C suite's own.
+    let c = std::fs::read_to_string(fixture("c-unixbench.txt")).unwrap();
+    let f = s.path().join("huge.txt");
+    std::fs::write(&f, c.replace("78540503.4 lps", "1e308 lps")).unwrap();
+    let o = run(ub(["compare"]).arg(&f).arg(&f));
+    assert_usage_error(&o, "'Dhrystone 2 using register variables' reads 1e308");
+    // A 1 MB version string: cut, and said once.
+    let f = s.path().join("long.json");
+    std::fs::write(&f, json(&"v".repeat(1 << 20), "5", "5")).unwrap();
+    let o = run(ub(["compare"]).arg(&f).arg(&f));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().filter(|l| l.contains("version cut at 100 characters")).count(), 2);
+    assert!(stderr(&o).contains("long.json"));
+    assert!(stdout(&o).len() < 10_000, "{} bytes", stdout(&o).len());
+}
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare").join(name)
+}
+
+#[test]
 fn every_limit_of_a_pass_is_checked_before_any_directory_is_made() {
     if !is_root() {
         return skip("inode-poor tmpfs", "needs root to mount a tmpfs");

@@ -6,7 +6,7 @@
 //! Reading files is `load`, building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
-pub(crate) use base::{error, fmt, json, model, suite};
+pub(crate) use base::{args, error, fmt, json, model, suite, sys};
 pub(crate) use scoring::{score, stats};
 
 mod fleet;
@@ -42,7 +42,9 @@ With --format html, prints a page with no script or external file: the files sor
 index, and a chart of each test's index per file and copy count, with its 95% interval and the
 gain over 1 copy (for more than 8 files, or with --hosts, each host's index score instead).
 
-A FILE must be a regular file of at most 64 MiB (results files are a few KB).
+A FILE must be a regular file of at most 64 MiB (results files are a few KB). Its scores and
+indexes must be finite and below 1e15 (no machine comes near); a string longer than 100
+characters (a version, a host's names, a test's) is cut there, and a line on stderr says so.
 ";
 
 /// Output format.
@@ -62,6 +64,29 @@ fn parse_format(v: &str) -> Result<Format> {
         "html" => Ok(Format::Html),
         _ => Err(Error::usage(format!("compare: invalid --format '{v}': expected text, tsv, json or html"))),
     }
+}
+
+/// One file read, its log beside it, and held to the bounds of a real run: a figure beyond them
+/// is an error, a string cut is said in one line naming the file.
+fn read_source(f: &OsString) -> Result<load::Source> {
+    let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
+    let bad = |msg: String| Error::usage(format!("compare: {}: {msg}", crate::args::escaped(&name)));
+    let bytes = load::read_capped(f).map_err(bad)?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
+    let mut src = load::load(&name, &text).map_err(bad)?;
+    log::attach(&mut src, f);
+    let cut = load::bounded(&mut src).map_err(bad)?;
+    if !cut.is_empty() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "compare: {}: {} cut at {} characters",
+            crate::args::escaped(&name),
+            cut.join(", "),
+            load::MAX_TEXT
+        );
+    }
+    Ok(src)
 }
 
 /// `args` excludes the word `compare`.
@@ -90,17 +115,7 @@ pub fn main(args: Vec<OsString>) -> Result {
             "compare: no files given (usage: unixbench compare [--format text|tsv|json] FILE ...)",
         ));
     }
-    let mut sources = Vec::new();
-    for f in &files {
-        let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
-        let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
-        let bytes = load::read_capped(f).map_err(bad)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
-        let mut src = load::load(&name, &text).map_err(bad)?;
-        log::attach(&mut src, f);
-        sources.push(src);
-    }
+    let sources = files.iter().map(read_source).collect::<Result<Vec<_>>>()?;
     let out = if format == Format::Html {
         // The noise verdict is not in the results files yet (issue 17, item 2): none is marked.
         html::page(&sources, hosts, &|_| false)
