@@ -168,9 +168,9 @@ fn null_output(scratch: &Path) -> io::Result<Fd> {
         return Ok(fd);
     }
     let path = scratch.join(format!(".unixbench-discard-{}", sys::proc::getpid()));
-    let fd = sys::fd::open(path.as_os_str(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600)?;
+    let f = sys::fd::open_file(&path, sys::fd::Open::Create(0o600))?;
     let _ = std::fs::remove_file(&path);
-    Ok(fd)
+    Ok(Fd::from_raw(std::os::unix::io::IntoRawFd::into_raw_fd(f)))
 }
 
 /// Runs one pass of `copies` copies of `cmd`, its watchdog's margin `margin` seconds.
