@@ -859,3 +859,19 @@ fn a_second_run_given_the_same_result_name_refuses_while_the_first_writes() {
     let report = std::fs::read_to_string(results.join("x")).unwrap();
     assert!(has_result(&report, "System Call Overhead"), "{report}");
 }
+
+#[test]
+fn a_path_with_a_newline_is_shown_escaped_in_one_line() {
+    let s = Scratch::new("flt-nl-path");
+    let odd = s.path().join("no\nsuch");
+    for args in [
+        vec!["-q".into(), "syscall".into(), "--tmpdir".into(), odd.clone().into_os_string()],
+        vec!["compare".into(), odd.clone().into_os_string()],
+        vec!["--install".into(), odd.clone().into_os_string()],
+        vec!["lmbench".into(), "--summary".into(), odd.clone().into_os_string()],
+    ] {
+        let o = run(ub(&args).current_dir(s.path()));
+        assert_usage_error(&o, "no\\nsuch");
+    }
+    assert_eq!(s.entries(), Vec::<String>::new(), "nothing was made");
+}

@@ -432,7 +432,12 @@ pub static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new
 /// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
 pub fn note(msg: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{}: {msg}", PROGRAM.get().unwrap_or(&"unixbench"));
+    let _ = writeln!(
+        std::io::stderr(),
+        "{}: {}",
+        PROGRAM.get().unwrap_or(&"unixbench"),
+        crate::args::escaped(msg)
+    );
 }
 
 #[cfg(test)]
