@@ -260,8 +260,16 @@ impl Drop for CopyDirs {
 fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs, limit: f64) -> io::Result<Outcome> {
     let io = Stdio::open(cmd)?;
     let (running, stamps, started) = start(&io, copies, dirs)?;
-    let mut w =
-        Waiting { running, stamps, started, limit, killed_at: None, interrupted: false, overdue: None };
+    let mut w = Waiting {
+        running,
+        stamps,
+        started,
+        limit,
+        killed_at: None,
+        interrupted: false,
+        overdue: None,
+        looked: started,
+    };
     let waited = w.wait(watch);
     w.drain_stamps();
     let statuses = reap(&mut w.running);
@@ -354,6 +362,8 @@ struct Waiting {
     interrupted: bool,
     /// The watchdog's reason, once it fired.
     overdue: Option<String>,
+    /// When the copies' stops were last looked at.
+    looked: f64,
 }
 
 /// How often, at most, a running pass looks at its copies' stops, in milliseconds.
@@ -473,9 +483,14 @@ impl Waiting {
     }
 
     /// Notes each running copy's stops and continues (the copy, not its children: those show as
-    /// silence).
+    /// silence), once a second at most: a pass of many copies ending wakes the loop once per
+    /// copy, and the copies still measuring must not pay a look at every other each time.
     fn look_at_stops(&mut self) {
         let now = sys::clock::monotonic();
+        if now - self.looked < f64::from(LOOK_MS) / 1000.0 {
+            return;
+        }
+        self.looked = now;
         for c in self.running.iter_mut().filter(|c| c.stderr.is_some()) {
             while let Ok(Some(change)) = sys::proc::stop_change(c.pid) {
                 c.stopped = match change {
