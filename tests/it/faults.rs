@@ -675,6 +675,16 @@ fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(names(&results), Vec::<String>::new(), "{planted}: nothing was created");
     }
+    // At a numbered name a FIFO is a name taken: the run takes the next number, never waiting.
+    let p = result_prefix();
+    for planted in [format!("{p}-01.log"), format!("{p}-02")] {
+        mkfifo(&results.join(planted));
+    }
+    let mut c = short_run(&s, &["-q", "syscall"]);
+    let o = wait_bounded(spawn(c.env("UB_OUTPUT_CSV", "true")), 60, "a run beside FIFOs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(has_result(&std::fs::read_to_string(results.join(format!("{p}-03"))).unwrap(), "System Call"));
+    names(&results).iter().for_each(|n| std::fs::remove_file(results.join(n)).unwrap());
     // SIGTERM once the driver catches it (or has ended): the run ends, never held in an open.
     mkfifo(&results.join("x.log"));
     let mut c = short_run(&s, &["-q", "syscall"]);

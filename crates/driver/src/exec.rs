@@ -774,6 +774,26 @@ mod tests {
     }
 
     #[test]
+    fn the_tests_slow_by_nature_get_three_margins() {
+        let slow = |n: &str| slow_by_nature(crate::suite::test(n).unwrap());
+        assert!(slow("shell1") && slow("C") && slow("fsbuffer") && slow("whetstone-double"));
+        assert!(!slow("dhry2reg") && !slow("syscall") && !slow("pipe"));
+        let argv = sh("true");
+        let cmd = |slow| Command {
+            exe: Path::new("/bin/sh"),
+            argv: &argv,
+            cwd: Path::new("/"),
+            own_dirs: false,
+            stdin: None,
+            stdout: None,
+            planned: 10.0,
+            slow,
+        };
+        assert_eq!(cmd(false).limit(120.0), 150.0);
+        assert_eq!(cmd(true).limit(120.0), 390.0);
+    }
+
+    #[test]
     fn each_copy_works_in_its_own_directory_which_goes_with_it() {
         let watch = Watch::install().unwrap();
         let work = std::env::temp_dir().join(format!("ub-own-dirs-{}", sys::proc::getpid()));
