@@ -271,6 +271,10 @@ fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs, limit: f
         looked: started,
     };
     let waited = w.wait(watch);
+    if waited.is_err() {
+        // The wait itself failed: no copy is waited for to its end.
+        kill_all(&w.running, libc::SIGKILL);
+    }
     w.drain_stamps();
     let statuses = reap(&mut w.running);
     waited?;
