@@ -55,8 +55,12 @@ pub fn install(args: &[OsString]) -> error::Result {
         _ => return Err(Error::usage("usage: unixbench --install [-s] DIR")),
     };
     let dir = Path::new(dir);
-    if !dir.is_dir() {
-        return Err(Error::usage(format!("--install: {} is not a directory", args::quoted(dir.as_os_str()))));
+    // Opened as the tool opens every file: a FIFO or a device there never blocks it.
+    if let Err(e) = crate::sys::fd::open_file(dir, crate::sys::fd::Open::Dir) {
+        return Err(Error::usage(format!(
+            "--install: {} is not a directory to install into: {e}",
+            args::quoted(dir.as_os_str())
+        )));
     }
     warn_if_open(dir, "the links made there");
     let me = selfexe::path().map_err(Error::failed)?;

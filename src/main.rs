@@ -62,7 +62,8 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if let Some(msg) = e.message() {
-                let _ = writeln!(std::io::stderr(), "{who}: {msg}");
+                // One line whatever a name in it holds (a path, a file's string).
+                let _ = writeln!(std::io::stderr(), "{who}: {}", args::escaped(msg));
             }
             ExitCode::from(e.exit_code().clamp(0, 255) as u8)
         }

@@ -155,15 +155,21 @@ pub fn main(argv: Vec<OsString>) -> Result {
 /// Opens `-i FILE` once, refusing what a child could not rewind.
 fn open_input(path: &OsString) -> Result<Fd> {
     let shown = path.to_string_lossy();
-    let f = fd::open(path, libc::O_RDONLY, 0)
-        .map_err(|e| Error::usage(format!("cannot open input file '{shown}': {}", reason(&e))))?;
-    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    if !regular || fd::seek_set(f.raw(), 0).is_err() {
-        return Err(Error::usage(format!(
-            "input file '{shown}' is not a regular file (it cannot be rewound)"
-        )));
+    // Opened without blocking (a FIFO there is refused, not waited on), and checked on the
+    // descriptor itself.
+    let f = match fd::open_file(std::path::Path::new(path), fd::Open::Read) {
+        Ok(f) => Some(Fd::from_raw(std::os::unix::io::IntoRawFd::into_raw_fd(f))),
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => None,
+        Err(e) => {
+            let why = reason(&e);
+            let why = why.rsplit_once(": ").map_or(why.as_str(), |(_, r)| r);
+            return Err(Error::usage(format!("cannot open input file '{shown}': {why}")));
+        }
+    };
+    match f {
+        Some(f) if fd::seek_set(f.raw(), 0).is_ok() => Ok(f),
+        _ => Err(Error::usage(format!("input file '{shown}' is not a regular file (it cannot be rewound)"))),
     }
-    Ok(f)
 }
 
 #[cfg(test)]

@@ -479,8 +479,9 @@ fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
     assert!(json.contains("\"run_kind\":\"quick\""), "{json}");
     let html = cmp(&["--format", "html", "d.json", "quick.json"]);
     assert!(
-        html.contains("<th align=left>disturbed</th>") && html.contains("<td>Pipe Throughput (1)</td>"),
+        html.contains("<th align=left>disturbed</th>")
+            && html.contains("<td data-label=\"disturbed\">Pipe Throughput (1)</td>"),
         "{html}"
     );
-    assert!(html.contains("<td>none</td>"), "{html}");
+    assert!(html.contains("<td data-label=\"disturbed\">none</td>"), "{html}");
 }

@@ -115,7 +115,7 @@ fn a_fixed_result_name_replaces_a_planted_report_link_and_refuses_a_log_link() {
     std::fs::remove_file(results.join("mine.log")).unwrap();
     std::os::unix::fs::symlink(&target, results.join("mine.log")).unwrap();
     let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "mine"));
-    assert_usage_error(&o, "result files");
+    assert_usage_error(&o, "mine.log: a symbolic link, which is not followed");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
 }
 
@@ -171,9 +171,14 @@ struct Tmpfs(PathBuf);
 
 impl Tmpfs {
     fn mount(dir: &Path, size: &str) -> Tmpfs {
+        Tmpfs::mount_with(dir, &format!("size={size},mode=0755"))
+    }
+
+    /// Mounts a tmpfs with mount options `opts`.
+    fn mount_with(dir: &Path, opts: &str) -> Tmpfs {
         std::fs::create_dir_all(dir).unwrap();
         let st = Command::new(host("mount").unwrap())
-            .args(["-t", "tmpfs", "-o", &format!("size={size},mode=0755"), "tmpfs"])
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
             .arg(dir)
             .status()
             .unwrap();
@@ -669,4 +674,261 @@ fn a_result_name_from_the_environment_cannot_leave_the_results_directory() {
         assert!(!s.path().join("results").exists(), "{name:?}");
         assert!(!s.path().parent().unwrap().join("escaped").exists());
     }
+}
+
+// ---- 11. round three: nothing blocks, nothing escapes, nothing waits for ever ---------------
+
+fn mkfifo(p: &Path) {
+    assert!(Command::new("mkfifo").arg(p).status().unwrap().success(), "mkfifo {}", p.display());
+}
+
+/// Waits for `child` at most `secs` seconds, a bound on liveness (not a measure): a child
+/// still running then is killed and the test fails, saying `what` hung.
+fn wait_bounded(mut child: std::process::Child, secs: u64, what: &str) -> Output {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > end {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn spawn(c: &mut Command) -> std::process::Child {
+    c.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+#[test]
+fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
+    let s = Scratch::new("flt-fifo");
+    let results = s.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    let json = s.path().join("out.json");
+    for planted in ["x", "x.html", "x.log", "x.json", "x.csv", "--json"] {
+        let path = if planted == "--json" { json.clone() } else { results.join(planted) };
+        mkfifo(&path);
+        let mut c = short_run(&s, &["-q", "syscall"]);
+        c.env("UB_OUTPUT_FILE_NAME", "x").env("UB_OUTPUT_CSV", "true");
+        if planted == "--json" {
+            c.arg(format!("--json={}", json.display()));
+        }
+        let o = wait_bounded(spawn(&mut c), 30, planted);
+        assert_usage_error(&o, &path.display().to_string());
+        let kept = std::fs::symlink_metadata(&path).unwrap().file_type();
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kept), "{planted}: the FIFO is left as it was");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(names(&results), Vec::<String>::new(), "{planted}: nothing was created");
+    }
+    // At a numbered name a FIFO is a name taken: the run takes the next number, never waiting.
+    let p = result_prefix();
+    for planted in [format!("{p}-01.log"), format!("{p}-02")] {
+        mkfifo(&results.join(planted));
+    }
+    let mut c = short_run(&s, &["-q", "syscall"]);
+    let o = wait_bounded(spawn(c.env("UB_OUTPUT_CSV", "true")), 60, "a run beside FIFOs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(has_result(&std::fs::read_to_string(results.join(format!("{p}-03"))).unwrap(), "System Call"));
+    names(&results).iter().for_each(|n| std::fs::remove_file(results.join(n)).unwrap());
+    // SIGTERM once the driver catches it (or has ended): the run ends, never held in an open.
+    mkfifo(&results.join("x.log"));
+    let mut c = short_run(&s, &["-q", "syscall"]);
+    let mut child = spawn(c.env("UB_OUTPUT_FILE_NAME", "x"));
+    let catches_term = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).unwrap_or(0) & (1 << (15 - 1)) != 0
+    };
+    while !catches_term(child.id()) && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+    let o = wait_bounded(child, 30, "the run after SIGTERM");
+    no_panic(&o);
+    assert!(matches!(o.status.code(), Some(2 | 143)), "{:?} {}", o.status, stderr(&o));
+}
+
+#[test]
+fn lmbench_never_follows_a_link_nor_waits_on_a_fifo_at_its_json() {
+    let s = Scratch::new("flt-lmb-json");
+    let target = s.path().join("precious");
+    std::fs::write(&target, "keep me\n").unwrap();
+    let link = s.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = s.path().join("fifo.json");
+    mkfifo(&fifo);
+    for (file, needle) in [(&link, "a symbolic link, which is not followed"), (&fifo, "FIFO")] {
+        let mut c = ub(["lmbench", "--short", "--only", "lat_syscall", "--json"]);
+        let o = wait_bounded(spawn(c.arg(file).arg("--dir").arg(s.path())), 30, "lmbench --json");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains(&*file.to_string_lossy()) && err.contains(needle), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+}
+
+/// The children of process `pid`, from /proc.
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse().ok());
+        if ppid == Some(pid) {
+            v.push(child);
+        }
+    }
+    v
+}
+
+/// Starts `c` and sends its first child (the pass's copy) `sig`; returns the run and the copy.
+fn signal_the_copy(c: &mut Command, sig: &str) -> (std::process::Child, u32) {
+    let child = spawn(c);
+    let end = Instant::now() + Duration::from_secs(30);
+    let copy = loop {
+        if let Some(&p) = children_of(child.id()).first() {
+            break p;
+        }
+        assert!(Instant::now() < end, "no copy started");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert!(Command::new("kill").arg(sig).arg(copy.to_string()).status().unwrap().success());
+    (child, copy)
+}
+
+#[test]
+fn a_stopped_copy_is_ended_by_the_watchdog_with_its_reason_and_nothing_is_left() {
+    let s = Scratch::new("flt-stop");
+    let (child, copy) = signal_the_copy(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "2"), "-STOP");
+    let o = wait_bounded(child, 60, "a run with a stopped copy");
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("** syscall: failed: copy 1 stopped (SIGSTOP) for "), "{out}");
+    assert!(out.contains("did not finish within 5 s, so every copy was killed"), "{out}");
+    assert!(err.contains("aborting"), "{err}");
+    assert!(!Path::new(&format!("/proc/{copy}")).exists(), "the stopped copy is gone");
+    assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "nothing left behind");
+    // Stopped and continued well within the margin: no failure.
+    let (child, copy) = signal_the_copy(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "60"), "-STOP");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(Command::new("kill").arg("-CONT").arg(copy.to_string()).status().unwrap().success());
+    let o = wait_bounded(child, 60, "a run with a copy stopped and continued");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(has_result(&stdout(&o), "System Call Overhead"), "{}", stdout(&o));
+    // The margin is checked like any other input.
+    let o = run(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "soon"));
+    assert_usage_error(&o, "invalid UB_WATCHDOG_MARGIN 'soon'");
+}
+
+#[test]
+fn compare_holds_figures_to_a_physical_bound_and_cuts_long_strings() {
+    let s = Scratch::new("flt-bounds");
+    let json = |version: &str, score: &str, index: &str| {
+        format!(
+            "{{\"schema\": \"unixbench-results\", \"schema_version\": 1, \"version\": \"{version}\", \
+             \"runs\": [{{\"copies\": 1, \"results\": [{{\"message\": \"Pipe Throughput\", \"score\": {score}, \
+             \"index\": {index}}}]}}]}}"
+        )
+    };
+    for (name, text) in [("score.json", json("6.0", "1e308", "5")), ("index.json", json("6.0", "5", "1e23"))]
+    {
+        let f = s.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        let o = run(ub(["compare"]).arg(&f).arg(&f));
+        assert_usage_error(&o, "beyond any machine's figures (the bound is 1e15)");
+        assert!(stderr(&o).contains(name), "{}", stderr(&o));
+    }
+    // A text report's score, the C suite's own.
+    let c = std::fs::read_to_string(fixture("c-unixbench.txt")).unwrap();
+    let f = s.path().join("huge.txt");
+    std::fs::write(&f, c.replace("78540503.4 lps", "1e308 lps")).unwrap();
+    let o = run(ub(["compare"]).arg(&f).arg(&f));
+    assert_usage_error(&o, "'Dhrystone 2 using register variables' reads 1e308");
+    // A 1 MB version string: cut, and said once.
+    let f = s.path().join("long.json");
+    std::fs::write(&f, json(&"v".repeat(1 << 20), "5", "5")).unwrap();
+    let o = run(ub(["compare"]).arg(&f).arg(&f));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().filter(|l| l.contains("version cut at 100 characters")).count(), 2);
+    assert!(stderr(&o).contains("long.json"));
+    assert!(stdout(&o).len() < 10_000, "{} bytes", stdout(&o).len());
+}
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare").join(name)
+}
+
+#[test]
+fn every_limit_of_a_pass_is_checked_before_any_directory_is_made() {
+    if !is_root() {
+        return skip("inode-poor tmpfs", "needs root to mount a tmpfs");
+    }
+    let s = Scratch::new("flt-limits");
+    // Room for 40 directories: a pass that made its copies' first would fail at the 40th.
+    let _fs = Tmpfs::mount_with(&s.path().join("tmp"), "size=1m,nr_inodes=40,mode=0755");
+    for (limit, needle) in [
+        ("", "inodes free"),
+        ("ulimit -n 64; ", "open files, but the limit is 64"),
+        ("ulimit -u 50; ", "the process limit is 50"),
+    ] {
+        let c = short_run(&s, &["-q", "-c", "100", "syscall"]);
+        let argv: Vec<String> = std::iter::once(c.get_program())
+            .chain(c.get_args())
+            .map(|a| format!("'{}'", a.to_string_lossy()))
+            .collect();
+        // bash: dash's ulimit has no -u.
+        let Some(bash) = host("bash") else { return skip("process limit", "needs bash for ulimit -u") };
+        let mut sh = Command::new(bash);
+        sh.arg("-c").arg(format!("{limit}exec {}", argv.join(" "))).current_dir(s.path());
+        for (k, v) in c.get_envs() {
+            match v {
+                Some(v) => sh.env(k, v),
+                None => sh.env_remove(k),
+            };
+        }
+        let o = run(&mut sh);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+        assert!(out.contains("** syscall: failed: ") && out.contains(needle), "{limit}: {out}");
+        assert!(!out.contains("cannot make the directory"), "{out}");
+    }
+}
+
+#[test]
+fn a_second_run_given_the_same_result_name_refuses_while_the_first_writes() {
+    let s = Scratch::new("flt-twice");
+    let results = s.path().join("results");
+    let mut first = ub(["-q", "-i", "3", "-t", "2", "syscall", "--results"]);
+    first.arg(&results).arg("--tmpdir").arg(s.path().join("tmp")).env("UB_OUTPUT_FILE_NAME", "x");
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
+    let child = spawn(&mut first);
+    let end = Instant::now() + Duration::from_secs(30);
+    while !results.join("x").exists() {
+        assert!(Instant::now() < end, "the first run made no report");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = run(short_run(&s, &["-q", "syscall"]).env("UB_OUTPUT_FILE_NAME", "x"));
+    assert_usage_error(&o, "in use by another run given the same UB_OUTPUT_FILE_NAME");
+    let o = wait_bounded(child, 120, "the first run");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = std::fs::read_to_string(results.join("x")).unwrap();
+    assert!(has_result(&report, "System Call Overhead"), "{report}");
+}
+
+#[test]
+fn a_path_with_a_newline_is_shown_escaped_in_one_line() {
+    let s = Scratch::new("flt-nl-path");
+    let odd = s.path().join("no\nsuch");
+    for args in [
+        vec!["-q".into(), "syscall".into(), "--tmpdir".into(), odd.clone().into_os_string()],
+        vec!["compare".into(), odd.clone().into_os_string()],
+        vec!["--install".into(), odd.clone().into_os_string()],
+        vec!["lmbench".into(), "--summary".into(), odd.clone().into_os_string()],
+    ] {
+        let o = run(ub(&args).current_dir(s.path()));
+        assert_usage_error(&o, "no\\nsuch");
+    }
+    assert_eq!(s.entries(), Vec::<String>::new(), "nothing was made");
 }

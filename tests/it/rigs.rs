@@ -616,7 +616,7 @@ fn copies_beyond_the_process_limit_fail_the_pass_saying_what_the_limit_is() {
     std::fs::copy(bin(), d.path().join("unixbench")).unwrap();
     let st = Command::new("chown").args(["-R", &format!("{uid}:{uid}")]).arg(d.path()).status().unwrap();
     assert!(st.success());
-    // Three processes: the driver and two copies; the third copy cannot be forked.
+    // Three processes: the driver and two copies; four copies are refused before any starts.
     let o = run(Command::new(host("setpriv").unwrap())
         .args([format!("--reuid={uid}"), format!("--regid={uid}"), "--clear-groups".into(), "--".into()])
         .arg(host("prlimit").unwrap())
@@ -629,8 +629,7 @@ fn copies_beyond_the_process_limit_fail_the_pass_saying_what_the_limit_is() {
     assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
     assert!(
         out.contains(
-            "** pipe: failed: cannot start copy 3 of 4: Resource temporarily unavailable (os error 11); \
-                      the process limit is 3 (ulimit -u)"
+            "** pipe: failed: 4 copies need as many processes, but the process limit is 3 (ulimit -u)"
         ),
         "{out}"
     );

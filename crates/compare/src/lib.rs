@@ -6,7 +6,7 @@
 //! Reading files is `load`, building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
-pub(crate) use base::{args, error, fmt, json, model, suite};
+pub(crate) use base::{args, error, fmt, json, model, suite, sys};
 pub(crate) use scoring::{score, stats};
 
 mod fleet;
@@ -17,6 +17,7 @@ mod table;
 
 use crate::error::{Error, Result};
 use std::ffi::OsString;
+use std::io::Write as _;
 
 const HELP: &str = "\
 Usage: unixbench compare [--format text|tsv|json|html] [--hosts] FILE [FILE ...]
@@ -42,7 +43,9 @@ index, each labelled [k] by its place on the command line, with its host and kin
 chart of each test's index per file and copy count, with its 95% interval and the gain over
 1 copy (for more than 8 files, or with --hosts, each host's index score instead).
 
-A FILE must be a regular file of at most 64 MiB (results files are a few KB).
+A FILE must be a regular file of at most 64 MiB (results files are a few KB). Its scores and
+indexes must be finite and below 1e15 (no machine comes near); a string longer than 100
+characters (a version, a host's names, a test's) is cut there, and a line on stderr says so.
 ";
 
 /// Output format.
@@ -69,6 +72,29 @@ struct Args {
     format: Format,
     hosts: bool,
     files: Vec<OsString>,
+}
+
+/// One file read, its log beside it, and held to the bounds of a real run: a figure beyond them
+/// is an error, a string cut is said in one line naming the file.
+fn read_source(f: &OsString) -> Result<load::Source> {
+    let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
+    let bad = |msg: String| Error::usage(format!("compare: {}: {msg}", crate::args::escaped(&name)));
+    let bytes = load::read_capped(f).map_err(bad)?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
+    let mut src = load::load(&name, &text).map_err(bad)?;
+    log::attach(&mut src, f);
+    let cut = load::bounded(&mut src).map_err(bad)?;
+    if !cut.is_empty() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "compare: {}: {} cut at {} characters",
+            crate::args::escaped(&name),
+            cut.join(", "),
+            load::MAX_TEXT
+        );
+    }
+    Ok(src)
 }
 
 /// `args` excludes the word `compare`.
@@ -106,22 +132,9 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
     Ok(Some(a))
 }
 
-/// Each file read and recognised, with its log when one is beside it; the first bad one is
-/// the error.
+/// Each file read and held to its bounds ([`read_source`]); the first bad one is the error.
 fn load_all(files: &[OsString]) -> Result<Vec<load::Source>> {
-    let mut sources = Vec::new();
-    for f in files {
-        // As the driver shows a word of its command line: a name with a newline stays one line.
-        let name = if f.is_empty() { "''".to_string() } else { crate::args::escaped(&f.to_string_lossy()) };
-        let bad = |msg: String| Error::usage(format!("compare: {name}: {msg}"));
-        let bytes = load::read_capped(f).map_err(bad)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
-        let mut src = load::load(&name, &text).map_err(bad)?;
-        log::attach(&mut src, f);
-        sources.push(src);
-    }
-    Ok(sources)
+    files.iter().map(read_source).collect()
 }
 
 /// The page, the fleet table, the scaling table of one file or the comparison of several.

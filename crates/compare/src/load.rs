@@ -488,111 +488,213 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     let copies = lines.get(i).filter(|_| i < end).and_then(|l| copies_line(l)).ok_or_else(|| {
         at(start, "'Benchmark Run:' is not followed by the '... running N parallel copies of tests' line")
     })?;
-    let mut tests: Vec<Test> = Vec::new();
-    let mut index = Vec::new();
-    let mut rows: Vec<(String, Option<f64>)> = Vec::new();
-    let mut in_index = false;
-    let mut on_static: Vec<String> = Vec::new();
-    let mut in_index4 = false;
+    let mut b = Block::default();
     for (j, l) in lines.iter().enumerate().take(end).skip(i + 1) {
+        if !b.line(j, l)? {
+            break;
+        }
+    }
+    b.mark_images();
+    if b.in_index {
+        return Err(at(
+            end.saturating_sub(1),
+            format!("the index block of the {copies}-copy run has no score line (truncated report?)"),
+        ));
+    }
+    if b.index.is_empty() {
+        return Err(at(start, format!("the {copies}-copy run has no index block (truncated report?)")));
+    }
+    Ok(Run { copies, tests: b.tests, index: b.index })
+}
+
+/// A `Benchmark Run:` block as it is read, line by line.
+#[derive(Default)]
+struct Block {
+    tests: Vec<Test>,
+    index: Vec<Index>,
+    /// The rows of the index block being read, until its score line.
+    rows: Vec<(String, Option<f64>)>,
+    in_index: bool,
+    /// Inside UnixBench 4.0's block of an `index4` run.
+    in_index4: bool,
+    /// The tests a note says ran on the static image.
+    on_static: Vec<String>,
+}
+
+impl Block {
+    /// Reads line `j`, `l`; false at the end of the block.
+    fn line(&mut self, j: usize, l: &str) -> Result<bool, String> {
         let t = l.trim();
         // `** ` lines are our notes (failed or skipped tests, a quick run's intervals), which no
         // classic line resembles.
         if let Some((names, _)) =
             l.strip_prefix("** ").and_then(|n| n.split_once(" ran on the static image ("))
         {
-            on_static.extend(names.split(" and ").map(str::to_string));
+            self.on_static.extend(names.split(" and ").map(str::to_string));
         }
-        if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") {
-            continue;
-        }
-        // The UnixBench 4.0 block of an `index4` run (report/index4.rs), which compare does not
-        // line up: from its `INDEX VALUES` title to its rule, then its `FINAL SCORE` line.
-        if t == "INDEX VALUES" || in_index4 {
-            in_index4 = !t.starts_with('=');
-            continue;
-        }
-        if t.starts_with("FINAL SCORE ") {
-            continue;
+        if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") || self.in_index4_block(t) {
+            return Ok(true);
         }
         if t.ends_with(" INDEX") && t.contains(" BASELINE ") {
-            in_index = true;
-            rows.clear();
-            continue;
+            self.in_index = true;
+            self.rows.clear();
+            return Ok(true);
         }
-        if in_index {
-            if t == "========" {
-                continue;
-            }
-            if let Some((title, value)) = t.rsplit_once(' ') {
-                let title = title.trim_end();
-                let (title, partial) = match title.strip_suffix(" (Partial Only)") {
-                    Some(t) => (t, true),
-                    None => (title, false),
-                };
-                if let Some(name) = title.strip_suffix(" Index Score") {
-                    let category = category_named(name)
-                        .ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
-                    let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
-                    for (m, ix) in rows.drain(..) {
-                        if let Some(t) = tests.iter_mut().find(|t| t.message == m) {
-                            t.index = ix;
-                        }
-                    }
-                    index.push(Index { category, score, partial, ci: None });
-                    in_index = false;
-                    continue;
-                }
-            }
-            let row = index_row(l).ok_or_else(|| at(j, format!("not an index row: '{t}'")))?;
-            rows.push(row);
-            continue;
+        if self.in_index {
+            return self.index_line(j, l, t).map(|()| true);
         }
         // The console's closing rule and the end of a report: leave the block.
         if t.chars().all(|c| c == '=') {
-            break;
+            return Ok(false);
         }
         let (message, score, unit) =
             result_line(l).ok_or_else(|| at(j, format!("not a result line: '{t}'")))?;
-        tests.push(Test { message, score, unit, index: None, ci: None, image: None, disturbed: false });
+        self.tests.push(Test { message, score, unit, index: None, ci: None, image: None, disturbed: false });
+        Ok(true)
     }
-    // execl and spawn timed a dynamic program (the C suite's, or our twin) unless a note says
-    // they ran on the static image.
-    for t in tests.iter_mut().filter(|t| times_an_image(&t.message)) {
-        let name = twin::image::PROGRAMS.iter().find(|(_, m)| *m == t.message).map(|(n, _)| *n);
-        let noted = name.is_some_and(|n| on_static.iter().any(|s| s == n));
-        t.image = Some(if noted { Image::Static } else { Image::Dynamic });
+
+    /// Whether `t` belongs to the UnixBench 4.0 block of an `index4` run (report/index4.rs),
+    /// which compare does not line up: from its `INDEX VALUES` title to its rule, then its
+    /// `FINAL SCORE` line.
+    fn in_index4_block(&mut self, t: &str) -> bool {
+        if t == "INDEX VALUES" || self.in_index4 {
+            self.in_index4 = !t.starts_with('=');
+            return true;
+        }
+        t.starts_with("FINAL SCORE ")
     }
-    if in_index {
-        return Err(at(
-            end.saturating_sub(1),
-            format!("the index block of the {copies}-copy run has no score line (truncated report?)"),
-        ));
+
+    /// A line of an index block: a row, its rule, or the score line that ends it (and gives
+    /// the block's rows to their tests).
+    fn index_line(&mut self, j: usize, l: &str, t: &str) -> Result<(), String> {
+        if t == "========" {
+            return Ok(());
+        }
+        if let Some((title, value)) = t.rsplit_once(' ') {
+            let title = title.trim_end();
+            let (title, partial) = match title.strip_suffix(" (Partial Only)") {
+                Some(t) => (t, true),
+                None => (title, false),
+            };
+            if let Some(name) = title.strip_suffix(" Index Score") {
+                let category =
+                    category_named(name).ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
+                let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
+                for (m, ix) in self.rows.drain(..) {
+                    if let Some(t) = self.tests.iter_mut().find(|t| t.message == m) {
+                        t.index = ix;
+                    }
+                }
+                self.index.push(Index { category, score, partial, ci: None });
+                self.in_index = false;
+                return Ok(());
+            }
+        }
+        let row = index_row(l).ok_or_else(|| at(j, format!("not an index row: '{t}'")))?;
+        self.rows.push(row);
+        Ok(())
     }
-    if index.is_empty() {
-        return Err(at(start, format!("the {copies}-copy run has no index block (truncated report?)")));
+
+    /// execl and spawn timed a dynamic program (the C suite's, or our twin) unless a note says
+    /// they ran on the static image.
+    fn mark_images(&mut self) {
+        for t in self.tests.iter_mut().filter(|t| times_an_image(&t.message)) {
+            let name = twin::image::PROGRAMS.iter().find(|(_, m)| *m == t.message).map(|(n, _)| *n);
+            let noted = name.is_some_and(|n| self.on_static.iter().any(|s| s == n));
+            t.image = Some(if noted { Image::Static } else { Image::Dynamic });
+        }
     }
-    Ok(Run { copies, tests, index })
+}
+
+/// The bound of every score and index read: no machine's figure comes near it (the fastest
+/// test, Dhrystone, gives about 10^9 lps a core, so 10^12 for a thousand cores), and below it
+/// every figure prints as the short number the tables are laid out for.
+pub const MAX_FIGURE: f64 = 1e15;
+
+/// The most characters of a string read (a version, a host's names, a test's name and unit)
+/// that are printed: far above any real one, short enough to keep a table a table.
+pub const MAX_TEXT: usize = 100;
+
+/// Holds `src` to what a real run can give: every score, index and interval finite, not
+/// negative and below [`MAX_FIGURE`], else the error names the first that is not; every string
+/// cut at [`MAX_TEXT`] characters. Returns the names of the fields cut.
+pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
+    for r in &src.runs {
+        let ci = |c: &Option<Interval>| c.map_or(vec![], |c| vec![c.low, c.high]);
+        let tests = r.tests.iter().map(|t| {
+            (t.message.as_str(), [vec![t.score], t.index.into_iter().collect(), ci(&t.ci)].concat())
+        });
+        let index = r.index.iter().map(|i| (i.category.display(), [vec![i.score], ci(&i.ci)].concat()));
+        for (what, figures) in tests.chain(index) {
+            if let Some(x) = figures.into_iter().find(|x| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x))) {
+                return Err(format!(
+                    "the {}-copy run's '{}' reads {x:e}, beyond any machine's figures (the bound is 1e15)",
+                    r.copies,
+                    crate::args::escaped(&cut(what, MAX_TEXT))
+                ));
+            }
+        }
+    }
+    Ok(cut_strings(src))
+}
+
+/// Cuts every string of `src` at [`MAX_TEXT`] characters, its control characters made `?` (a
+/// newline would break a table's line); returns the names of those cut.
+fn cut_strings(src: &mut Source) -> Vec<&'static str> {
+    let mut cut_names = Vec::new();
+    let mut hold = |name: &'static str, s: &mut String| {
+        if s.chars().any(char::is_control) {
+            *s = crate::fmt::printable(s);
+        }
+        if s.chars().count() > MAX_TEXT {
+            *s = cut(s, MAX_TEXT);
+            if !cut_names.contains(&name) {
+                cut_names.push(name);
+            }
+        }
+    };
+    hold("version", &mut src.version);
+    hold("date", &mut src.date);
+    hold("host name", &mut src.host.name);
+    hold("machine", &mut src.host.machine);
+    hold("OS release", &mut src.host.os_release);
+    hold("CPU model", &mut src.host.cpu);
+    for t in src.runs.iter_mut().flat_map(|r| r.tests.iter_mut()) {
+        hold("test name", &mut t.message);
+        hold("unit", &mut t.unit);
+    }
+    cut_names
+}
+
+/// `s` cut at `n` characters, `...` ending a cut one.
+fn cut(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_string(),
+    }
 }
 
 /// The largest input read: far above any results file, far below what would exhaust memory.
 pub const MAX_INPUT: u64 = 64 << 20;
 
-/// Reads `path` if it is a regular file of at most [`MAX_INPUT`] bytes. Opened non-blocking, so
-/// that a FIFO without a writer is refused rather than waited for.
+/// Reads `path` if it is a regular file of at most [`MAX_INPUT`] bytes, opened by
+/// `sys::fd::open_file`: a FIFO without a writer is refused rather than waited for.
 pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, String> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    let f =
+        crate::sys::fd::open_file(std::path::Path::new(path), crate::sys::fd::Open::Read).map_err(|e| {
+            // The caller names the file: the reason alone.
+            let full = io_reason(&e);
+            let reason = full.strip_prefix(&format!("{}: ", path.to_string_lossy())).unwrap_or(&full);
+            match (e.kind(), reason) {
+                (_, "a directory") => "a directory: compare reads results files".to_string(),
+                (std::io::ErrorKind::InvalidInput, r) => {
+                    format!("not a regular file ({r}): compare reads results files")
+                }
+                (_, r) => format!("cannot read: {r}"),
+            }
+        })?;
     let m = f.metadata().map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
-    if !m.is_file() {
-        let kind = if m.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
-        return Err(format!("{kind}: compare reads results files"));
-    }
     if m.len() > MAX_INPUT {
         return Err(format!("{} bytes: larger than the {} MiB compare reads", m.len(), MAX_INPUT >> 20));
     }

@@ -12,9 +12,11 @@
 //! passed the gate to the stamps pipe, whence the pass's start skew. A copy's elapsed time runs
 //! from the release until its stderr reaches EOF.
 //!
-//! Waiting is one poll loop over every copy's stderr plus the signal self-pipe, with a deadline:
-//! a signal or an overdue copy gets every copy's process group SIGTERM, then SIGKILL, and every
-//! copy is reaped before this returns. No copy or grandchild outlives the pass.
+//! Waiting is one poll loop over every copy's stderr plus the signal self-pipe, with a
+//! watchdog: a signal, or a pass past its limit (`WATCHDOG_FACTOR` times its planned time plus a
+//! margin), gets every copy's process group SIGTERM and SIGCONT, then SIGKILL, and every copy is
+//! reaped before this returns; the overrun pass fails with the reason (a copy stopped, and by
+//! which signal, or how long no copy said anything). No copy or grandchild outlives the pass.
 
 use super::signals::Watch;
 use crate::model::CopyOutcome;
@@ -41,8 +43,34 @@ pub struct Command<'a> {
     pub stdin: Option<&'a Path>,
     /// Where stdout goes (the .log, opened for append), or /dev/null when None.
     pub stdout: Option<RawFd>,
-    /// Longest a pass may take before its copies are killed, in seconds.
-    pub deadline: f64,
+    /// The pass's planned seconds (its nominal duration), whence the watchdog's limit.
+    pub planned: f64,
+    /// Whether the test is slow by nature ([`slow_by_nature`]): its margin is longer.
+    pub slow: bool,
+}
+
+/// The watchdog: a pass may run [`WATCHDOG_FACTOR`] times its planned time plus a margin
+/// (`UB_WATCHDOG_MARGIN`, [`WATCHDOG_MARGIN`] seconds unless set; [`WATCHDOG_SLOW`] times that
+/// for the tests slow by nature) before its copies are killed and the test fails with the
+/// reason. A copy stopped and continued within that time is no failure.
+pub const WATCHDOG_FACTOR: f64 = 3.0;
+/// The watchdog's margin unless `UB_WATCHDOG_MARGIN` sets it, in seconds.
+pub const WATCHDOG_MARGIN: f64 = 120.0;
+/// How many margins the tests slow by nature get.
+pub const WATCHDOG_SLOW: f64 = 3.0;
+
+/// The tests whose passes run long past their nominal time on a busy host: the shell and host
+/// tests (many processes, a compiler) and those with a phase outside their timed one (fstime's
+/// priming, whetstone's calibration: `overhead`).
+pub fn slow_by_nature(t: &crate::suite::Test) -> bool {
+    matches!(t.kind, crate::suite::Kind::Host { .. }) || t.overhead > 0
+}
+
+impl Command<'_> {
+    /// The watchdog's limit for a pass of this command, in seconds.
+    fn limit(&self, margin: f64) -> f64 {
+        WATCHDOG_FACTOR * self.planned + margin * if self.slow { WATCHDOG_SLOW } else { 1.0 }
+    }
 }
 
 /// How a pass ended.
@@ -61,6 +89,10 @@ struct CopyProcess {
     /// When it passed the gate (monotonic seconds), from its stamp.
     started: Option<f64>,
     output: Vec<u8>,
+    /// When it last wrote to stderr (or was started), monotonic seconds.
+    heard: f64,
+    /// The signal that stopped it and since when, while it is stopped.
+    stopped: Option<(i32, f64)>,
 }
 
 /// What every copy's child does between fork and exec.
@@ -98,6 +130,28 @@ fn room_for(copies: usize) -> io::Result<()> {
     )))
 }
 
+/// Every limit a pass of `copies` copies can hit, checked before the first copy's directory is
+/// made: open files (raising the soft limit if it must), processes, and the inodes of the
+/// copies' directories.
+fn check_limits(cmd: &Command, copies: usize) -> io::Result<()> {
+    room_for(copies)?;
+    if let Ok((soft, _)) = sys::proc::get_rlimit(sys::proc::RLIMIT_NPROC) {
+        if copies as u64 >= soft {
+            return Err(io::Error::other(format!(
+                "{copies} copies need as many processes, but the process limit is {soft} (ulimit -u)"
+            )));
+        }
+    }
+    let free = if cmd.own_dirs { sys::fd::free_inodes(cmd.cwd.as_os_str()) } else { None };
+    match free {
+        Some(free) if (copies as u64) > free => Err(io::Error::other(format!(
+            "{copies} copies need a directory each in {}, but its file system has {free} inodes free",
+            cmd.cwd.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Stdin for copies that read nothing: /dev/null, or, where a bare chroot has no /dev, the read
 /// end of an empty pipe whose write end is closed (reads see EOF at once, as from /dev/null).
 fn null_input() -> io::Result<Fd> {
@@ -114,15 +168,16 @@ fn null_output(scratch: &Path) -> io::Result<Fd> {
         return Ok(fd);
     }
     let path = scratch.join(format!(".unixbench-discard-{}", sys::proc::getpid()));
-    let fd = sys::fd::open(path.as_os_str(), libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600)?;
+    let f = sys::fd::open_file(&path, sys::fd::Open::Create(0o600))?;
     let _ = std::fs::remove_file(&path);
-    Ok(fd)
+    Ok(Fd::from_raw(std::os::unix::io::IntoRawFd::into_raw_fd(f)))
 }
 
-/// Runs one pass of `copies` copies of `cmd`.
-pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch) -> io::Result<Outcome> {
+/// Runs one pass of `copies` copies of `cmd`, its watchdog's margin `margin` seconds.
+pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, margin: f64) -> io::Result<Outcome> {
+    check_limits(cmd, copies)?;
     let mut dirs = CopyDirs::make(cmd, copies)?;
-    let outcome = run_in(cmd, copies, watch, &dirs)?;
+    let outcome = run_in(cmd, copies, watch, &dirs, cmd.limit(margin))?;
     // A directory that cannot go would be in the next pass's way: the test fails, saying so.
     dirs.remove()?;
     Ok(outcome)
@@ -200,35 +255,76 @@ impl Drop for CopyDirs {
     }
 }
 
-fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs) -> io::Result<Outcome> {
-    let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
-    let stdin = match cmd.stdin {
-        Some(p) => sys::fd::open(p.as_os_str(), libc::O_RDONLY, 0)
-            .map_err(|e| io::Error::new(e.kind(), format!("cannot open {}: {e}", p.display())))?,
-        None => null_input()?,
+/// The pass proper: the copies' stdio, their start, the wait with its watchdog (`limit`
+/// seconds), the outcomes.
+fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs, limit: f64) -> io::Result<Outcome> {
+    let io = Stdio::open(cmd)?;
+    let (running, stamps, started) = start(&io, copies, dirs)?;
+    let mut w = Waiting {
+        running,
+        stamps,
+        started,
+        limit,
+        killed_at: None,
+        interrupted: false,
+        overdue: None,
+        looked: started,
     };
-    let null_out;
-    let stdout = match cmd.stdout {
-        Some(fd) => fd,
-        None => {
-            null_out = null_output(cmd.cwd)?;
-            null_out.raw()
-        }
-    };
-    let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
-    room_for(copies)?;
+    let waited = w.wait(watch);
+    if waited.is_err() {
+        // The wait itself failed: no copy is waited for to its end.
+        kill_all(&w.running, libc::SIGKILL);
+    }
+    w.drain_stamps();
+    let statuses = reap(&mut w.running);
+    waited?;
+    if w.interrupted {
+        return Ok(Outcome::Interrupted);
+    }
+    Ok(Outcome::Done(w.outcomes(statuses)))
+}
+
+/// The copies' program, stdin and stdout, opened once for the pass.
+struct Stdio {
+    exe: CString,
+    stdin: Fd,
+    /// The descriptor `stdout` names when the output is discarded, held open for the pass.
+    _discard: Option<Fd>,
+    stdout: RawFd,
+    failed_exec: Vec<u8>,
+}
+
+impl Stdio {
+    fn open(cmd: &Command) -> io::Result<Stdio> {
+        let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
+        let stdin = match cmd.stdin {
+            Some(p) => sys::fd::open_file(p, sys::fd::Open::Read)
+                .map(|f| Fd::from_raw(std::os::unix::io::IntoRawFd::into_raw_fd(f)))
+                .map_err(|e| io::Error::new(e.kind(), format!("cannot open {e}")))?,
+            None => null_input()?,
+        };
+        let discard = if cmd.stdout.is_none() { Some(null_output(cmd.cwd)?) } else { None };
+        let stdout = cmd.stdout.or(discard.as_ref().map(Fd::raw)).unwrap_or(1);
+        let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
+        Ok(Stdio { exe, stdin, _discard: discard, stdout, failed_exec })
+    }
+}
+
+/// Forks every copy, each held at the gate, then releases them all at once. Returns the
+/// copies, the stamps pipe's read end and the release time; a copy that cannot be forked ends
+/// the ones started, and the error says why.
+fn start(io: &Stdio, copies: usize, dirs: &CopyDirs) -> io::Result<(Vec<CopyProcess>, Option<Fd>, f64)> {
     let (gate_rd, gate_wr) = sys::fd::pipe_cloexec()?;
     let (stamps_rd, stamps_wr) = sys::fd::pipe_cloexec()?;
     let child = Child {
-        exe: &exe,
-        stdin: stdin.raw(),
-        stdout,
-        failed_exec: &failed_exec,
+        exe: &io.exe,
+        stdin: io.stdin.raw(),
+        stdout: io.stdout,
+        failed_exec: &io.failed_exec,
         gate: (gate_rd.raw(), gate_wr.raw()),
         stamps: stamps_wr.raw(),
     };
-
     let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
     for i in 0..copies {
         match spawn(&child, i as u32, dirs.of(i)) {
@@ -236,134 +332,214 @@ fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs) -> io::R
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);
                 reap(&mut running);
-                // fork's EAGAIN is most often the process limit: say what it is.
-                let limit = match sys::proc::get_rlimit(sys::proc::RLIMIT_NPROC) {
-                    Ok((soft, _)) if e.raw_os_error() == Some(libc::EAGAIN) => {
-                        format!("; the process limit is {soft} (ulimit -u)")
-                    }
-                    _ => String::new(),
-                };
-                let e =
-                    io::Error::new(e.kind(), format!("cannot start copy {} of {copies}: {e}{limit}", i + 1));
-                return Err(e);
+                return Err(cannot_start(e, i, copies));
             }
         }
     }
-    drop((stdin, gate_rd, stamps_wr));
+    drop((gate_rd, stamps_wr));
     // The release: with the gate's last write end closed, every copy's read returns.
     let started = sys::clock::monotonic();
     drop(gate_wr);
+    running.iter_mut().for_each(|c| c.heard = started);
+    Ok((running, Some(stamps_rd), started))
+}
 
-    let mut stamps = Some(stamps_rd);
-    let mut killed_at: Option<f64> = None;
-    let mut interrupted = None;
-    let mut overdue = false;
-    let mut buf = vec![0u8; STAMP * 680];
-    // The copies whose stderr is open and their poll entries (then the stamps pipe's, while
-    // open, and the signal pipe's), rebuilt only when one closes.
-    let mut open: Vec<usize> = (0..running.len()).collect();
-    let mut fds: Vec<sys::fd::PollFd> = Vec::with_capacity(copies + 2);
-    let mut dirty = true;
-    loop {
-        if dirty {
-            open.retain(|&i| running[i].stderr.is_some());
-            fds.clear();
-            fds.extend(open.iter().map(|&i| sys::fd::poll_in(running[i].stderr.as_ref().unwrap().raw())));
-            fds.extend(stamps.iter().map(|s| sys::fd::poll_in(s.raw())));
-            fds.push(sys::fd::poll_in(watch.fd()));
-            dirty = false;
+/// Why copy `i` could not start; fork's EAGAIN is most often the process limit: it is named.
+fn cannot_start(e: io::Error, i: usize, copies: usize) -> io::Error {
+    let limit = match sys::proc::get_rlimit(sys::proc::RLIMIT_NPROC) {
+        Ok((soft, _)) if e.raw_os_error() == Some(libc::EAGAIN) => {
+            format!("; the process limit is {soft} (ulimit -u)")
         }
-        if open.is_empty() {
-            break;
+        _ => String::new(),
+    };
+    io::Error::new(e.kind(), format!("cannot start copy {} of {copies}: {e}{limit}", i + 1))
+}
+
+/// The wait for a pass's copies: until every copy's stderr reaches EOF, a signal arrives, or
+/// the watchdog's limit passes.
+struct Waiting {
+    running: Vec<CopyProcess>,
+    stamps: Option<Fd>,
+    started: f64,
+    limit: f64,
+    killed_at: Option<f64>,
+    interrupted: bool,
+    /// The watchdog's reason, once it fired.
+    overdue: Option<String>,
+    /// When the copies' stops were last looked at.
+    looked: f64,
+}
+
+/// How often, at most, a running pass looks at its copies' stops, in milliseconds.
+const LOOK_MS: i32 = 1000;
+
+impl Waiting {
+    /// The poll loop over every copy's stderr, the stamps pipe and the signal pipe.
+    fn wait(&mut self, watch: &Watch) -> io::Result<()> {
+        let mut buf = vec![0u8; STAMP * 680];
+        // The copies whose stderr is open; the poll set is rebuilt only when one closes.
+        let mut open: Vec<usize> = Vec::new();
+        let mut fds: Vec<sys::fd::PollFd> = Vec::with_capacity(self.running.len() + 2);
+        let mut dirty = true;
+        loop {
+            if dirty {
+                self.poll_set(&mut open, &mut fds, watch);
+                dirty = false;
+            }
+            if open.is_empty() {
+                return Ok(());
+            }
+            let timeout = self.watchdog(watch);
+            fds.iter_mut().for_each(|f| f.revents = 0);
+            match sys::fd::poll(&mut fds, timeout) {
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+            dirty = self.read_ready(&open, &fds, &mut buf);
+            self.look_at_stops();
         }
+    }
+
+    /// The poll entries: each open stderr, then the stamps pipe's while open, then the signals'.
+    fn poll_set(&self, open: &mut Vec<usize>, fds: &mut Vec<sys::fd::PollFd>, watch: &Watch) {
+        open.clear();
+        open.extend((0..self.running.len()).filter(|&i| self.running[i].stderr.is_some()));
+        fds.clear();
+        fds.extend(open.iter().map(|&i| sys::fd::poll_in(self.running[i].stderr.as_ref().unwrap().raw())));
+        fds.extend(self.stamps.iter().map(|s| sys::fd::poll_in(s.raw())));
+        fds.push(sys::fd::poll_in(watch.fd()));
+    }
+
+    /// A signal or the watchdog's limit ends the pass: SIGTERM (with SIGCONT, for a stopped
+    /// copy), then SIGKILL 3 s on for copies that ignore it (or whose grandchildren keep stderr
+    /// open). Returns how long the next poll may wait.
+    fn watchdog(&mut self, watch: &Watch) -> i32 {
         let now = sys::clock::monotonic();
-        if interrupted.is_none() {
-            interrupted = watch.caught();
-            if interrupted.is_some() {
-                kill_all(&running, libc::SIGTERM);
-                killed_at = Some(now);
+        if self.killed_at.is_none() {
+            self.interrupted = watch.caught().is_some();
+            if self.interrupted {
+                self.terminate(now);
+            } else if now - self.started > self.limit {
+                self.overdue = Some(self.reason(now));
+                self.terminate(now);
             }
         }
-        if killed_at.is_none() && now - started > cmd.deadline {
-            overdue = true;
-            kill_all(&running, libc::SIGTERM);
-            killed_at = Some(now);
-        }
-        // Copies that ignore SIGTERM (or whose grandchildren keep stderr open) get SIGKILL.
-        let timeout = match killed_at {
+        match self.killed_at {
             Some(t) if now - t >= 3.0 => {
-                kill_all(&running, libc::SIGKILL);
+                kill_all(&self.running, libc::SIGKILL);
                 500
             }
             Some(t) => ((3.0 - (now - t)) * 1000.0).ceil() as i32,
-            None => ((cmd.deadline - (now - started)) * 1000.0).ceil().clamp(1.0, 60_000.0) as i32,
-        };
-        for f in fds.iter_mut() {
-            f.revents = 0;
+            None => ((self.limit - (now - self.started)) * 1000.0).ceil().clamp(1.0, LOOK_MS as f64) as i32,
         }
-        match sys::fd::poll(&mut fds, timeout) {
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+    }
+
+    fn terminate(&mut self, now: f64) {
+        kill_all(&self.running, libc::SIGTERM);
+        kill_all(&self.running, libc::SIGCONT);
+        self.killed_at = Some(now);
+    }
+
+    /// Why the pass overran: the first copy still running that is stopped (and since when),
+    /// else the one silent longest.
+    fn reason(&self, now: f64) -> String {
+        let left = || self.running.iter().enumerate().filter(|(_, c)| c.stderr.is_some());
+        if let Some((i, (sig, since))) = left().find_map(|(i, c)| c.stopped.map(|s| (i, s))) {
+            let name = sys::proc::stop_signal_name(sig);
+            return format!("copy {} stopped ({name}) for {:.0} s", i + 1, now - since);
         }
-        for (k, &i) in open.iter().enumerate() {
-            if fds[k].revents == 0 {
-                continue;
-            }
-            let c = &mut running[i];
-            let fd = c.stderr.as_ref().unwrap().raw();
-            match sys::fd::read(fd, &mut buf) {
+        let quiet = left().map(|(_, c)| now - c.heard).fold(0.0, f64::max);
+        format!("no output for {quiet:.0} s")
+    }
+
+    /// Reads each ready stderr (EOF: the copy's elapsed time) and the stamps. Returns whether a
+    /// pipe closed, so that the poll set must be rebuilt.
+    fn read_ready(&mut self, open: &[usize], fds: &[sys::fd::PollFd], buf: &mut [u8]) -> bool {
+        let mut closed = false;
+        for (_, &i) in open.iter().enumerate().filter(|(k, _)| fds[*k].revents != 0) {
+            let c = &mut self.running[i];
+            match sys::fd::read(c.stderr.as_ref().unwrap().raw(), buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Ok(0) | Err(_) => {
-                    c.elapsed = Some(sys::clock::monotonic() - started);
+                    c.elapsed = Some(sys::clock::monotonic() - self.started);
                     c.stderr = None;
-                    dirty = true;
+                    closed = true;
                 }
-                Ok(n) => crate::outcome::hold(&mut c.output, &buf[..n]),
+                Ok(n) => {
+                    crate::outcome::hold(&mut c.output, &buf[..n]);
+                    c.heard = sys::clock::monotonic();
+                }
             }
         }
-        if let Some(s) = stamps.as_ref().filter(|_| fds[open.len()].revents != 0) {
+        if let Some(s) = self.stamps.as_ref().filter(|_| fds[open.len()].revents != 0) {
             // Stamps are written whole and read in whole multiples of their size.
-            match sys::fd::read(s.raw(), &mut buf) {
+            match sys::fd::read(s.raw(), buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Ok(0) | Err(_) => {
-                    stamps = None;
-                    dirty = true;
+                    self.stamps = None;
+                    closed = true;
                 }
-                Ok(n) => take_stamps(&buf[..n], &mut running),
+                Ok(n) => take_stamps(&buf[..n], &mut self.running),
+            }
+        }
+        closed
+    }
+
+    /// Notes each running copy's stops and continues (the copy, not its children: those show as
+    /// silence), once a second at most: a pass of many copies ending wakes the loop once per
+    /// copy, and the copies still measuring must not pay a look at every other each time.
+    fn look_at_stops(&mut self) {
+        let now = sys::clock::monotonic();
+        if now - self.looked < f64::from(LOOK_MS) / 1000.0 {
+            return;
+        }
+        self.looked = now;
+        for c in self.running.iter_mut().filter(|c| c.stderr.is_some()) {
+            while let Ok(Some(change)) = sys::proc::stop_change(c.pid) {
+                c.stopped = match change {
+                    sys::proc::StopChange::Stopped(sig) => Some(c.stopped.unwrap_or((sig, now))),
+                    sys::proc::StopChange::Continued => None,
+                };
             }
         }
     }
-    // The last copies' stamps may still be unread. Every copy has exec'd or exited by now (its
-    // stderr reached EOF), so every write end is closed: this read ends at EOF, never blocks.
-    if let Some(s) = stamps {
+
+    /// The last copies' stamps may still be unread. Every copy has exec'd or exited by now (its
+    /// stderr reached EOF), so every write end is closed: this read ends at EOF, never blocks.
+    fn drain_stamps(&mut self) {
+        let Some(s) = self.stamps.take() else { return };
+        let mut buf = vec![0u8; STAMP * 680];
         loop {
             match sys::fd::read(s.raw(), &mut buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Ok(0) | Err(_) => break,
-                Ok(n) => take_stamps(&buf[..n], &mut running),
+                Ok(n) => take_stamps(&buf[..n], &mut self.running),
             }
         }
     }
-    let statuses = reap(&mut running);
-    if interrupted.is_some() {
-        return Ok(Outcome::Interrupted);
+
+    /// Each copy's outcome, read from its stderr and exit status; an overrun pass fails every
+    /// copy with the watchdog's reason.
+    fn outcomes(&self, statuses: Vec<i32>) -> Vec<CopyOutcome> {
+        let overdue = self
+            .overdue
+            .as_ref()
+            .map(|why| format!("{why}: did not finish within {:.0} s, so every copy was killed", self.limit));
+        self.running
+            .iter()
+            .zip(statuses)
+            .map(|(c, status)| {
+                let text = explain_errno(&String::from_utf8_lossy(&c.output));
+                let mut o = crate::outcome::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
+                o.started = c.started.map(|t| t - self.started);
+                if let Some(msg) = &overdue {
+                    o.error = Some(msg.clone());
+                }
+                o
+            })
+            .collect()
     }
-    let outcomes = running
-        .iter()
-        .zip(statuses)
-        .map(|(c, status)| {
-            let text = explain_errno(&String::from_utf8_lossy(&c.output));
-            let mut o = crate::outcome::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
-            o.started = c.started.map(|t| t - started);
-            if overdue {
-                let msg = format!("did not finish within {:.0} s, so every copy was killed", cmd.deadline);
-                o.error = Some(msg);
-            }
-            o
-        })
-        .collect();
-    Ok(Outcome::Done(outcomes))
 }
 
 /// Records the start of each copy whose stamp is in `bytes` (whole stamps).
@@ -420,7 +596,15 @@ fn spawn(child: &Child, index: u32, (cwd, argv): (&CString, &sys::proc::Argv)) -
             // Also from the parent, so the group exists before any kill(-pid) (either may win).
             let _ = sys::proc::setpgid(pid, pid);
             drop(err_wr);
-            Ok(CopyProcess { pid, stderr: Some(err_rd), elapsed: None, started: None, output: Vec::new() })
+            Ok(CopyProcess {
+                pid,
+                stderr: Some(err_rd),
+                elapsed: None,
+                started: None,
+                output: Vec::new(),
+                heard: 0.0,
+                stopped: None,
+            })
         }
     }
 }
@@ -501,7 +685,7 @@ mod tests {
         ["sh", "-c", script].iter().map(OsString::from).collect()
     }
 
-    fn run(argv: &[OsString], copies: usize, deadline: f64) -> Vec<CopyOutcome> {
+    fn run(argv: &[OsString], copies: usize, margin: f64) -> Vec<CopyOutcome> {
         let watch = Watch::install().unwrap();
         let cmd = Command {
             exe: Path::new("/bin/sh"),
@@ -510,9 +694,10 @@ mod tests {
             own_dirs: false,
             stdin: None,
             stdout: None,
-            deadline,
+            planned: 0.0,
+            slow: false,
         };
-        match run_pass(&cmd, copies, &watch).unwrap() {
+        match run_pass(&cmd, copies, &watch, margin).unwrap() {
             Outcome::Done(o) => o,
             Outcome::Interrupted => panic!("interrupted"),
         }
@@ -553,9 +738,10 @@ mod tests {
             own_dirs: false,
             stdin: None,
             stdout: None,
-            deadline: 60.0,
+            planned: 0.0,
+            slow: false,
         };
-        let Outcome::Done(o) = run_pass(&cmd, 1, &watch).unwrap() else { panic!() };
+        let Outcome::Done(o) = run_pass(&cmd, 1, &watch, 60.0).unwrap() else { panic!() };
         assert_eq!(
             o[0].error.as_deref(),
             Some("unixbench: cannot execute /nonexistent/unixbench: No such file or directory (os error 2)")
@@ -579,6 +765,39 @@ mod tests {
     }
 
     #[test]
+    fn the_watchdog_names_a_stopped_copy_and_spares_one_continued_in_time() {
+        let o = run(&sh("kill -STOP $$; echo 'COUNT|1|1|lps' >&2"), 1, 1.5);
+        let e = o[0].error.as_deref().unwrap();
+        assert!(e.starts_with("copy 1 stopped (SIGSTOP) for "), "{e}");
+        assert!(e.contains("did not finish within 2 s"), "{e}");
+        let o = run(&sh("(sleep 0.3; kill -CONT $$) & kill -STOP $$; echo 'COUNT|1|1|lps' >&2"), 1, 30.0);
+        assert_eq!(o[0].error, None);
+        let o = run(&sh("sleep 30"), 1, 1.0);
+        let e = o[0].error.as_deref().unwrap();
+        assert!(e.starts_with("no output for ") && e.contains(" s: did not finish within 1 s"), "{e}");
+    }
+
+    #[test]
+    fn the_tests_slow_by_nature_get_three_margins() {
+        let slow = |n: &str| slow_by_nature(crate::suite::test(n).unwrap());
+        assert!(slow("shell1") && slow("C") && slow("fsbuffer") && slow("whetstone-double"));
+        assert!(!slow("dhry2reg") && !slow("syscall") && !slow("pipe"));
+        let argv = sh("true");
+        let cmd = |slow| Command {
+            exe: Path::new("/bin/sh"),
+            argv: &argv,
+            cwd: Path::new("/"),
+            own_dirs: false,
+            stdin: None,
+            stdout: None,
+            planned: 10.0,
+            slow,
+        };
+        assert_eq!(cmd(false).limit(120.0), 150.0);
+        assert_eq!(cmd(true).limit(120.0), 390.0);
+    }
+
+    #[test]
     fn each_copy_works_in_its_own_directory_which_goes_with_it() {
         let watch = Watch::install().unwrap();
         let work = std::env::temp_dir().join(format!("ub-own-dirs-{}", sys::proc::getpid()));
@@ -594,15 +813,16 @@ mod tests {
             own_dirs: true,
             stdin: None,
             stdout: None,
-            deadline: 60.0,
+            planned: 0.0,
+            slow: false,
         };
-        let Outcome::Done(o) = run_pass(&cmd, 2, &watch).unwrap() else { panic!() };
+        let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 60.0).unwrap() else { panic!() };
         let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
         let own = |n: u32| work.join(format!("copy-{n}")).to_str().unwrap().to_string();
         assert_eq!(dirs, [format!("{}\n{}", own(1), own(1)), format!("{}\n{}", own(2), own(2))]);
         let killed = sh("echo x > scratch; sleep 30");
-        let cmd = Command { argv: &killed, deadline: 0.5, ..cmd };
-        let Outcome::Done(o) = run_pass(&cmd, 2, &watch).unwrap() else { panic!() };
+        let cmd = Command { argv: &killed, ..cmd };
+        let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 0.5).unwrap() else { panic!() };
         assert!(o[0].error.as_deref().unwrap().contains("did not finish within"));
         assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "no copy's directory is left");
         std::fs::remove_dir(&work).unwrap();

@@ -108,7 +108,11 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         made_tmp.keep();
     }
     let noise = run.settings.noise;
-    let mut processes = Processes { watch: &watch, noise };
+    let mut processes = Processes {
+        watch: &watch,
+        noise,
+        margin: opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN),
+    };
     let mut runner = Runner {
         exe: &exe,
         exec: &mut processes,
@@ -140,6 +144,7 @@ fn check_json_file(opts: &mut Options) -> Result<()> {
             return Err(Error::usage(format!("--json: {} is a directory", f.display())));
         }
         usable_dir(f.parent().unwrap_or(Path::new("/")), "directory of the --json file")?;
+        output::replaceable(f).map_err(|e| Error::usage(format!("--json: {e}")))?;
     }
     Ok(())
 }
@@ -271,7 +276,7 @@ fn create_files(opts: &Options, dirs: &Dirs, run: &Run, made_results: bool) -> R
         if made_results {
             let _ = std::fs::remove_dir(dir);
         }
-        Error::usage(format!("cannot create result files in {}: {e}", dir.display()))
+        Error::usage(e.to_string())
     })
 }
 
@@ -539,8 +544,9 @@ fn absolute(dir: &Path, what: &str, from: &str) -> Result<PathBuf> {
 
 /// Checks that `dir` is a writable directory.
 fn usable_dir(dir: &Path, what: &str) -> Result {
-    if !dir.is_dir() {
-        return Err(Error::usage(format!("the {what} {} is not a directory", dir.display())));
+    // Opened as a directory, never blocking on what a path there may be.
+    if let Err(e) = sys::fd::open_file(dir, sys::fd::Open::Dir) {
+        return Err(Error::usage(format!("the {what} is not a usable directory: {e}")));
     }
     if !sys::fd::writable(dir.as_os_str()) {
         return Err(Error::usage(format!("the {what} {} is not writable", dir.display())));

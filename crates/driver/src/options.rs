@@ -369,6 +369,7 @@ pub static ENVIRONMENT: &[(&str, &str)] = &[
     ("UB_OUTPUT_CSV", "=true: also write a .csv"),
     ("UB_OUTPUT_JSON", "=true: also write a .json"),
     ("UB_NOISE", "=off: do not read the host's noise around each pass"),
+    ("UB_WATCHDOG_MARGIN", "seconds a pass may run past 3 x its planned time (120)"),
 ];
 
 /// What the environment says, read once when the command line is parsed.
@@ -387,6 +388,8 @@ pub struct Environment {
     pub noise: bool,
     /// `TMPDIR`, the last resort for the tmp directory.
     pub system_tmpdir: Option<PathBuf>,
+    /// `UB_WATCHDOG_MARGIN`, as given: checked with the command line ([`watchdog_margin`]).
+    pub watchdog: Option<OsString>,
 }
 
 impl Environment {
@@ -402,7 +405,14 @@ impl Environment {
             json: is("UB_OUTPUT_JSON", "true"),
             noise: !is("UB_NOISE", "off"),
             system_tmpdir: set("TMPDIR").map(PathBuf::from),
+            watchdog: set("UB_WATCHDOG_MARGIN"),
         }
+    }
+
+    /// The watchdog's margin in seconds as `UB_WATCHDOG_MARGIN` sets it (checked by [`settle`]);
+    /// None when unset, for the default.
+    pub fn watchdog_margin(&self) -> Option<f64> {
+        self.watchdog.as_ref().and_then(|v| watchdog_margin(v).ok())
     }
 }
 
@@ -626,6 +636,18 @@ fn check_file_name(name: &OsString) -> Result<()> {
     }
 }
 
+/// `UB_WATCHDOG_MARGIN`'s seconds: a number from 1 to a day.
+fn watchdog_margin(v: &OsString) -> Result<f64> {
+    let s = v.to_string_lossy();
+    match s.trim().parse::<f64>() {
+        Ok(m) if (1.0..=86_400.0).contains(&m) => Ok(m),
+        _ => Err(Error::usage(format!(
+            "invalid UB_WATCHDOG_MARGIN '{}': it must be seconds, from 1 to 86400",
+            crate::args::escaped(&s)
+        ))),
+    }
+}
+
 /// A test or group word: its tests join the list.
 fn add_tests(o: &mut Options, name: &str) -> Result<()> {
     match suite::expand(name) {
@@ -649,6 +671,9 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
 fn settle(mut o: Options) -> Result<Options> {
     if let Some(name) = &o.env.file_name {
         check_file_name(name)?;
+    }
+    if let Some(m) = &o.env.watchdog {
+        watchdog_margin(m)?;
     }
     if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
         return Err(Error::usage(format!(

@@ -9,9 +9,8 @@
 use super::options::{Environment, Format, JsonOut, Verbosity};
 use crate::model::{Noise, Run, TestResult};
 use crate::sys;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 
@@ -308,9 +307,39 @@ pub struct Files {
 /// The extensions of the files beside the report: the result set is the report and these.
 const EXTS: [&str; 4] = ["html", "log", "json", "csv"];
 
-/// Creates `path` for writing, failing if anything (a file, a planted symbolic link) is there.
+/// Creates `path` for writing, failing if anything (a file, a planted symbolic link, a FIFO) is
+/// there, and never blocking (`sys::fd::open_file`).
 fn create_new(path: &Path) -> io::Result<File> {
-    OpenOptions::new().write(true).create_new(true).custom_flags(libc::O_NOFOLLOW).mode(0o644).open(path)
+    sys::fd::open_file(path, sys::fd::Open::Create(0o644))
+}
+
+/// What a result set is to hold.
+struct Set<'a> {
+    json: Option<&'a JsonOut>,
+    csv: bool,
+}
+
+impl Set<'_> {
+    /// The paths of the set named `base`: the report first, then [`EXTS`]' files it holds.
+    fn paths(&self, base: &Path) -> Vec<PathBuf> {
+        let beside = matches!(self.json, Some(JsonOut::Beside));
+        let mut v = vec![base.to_path_buf()];
+        v.extend(
+            EXTS.iter()
+                .filter(|&&e| (self.csv || e != "csv") && (beside || e != "json"))
+                .map(|e| with_ext(base, e)),
+        );
+        v
+    }
+
+    /// Where the JSON goes for the set named `base`.
+    fn json_at(&self, base: &Path) -> Option<PathBuf> {
+        match self.json {
+            Some(JsonOut::Beside) => Some(with_ext(base, "json")),
+            Some(JsonOut::File(p)) => Some(p.clone()),
+            None => None,
+        }
+    }
 }
 
 impl Files {
@@ -318,7 +347,8 @@ impl Files {
     /// .log and, when asked, .json and .csv) is free, creating each file `O_EXCL|O_NOFOLLOW`, so
     /// two runs never pick the same name and no planted link is followed; opens the .log. The
     /// set is what Run writes: a `.json` only when `json` asks for one.
-    /// `env` says whether a .csv is written and the base name, if one is set.
+    /// `env` says whether a .csv is written and the base name, if one is set. An error names
+    /// the path that failed.
     pub fn create(
         dir: &Path,
         hostname: &str,
@@ -326,70 +356,46 @@ impl Files {
         json: Option<&JsonOut>,
         env: &Environment,
     ) -> io::Result<Files> {
-        let csv = env.csv;
-        let beside = matches!(json, Some(JsonOut::Beside));
-        let set = |base: &Path| {
-            let mut v = vec![base.to_path_buf()];
-            v.extend(
-                EXTS.iter()
-                    .filter(|&&e| (csv || e != "csv") && (beside || e != "json"))
-                    .map(|e| with_ext(base, e)),
-            );
-            v
-        };
-        let json_at = |base: &Path| match json {
-            Some(JsonOut::Beside) => Some(with_ext(base, "json")),
-            Some(JsonOut::File(p)) => Some(p.clone()),
-            None => None,
-        };
-        if let Some(name) = &env.file_name {
-            let base = dir.join(name);
-            // Never truncated, as Run's: a UB_OUTPUT_FILE_NAME log grows run after run. A link
-            // is refused (O_NOFOLLOW), and so is anything but a regular file of our own.
-            let log = OpenOptions::new()
-                .append(true)
-                .create(true)
-                .custom_flags(libc::O_NOFOLLOW)
-                .mode(0o644)
-                .open(with_ext(&base, "log"))?;
-            let m = log.metadata()?;
-            if !m.is_file() || std::os::unix::fs::MetadataExt::uid(&m) != sys::proc::geteuid() {
-                let what = with_ext(&base, "log");
-                return Err(io::Error::other(format!("{} is not a file of this user", what.display())));
-            }
-            let json = json_at(&base);
-            return Ok(Files { base, log, csv, json, log_error: None });
+        let set = Set { json, csv: env.csv };
+        match &env.file_name {
+            Some(name) => Files::fixed(dir.join(name), &set),
+            None => Files::numbered(dir, hostname, date, &set),
         }
+    }
+
+    /// The set of `UB_OUTPUT_FILE_NAME`: its log never truncated, as Run's (it grows run after
+    /// run), and held locked for the run, so that a second run given the same name at the same
+    /// time refuses rather than interleaving its log and replacing this run's report.
+    fn fixed(base: PathBuf, set: &Set) -> io::Result<Files> {
+        // The report and its companions are replaced by rename (a planted link goes, its target
+        // stays); what rename would replace but must not (a FIFO, a directory) is refused now.
+        for p in set.paths(&base).iter().chain(set.json_at(&base).iter()) {
+            replaceable(p)?;
+        }
+        let log_path = with_ext(&base, "log");
+        let log = sys::fd::open_file(&log_path, sys::fd::Open::Append)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot open {e}")))?;
+        sys::fd::lock_exclusive(&log).map_err(|e| match e.kind() {
+            io::ErrorKind::WouldBlock => io::Error::other(format!(
+                "{} is in use by another run given the same UB_OUTPUT_FILE_NAME: one run at a time",
+                log_path.display()
+            )),
+            _ => io::Error::new(e.kind(), format!("cannot lock {}: {e}", log_path.display())),
+        })?;
+        let json = set.json_at(&base);
+        Ok(Files { base, log, csv: set.csv, json, log_error: None })
+    }
+
+    /// The first free numbered set in `dir`.
+    fn numbered(dir: &Path, hostname: &str, date: &str, set: &Set) -> io::Result<Files> {
         for n in 1..=9999 {
             let base = dir.join(format!("{hostname}-{date}-{n:02}"));
-            let names = set(&base);
-            let mut made = Vec::new();
-            let mut log = None;
-            for (i, p) in names.iter().enumerate() {
-                match create_new(p) {
-                    Ok(f) => {
-                        // The set is ordered as EXTS, after the report: [2] is the .log.
-                        if i == 2 {
-                            log = Some(f);
-                        }
-                        made.push(p);
-                    }
-                    Err(e) => {
-                        made.iter().for_each(|p| drop(std::fs::remove_file(p)));
-                        if e.kind() == io::ErrorKind::AlreadyExists {
-                            log = None;
-                            break;
-                        }
-                        return Err(io::Error::new(e.kind(), format!("cannot create {}: {e}", p.display())));
-                    }
-                }
-            }
-            if let Some(log) = log.filter(|_| made.len() == names.len()) {
-                let json = json_at(&base);
-                return Ok(Files { base, log, csv, json, log_error: None });
+            if let Some(log) = claim(&set.paths(&base))? {
+                let json = set.json_at(&base);
+                return Ok(Files { base, log, csv: set.csv, json, log_error: None });
             }
         }
-        Err(io::Error::other("every run number from 01 to 9999 is taken"))
+        Err(io::Error::other(format!("every run number from 01 to 9999 is taken in {}", dir.display())))
     }
 
     /// Appends to the .log.
@@ -466,6 +472,45 @@ pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Creates every file of a set (the report, then [`EXTS`]' order, so `[2]` is the .log) and
+/// returns its .log; None when a name is taken (what was made goes again); an error naming the
+/// path that could not be created.
+fn claim(names: &[PathBuf]) -> io::Result<Option<File>> {
+    let mut log = None;
+    for (i, p) in names.iter().enumerate() {
+        match create_new(p) {
+            Ok(f) if i == 2 => log = Some(f),
+            Ok(_) => {}
+            Err(e) => {
+                names[..i].iter().for_each(|p| drop(std::fs::remove_file(p)));
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    return Ok(None);
+                }
+                return Err(io::Error::new(e.kind(), format!("cannot create {e}")));
+            }
+        }
+    }
+    Ok(log)
+}
+
+/// Whether `path` may be replaced by a rename: absent, a regular file or a link (the link
+/// replaced, never followed); anything else is an error naming it.
+pub fn replaceable(path: &Path) -> io::Result<()> {
+    let ft = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io::Error::new(e.kind(), format!("cannot inspect {}: {e}", path.display()))),
+        Ok(m) => m.file_type(),
+    };
+    if ft.is_file() || ft.is_symlink() {
+        return Ok(());
+    }
+    let what = if ft.is_dir() { "a directory" } else { "a FIFO, device or socket" };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} is {what}, not a file the run may replace", path.display()),
+    ))
+}
+
 /// Sinks for the log that may be absent (`--no-save`).
 pub fn log(files: &mut Option<Files>, s: &str) {
     if let Some(f) = files {
@@ -480,7 +525,12 @@ pub static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new
 /// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
 pub fn note(msg: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "{}: {msg}", PROGRAM.get().unwrap_or(&"unixbench"));
+    let _ = writeln!(
+        std::io::stderr(),
+        "{}: {}",
+        PROGRAM.get().unwrap_or(&"unixbench"),
+        crate::args::escaped(msg)
+    );
 }
 
 #[cfg(test)]

@@ -36,6 +36,8 @@ pub struct Processes<'a> {
     /// Whether to read the host's noise around each pass (`UB_NOISE=off` says no, to check that
     /// reading it moves no figure).
     pub noise: bool,
+    /// The watchdog's margin, in seconds (`UB_WATCHDOG_MARGIN`).
+    pub margin: f64,
 }
 
 impl Executor for Processes<'_> {
@@ -57,7 +59,7 @@ impl Executor for Processes<'_> {
     fn pass(&mut self, cmd: &Command, copies: usize) -> io::Result<(Outcome, Option<Noise>)> {
         let roots = noise::Roots::host();
         let before = if self.noise { noise::before(&roots) } else { None };
-        let o = exec::run_pass(cmd, copies, self.watch)?;
+        let o = exec::run_pass(cmd, copies, self.watch, self.margin)?;
         Ok((o, before.and_then(|b| noise::after(&roots, b))))
     }
 
@@ -190,7 +192,8 @@ impl Runner<'_> {
             own_dirs: p.own_dirs,
             stdin: p.stdin.as_deref(),
             stdout: self.files.as_ref().map(|f| f.log_fd()),
-            deadline: 3.0 * self.policy.nominal_secs(t) + 120.0,
+            planned: self.policy.nominal_secs(t),
+            slow: exec::slow_by_nature(t),
         };
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));

@@ -20,7 +20,7 @@
 mod grepdata;
 
 use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The shell test's launcher: `multi.sh N` runs N copies of `tst.sh` in the background.
@@ -83,13 +83,8 @@ fn write_new(dir: &Path, name: &str) -> io::Result<()> {
     let path = dir.join(name);
     let (data, mode) = contents(name);
     let fail = |e: io::Error| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()));
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .mode(mode)
-        .open(&path)
-        .map_err(fail)?;
+    let mut f = crate::sys::fd::open_file(&path, crate::sys::fd::Open::Create(mode))
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot write {e}")))?;
     // Set explicitly: the umask must not take the scripts' execute bits away.
     let done = f.write_all(&data).and_then(|()| f.set_permissions(std::fs::Permissions::from_mode(mode)));
     if let Err(e) = done {
@@ -108,6 +103,14 @@ pub fn write_into(dir: &Path) -> io::Result<()> {
         write_new(dir, name)?;
     }
     Ok(())
+}
+
+/// The owner's record in `dir`, read without blocking on whatever a stranger left there.
+fn read_record(dir: &Path) -> Option<String> {
+    let mut s = String::new();
+    let f = crate::sys::fd::open_file(&dir.join(OWNER), crate::sys::fd::Open::Read).ok()?;
+    io::Read::read_to_string(&mut io::Read::take(f, 4096), &mut s).ok()?;
+    Some(s)
 }
 
 /// The record a run's work directory holds of its owner: `<pid> <start> <pid namespace>`, so
@@ -147,7 +150,7 @@ pub fn sweep_stale(tmpdir: &Path) -> Vec<PathBuf> {
         let dir = e.path();
         let ours = std::fs::symlink_metadata(&dir)
             .is_ok_and(|m| m.is_dir() && m.uid() == crate::sys::proc::geteuid());
-        let Some(record) = ours.then(|| std::fs::read_to_string(dir.join(OWNER)).ok()).flatten() else {
+        let Some(record) = ours.then(|| read_record(&dir)).flatten() else {
             continue;
         };
         let f: Vec<&str> = record.split_whitespace().collect();
@@ -184,12 +187,7 @@ impl WorkDir {
         let wd = WorkDir { path, owned: true };
         let pid = crate::sys::proc::getpid().to_string();
         let (start, ns) = identity(&pid);
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .mode(0o600)
-            .open(wd.file(OWNER))?;
+        let mut f = crate::sys::fd::open_file(&wd.file(OWNER), crate::sys::fd::Open::Create(0o600))?;
         f.write_all(format!("{pid} {start} {ns}\n").as_bytes())?;
         Ok(wd)
     }

@@ -134,11 +134,29 @@ pub fn main(args: Vec<OsString>) -> Result {
     measure_all(&opts)
 }
 
+/// `--json FILE` opened at the start (fail now, not after minutes of measuring), never
+/// following a planted link nor blocking on a FIFO, and only a regular file of this user.
+fn open_json(j: &std::path::Path) -> Result<std::fs::File> {
+    sys::fd::open_file(j, sys::fd::Open::Append)
+        .map_err(|e| Error::failed(format!("--json: cannot write {e}")))
+}
+
+/// A `--summary` file, read without blocking and at most [`MAX_SUMMARY`] bytes.
+fn read_summary(f: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", f.display()));
+    sys::fd::open_file(f, sys::fd::Open::Read)?.take(MAX_SUMMARY).read_to_string(&mut text).map_err(named)?;
+    Ok(text)
+}
+
+/// The most of a `--summary` file read: far above any results file of ours.
+const MAX_SUMMARY: u64 = 16 << 20;
+
 fn summary(files: &[PathBuf]) -> Result {
     let mut hosts = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| Error::usage(format!("--summary: cannot read '{}': {e}", f.display())))?;
+        let text = read_summary(f).map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
         hosts.push(from_json(&text).map_err(|e| Error::usage(format!("--summary: '{}': {e}", f.display())))?);
     }
     let mut out = table::render(&hosts);
@@ -251,10 +269,8 @@ fn measure_all(opts: &Opts) -> Result {
     // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
     let main = memory::main_size(&caches);
     let parent = scratch_parent(opts)?;
-    if let Some(j) = &opts.json {
-        // Fail now, not after minutes of measuring.
-        open_json(j)?;
-    }
+    // Fail now, not after minutes of measuring; the file is written through this descriptor.
+    let json_out = opts.json.as_deref().map(open_json).transpose()?;
     let (scratch, small_file) = make_scratch(&parent)?;
     let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
     let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
@@ -264,7 +280,7 @@ fn measure_all(opts: &Opts) -> Result {
     if caches.is_empty() {
         note_no_cache_sizes(&mut run, main);
     }
-    print_results(opts, &run)?;
+    print_results(opts, &run, json_out)?;
     if INTERRUPTED.load(Relaxed) {
         return Err(Error::failed_with(130, "interrupted; the figures measured so far are shown"));
     }
@@ -282,15 +298,6 @@ fn scratch_parent(opts: &Opts) -> Result<PathBuf> {
         return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
     }
     Ok(parent)
-}
-
-fn open_json(j: &std::path::Path) -> Result {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(j)
-        .map(drop)
-        .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))
 }
 
 /// The private scratch directory under `parent` and the small file the stat figures use.
@@ -337,13 +344,16 @@ fn note_no_cache_sizes(run: &mut Session, main: usize) {
 }
 
 /// The table on stdout, then the JSON file if asked for.
-fn print_results(opts: &Opts, run: &Session) -> Result {
+fn print_results(opts: &Opts, run: &Session, json_out: Option<std::fs::File>) -> Result {
     let hosts = [run.res.clone()];
     let mut out = table::render(&hosts);
     out.push_str(&table::footnotes(&hosts));
     crate::error::print_table(&out)?;
-    if let Some(j) = &opts.json {
-        std::fs::write(j, to_json(&run.res, &run.h, &run.points, run.mb))
+    if let Some((mut f, j)) = json_out.zip(opts.json.as_ref()) {
+        // Through the descriptor checked at the start: the path is never opened again.
+        let text = to_json(&run.res, &run.h, &run.points, run.mb);
+        f.set_len(0)
+            .and_then(|()| f.write_all(text.as_bytes()))
             .map_err(|e| Error::failed(format!("--json: cannot write '{}': {e}", j.display())))?;
     }
     Ok(())

@@ -144,13 +144,9 @@ fn stage_file(twin: &'static Twin, bytes: &[u8]) -> std::result::Result<Staged, 
         .map_err(|_| "a NUL byte in the tmp dir's path".to_string())?;
     // Staged owns the directory from here, so every early return below removes it.
     let staged = Staged { twin, path: path_c, dir: Some(dir), _memfd: None };
-    let fd = sys::fd::open(
-        path.as_os_str(),
-        libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW,
-        0o700,
-    )
-    .map_err(|e| format!("cannot create {}: {}", path.display(), reason(&e)))?;
-    sys::fd::write_all(fd.raw(), bytes)
+    let mut fd = sys::fd::open_file(&path, sys::fd::Open::Create(0o700))
+        .map_err(|e| format!("cannot create {}", reason(&e)))?;
+    std::io::Write::write_all(&mut fd, bytes)
         .map_err(|e| format!("cannot write {}: {}", path.display(), reason(&e)))?;
     // Closed before any exec: a file still open for writing cannot be executed (ETXTBSY).
     drop(fd);

@@ -390,10 +390,191 @@ pub fn in_memory_fs(path: &OsStr) -> bool {
     }
 }
 
+/// The inodes still free to this user on `path`'s file system (`statvfs(3)`'s `f_favail`); None
+/// where it cannot be read or the file system counts no inodes (`f_files` 0: btrfs, some
+/// network file systems).
+pub fn free_inodes(path: &OsStr) -> Option<u64> {
+    let p = cstr(path).ok()?;
+    // SAFETY: st is plain data, zero is a valid value; p is a valid NUL-terminated string.
+    unsafe {
+        let mut st: libc::statvfs = std::mem::zeroed();
+        if libc::statvfs(p.as_ptr(), &mut st) != 0 || st.f_files == 0 {
+            return None;
+        }
+        Some(st.f_favail as u64)
+    }
+}
+
 /// `memfd_create(2)` without MFD_CLOEXEC: an anonymous file that an exec'd image can reach again
 /// through `/proc/self/fd/N` (execl's chain re-executes its own path). Linux 3.17 and later;
 /// older kernels answer ENOSYS.
 pub fn memfd(name: &CStr) -> io::Result<Fd> {
     // SAFETY: name is a valid NUL-terminated string.
     cvt(unsafe { libc::memfd_create(name.as_ptr(), 0) }).map(Fd)
+}
+
+/// What [`open_file`] opens a path as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Open {
+    /// An existing regular file, read. A link the user named is followed: reading through it
+    /// writes nothing, and the file it reaches must still be a regular file.
+    Read,
+    /// A new regular file, created here with this mode (`O_EXCL`), written.
+    Create(u32),
+    /// A regular file of this user, appended to, created with mode 0644 if absent.
+    Append,
+    /// An existing directory (a link the user named is followed, as for reading).
+    Dir,
+}
+
+/// Opens `path` so that the open can never block and no planted link is followed: always
+/// `O_NONBLOCK` (a FIFO without a peer, a device that waits, answer at once), `O_NOFOLLOW`
+/// wherever the file is written, `O_EXCL` for a new file; then `fstat` on the descriptor
+/// itself: a regular file (a directory for [`Open::Dir`]), and one of this user, single-linked,
+/// when it is written. O_NONBLOCK is then cleared, so that reads and writes block as usual.
+/// An error names `path`.
+pub fn open_file(path: &std::path::Path, how: Open) -> io::Result<std::fs::File> {
+    let base = libc::O_NONBLOCK | libc::O_CLOEXEC;
+    let (flags, mode) = match how {
+        Open::Read => (libc::O_RDONLY, 0),
+        Open::Create(mode) => (libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW, mode),
+        Open::Append => (libc::O_WRONLY | libc::O_APPEND | libc::O_CREAT | libc::O_NOFOLLOW, 0o644),
+        Open::Dir => (libc::O_RDONLY | libc::O_DIRECTORY, 0),
+    };
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {}", path.display(), reason(&e)));
+    let fd = open(path.as_os_str(), base | flags, mode).map_err(|e| {
+        // What the flags make the kernel answer, in the words of what is there.
+        let said = match e.raw_os_error() {
+            Some(libc::ELOOP) if flags & libc::O_NOFOLLOW != 0 => "a symbolic link, which is not followed",
+            Some(libc::ENXIO) => "a FIFO or device with nothing at its other end",
+            _ => return named(e),
+        };
+        io::Error::new(io::ErrorKind::InvalidInput, format!("{}: {said}", path.display()))
+    })?;
+    check_kind(&fd, how).map_err(named)?;
+    // SAFETY: F_GETFL/F_SETFL take no pointers; fd is open.
+    unsafe {
+        let fl = cvt(libc::fcntl(fd.0, libc::F_GETFL)).map_err(named)?;
+        cvt(libc::fcntl(fd.0, libc::F_SETFL, fl & !libc::O_NONBLOCK)).map_err(named)?;
+    }
+    Ok(fd.into_file())
+}
+
+/// The kind and owner `how` wants, read from the open descriptor (not the path, which a
+/// stranger may change between the two).
+fn check_kind(fd: &Fd, how: Open) -> io::Result<()> {
+    // SAFETY: st is plain data the kernel fills; fd is open.
+    let st = unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        cvt(libc::fstat(fd.0, &mut st))?;
+        st
+    };
+    let kind = st.st_mode & libc::S_IFMT;
+    let want = if how == Open::Dir { libc::S_IFDIR } else { libc::S_IFREG };
+    if kind != want {
+        let what = match (kind, want) {
+            (libc::S_IFDIR, _) => "a directory",
+            (libc::S_IFIFO, _) => "a FIFO",
+            (libc::S_IFCHR | libc::S_IFBLK, _) => "a device",
+            (libc::S_IFSOCK, _) => "a socket",
+            (_, libc::S_IFDIR) => "not a directory",
+            _ => "not a regular file",
+        };
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, what));
+    }
+    let written = matches!(how, Open::Create(_) | Open::Append);
+    // SAFETY: geteuid cannot fail.
+    if written && (st.st_uid != unsafe { libc::geteuid() } || st.st_nlink != 1) {
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "not a file of this user alone"));
+    }
+    Ok(())
+}
+
+/// `flock(LOCK_EX|LOCK_NB)`: takes the open file's exclusive lock, or fails with
+/// `WouldBlock` at once when another open file holds it. The lock goes with the last
+/// descriptor of the open file.
+pub fn lock_exclusive(f: &std::fs::File) -> io::Result<()> {
+    let fd = std::os::unix::io::AsRawFd::as_raw_fd(f);
+    // SAFETY: no pointers involved.
+    cvt_r(|| unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) }).map(drop)
+}
+
+/// An I/O error's reason without Rust's ` (os error N)` suffix.
+fn reason(e: &io::Error) -> String {
+    let s = e.to_string();
+    s.find(" (os error").map_or(s.clone(), |i| s[..i].to_string())
+}
+
+impl Fd {
+    /// The descriptor as a `File`, which then owns it.
+    pub fn into_file(self) -> std::fs::File {
+        let fd = self.0;
+        std::mem::forget(self);
+        // SAFETY: fd is open and owned by self, whose drop was just skipped: the File is its
+        // only owner.
+        unsafe { <std::fs::File as std::os::unix::io::FromRawFd>::from_raw_fd(fd) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ub-open-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir(&d).unwrap();
+        d
+    }
+
+    fn mkfifo(p: &std::path::Path) {
+        let c = cstr(p.as_os_str()).unwrap();
+        // SAFETY: c is a valid NUL-terminated string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o666) }, 0);
+    }
+
+    #[test]
+    fn a_fifo_is_refused_at_once_and_named() {
+        let d = scratch("fifo");
+        let p = d.join("f");
+        mkfifo(&p);
+        for how in [Open::Read, Open::Append, Open::Create(0o644), Open::Dir] {
+            let e = open_file(&p, how).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("{}: ", p.display())), "{how:?}: {e}");
+        }
+        assert!(open_file(&p, Open::Read).unwrap_err().to_string().ends_with(": a FIFO"));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn writes_never_follow_a_link_and_creation_is_exclusive() {
+        let d = scratch("link");
+        let target = d.join("target");
+        std::fs::write(&target, "keep").unwrap();
+        let link = d.join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let e = open_file(&link, Open::Append).unwrap_err().to_string();
+        assert!(e.ends_with("link: a symbolic link, which is not followed"), "{e}");
+        assert!(open_file(&link, Open::Create(0o644)).is_err());
+        assert!(open_file(&target, Open::Create(0o644)).is_err(), "an existing file is not new");
+        // A second name of the same file (a hard link) is not this user's file alone.
+        std::fs::hard_link(&target, d.join("hard")).unwrap();
+        assert!(open_file(&d.join("hard"), Open::Append).is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        // Reading a link the user named is allowed; blocking I/O is back after the open.
+        use std::io::{Read, Write};
+        let mut s = String::new();
+        open_file(&link, Open::Read).unwrap().read_to_string(&mut s).unwrap();
+        assert_eq!(s, "keep");
+        let mut f = open_file(&d.join("new"), Open::Create(0o600)).unwrap();
+        f.write_all(b"x").unwrap();
+        // SAFETY: F_GETFL takes no pointer.
+        let fl = unsafe { libc::fcntl(std::os::unix::io::AsRawFd::as_raw_fd(&f), libc::F_GETFL) };
+        assert_eq!(fl & libc::O_NONBLOCK, 0);
+        assert!(open_file(&d, Open::Dir).is_ok());
+        assert!(open_file(&target, Open::Dir).unwrap_err().to_string().ends_with("Not a directory"));
+        assert!(open_file(&d, Open::Read).unwrap_err().to_string().ends_with("a directory"));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 }

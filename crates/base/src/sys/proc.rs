@@ -52,6 +52,45 @@ pub fn wait_exited_keep(pid: i32) -> io::Result<()> {
     .map(drop)
 }
 
+/// A child's change between running and stopped, as `waitid` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopChange {
+    /// Stopped by this signal (SIGSTOP, SIGTSTP, ...).
+    Stopped(i32),
+    Continued,
+}
+
+/// The last stop or continue of child `pid` not yet reported, without waiting
+/// (`waitid(WSTOPPED | WCONTINUED | WNOHANG)`); None when there is none. An exit is never
+/// reported nor reaped here (no `WEXITED`), so the child stays for [`waitpid`].
+pub fn stop_change(pid: i32) -> io::Result<Option<StopChange>> {
+    // SAFETY: info is plain data, zero is a valid value; waitid writes into it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WSTOPPED | libc::WCONTINUED | libc::WNOHANG;
+    // SAFETY: info is a valid out-pointer.
+    cvt_r(|| unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) })?;
+    // SAFETY: waitid filled info for a child's state change (si_pid 0: none happened).
+    let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
+    Ok(match info.si_code {
+        _ if who == 0 => None,
+        libc::CLD_STOPPED | libc::CLD_TRAPPED => Some(StopChange::Stopped(status)),
+        libc::CLD_CONTINUED => Some(StopChange::Continued),
+        _ => None,
+    })
+}
+
+/// The name of a stopping signal (`SIGSTOP`), or `signal N`.
+pub fn stop_signal_name(sig: i32) -> String {
+    match sig {
+        libc::SIGSTOP => "SIGSTOP".into(),
+        libc::SIGTSTP => "SIGTSTP".into(),
+        libc::SIGTTIN => "SIGTTIN".into(),
+        libc::SIGTTOU => "SIGTTOU".into(),
+        libc::SIGTRAP => "SIGTRAP".into(),
+        n => format!("signal {n}"),
+    }
+}
+
 /// Reaps, without blocking, every ended child whose process group is `pgid`
 /// (`waitpid(-pgid, WNOHANG)` until none is left). Returns how many were reaped.
 pub fn reap_group_nohang(pgid: i32) -> usize {
