@@ -89,10 +89,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let system = describe_host(&opts);
     let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus))?;
     if opts.dry_run {
-        return crate::error::print(&match opts.format {
-            options::Format::Json => dry_run_json(&plan, &dirs),
-            _ => dry_run(&plan, &dirs),
-        });
+        return print_dry_run(&opts, &plan, &dirs);
     }
     export_environment(&dirs, &exe);
     // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
@@ -107,19 +104,15 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     if files.is_some() {
         made_tmp.keep();
     }
-    let noise = run.settings.noise;
-    let mut processes = Processes {
-        watch: &watch,
-        noise,
-        margin: opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN),
-    };
+    let margin = opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN);
+    let mut processes = Processes { watch: &watch, noise: run.settings.noise, margin };
     let mut runner = Runner {
         exe: &exe,
         exec: &mut processes,
         policy: plan.policy.clone(),
         console: Console::new(opts.verbosity, opts.format),
         files,
-        estimate: Estimate { left: plan.secs },
+        estimate: Estimate { left: plan.estimate() },
         lost: Vec::new(),
         remeasure: remeasures(&opts, &plan),
     };
@@ -134,6 +127,14 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     runner.save(&run);
     runner.console.finish(&run, opts.format);
     conclude(&run, runner, stopped_by)
+}
+
+/// `--dry-run`: the plan, as text or (`--format json`) as JSON.
+fn print_dry_run(opts: &Options, plan: &Plan, dirs: &Dirs) -> Result {
+    crate::error::print(&match opts.format {
+        options::Format::Json => dry_run_json(plan, dirs),
+        _ => dry_run(plan, dirs),
+    })
 }
 
 /// `--json=FILE` made absolute, and refused when it names a directory or an unusable one.
