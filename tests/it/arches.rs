@@ -1,5 +1,5 @@
-//! The binaries of the CPUs this machine can only emulate (armv7, armv6, riscv64, s390x: the
-//! ones `make ARCH` builds on the pinned nightly), run under qemu-user: each is static and within
+//! The binaries of the CPUs this machine can only emulate (armv7, armv6, riscv64, s390x, mipsel,
+//! mips, ppc64le: the ones `make ARCH` builds on the pinned nightly), run under qemu-user: each is static and within
 //! 1 MiB, every applet that needs no X prints its protocol lines, and a short index runs through
 //! the driver. `make test` and `make test-arches` pass the binaries in `UNIXBENCH_ARCHES`, one
 //! `NAME:QEMU:CPU:PATH` entry per binary, space-separated. Nothing measured here is a figure of
@@ -83,6 +83,9 @@ fn each_binary_is_static_and_within_1_mib() {
             "armv7" | "armv6" => (1, 1, 40),
             "riscv64" => (2, 1, 243),
             "s390x" => (2, 2, 22),
+            "mipsel" => (1, 1, 8),
+            "mips" => (1, 2, 8),
+            "ppc64le" => (2, 1, 21),
             other => panic!("no ELF identity known for {other}"),
         };
         assert_eq!((elf[4], elf[5], field(&elf, 0x12, 2)), (class, data, machine), "{}", a.name);
@@ -101,6 +104,9 @@ fn each_binary_names_its_target() {
             "armv6" => "arm-unknown-linux-musleabihf",
             "riscv64" => "riscv64gc-unknown-linux-musl",
             "s390x" => "s390x-unknown-linux-musl",
+            "mipsel" => "mipsel-unknown-linux-musl",
+            "mips" => "mips-unknown-linux-musl",
+            "ppc64le" => "powerpc64le-unknown-linux-musl",
             other => panic!("no target known for {other}"),
         };
         assert!(stdout(&o).contains(triple), "{}: {}", a.name, stdout(&o));
