@@ -131,7 +131,8 @@ $(MUSL_SRC)/configure:
 	@if ! apt-get source --print-uris musl >/dev/null 2>&1; then \
 		[ "$$(id -u)" = 0 ] || { echo "no deb-src line for apt to fetch musl's source with" >&2; exit 1; }; \
 		for f in /etc/apt/sources.list.d/*.sources; do [ -f "$$f" ] && \
-			sed 's/^Types: deb$$/Types: deb-src/' "$$f"; echo; done > /etc/apt/sources.list.d/unixbench-deb-src.sources; \
+			sed 's/^Types: deb$$/Types: deb-src/' "$$f"; echo; done > /etc/apt/unixbench-deb-src.tmp && \
+			mv /etc/apt/unixbench-deb-src.tmp /etc/apt/sources.list.d/unixbench-deb-src.sources; \
 		[ -f /etc/apt/sources.list ] && sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
 			> /etc/apt/sources.list.d/unixbench-deb-src.list; \
 		apt-get update -qq; \
