@@ -23,7 +23,7 @@ TEST_ARCHES := armv7 armv6 riscv64 s390x
 # (ld warns of the soft- and hard-float mix; the unwinder passes no float between them). mips
 # rather than mipsel: 32-bit, big-endian and without 64-bit atomics at once.
 UNIT_ARCHES      := armv7 s390x
-UNIT_ARCHES_ALL  := armv7 riscv64 s390x mips
+UNIT_ARCHES_ALL  := armv7 riscv64 s390x mips ppc64le
 
 # Per target: rustc's triple, Debian's cross gcc prefix, where musl comes from (deb:DIR for
 # Debian's musl-dev, src:CFLAGS to build it), the musl-dev package, qemu-user and its CPU.
