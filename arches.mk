@@ -90,13 +90,14 @@ ppc64le_MUSL   := deb:/usr/lib/powerpc64le-linux-musl
 ppc64le_DEBS   := gcc-powerpc64le-linux-gnu musl-dev:ppc64el
 ppc64le_QEMU   := qemu-ppc64le-static
 ppc64le_CPU    := power8
+ppc64le_TWINS  := twin-deps-ppc64le
 
 empty :=
 space := $(empty) $(empty)
 NCARGO := rustup run $(NIGHTLY) cargo
 BUILD_STD := -Zbuild-std=std,panic_abort
 
-.PHONY: dist test-repro test-arches-part test-arches-deps twin-deps-armv7 twin-deps-riscv64 arches test-arches nightly musl-src $(ARCHES) $(addprefix test-,$(ARCHES)) $(addprefix musl-,$(ARCHES))
+.PHONY: dist test-repro test-arches-part test-arches-deps twin-deps-armv7 twin-deps-riscv64 twin-deps-ppc64le arches test-arches nightly musl-src $(ARCHES) $(addprefix test-,$(ARCHES)) $(addprefix musl-,$(ARCHES))
 
 arches: $(addprefix unixbench-,$(ARCHES))
 
@@ -120,11 +121,13 @@ define need_multiarch
 endef
 
 # The twins link against each C library family with the cross gcc: the cross glibc, and musl's
-# libc.so (Debian's musl-dev:armhf; for riscv64 the one built here).
+# libc.so (Debian's musl-dev:armhf and :ppc64el; for riscv64 the one built here).
 twin-deps-armv7:
 	$(call need_multiarch,gcc-arm-linux-gnueabihf libc6-dev-armhf-cross musl-dev:armhf)
 twin-deps-riscv64:
 	$(call need_multiarch,gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
+twin-deps-ppc64le:
+	$(call need_multiarch,gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross musl-dev:ppc64el)
 
 # Debian's musl source package, unpacked once under target/musl/src. apt needs a deb-src line
 # for it: when there is none, one is made from the machine's own deb lines (same archive).

@@ -231,8 +231,8 @@ fn each_binary_runs_a_short_index_under_qemu() {
 /// source on this host).
 type TwinRoot = (&'static str, &'static str, Vec<(&'static str, PathBuf)>);
 
-/// The twins of execl and spawn that armv7 and riscv64 carry, each run through its own C
-/// library's loader, in a root that holds only that loader and library (copied from Debian's
+/// The twins of execl and spawn that armv7, riscv64 and ppc64le carry, each run through its own
+/// C library's loader, in a root that holds only that loader and library (copied from Debian's
 /// cross packages, and for riscv64's musl from the one the Makefile builds:
 /// `UNIXBENCH_RISCV64_MUSL_SO`), under qemu-user through binfmt_misc.
 #[test]
@@ -284,6 +284,28 @@ fn the_twins_run_under_qemu_on_their_own_c_library() {
                         "musl",
                         "/lib/ld-musl-riscv64.so.1",
                         vec![("lib/ld-musl-riscv64.so.1", musl_rv.clone())],
+                    ),
+                ]
+            }
+            "ppc64le" => {
+                let g = Path::new("/usr/powerpc64le-linux-gnu/lib");
+                vec![
+                    (
+                        "glibc",
+                        "/lib64/ld64.so.2",
+                        vec![
+                            ("lib64/ld64.so.2", g.join("ld64.so.2")),
+                            ("lib64/libc.so.6", g.join("libc.so.6")),
+                            ("lib/powerpc64le-linux-gnu/libc.so.6", g.join("libc.so.6")),
+                        ],
+                    ),
+                    (
+                        "musl",
+                        "/lib/ld-musl-powerpc64le.so.1",
+                        vec![(
+                            "lib/ld-musl-powerpc64le.so.1",
+                            "/usr/lib/powerpc64le-linux-musl/libc.so".into(),
+                        )],
                     ),
                 ]
             }
