@@ -5,7 +5,8 @@
 #   make test         build and run every test of every crate (what .ci/run calls)
 #   make aarch64      cross-build ./unixbench-aarch64, static (linked by rust-lld)
 #   make i686         build ./unixbench-i686, static, for 32-bit x86 (i686-unknown-linux-musl)
-#   make armv7 | armv6 | riscv64 | s390x   ./unixbench-ARCH, static, on the pinned nightly
+#   make armv7 | armv6 | riscv64 | s390x | mipsel | mips | ppc64le
+#                     ./unixbench-ARCH, static, on the pinned nightly
 #                     (arches.mk); make test-arches tests them all under qemu-user
 #   make dist         every binary into dist/ with SHA256SUMS; make test-repro checks that
 #                     the x86_64 build is reproducible
@@ -198,5 +199,6 @@ bench-lmbench: unixbench
 	@[ -n "$(L)" ] || { echo "make bench-lmbench: set L=DIR, the directory of lmbench's built programs" >&2; exit 2; }
 	sh bench/lmbench.sh ./unixbench "$(L)" $(ROUNDS)
 
-# armv7, armv6, riscv64, s390x: the pinned nightly, -Zbuild-std and Debian's musl (arches.mk).
+# armv7, armv6, riscv64, s390x, mipsel, mips, ppc64le: the pinned nightly, -Zbuild-std and
+# Debian's cross gcc and musl (arches.mk).
 include arches.mk

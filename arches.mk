@@ -1,7 +1,8 @@
 # The CPUs that the stable toolchain serves no musl standard library for, each a static musl
 # binary from `make ARCH` as ./unixbench-ARCH. Included by the Makefile.
 #
-#   make armv7 | armv6 | riscv64 | s390x     one binary
+#   make armv7 | armv6 | riscv64 | s390x | mipsel | mips | ppc64le
+#                                            one binary
 #   make arches                              all of them
 #   make test-arches                         every target's tests under qemu-user (make test
 #                                            runs the same for TEST_ARCHES)
@@ -13,9 +14,16 @@
 # target/musl/; nothing of musl is kept in the tree.
 NIGHTLY := nightly-2026-10-29
 
-ARCHES      := armv7 armv6 riscv64 s390x
+ARCHES      := armv7 armv6 riscv64 s390x mipsel mips ppc64le
 # make test builds and tests these; make test-arches every one (one 32-bit, one big-endian).
 TEST_ARCHES := armv7 armv6 riscv64 s390x
+# The unit tests, as a debug build under qemu-user, in make test and make test-arches. They
+# unwind, with the cross gcc's libgcc_eh: not for armv6 (Debian's armhf libgcc is ARMv7 code).
+# mips's is hard-float code, which saves FPU registers: qemu runs them as a 24Kf, which has one
+# (ld warns of the soft- and hard-float mix; the unwinder passes no float between them). mips
+# rather than mipsel: 32-bit, big-endian and without 64-bit atomics at once.
+UNIT_ARCHES      := armv7 s390x
+UNIT_ARCHES_ALL  := armv7 riscv64 s390x mips ppc64le
 
 # Per target: rustc's triple, Debian's cross gcc prefix, where musl comes from (deb:DIR for
 # Debian's musl-dev, src:CFLAGS to build it), the musl-dev package, qemu-user and its CPU.
@@ -55,12 +63,41 @@ s390x_DEBS     := gcc-s390x-linux-gnu musl-dev:s390x
 s390x_QEMU     := qemu-s390x-static
 s390x_CPU      := max
 
+# 32-bit MIPS, little- and big-endian (OpenWrt routers), soft float as rustc's targets are (most
+# router CPUs have no FPU): Debian's musl-dev:mipsel and libgcc are hard-float, whose ABI passes
+# doubles in FPU registers, so musl is built soft-float and libgcc left out (compiler-builtins
+# has the soft-float routines). Debian 12 has no big-endian mips architecture at all. qemu's
+# 24Kc is a MIPS32r2 core without an FPU. No 64-bit atomics (base::sys::signal::Count64).
+mipsel_TRIPLE  := mipsel-unknown-linux-musl
+mipsel_GCC     := mipsel-linux-gnu-
+mipsel_MUSL    := src:-msoft-float
+mipsel_DEBS    := gcc-mipsel-linux-gnu
+mipsel_QEMU    := qemu-mipsel-static
+mipsel_CPU     := 24Kc
+
+mips_TRIPLE    := mips-unknown-linux-musl
+mips_GCC       := mips-linux-gnu-
+mips_MUSL      := src:-msoft-float
+mips_DEBS      := gcc-mips-linux-gnu
+mips_QEMU      := qemu-mips-static
+mips_CPU       := 24Kc
+mips_UNIT_CPU  := 24Kf
+
+# POWER8 and later, little-endian (rustc's baseline for the target).
+ppc64le_TRIPLE := powerpc64le-unknown-linux-musl
+ppc64le_GCC    := powerpc64le-linux-gnu-
+ppc64le_MUSL   := deb:/usr/lib/powerpc64le-linux-musl
+ppc64le_DEBS   := gcc-powerpc64le-linux-gnu musl-dev:ppc64el
+ppc64le_QEMU   := qemu-ppc64le-static
+ppc64le_CPU    := power8
+ppc64le_TWINS  := twin-deps-ppc64le
+
 empty :=
 space := $(empty) $(empty)
 NCARGO := rustup run $(NIGHTLY) cargo
 BUILD_STD := -Zbuild-std=std,panic_abort
 
-.PHONY: dist test-repro test-arches-part test-arches-deps twin-deps-armv7 twin-deps-riscv64 arches test-arches nightly musl-src $(ARCHES) $(addprefix test-,$(ARCHES)) $(addprefix musl-,$(ARCHES))
+.PHONY: dist test-repro test-arches-part test-arches-deps twin-deps-armv7 twin-deps-riscv64 twin-deps-ppc64le arches test-arches nightly musl-src $(ARCHES) $(addprefix test-,$(ARCHES)) $(addprefix musl-,$(ARCHES))
 
 arches: $(addprefix unixbench-,$(ARCHES))
 
@@ -84,11 +121,13 @@ define need_multiarch
 endef
 
 # The twins link against each C library family with the cross gcc: the cross glibc, and musl's
-# libc.so (Debian's musl-dev:armhf; for riscv64 the one built here).
+# libc.so (Debian's musl-dev:armhf and :ppc64el; for riscv64 the one built here).
 twin-deps-armv7:
 	$(call need_multiarch,gcc-arm-linux-gnueabihf libc6-dev-armhf-cross musl-dev:armhf)
 twin-deps-riscv64:
 	$(call need_multiarch,gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
+twin-deps-ppc64le:
+	$(call need_multiarch,gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross musl-dev:ppc64el)
 
 # Debian's musl source package, unpacked once under target/musl/src. apt needs a deb-src line
 # for it: when there is none, one is made from the machine's own deb lines (same archive).
@@ -98,7 +137,8 @@ $(MUSL_SRC)/configure:
 	@if ! apt-get source --print-uris musl >/dev/null 2>&1; then \
 		[ "$$(id -u)" = 0 ] || { echo "no deb-src line for apt to fetch musl's source with" >&2; exit 1; }; \
 		for f in /etc/apt/sources.list.d/*.sources; do [ -f "$$f" ] && \
-			sed 's/^Types: deb$$/Types: deb-src/' "$$f"; echo; done > /etc/apt/sources.list.d/unixbench-deb-src.sources; \
+			sed 's/^Types: deb$$/Types: deb-src/' "$$f"; echo; done > /etc/apt/unixbench-deb-src.tmp && \
+			mv /etc/apt/unixbench-deb-src.tmp /etc/apt/sources.list.d/unixbench-deb-src.sources; \
 		[ -f /etc/apt/sources.list ] && sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
 			> /etc/apt/sources.list.d/unixbench-deb-src.list; \
 		apt-get update -qq; \
@@ -132,10 +172,12 @@ endif
 	cp target/musl/build-$(1)/lib/libc.a target/musl/$($(1)_TRIPLE)/libc.a.tmp
 endif
 	$($(1)_GCC)ar rc target/musl/$($(1)_TRIPLE)/libunwind.a
+ifneq ($(filter $(1),$(UNIT_ARCHES_ALL)),)
 	cp "$$$$($($(1)_GCC)gcc -print-file-name=libgcc_eh.a)" target/musl/$($(1)_TRIPLE)/eh/libunwind.a
 	if $($(1)_GCC)nm target/musl/$($(1)_TRIPLE)/eh/libunwind.a 2>/dev/null | grep -q ' U _dl_find_object'; then \
 		$($(1)_GCC)gcc -O2 -ffreestanding -c .cargo/dl_find_object.c -o target/musl/$($(1)_TRIPLE)/eh/dl_find_object.o && \
 		$($(1)_GCC)ar r target/musl/$($(1)_TRIPLE)/eh/libunwind.a target/musl/$($(1)_TRIPLE)/eh/dl_find_object.o; fi
+endif
 	mv target/musl/$($(1)_TRIPLE)/libc.a.tmp $$@
 
 musl-$(1): target/musl/$($(1)_TRIPLE)/libc.a
@@ -152,7 +194,7 @@ $(foreach a,$(ARCHES),$(eval $(call musl_rules,$(a))))
 # What the tests of these binaries need: qemu-user, and binfmt_misc entries for each CPU so
 # that an emulated program can exec another (the driver execs its kernels, execl itself); the
 # entries are Debian's, registered as root when missing (the aarch64 one is test-deps').
-QEMU_BINFMT := arm riscv64 s390x
+QEMU_BINFMT := arm riscv64 s390x mipsel mips ppc64le
 test-arches-deps:
 	$(call need_debs,qemu-user-static)
 	@if [ "$$(id -u)" = 0 ]; then \
@@ -179,15 +221,14 @@ test-arches-it-%: test-arches-deps FORCE
 # the empty one of the release link, and std is built with its test harness.
 .SECONDEXPANSION:
 unit-%: target/musl/$$($$*_TRIPLE)/libc.a nightly test-arches-deps FORCE
-	CARGO_TARGET_$(call upper,$($*_TRIPLE))_RUNNER='$($*_QEMU) -cpu $($*_CPU)' QEMU_CPU=$($*_CPU) \
+	CARGO_TARGET_$(call upper,$($*_TRIPLE))_RUNNER='$($*_QEMU) -cpu $(or $($*_UNIT_CPU),$($*_CPU))' \
+		QEMU_CPU=$(or $($*_UNIT_CPU),$($*_CPU)) \
 		$(NCARGO) test --locked --workspace --lib --bins --target $($*_TRIPLE) -Zbuild-std \
 		--config 'target.$($*_TRIPLE).rustflags = ["-L", "native=target/musl/$($*_TRIPLE)/eh"]'
 
 # make test's part: each binary of TEST_ARCHES under qemu, and the unit tests of one 32-bit and
-# one big-endian target. make test-arches: every target, and the unit tests of each it can run
-# them for (not armv6: its tests would link Debian's armhf unwinder, which is ARMv7 code).
-UNIT_ARCHES      := armv7 s390x
-UNIT_ARCHES_ALL  := armv7 riscv64 s390x
+# one big-endian target (UNIT_ARCHES, above). make test-arches: every target, and the unit
+# tests of UNIT_ARCHES_ALL.
 test-arches-part: $(addprefix unixbench-,$(TEST_ARCHES))
 	$(MAKE) test-arches-it-$(subst $(space),+,$(TEST_ARCHES)) $(addprefix unit-,$(UNIT_ARCHES))
 

@@ -76,6 +76,14 @@ fn arch(target: &str) -> Option<Arch> {
             musl_lib("/usr/lib/riscv64-linux-musl"),
             "/lib/ld-musl-riscv64.so.1",
         ),
+        // POWER8 and later, little-endian: glibc's ppc64le port starts at 2.17.
+        "powerpc64le-unknown-linux-musl" => a(
+            "powerpc64le-unknown-linux-musl",
+            "powerpc64le-linux-gnu-",
+            "GLIBC_2.17",
+            musl_lib("/usr/lib/powerpc64le-linux-musl"),
+            "/lib/ld-musl-powerpc64le.so.1",
+        ),
         _ => None,
     }
 }

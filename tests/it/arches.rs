@@ -1,5 +1,5 @@
-//! The binaries of the CPUs this machine can only emulate (armv7, armv6, riscv64, s390x: the
-//! ones `make ARCH` builds on the pinned nightly), run under qemu-user: each is static and within
+//! The binaries of the CPUs this machine can only emulate (armv7, armv6, riscv64, s390x, mipsel,
+//! mips, ppc64le: the ones `make ARCH` builds on the pinned nightly), run under qemu-user: each is static and within
 //! 1 MiB, every applet that needs no X prints its protocol lines, and a short index runs through
 //! the driver. `make test` and `make test-arches` pass the binaries in `UNIXBENCH_ARCHES`, one
 //! `NAME:QEMU:CPU:PATH` entry per binary, space-separated. Nothing measured here is a figure of
@@ -83,6 +83,9 @@ fn each_binary_is_static_and_within_1_mib() {
             "armv7" | "armv6" => (1, 1, 40),
             "riscv64" => (2, 1, 243),
             "s390x" => (2, 2, 22),
+            "mipsel" => (1, 1, 8),
+            "mips" => (1, 2, 8),
+            "ppc64le" => (2, 1, 21),
             other => panic!("no ELF identity known for {other}"),
         };
         assert_eq!((elf[4], elf[5], field(&elf, 0x12, 2)), (class, data, machine), "{}", a.name);
@@ -101,6 +104,9 @@ fn each_binary_names_its_target() {
             "armv6" => "arm-unknown-linux-musleabihf",
             "riscv64" => "riscv64gc-unknown-linux-musl",
             "s390x" => "s390x-unknown-linux-musl",
+            "mipsel" => "mipsel-unknown-linux-musl",
+            "mips" => "mips-unknown-linux-musl",
+            "ppc64le" => "powerpc64le-unknown-linux-musl",
             other => panic!("no target known for {other}"),
         };
         assert!(stdout(&o).contains(triple), "{}: {}", a.name, stdout(&o));
@@ -225,8 +231,8 @@ fn each_binary_runs_a_short_index_under_qemu() {
 /// source on this host).
 type TwinRoot = (&'static str, &'static str, Vec<(&'static str, PathBuf)>);
 
-/// The twins of execl and spawn that armv7 and riscv64 carry, each run through its own C
-/// library's loader, in a root that holds only that loader and library (copied from Debian's
+/// The twins of execl and spawn that armv7, riscv64 and ppc64le carry, each run through its own
+/// C library's loader, in a root that holds only that loader and library (copied from Debian's
 /// cross packages, and for riscv64's musl from the one the Makefile builds:
 /// `UNIXBENCH_RISCV64_MUSL_SO`), under qemu-user through binfmt_misc.
 #[test]
@@ -278,6 +284,28 @@ fn the_twins_run_under_qemu_on_their_own_c_library() {
                         "musl",
                         "/lib/ld-musl-riscv64.so.1",
                         vec![("lib/ld-musl-riscv64.so.1", musl_rv.clone())],
+                    ),
+                ]
+            }
+            "ppc64le" => {
+                let g = Path::new("/usr/powerpc64le-linux-gnu/lib");
+                vec![
+                    (
+                        "glibc",
+                        "/lib64/ld64.so.2",
+                        vec![
+                            ("lib64/ld64.so.2", g.join("ld64.so.2")),
+                            ("lib64/libc.so.6", g.join("libc.so.6")),
+                            ("lib/powerpc64le-linux-gnu/libc.so.6", g.join("libc.so.6")),
+                        ],
+                    ),
+                    (
+                        "musl",
+                        "/lib/ld-musl-powerpc64le.so.1",
+                        vec![(
+                            "lib/ld-musl-powerpc64le.so.1",
+                            "/usr/lib/powerpc64le-linux-musl/libc.so".into(),
+                        )],
                     ),
                 ]
             }

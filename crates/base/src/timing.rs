@@ -7,10 +7,10 @@
 
 use crate::protocol;
 use crate::sys;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::Relaxed};
 
 /// The loop counter the alarm handler reports.
-pub static ITERATIONS: AtomicU64 = AtomicU64::new(0);
+pub static ITERATIONS: sys::signal::Count64 = sys::signal::Count64::new(0);
 
 static TIMEBASE: AtomicU32 = AtomicU32::new(1);
 static LABEL: AtomicUsize = AtomicUsize::new(0);
@@ -33,24 +33,24 @@ pub enum Unit {
 /// [`sys::hint::opaque`] between the load and the add keeps them separate instructions.
 #[inline(always)]
 pub fn tick() {
-    let n = sys::hint::opaque(ITERATIONS.load(Relaxed) as i64) as u64;
-    ITERATIONS.store(n.wrapping_add(1), Relaxed);
+    let n = sys::hint::opaque(ITERATIONS.load() as i64) as u64;
+    ITERATIONS.store(n.wrapping_add(1));
 }
 
 /// The current count.
 #[inline(always)]
 pub fn count() -> u64 {
-    ITERATIONS.load(Relaxed)
+    ITERATIONS.load()
 }
 
 /// Sets the count (Dhrystone starts its Run_Index at 1).
 pub fn set_count(n: u64) {
-    ITERATIONS.store(n, Relaxed);
+    ITERATIONS.store(n);
 }
 
 extern "C" fn report(_sig: libc::c_int) {
     let label = LABELS[LABEL.load(Relaxed)];
-    protocol::emit(&protocol::count(ITERATIONS.load(Relaxed), TIMEBASE.load(Relaxed), label));
+    protocol::emit(&protocol::count(ITERATIONS.load(), TIMEBASE.load(Relaxed), label));
     sys::proc::exit_now(0);
 }
 

@@ -313,7 +313,7 @@ mod tests {
     fn embedded_twins_are_whole_and_name_their_loader() {
         // armv6 (also "arm") carries none; armv7 does.
         let armv7 = cfg!(all(target_arch = "arm", target_feature = "v7"));
-        if matches!(std::env::consts::ARCH, "x86_64" | "aarch64" | "riscv64") || armv7 {
+        if matches!(std::env::consts::ARCH, "x86_64" | "aarch64" | "riscv64" | "powerpc64") || armv7 {
             for p in ["execl", "spawn"] {
                 for l in ["glibc", "musl"] {
                     assert!(
@@ -365,7 +365,7 @@ mod tests {
             checked += 1;
         }
         std::fs::remove_dir_all(&dir).unwrap();
-        if matches!(std::env::consts::ARCH, "x86_64" | "aarch64" | "riscv64")
+        if matches!(std::env::consts::ARCH, "x86_64" | "aarch64" | "riscv64" | "powerpc64")
             || cfg!(all(target_arch = "arm", target_feature = "v7"))
         {
             assert_eq!(checked, 2);

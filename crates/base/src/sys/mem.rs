@@ -7,9 +7,10 @@
 //! else.
 
 use super::cvt;
+use super::signal::Count64;
 use std::io;
 use std::os::unix::io::RawFd;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The page size (`sysconf(_SC_PAGESIZE)`), 4096 if unknown.
 pub fn page_size() -> usize {
@@ -117,13 +118,13 @@ impl Drop for Mapping {
 
 static FAULT_PAGE: AtomicUsize = AtomicUsize::new(0);
 static FAULT_LEN: AtomicUsize = AtomicUsize::new(0);
-static FAULTS: AtomicU64 = AtomicU64::new(0);
-static FAULT_TARGET: AtomicU64 = AtomicU64::new(0);
+static FAULTS: Count64 = Count64::new(0);
+static FAULT_TARGET: Count64 = Count64::new(0);
 
 extern "C" fn on_fault(_sig: libc::c_int) {
-    let n = FAULTS.load(Relaxed) + 1;
-    FAULTS.store(n, Relaxed);
-    if n >= FAULT_TARGET.load(Relaxed) {
+    let n = FAULTS.load() + 1;
+    FAULTS.store(n);
+    if n >= FAULT_TARGET.load() {
         // Let the faulting store complete: returning from the handler restarts it.
         // SAFETY: the page is our live anonymous mapping; mprotect is async-signal-safe.
         unsafe {
@@ -144,8 +145,8 @@ pub fn protection_faults(n: u64) -> io::Result<()> {
     let page = Mapping::anonymous(page_size(), libc::PROT_READ)?;
     FAULT_PAGE.store(page.addr(), Relaxed);
     FAULT_LEN.store(page.len(), Relaxed);
-    FAULTS.store(0, Relaxed);
-    FAULT_TARGET.store(n.max(1), Relaxed);
+    FAULTS.store(0);
+    FAULT_TARGET.store(n.max(1));
     // SAFETY: sa is zeroed then filled; old_* receive the previous actions and are restored.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();

@@ -7,6 +7,11 @@
 
 use super::cvt;
 use std::io;
+#[cfg(target_has_atomic = "64")]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+#[cfg(any(test, not(target_has_atomic = "64")))]
+use std::sync::atomic::{compiler_fence, AtomicU32, AtomicUsize, Ordering::Acquire, Ordering::Release};
 
 /// A signal handler: a plain function taking the signal number. It may only do async-signal-safe
 /// work: atomics, `write`, `unlink`, `_exit`.
@@ -104,6 +109,79 @@ pub fn raise(sig: i32) {
     unsafe { libc::raise(sig) };
 }
 
+/// A 64-bit count that one thread advances and a signal handler on that thread reads: the
+/// kernels' loop counter, which the SIGALRM handler reports, and the protection faults. One
+/// `AtomicU64` where the CPU has 64-bit atomics (relaxed loads and stores are plain moves there);
+/// 32-bit MIPS has none, and gets [`Halves`].
+#[cfg(target_has_atomic = "64")]
+pub type Count64 = Wide;
+#[cfg(not(target_has_atomic = "64"))]
+pub type Count64 = Halves;
+
+/// [`Count64`] on one `AtomicU64`.
+#[cfg(target_has_atomic = "64")]
+pub struct Wide(AtomicU64);
+
+#[cfg(target_has_atomic = "64")]
+impl Wide {
+    pub const fn new(n: u64) -> Self {
+        Wide(AtomicU64::new(n))
+    }
+
+    #[inline(always)]
+    pub fn load(&self) -> u64 {
+        self.0.load(Relaxed)
+    }
+
+    #[inline(always)]
+    pub fn store(&self, n: u64) {
+        self.0.store(n, Relaxed)
+    }
+}
+
+/// [`Count64`] as two copies of the value, each a pair of 32-bit halves, and which copy is
+/// current. A handler interrupts the thread between any two of its stores, so a value must
+/// never be half written where the handler reads: a store that keeps the high half changes
+/// the current copy's low half (one store), any other writes the other copy whole and then
+/// makes it current (one store).
+#[cfg(any(test, not(target_has_atomic = "64")))]
+pub struct Halves {
+    copies: [[AtomicU32; 2]; 2],
+    current: AtomicUsize,
+}
+
+#[cfg(any(test, not(target_has_atomic = "64")))]
+impl Halves {
+    pub const fn new(n: u64) -> Self {
+        let (hi, lo) = ((n >> 32) as u32, n as u32);
+        let copy = [AtomicU32::new(hi), AtomicU32::new(lo)];
+        Halves { copies: [copy, [AtomicU32::new(0), AtomicU32::new(0)]], current: AtomicUsize::new(0) }
+    }
+
+    #[inline(always)]
+    pub fn load(&self) -> u64 {
+        let c = &self.copies[self.current.load(Relaxed) & 1];
+        compiler_fence(Acquire);
+        (u64::from(c[0].load(Relaxed)) << 32) | u64::from(c[1].load(Relaxed))
+    }
+
+    #[inline(always)]
+    pub fn store(&self, n: u64) {
+        let (hi, lo) = ((n >> 32) as u32, n as u32);
+        let cur = self.current.load(Relaxed) & 1;
+        if self.copies[cur][0].load(Relaxed) == hi {
+            self.copies[cur][1].store(lo, Relaxed);
+            return;
+        }
+        let next = &self.copies[cur ^ 1];
+        next[0].store(hi, Relaxed);
+        next[1].store(lo, Relaxed);
+        // The handler must not see the switch before the copy it switches to.
+        compiler_fence(Release);
+        self.current.store(cur ^ 1, Relaxed);
+    }
+}
+
 /// Signal names: the one table, for the driver's messages and a copy's wait status.
 const NAMES: [(i32, &str); 26] = [
     (libc::SIGHUP, "SIGHUP"),
@@ -137,4 +215,38 @@ const NAMES: [(i32, &str); 26] = [
 /// The name of signal `sig` (`SIGTERM`), if it is a standard one.
 pub fn name(sig: i32) -> Option<&'static str> {
     NAMES.iter().find(|&&(s, _)| s == sig).map(|&(_, n)| n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Across the 32-bit boundary, both ways, and at the ends: the value read is the value stored.
+    #[test]
+    fn halves_hold_every_64_bit_value() {
+        let c = Halves::new(u64::from(u32::MAX));
+        assert_eq!(c.load(), 0xFFFF_FFFF);
+        for n in [1 << 32, (1 << 32) + 1, 0xFFFF_FFFF, 0, u64::MAX, 7 << 40 | 5, 1, 1 << 63] {
+            c.store(n);
+            assert_eq!(c.load(), n);
+        }
+        assert_eq!(Halves::new(u64::MAX).load(), u64::MAX);
+        let w = Count64::new(1 << 33);
+        w.store(w.load() + 1);
+        assert_eq!(w.load(), (1 << 33) + 1);
+    }
+
+    /// What a handler may be reading is never written in part: a store that changes the high
+    /// half leaves the copy that was current as it was.
+    #[test]
+    fn a_carry_writes_the_other_copy() {
+        let c = Halves::new(0xFFFF_FFFF);
+        let before = c.current.load(Relaxed);
+        c.store(1 << 32);
+        assert_ne!(c.current.load(Relaxed), before);
+        let old = &c.copies[before];
+        assert_eq!((old[0].load(Relaxed), old[1].load(Relaxed)), (0, 0xFFFF_FFFF));
+        c.store((1 << 32) + 9);
+        assert_eq!(c.current.load(Relaxed), before ^ 1, "the low half alone is stored in place");
+    }
 }
