@@ -673,15 +673,10 @@ fn strip_literals(code: &str) -> String {
     out
 }
 
-/// The functions still longer than [`MAX_FN_LINES`], each at most as long as it is now: the
-/// list only shrinks (a listed function that is split, or gone, must leave it).
-const NOT_YET_SPLIT: &[(&str, &str, usize)] = &[];
-
 #[test]
 fn no_function_outside_the_ports_is_longer_than_a_screen() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut long = Vec::new();
-    let (mut seen, mut still_long) = (0, Vec::new());
+    let (mut seen, mut long) = (0, Vec::new());
     for p in all_rust_files() {
         let rel = p.strip_prefix(root).unwrap().display().to_string();
         if PORTS.iter().any(|e| rel.starts_with(e)) {
@@ -689,21 +684,12 @@ fn no_function_outside_the_ports_is_longer_than_a_screen() {
         }
         for (name, n) in function_lengths(&std::fs::read_to_string(&p).unwrap()) {
             seen += 1;
-            let listed = NOT_YET_SPLIT.iter().find(|(f, fun, _)| *f == rel && *fun == name);
-            match listed {
-                Some(&(_, _, max)) if n > max => long.push(format!("{rel}: {name} grew to {n} lines")),
-                // A short function of the same name (a method) is another function.
-                Some(_) if n <= MAX_FN_LINES => {}
-                Some(&(f, fun, _)) => still_long.push((f, fun)),
-                None if n > MAX_FN_LINES => long.push(format!("{rel}: {name} is {n} lines")),
-                None => {}
+            if n > MAX_FN_LINES {
+                long.push(format!("{rel}: {name} is {n} lines"));
             }
         }
     }
     // The walk found the functions at all (a wrong root or parser would pass vacuously).
     assert!(seen > 500, "only {seen} functions found");
     assert!(long.is_empty(), "functions over {MAX_FN_LINES} lines:\n{}", long.join("\n"));
-    for (f, fun, _) in NOT_YET_SPLIT {
-        assert!(still_long.contains(&(*f, *fun)), "{f}: {fun} is split or gone: take it off NOT_YET_SPLIT");
-    }
 }
