@@ -148,13 +148,7 @@ Shell Scripts (8 concurrent),System Call Overhead,System Benchmarks Index Score
 
     #[test]
     fn a_quick_or_disturbed_figure_says_so() {
-        let mut run = fixture::reference();
-        run.settings.quick = Some(100.0);
-        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results).filter(|r| r.name == "pipe") {
-            for p in &mut r.passes {
-                p.noise = Some(crate::model::Noise { copies_cpu: 1.0, foreign: 0.5, ..Default::default() });
-            }
-        }
+        let run = fixture::quick_with_pipe_disturbed();
         let got = render(&run);
         let head: Vec<&str> = got.lines().next().unwrap().split(',').collect();
         let row: Vec<&str> = got.lines().nth(1).unwrap().split(',').collect();

@@ -214,6 +214,19 @@ pub fn noisy() -> Run {
     run
 }
 
+/// The reference run as a quick one, its Pipe Throughput passes disturbed (other processes took
+/// half of the copies' CPU time).
+pub fn quick_with_pipe_disturbed() -> Run {
+    let mut run = reference();
+    run.settings.quick = Some(100.0);
+    for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results).filter(|r| r.name == "pipe") {
+        for p in &mut r.passes {
+            p.noise = Some(Noise { copies_cpu: 1.0, foreign: 0.5, ..Default::default() });
+        }
+    }
+    run
+}
+
 /// A run that goes wrong: a failed test, a skipped one, figures too wide for their fields, a
 /// message longer than its column, a test without baseline, a partial Non-Index block, `-t`,
 /// an unknown CPU count, and an interrupt.

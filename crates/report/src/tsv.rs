@@ -133,13 +133,7 @@ mod tests {
 
     #[test]
     fn a_quick_or_disturbed_figure_says_so_in_its_row() {
-        let mut run = fixture::reference();
-        run.settings.quick = Some(100.0);
-        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results).filter(|r| r.name == "pipe") {
-            for p in &mut r.passes {
-                p.noise = Some(crate::model::Noise { copies_cpu: 1.0, foreign: 0.5, ..Default::default() });
-            }
-        }
+        let run = fixture::quick_with_pipe_disturbed();
         let s = render(&run);
         let row = |start: &str| {
             s.lines()
