@@ -12,6 +12,10 @@
 #   STANDARD_ARGS    more arguments of the standard runs (default none: Run's durations);
 #                    `-t 1 -i 3` makes a check of the script itself in seconds
 #   QUICK_ARGS       the quick runs' budget (default `--quick`)
+#   KEEP=DIR         save every run's figures and wall time in DIR (made if missing)
+#   REF=DIR          take the standard figures from an earlier run's KEEP=DIR and run no
+#                    standard run (STANDARD_RUNS is ignored): a hog series against the quiet
+#                    series' reference, in a third of the time
 #
 # Rounds alternate which kind runs first. From each run's TSV (`--format tsv`: the score, or
 # an index line's index, and its interval) it prints per test and index: the median standard
@@ -31,6 +35,13 @@ hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 mkdir "$work/tmp"
 tab=$(printf '\t')
+: > "$work/s"
+: > "$work/time"
+if [ -n "${REF:-}" ]; then
+    grep "^std$tab" "$REF/s" >> "$work/s"
+    grep "^std$tab" "$REF/time" >> "$work/time"
+    nstd=0
+fi
 
 # A run of kind $1 (std|quick) in round $2: its TSV lines tagged with kind and round, and its
 # wall seconds in $work/time.
@@ -80,6 +91,10 @@ while [ "$r" -le "$max" ]; do
     r=$((r + 1))
 done
 load1=$(cut -d' ' -f1 /proc/loadavg)
+if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP"
+    cp "$work/s" "$work/time" "$KEEP/"
+fi
 
 awk -F'\t' -v l0="$load0" -v l1="$load1" -v hog="${HOG:-0}" '
     function median(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
