@@ -13,6 +13,10 @@
 #                    `-t 1 -i 3` makes a check of the script itself in seconds
 #   QUICK_ARGS       the quick runs' budget (default `--quick`)
 #   KEEP=DIR         save every run's figures and wall time in DIR (made if missing)
+#   SETTLE_LOAD=L    before each run, wait until the 1-minute load average is under L (default
+#                    1), at most SETTLE_MAX seconds (default 600): a run started in the tail
+#                    of the previous run's 8-shell test (load 7-9) is slowed where others
+#                    are not; each run's starting load is printed on stderr
 #   REF=DIR          take the standard figures from an earlier run's KEEP=DIR and run no
 #                    standard run (STANDARD_RUNS is ignored): a hog series against the quiet
 #                    series' reference, in a third of the time
@@ -43,6 +47,18 @@ if [ -n "${REF:-}" ]; then
     nstd=0
 fi
 
+# Waits for the load left by the previous run to fall (SETTLE_LOAD, SETTLE_MAX), then says
+# which run starts at what load.
+settle() {
+    waited=0
+    while [ "$waited" -lt "${SETTLE_MAX:-600}" ] &&
+        awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v m="${SETTLE_LOAD:-1}" 'BEGIN { exit !(l + 0 >= m + 0) }'; do
+        sleep 5
+        waited=$((waited + 5))
+    done
+    echo "quick.sh: $1 starts at load $(cut -d' ' -f1 /proc/loadavg), after waiting $waited s" >&2
+}
+
 # A run of kind $1 (std|quick) in round $2: its TSV lines tagged with kind and round, and its
 # wall seconds in $work/time.
 one() {
@@ -54,6 +70,7 @@ one() {
     else
         set -- -q -c "$copies" "$quick" --no-save --tmpdir "$work/tmp" --format tsv "$@"
     fi
+    settle "$kind $round"
     pin=
     if [ "$kind" = quick ] && [ "${HOG:-}" = 1 ]; then
         pin="taskset -c 0"
