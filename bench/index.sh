@@ -50,20 +50,7 @@ case $CDIR in /*) ;; *) CDIR=$(pwd)/$CDIR ;; esac
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/index.XXXXXX") || exit 1
 echo "index.sh: outputs in $OUT"
-load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
-SETTLE_LOAD=${SETTLE_LOAD:-1}
-SETTLE_MAX=${SETTLE_MAX:-600}
-
-# Waits for the load to fall below SETTLE_LOAD (at most SETTLE_MAX seconds), then prints which
-# suite ($1) starts at what load, after how long a wait.
-settle() {
-    waited=0
-    while [ "$waited" -lt "$SETTLE_MAX" ] && awk -v l="$(load)" -v m="$SETTLE_LOAD" 'BEGIN { exit !(l + 0 >= m + 0) }'; do
-        sleep 5
-        waited=$((waited + 5))
-    done
-    echo "index.sh: $1 starts at load $(load), after waiting ${waited} s"
-}
+. "$(dirname "$0")/settle.sh"
 
 # Prints "copies<TAB>title<TAB>index" per index line of a Run-layout report, and
 # "copies<TAB>System Benchmarks Index Score<TAB>score".
@@ -83,7 +70,7 @@ scores() {
 run_c() {
     r=$1
     shift
-    settle "round $r, C"
+    settle index.sh "round $r, C"
     before=$(load)
     mark=$OUT/mark.$r
     : >"$mark"
@@ -97,7 +84,7 @@ run_c() {
 run_ours() {
     r=$1
     shift
-    settle "round $r, ours"
+    settle index.sh "round $r, ours"
     before=$(load)
     mkdir "$OUT/ours-$r" "$OUT/tmp-$r"
     "$UB" --results "$OUT/ours-$r" --tmpdir "$OUT/tmp-$r" "$@" >"$OUT/round-$r-ours.out" 2>&1 ||

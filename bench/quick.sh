@@ -49,17 +49,7 @@ if [ -n "${REF:-}" ]; then
     nstd=0
 fi
 
-# Waits for the load left by the previous run to fall (SETTLE_LOAD, SETTLE_MAX), then says
-# which run starts at what load.
-settle() {
-    waited=0
-    while [ "$waited" -lt "${SETTLE_MAX:-600}" ] &&
-        awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v m="${SETTLE_LOAD:-1}" 'BEGIN { exit !(l + 0 >= m + 0) }'; do
-        sleep 5
-        waited=$((waited + 5))
-    done
-    echo "quick.sh: $1 starts at load $(cut -d' ' -f1 /proc/loadavg), after waiting $waited s" >&2
-}
+. "$(dirname "$0")/settle.sh"
 
 # A run of kind $1 (std|quick) in round $2: its TSV lines tagged with kind and round, and its
 # wall seconds in $work/time.
@@ -72,7 +62,7 @@ one() {
     else
         set -- -q -c "$copies" "$quick" --no-save --tmpdir "$work/tmp" --format tsv "$@"
     fi
-    settle "$kind $round"
+    settle quick.sh "$kind $round" >&2
     if [ "$kind" = quick ] && [ "${HOG:-}" = 1 ]; then
         est=$("$ub" -n "$@" | sed -n 's/^Estimated time: .*(\([0-9]*\) s)$/\1/p; s/^Estimated time: \([0-9]*\) s$/\1/p')
         third=$(( ${est:-30} / 3 + 1 ))
