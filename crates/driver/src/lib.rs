@@ -339,8 +339,8 @@ fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: us
 /// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`); the
 /// host tests in the work directory, where their scripts are.
 fn prepare(t: &Test, policy: &Policy, workdir: &WorkDir) -> std::result::Result<Prepared, String> {
-    let secs = |s: u32| policy.secs(s);
-    let words = |prog: &str, args: &[Arg]| kernel_argv(prog, args, policy, workdir.path());
+    let secs = |s: u32| policy.secs(t, s);
+    let words = |prog: &str, args: &[Arg]| kernel_argv(t, prog, args, policy, workdir.path());
     let cwd = workdir.path().to_path_buf();
     match t.kind {
         Kind::Kernel { prog, args } => {
@@ -564,15 +564,15 @@ fn today() -> String {
 /// A kernel's argv under `policy`: `prog`, then its arguments with each standard duration
 /// mapped to the one this run passes, `tmpdir` for the file tests' directory, and the words only
 /// a short or quick run passes (none in a standard run: its argv is Run's).
-fn kernel_argv(prog: &str, args: &[Arg], policy: &Policy, tmpdir: &Path) -> Vec<OsString> {
+fn kernel_argv(t: &Test, prog: &str, args: &[Arg], policy: &Policy, tmpdir: &Path) -> Vec<OsString> {
     let mut argv = vec![OsString::from(prog)];
     let settle = policy.fstime_settle();
     for a in args {
         match a {
             Arg::Lit(s) => argv.push(s.into()),
-            Arg::Secs(s) => argv.push(policy.secs(*s).to_string().into()),
+            Arg::Secs(s) => argv.push(policy.secs(t, *s).to_string().into()),
             Arg::TmpDir => argv.push(tmpdir.as_os_str().to_owned()),
-            Arg::ShortSecs(s) if settle.is_some() => argv.push(policy.secs(*s).to_string().into()),
+            Arg::ShortSecs(s) if settle.is_some() => argv.push(policy.secs(t, *s).to_string().into()),
             Arg::ShortSettle => {
                 if let Some(x) = settle {
                     let x = format!("{x:.2}");
@@ -612,13 +612,14 @@ mod tests {
 
     /// A test's argv as the standard driver (Run's durations, or `-t`) and a quick run build it.
     fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
-        let Kind::Kernel { prog, args } = suite::test(name).unwrap().kind else { panic!("{name}") };
+        let t = suite::test(name).unwrap();
+        let Kind::Kernel { prog, args } = t.kind else { panic!("{name}") };
         let policy = match (quick, duration) {
             (true, _) => Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 }),
             (false, Some(secs)) => Policy::Short { secs, iterations: None },
             (false, None) => Policy::Standard { iterations: None },
         };
-        kernel_argv(prog, args, &policy, Path::new("/t"))
+        kernel_argv(t, prog, args, &policy, Path::new("/t"))
             .iter()
             .map(|w| w.to_string_lossy().into_owned())
             .collect()
@@ -658,6 +659,7 @@ mod tests {
             ["fstime", "-w", "-t", "2", "-d", "/t", "-b", "256", "-m", "500", "-s", "0.25"]
         );
         assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
+        assert_eq!(argv("context1", None, true), ["context1", "3"], "its own floor");
         // fstime settles itself; the host-tool tests get the driver's short settle.
         let q = Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 });
         let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;

@@ -47,12 +47,12 @@ impl Settle {
 const QUICK_SETTLE: Settle = Settle { sync: true, sleeps: &[quick::HOST_SETTLE] };
 
 impl Policy {
-    /// The seconds a test runs per pass, for its standard duration `standard`.
-    pub fn secs(&self, standard: u32) -> u32 {
+    /// The seconds test `t` runs per pass, for its standard duration `standard`.
+    pub fn secs(&self, t: &Test, standard: u32) -> u32 {
         match self {
             Policy::Standard { .. } => standard,
             Policy::Short { secs, .. } => *secs,
-            Policy::Quick(_) => quick::pass_seconds(standard),
+            Policy::Quick(_) => quick::pass_seconds(standard, t.quick_min),
         }
     }
 
@@ -97,7 +97,7 @@ impl Policy {
         let secs = match self {
             Policy::Standard { .. } => return f64::from(t.nominal_secs(None)),
             Policy::Short { secs, .. } => *secs,
-            Policy::Quick(_) => self.secs(t.nominal_secs(None) - t.overhead),
+            Policy::Quick(_) => self.secs(t, t.nominal_secs(None) - t.overhead),
         };
         let scale = match (t.kind, self.fstime_settle()) {
             (Kind::Kernel { args, .. }, Some(s)) if args.contains(&Arg::ShortSettle) => {
@@ -185,7 +185,9 @@ mod tests {
         let std = Policy::Standard { iterations: None };
         let short = Policy::Short { secs: 2, iterations: Some(1) };
         let quick = Policy::Quick(Budget { left: 100.0, floor: 0.0, weight: 200.0 });
-        assert_eq!((std.secs(10), short.secs(10), quick.secs(30)), (10, 2, 2));
+        let pipe = t("pipe");
+        assert_eq!((std.secs(pipe, 10), short.secs(pipe, 10), quick.secs(pipe, 30)), (10, 2, 2));
+        assert_eq!(quick.nominal_secs(t("context1")), 3.0, "context1's floor");
         assert_eq!((std.passes(t("pipe")), short.passes(t("pipe")), quick.passes(t("pipe"))), (10, 1, 100));
         assert_eq!(std.passes(t("shell8")), 3);
         assert_eq!(std.settle(t("pipe")).secs(), 3.0);

@@ -78,9 +78,10 @@ pub fn room_to_replace(spent: f64, run: usize, scored: usize, budget: f64) -> bo
 }
 
 /// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
-/// twentieth, at least 1 s (10 s tests run 1 s, 30 s tests 2 s, 60 s tests 3 s).
-pub fn pass_seconds(standard: u32) -> u32 {
-    standard.div_ceil(20).max(1)
+/// twentieth, at least `min` seconds, the test's own floor (`Test::quick_min`: 1 s for most, so
+/// 10 s tests run 1 s, 30 s tests 2 s, 60 s tests 3 s).
+pub fn pass_seconds(standard: u32, min: u32) -> u32 {
+    standard.div_ceil(20).max(min).max(1)
 }
 
 /// The settle before each quick pass of a test that writes files through the host's tools (the
@@ -248,8 +249,10 @@ mod tests {
 
     #[test]
     fn durations_settles_and_budgets() {
-        assert_eq!((pass_seconds(10), pass_seconds(20), pass_seconds(30), pass_seconds(60)), (1, 1, 2, 3));
-        assert_eq!(pass_seconds(0), 1);
+        let p = |s| pass_seconds(s, 1);
+        assert_eq!((p(10), p(20), p(30), p(60)), (1, 1, 2, 3));
+        assert_eq!((p(0), pass_seconds(0, 0)), (1, 1));
+        assert_eq!((pass_seconds(10, 3), pass_seconds(100, 3)), (3, 5), "a floor, not a duration");
         // 60 s left for tests of standard times 10, 20, 30, whose floors are 3 s, 6 s and 3 s:
         // the first gets 3 s and 10/60 of the 48 s over, 11 s; if it took 17 s, the second
         // gets 6 s and 20/50 of the 34 s the floors leave over, 19.6 s; the last what is left.
