@@ -27,7 +27,9 @@
 # an index line's index, and its interval) it prints per test and index: the median standard
 # figure, the median quick one and their ratio, the spread of the quick figures (min-max, as
 # ratios to the standard), and in how many quick runs the 95% interval held the standard
-# figure; then each kind's median wall time and their ratio, and the load before and after.
+# figure, and in how many the run marked the test disturbed (its TSV's `disturbed`: a pass it
+# kept was disturbed, even after measuring again); then each kind's median wall time and their
+# ratio, and the load before and after. KEEP also keeps each run's TSV (`quick-3.tsv`, say).
 set -eu
 ub=${1:?usage: quick.sh UNIXBENCH [STANDARD_RUNS [QUICK_RUNS [TESTS...]]]}
 nstd=${2:-2}
@@ -87,7 +89,8 @@ one() {
     # copies test title score unit secs kept baseline index kind disturbed ci95_low ci95_high
     awk -F'\t' -v k="$kind" -v r="$round" 'NR > 1 {
         v = ($2 ~ /^index:/) ? $9 : $4
-        if (v != "-") print k "\t" r "\t" $1 " " $2 "\t" v "\t" $12 "\t" $13 }' "$work/out" >> "$work/s"
+        if (v != "-") print k "\t" r "\t" $1 " " $2 "\t" v "\t" $12 "\t" $13 "\t" $11 }' "$work/out" >> "$work/s"
+    [ -z "${KEEP:-}" ] || { mkdir -p "$KEEP" && cp "$work/out" "$KEEP/$kind-$round.tsv"; }
 }
 
 load0=$(cut -d' ' -f1 /proc/loadavg)
@@ -115,9 +118,10 @@ awk -F'\t' -v l0="$load0" -v l1="$load1" -v hog="${HOG:-0}" '
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
     FILENAME ~ /time$/ { nt[$1]++; tm[$1, nt[$1]] = $3; next }
     { key = $3; if (!(key in seen)) { seen[key] = 1; order[++k] = key }
-      n[key, $1]++; i = n[key, $1]; v[key, $1, i] = $4; lo[key, $1, i] = $5; hi[key, $1, i] = $6 }
+      n[key, $1]++; i = n[key, $1]; v[key, $1, i] = $4; lo[key, $1, i] = $5; hi[key, $1, i] = $6
+      if ($1 == "quick" && $7 == "yes") dist[key]++ }
     END {
-        printf "%-48s %13s %13s %7s %15s %6s\n", "copies test", "standard", "quick", "ratio", "spread", "held"
+        printf "%-48s %13s %13s %7s %15s %6s %9s\n", "copies test", "standard", "quick", "ratio", "spread", "held", "disturbed"
         for (x = 1; x <= k; x++) { t = order[x]; ns = n[t, "std"]; nq = n[t, "quick"]
             if (ns == 0 || nq == 0) continue
             for (i = 1; i <= ns; i++) a[i] = v[t, "std", i]
@@ -126,7 +130,7 @@ awk -F'\t' -v l0="$load0" -v l1="$load1" -v hog="${HOG:-0}" '
                 if (q < mn) mn = q; if (q > mx) mx = q
                 if (lo[t, "quick", i] != "-" && lo[t, "quick", i] <= s && s <= hi[t, "quick", i]) held++ }
             m = median(b, nq)
-            printf "%-48s %13.1f %13.1f %7.4f %7.4f-%.4f %3d/%d\n", t, s, m, m / s, mn, mx, held, nq }
+            printf "%-48s %13.1f %13.1f %7.4f %7.4f-%.4f %3d/%d %7d/%d\n", t, s, m, m / s, mn, mx, held, nq, dist[t], nq }
         for (i = 1; i <= nt["std"]; i++) a[i] = tm["std", i]
         for (i = 1; i <= nt["quick"]; i++) b[i] = tm["quick", i]
         ts = nt["std"] ? median(a, nt["std"]) : 0; tq = nt["quick"] ? median(b, nt["quick"]) : 0
