@@ -90,10 +90,11 @@ one() {
     awk -F'\t' -v k="$kind" -v r="$round" 'NR > 1 {
         v = ($2 ~ /^index:/) ? $9 : $4
         if (v != "-") print k "\t" r "\t" $1 " " $2 "\t" v "\t" $12 "\t" $13 "\t" $11 }' "$work/out" >> "$work/s"
-    [ -z "${KEEP:-}" ] || { mkdir -p "$KEEP" && cp "$work/out" "$KEEP/$kind-$round.tsv"; }
+    [ -z "${KEEP:-}" ] || cp "$work/out" "$KEEP/$kind-$round.tsv"
 }
 
-load0=$(cut -d' ' -f1 /proc/loadavg)
+[ -z "${KEEP:-}" ] || mkdir -p "$KEEP"
+load0=$(load)
 max=$(( nstd > nquick ? nstd : nquick ))
 r=1
 while [ "$r" -le "$max" ]; do
@@ -106,11 +107,8 @@ while [ "$r" -le "$max" ]; do
     fi
     r=$((r + 1))
 done
-load1=$(cut -d' ' -f1 /proc/loadavg)
-if [ -n "${KEEP:-}" ]; then
-    mkdir -p "$KEEP"
-    cp "$work/s" "$work/time" "$KEEP/"
-fi
+load1=$(load)
+[ -z "${KEEP:-}" ] || cp "$work/s" "$work/time" "$KEEP/"
 
 awk -F'\t' -v l0="$load0" -v l1="$load1" -v hog="${HOG:-0}" '
     function median(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
