@@ -304,6 +304,8 @@ pub struct TestResult {
 pub struct Replaced {
     pub pass: Pass,
     pub why: Disturbance,
+    /// Its number in the log's `#### Pass N` (from 1, over every pass the test ran).
+    pub number: usize,
 }
 
 impl TestResult {
@@ -344,6 +346,13 @@ impl TestResult {
     fn least_idle_rate(&self) -> f64 {
         let all = self.passes.iter().chain(self.replaced.iter().map(|r| &r.pass));
         all.filter_map(|p| p.noise.map(|n| n.idle_rate())).fold(f64::INFINITY, f64::min)
+    }
+
+    /// The log's number of each scored pass (`#### Pass N`): every pass run is numbered in run
+    /// order, the replaced ones out of the score.
+    pub fn scored_numbers(&self) -> Vec<usize> {
+        let run = self.passes.len() + self.replaced.len();
+        (1..=run).filter(|n| !self.replaced.iter().any(|r| r.number == *n)).collect()
     }
 
     /// Whether the test produced a score.
@@ -615,7 +624,8 @@ mod tests {
         assert_eq!(t.disturbance(), Some(Disturbance::Throttled));
         // A stopped pass replaced is judged no more, but still sets what idle is usual.
         let mut t = test(vec![pass(1.0, 1.0, 0.0)]);
-        t.replaced.push(Replaced { pass: pass(0.5, 1.5, 0.0), why: Disturbance::Stopped });
+        t.replaced.push(Replaced { pass: pass(0.5, 1.5, 0.0), why: Disturbance::Stopped, number: 2 });
+        assert_eq!(t.scored_numbers(), [1]);
         assert_eq!(t.disturbance(), None);
         assert_eq!(Disturbance::Others.word(), "other processes");
     }

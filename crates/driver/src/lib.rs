@@ -178,6 +178,7 @@ fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
     j.key("schema_version").int(1);
     j.key("kind").string(&plan.kind());
     j.key("estimated_secs").number(plan.estimate().round());
+    j.key("again_secs").number(plan.again_secs().round());
     j.key("results_dir").opt_string(dirs.results.as_ref().map(|r| r.to_string_lossy()).as_deref());
     j.key("tmpdir").string(&dirs.tmp.to_string_lossy());
     j.key("tests").begin_array();
@@ -316,9 +317,58 @@ fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) 
             cr.index = score::index_blocks(&cr.results);
             runner.save(run);
         }
+        if !revisit(runner, workdir, run) {
+            return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+        }
         run.runs.last_mut().unwrap().end = sys::clock::time();
     }
     None
+}
+
+/// A quick run's second visits, once every test at a copy count has run: the seconds held back
+/// from their shares (`Policy::release_held`) go to the tests `quick::due_again` names, each
+/// measured again (`Runner::revisit`) in turn. False when a signal stopped one.
+fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
+    let Some(mut pool) = runner.policy.release_held() else { return true };
+    let results = &run.runs.last().unwrap().results;
+    let due: Vec<(usize, &'static Test)> = quick::due_again(results)
+        .into_iter()
+        .filter_map(|k| Some((k, suite::test(&results[k].name)?)))
+        .collect();
+    let mut weights: f64 = due.iter().map(|(_, t)| policy::standard_secs(t)).sum();
+    for (k, t) in due {
+        let weight = policy::standard_secs(t);
+        let share = quick::share_again(pool, weight, weights);
+        weights -= weight;
+        let cr = run.runs.last_mut().unwrap();
+        let Some(spent) = revisit_test(runner, workdir, t, &mut cr.results[k], share) else { return false };
+        pool -= spent;
+        cr.end = sys::clock::time();
+        cr.index = score::index_blocks(&cr.results);
+        runner.save(run);
+    }
+    true
+}
+
+/// Test `t`'s second visit, `r` its result so far, in `share` seconds: none when they would
+/// not pay for a pass, or its files cannot be provided again. The seconds it took; None when
+/// a signal stopped it.
+fn revisit_test(
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    t: &Test,
+    r: &mut TestResult,
+    share: f64,
+) -> Option<f64> {
+    if share < runner.policy.pass_secs(t) || workdir.provide(t.name).is_err() {
+        return Some(0.0);
+    }
+    let spent = match prepare(t, &runner.policy, workdir) {
+        Ok(p) => runner.revisit(t, &p, r, share),
+        Err(_) => Some(0.0),
+    };
+    workdir.release(t.name);
+    spent
 }
 
 /// One test at `copies` copies, with the work directory holding the files it reads while it
@@ -615,7 +665,7 @@ mod tests {
         let t = suite::test(name).unwrap();
         let Kind::Kernel { prog, args } = t.kind else { panic!("{name}") };
         let policy = match (quick, duration) {
-            (true, _) => Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 }),
+            (true, _) => Policy::Quick(policy::Budget::new(1.0, 0.0, 1.0)),
             (false, Some(secs)) => Policy::Short { secs, iterations: None },
             (false, None) => Policy::Standard { iterations: None },
         };
@@ -661,7 +711,7 @@ mod tests {
         assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
         assert_eq!(argv("context1", None, true), ["context1", "3"], "its own floor");
         // fstime settles itself; the host-tool tests get the driver's short settle.
-        let q = Policy::Quick(policy::Budget { left: 1.0, floor: 0.0, weight: 1.0 });
+        let q = Policy::Quick(policy::Budget::new(1.0, 0.0, 1.0));
         let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;
         assert!(!settles("fsdisk"));
         assert!(settles("shell8"));

@@ -178,6 +178,15 @@ impl Console {
         self.progress(&report::text::progress_test(copies, message));
     }
 
+    /// A test is measured again after the others at its copy count (a quick run's second
+    /// visit); `left` is the estimated time left of the whole run.
+    pub fn again(&mut self, copies: usize, message: &str, left: f64) {
+        self.current = (copies, message.to_string());
+        let text = format!("{}: measured again, {} left", self.where_(), human(left));
+        self.show(text, true);
+        self.progress(&report::text::progress_again(copies, message));
+    }
+
     /// Counts a test begun (run, failed to start, or skipped).
     fn begin(&mut self, copies: usize, message: &str) {
         self.at += 1;

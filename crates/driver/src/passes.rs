@@ -11,6 +11,7 @@ use super::policy::{Policy, Settle};
 use super::signals::{self, Watch};
 use crate::model::{CopyOutcome, Noise, Replaced, Run, TestResult, MAX_REMEASURED};
 use crate::protocol::{self, Verdict};
+use crate::quick;
 use crate::score;
 use crate::suite::Test;
 use crate::sys;
@@ -185,20 +186,10 @@ impl Runner<'_> {
         self.console.test(copies, t.message, self.estimate.left);
         let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
-        let cmd = Command {
-            exe: self.exe,
-            argv: &p.argv,
-            cwd: &p.cwd,
-            own_dirs: p.own_dirs,
-            stdin: p.stdin.as_deref(),
-            stdout: self.files.as_ref().map(|f| f.log_fd()),
-            planned: self.policy.nominal_secs(t),
-            slow: exec::slow_by_nature(t),
-        };
+        let log = self.files.as_ref().map(|f| f.log_fd());
+        let cmd = command(self.exe, log, &self.policy, t, p);
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
-        // Each scored pass's number in the log, which a replaced one is named by.
-        let mut numbers = Vec::new();
         for i in 1.. {
             if r.passes.len() >= npasses {
                 break;
@@ -206,13 +197,13 @@ impl Runner<'_> {
             let left =
                 Left { passes: npasses - r.passes.len() - 1, secs: per_pass, at_most: budget.is_some() };
             match self.pass(t, &cmd, i, left, &mut r) {
-                Step::Next => numbers.push(i),
+                Step::Next => {}
                 Step::Stop => break,
                 Step::Skipped => return self.skipped(r, began),
                 Step::Interrupted => return self.interrupted(),
             }
             let spent = self.exec.now() - began;
-            self.replace_disturbed(&mut r, &mut numbers, spent, budget);
+            self.replace_disturbed(&mut r, spent, Some(spent / i as f64), budget, MAX_REMEASURED);
             if let Some(b) = budget {
                 self.estimate.follow(self.policy.budget_left(spent));
                 if self.policy.should_stop(&r.passes, spent, Some(b)) {
@@ -223,26 +214,72 @@ impl Runner<'_> {
         Some(self.conclude(t, r, began))
     }
 
+    /// A quick run's second visit to test `t`, once every test at its copy count has run: `r`
+    /// as the first visit left it, `share` seconds of what the run held back. Its disturbed
+    /// passes are left out while the share has room for passes in their place (the share
+    /// bounds how many, not [`MAX_REMEASURED`]: the disturbance outlasted the first visit), and
+    /// passes are run, numbered on from the first visit's, until none disturbed is left in the
+    /// score and its interval is tight, or the share is spent. Returns the seconds it took;
+    /// None when a signal stopped it (`r` then stands as the first visit left it).
+    pub fn revisit(&mut self, t: &Test, p: &Prepared, r: &mut TestResult, share: f64) -> Option<f64> {
+        let first_visit = r.clone();
+        self.console.again(r.copies, t.message, self.estimate.left);
+        self.log(&report::log::test_again_header(t.message, r.copies, &r.command));
+        let log = self.files.as_ref().map(|f| f.log_fd());
+        let cmd = command(self.exe, log, &self.policy, t, p);
+        let (began, estimate) = (self.exec.now(), self.policy.pass_secs(t));
+        let first = r.passes.len() + r.replaced.len() + 1;
+        for i in first.. {
+            let spent = self.exec.now() - began;
+            let cost = if i > first { spent / (i - first) as f64 } else { estimate };
+            self.replace_disturbed(r, spent, Some(cost), Some(share), usize::MAX);
+            if again_done(r, spent, cost, share) {
+                break;
+            }
+            let fits = ((share - spent) / cost - 1.0).floor().max(0.0) as usize;
+            let left = Left { passes: fits, secs: cost, at_most: true };
+            match self.pass(t, &cmd, i, left, r) {
+                Step::Next => {}
+                Step::Stop => break,
+                // A program that finds it cannot run now (its display gone): the first
+                // visit's figure stands.
+                Step::Skipped => {
+                    *r = first_visit;
+                    break;
+                }
+                Step::Interrupted => {
+                    *r = first_visit;
+                    self.interrupted();
+                    return None;
+                }
+            }
+        }
+        let spent = self.exec.now() - began;
+        *r = self.conclude(t, std::mem::take(r), began);
+        Some(spent)
+    }
+
     /// When disturbed passes are measured again: moves each of `r`'s scored passes that was
-    /// disturbed out of its score, logged with its number (`numbers`) and why, while the test
-    /// has had fewer than [`MAX_REMEASURED`] and, having spent `spent` of a quick test's
-    /// `budget`, room for the passes it then needs. The pass loop runs another in its place.
+    /// disturbed out of its score, logged with its number and why, while the test has had
+    /// fewer than `limit` and, having spent `spent` of a quick test's `budget` on passes of
+    /// `cost` seconds, room for the passes it then needs. The pass loop runs another in its
+    /// place.
     fn replace_disturbed(
         &mut self,
         r: &mut TestResult,
-        numbers: &mut Vec<usize>,
         spent: f64,
+        cost: Option<f64>,
         budget: Option<f64>,
+        limit: usize,
     ) {
-        let room = |r: &TestResult, p: &Policy| {
-            p.room_to_remeasure(spent, r.passes.len() + r.replaced.len(), r.passes.len(), budget)
-        };
-        while self.remeasure && r.replaced.len() < MAX_REMEASURED && room(r, &self.policy) {
+        let room = |r: &TestResult, p: &Policy| p.room_to_remeasure(spent, cost, r.passes.len(), budget);
+        while self.remeasure && r.replaced.len() < limit && room(r, &self.policy) {
             let found = r.passes.iter().enumerate().find_map(|(k, p)| Some((k, r.pass_disturbance(p)?)));
             let Some((k, why)) = found else { return };
+            let number = r.scored_numbers()[k];
             let pass = r.passes.remove(k);
-            self.log(&report::log::replaced(numbers.remove(k), why));
-            r.replaced.push(Replaced { pass, why });
+            self.log(&report::log::replaced(number, why));
+            r.replaced.push(Replaced { pass, why, number });
         }
     }
 
@@ -332,6 +369,28 @@ impl Runner<'_> {
         self.log(&report::log::interrupted(signals::name(sig)));
         None
     }
+}
+
+/// The command a pass of `t` runs, as `p` prepared it; its stdout to the log, `log`.
+fn command<'c>(exe: &'c Path, log: Option<i32>, policy: &Policy, t: &Test, p: &'c Prepared) -> Command<'c> {
+    Command {
+        exe,
+        argv: &p.argv,
+        cwd: &p.cwd,
+        own_dirs: p.own_dirs,
+        stdin: p.stdin.as_deref(),
+        stdout: log,
+        planned: policy.nominal_secs(t),
+        slow: exec::slow_by_nature(t),
+    }
+}
+
+/// Whether a second visit is done: another pass of `cost` seconds would overrun its `share`
+/// (`spent` of it gone), or its score holds no disturbed pass and its interval is tight.
+fn again_done(r: &TestResult, spent: f64, cost: f64, share: f64) -> bool {
+    let clean = !r.passes.iter().any(|p| r.pass_disturbance(p).is_some());
+    let tight = r.passes.len() >= quick::MIN_PASSES && quick::converged(&r.passes, quick::TARGET);
+    spent + cost > share || clean && tight
 }
 
 /// The first copy that was not scored, with its index and verdict.
@@ -524,15 +583,14 @@ mod tests {
         // Identical passes converge at the third; pipe's share is all of a 100 s budget.
         let mut ex = Canned::new(2.0).counting(&[7.0; 10]);
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
-        let f = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: w })
-            .test_secs(suite::test("pipe").unwrap());
-        let (r, policy) = run(&mut ex, Policy::Quick(Budget { left: 100.0, floor: f, weight: w }), "pipe", 1);
+        let f = Policy::Quick(Budget::new(0.0, 0.0, w)).test_secs(suite::test("pipe").unwrap());
+        let (r, policy) = run(&mut ex, Policy::Quick(Budget::new(100.0, f, w)), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
-        assert_eq!(policy, Policy::Quick(Budget { left: 94.0, floor: 0.0, weight: 0.0 }));
+        assert_eq!(policy, Policy::Quick(Budget { held: (100.0 - f) / 2.0, ..Budget::new(94.0, 0.0, 0.0) }));
         assert!(ex.settles.iter().all(|s| *s == Settle::NONE), "pipe writes no files");
         // Noisy passes in a small budget: it stops where another pass would overrun.
         let mut ex = Canned::new(2.0).counting(&[1.0, 9.0, 3.0, 7.0, 2.0, 8.0]);
-        let (r, _) = run(&mut ex, Policy::Quick(Budget { left: 7.0, floor: f, weight: w }), "pipe", 1);
+        let (r, _) = run(&mut ex, Policy::Quick(Budget::new(7.0, f, w)), "pipe", 1);
         assert_eq!(r.unwrap().passes.len(), 3);
     }
 
@@ -584,17 +642,84 @@ mod tests {
         assert!(r.disturbed());
         // A quick run's three passes are three undisturbed ones, while its share has room.
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
-        let q = Policy::Quick(Budget { left: 100.0, floor: 0.0, weight: w });
+        let q = Policy::Quick(Budget::new(100.0, 0.0, w));
         let r = run_with(&mut canned(&[busy, quiet, quiet, quiet]), q, "pipe", 1, true).0.unwrap();
         assert_eq!((r.passes.len(), r.replaced.len()), (3, 1));
         // A share of three passes has no room: the disturbed pass stays, and says so.
-        let f = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: w })
-            .test_secs(suite::test("pipe").unwrap());
-        let q = Policy::Quick(Budget { left: f, floor: f, weight: w });
+        let f = Policy::Quick(Budget::new(0.0, 0.0, w)).test_secs(suite::test("pipe").unwrap());
+        let q = Policy::Quick(Budget::new(f, f, w));
         let r = run_with(&mut canned(&[quiet, quiet, busy]), q, "pipe", 1, true).0.unwrap();
         assert_eq!((r.passes.len(), r.replaced.len()), (3, 0));
         assert!(r.disturbed());
     }
+
+    #[test]
+    fn a_test_disturbed_past_its_share_is_measured_again_on_its_second_visit() {
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        let busy = Noise { foreign: 0.5, ..quiet };
+        let pipe = suite::test("pipe").unwrap();
+        let w = crate::policy::standard_secs(pipe);
+        let f = Policy::Quick(Budget::new(0.0, 0.0, w)).test_secs(pipe);
+        let mut ex = Canned::new(1.0).counting(&[5.0; 7]);
+        ex.noises = [busy, busy, busy, quiet, busy, quiet, quiet].into_iter().collect();
+        let mut runner = Runner {
+            exe: Path::new("/unused"),
+            exec: &mut ex,
+            // A share of three passes: no room to measure one again on the first visit.
+            policy: Policy::Quick(Budget::new(f, f, w)),
+            console: Console::new(Verbosity::Quiet, Format::Json),
+            files: None,
+            estimate: Estimate { left: 1000.0 },
+            lost: Vec::new(),
+            remeasure: true,
+        };
+        let p = Prepared { argv: vec!["pipe".into()], stdin: None, cwd: "/".into(), own_dirs: false };
+        let mut r = runner.run_passes(pipe, 1, &p).unwrap();
+        assert!(r.disturbed() && r.replaced.is_empty());
+        // The second visit, 10 s: the three set aside, one busy pass more set aside, and the
+        // score's three passes quiet ones, numbered on from the first visit's.
+        assert_eq!(runner.revisit(pipe, &p, &mut r, 10.0), Some(4.0));
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, 4));
+        assert!(!r.disturbed() && r.score > 0.0, "scored again");
+        assert_eq!(r.replaced.iter().map(|x| x.number).collect::<Vec<_>>(), [1, 2, 3, 5]);
+        assert_eq!(r.scored_numbers(), [4, 6, 7]);
+        // A test neither disturbed nor loose is left as it is; a share of less than a pass
+        // runs none.
+        assert_eq!(runner.revisit(pipe, &p, &mut r, 100.0), Some(0.0));
+        assert_eq!(r.passes.len(), 3);
+        let (mut loose, _) = run(&mut Canned::new(1.0).counting(&[1.0, 9.0, 3.0]), STANDARD_3, "pipe", 1);
+        let before = loose.clone().unwrap();
+        assert_eq!(runner.revisit(pipe, &p, loose.as_mut().unwrap(), 0.5), Some(0.0));
+        assert_eq!(loose.unwrap().passes, before.passes);
+        drop(runner);
+        assert!(ex.passes.is_empty());
+    }
+
+    #[test]
+    fn a_loose_test_gets_passes_on_its_second_visit_until_its_interval_is_tight() {
+        let pipe = suite::test("pipe").unwrap();
+        let (r, _) = run(&mut Canned::new(1.0).counting(&[1.0, 9.0, 3.0]), STANDARD_3, "pipe", 1);
+        let mut r = r.unwrap();
+        let mut ex = Canned::new(1.0).counting(&[9.0; 10]);
+        let mut runner = Runner {
+            exe: Path::new("/unused"),
+            exec: &mut ex,
+            policy: Policy::Quick(Budget::new(100.0, 0.0, 1.0)),
+            console: Console::new(Verbosity::Quiet, Format::Json),
+            files: None,
+            estimate: Estimate { left: 1000.0 },
+            lost: Vec::new(),
+            remeasure: true,
+        };
+        let p = Prepared { argv: vec!["pipe".into()], stdin: None, cwd: "/".into(), own_dirs: false };
+        // Three passes of 9 more: 1 and 3 dropped, the four 9s kept, tight (after two, the 3
+        // was still kept).
+        assert_eq!(runner.revisit(pipe, &p, &mut r, 50.0), Some(3.0));
+        assert_eq!((r.passes.len(), r.kept.len()), (6, 4));
+        assert!((r.score - 9.0).abs() < 1e-9, "{}", r.score);
+    }
+
+    const STANDARD_3: Policy = Policy::Standard { iterations: Some(3) };
 
     #[test]
     fn command_display_quotes_only_when_needed() {

@@ -51,7 +51,7 @@ impl Plan {
     /// Makes this a quick run of budget `q`, shared out test by test as the run goes; the
     /// default budget is raised to the smallest one where that is more.
     fn go_quick(&mut self, q: Quick) -> Result<(), Error> {
-        let quick = Policy::Quick(Budget { left: 0.0, floor: 0.0, weight: self.standard });
+        let quick = Policy::Quick(Budget::new(0.0, 0.0, self.standard));
         let floor = quick::min_budget(self.entries().map(|(_, t)| quick.pass_secs(t)));
         // Whole seconds, up: a budget of that many seconds is enough.
         let min = floor.ceil();
@@ -66,7 +66,7 @@ impl Plan {
             }
             Quick::Seconds(s) => f64::from(s),
         };
-        self.policy = Policy::Quick(Budget { left: total, floor, weight: self.standard });
+        self.policy = Policy::Quick(Budget::new(total, floor, self.standard));
         self.secs = total;
         Ok(())
     }
@@ -129,21 +129,38 @@ impl Plan {
     /// are estimated as the run shares its budget out: each the passes its share pays for (fewer
     /// if its interval is tight sooner), what it leaves going to the tests after it.
     pub fn rows(&self) -> Vec<Row> {
+        self.lay_out().0
+    }
+
+    /// The rows, and the seconds a quick run holds back from their shares to measure tests
+    /// again at the end of each copy count (`Policy::release_held`; none in other runs).
+    fn lay_out(&self) -> (Vec<Row>, f64) {
         let mut policy = self.policy.clone();
-        let mut rows = Vec::new();
-        for (c, t) in self.entries() {
-            let settle = policy.settle(t);
-            let secs = policy.nominal_secs(t);
-            let (min_passes, passes, estimate) = expect(&mut policy, t);
-            let settle = settle.sync.then(|| settle.secs());
-            rows.push(Row { copies: c, test: t.name, min_passes, passes, secs, settle, estimate });
+        let (mut rows, mut again) = (Vec::new(), 0.0);
+        for &c in &self.copies {
+            for t in self.tests_at(c) {
+                let settle = policy.settle(t);
+                let secs = policy.nominal_secs(t);
+                let (min_passes, passes, estimate) = expect(&mut policy, t);
+                let settle = settle.sync.then(|| settle.secs());
+                rows.push(Row { copies: c, test: t.name, min_passes, passes, secs, settle, estimate });
+            }
+            let held = policy.release_held().unwrap_or(0.0);
+            policy.end(held);
+            again += held;
         }
-        rows
+        (rows, again)
+    }
+
+    /// The seconds a quick run holds back to measure tests again ([`Plan::lay_out`]).
+    pub fn again_secs(&self) -> f64 {
+        self.lay_out().1
     }
 
     /// The estimated seconds of the whole plan.
     pub fn estimate(&self) -> f64 {
-        self.rows().iter().map(|r| r.estimate).sum()
+        let (rows, again) = self.lay_out();
+        rows.iter().map(|r| r.estimate).sum::<f64>() + again
     }
 
     /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
@@ -167,7 +184,16 @@ impl Plan {
                 r.copies, r.test, r.secs
             );
         }
-        let total: f64 = rows.iter().map(|r| r.estimate).sum();
+        let again = self.again_secs();
+        if again > 0.0 {
+            s += &format!(
+                "  then, at each copy count, the tests disturbed or not yet within +-{}% measured \
+                 again: {} in all\n",
+                quick::TARGET * 100.0,
+                super::output::human(again)
+            );
+        }
+        let total = self.estimate();
         let human = super::output::human(total);
         // The seconds in brackets only where the words rounded them.
         let exact = format!("{total:.0} s");
@@ -273,7 +299,13 @@ mod tests {
         assert!(d.ends_with("Estimated time: 11 min (638 s)\n"), "{d}");
         let q = plan(&["--quick=60", "pipe"], None).describe();
         assert!(
-            q.contains("60 s budget") && q.contains("  3-57  ") && q.ends_with("Estimated time: 60 s\n"),
+            q.contains("60 s budget") && q.contains("  3-30  ") && q.ends_with("Estimated time: 60 s\n"),
+            "{q}"
+        );
+        // Half of what pipe's share gives beyond its three passes is held back to measure it
+        // again: (60 - 3 x 1.05) / 2.
+        assert!(
+            q.contains("\n  then, at each copy count, the tests disturbed or not yet within +-1% measured again: 28 s in all\n"),
             "{q}"
         );
     }

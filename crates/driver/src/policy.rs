@@ -125,15 +125,28 @@ impl Policy {
     }
 
     /// Called as a test starts: its time budget, for a quick run (the test's share of what is
-    /// left); None for the others, which run all their passes.
+    /// left, less what the run holds back for measuring again: `quick::held_back`); None for
+    /// the others, which run all their passes.
     pub fn begin(&mut self, t: &Test) -> Option<f64> {
         let floor = self.test_secs(t);
         let Policy::Quick(b) = self else { return None };
         let weight = standard_secs(t);
         let share = quick::share(*b, floor, weight);
+        let held = quick::held_back(share, floor);
         b.weight -= weight;
         b.floor -= floor;
-        Some(share)
+        b.held += held;
+        Some(share - held)
+    }
+
+    /// Called when every test at a copy count has run: the seconds a quick run held back from
+    /// their shares, to measure again the tests `quick::due_again` names (no more than the
+    /// budget has beyond the floors of the tests still to run); None for the other runs.
+    pub fn release_held(&mut self) -> Option<f64> {
+        let Policy::Quick(b) = self else { return None };
+        let pool = b.held.min(b.left - b.floor).max(0.0);
+        b.held = 0.0;
+        Some(pool)
     }
 
     /// Whether a test stops after these passes, having spent `spent` seconds of `budget`.
@@ -141,12 +154,19 @@ impl Policy {
         budget.is_some_and(|b| quick::should_stop(passes, spent, b))
     }
 
-    /// Whether a test that has run `run` passes in `spent` seconds, `scored` of them still in its
-    /// score, has room for one to be measured again: in its share of a quick run's budget
-    /// (`budget`, `quick::room_to_replace`); always in the others, where
+    /// Whether a test that has spent `spent` seconds, its passes costing `cost` each (None
+    /// before it has a pass to judge by), `scored` of them still in its score, has room for one
+    /// to be measured again: in its share of a quick run's budget (`budget`,
+    /// `quick::room_to_replace`); always in the others, where
     /// [`crate::model::MAX_REMEASURED`] alone bounds it.
-    pub fn room_to_remeasure(&self, spent: f64, run: usize, scored: usize, budget: Option<f64>) -> bool {
-        budget.map_or(true, |b| quick::room_to_replace(spent, run, scored, b))
+    pub fn room_to_remeasure(
+        &self,
+        spent: f64,
+        cost: Option<f64>,
+        scored: usize,
+        budget: Option<f64>,
+    ) -> bool {
+        budget.map_or(true, |b| cost.is_some_and(|c| quick::room_to_replace(spent, c, scored, b)))
     }
 
     /// What a quick run's budget will have left once a test that has taken `spent` seconds so
@@ -184,7 +204,7 @@ mod tests {
     fn each_policy_answers_for_its_run() {
         let std = Policy::Standard { iterations: None };
         let short = Policy::Short { secs: 2, iterations: Some(1) };
-        let quick = Policy::Quick(Budget { left: 100.0, floor: 0.0, weight: 200.0 });
+        let quick = Policy::Quick(Budget::new(100.0, 0.0, 200.0));
         let pipe = t("pipe");
         assert_eq!((std.secs(pipe, 10), short.secs(pipe, 10), quick.secs(pipe, 30)), (10, 2, 2));
         assert_eq!(quick.nominal_secs(t("context1")), 3.0, "context1's floor");
@@ -219,14 +239,26 @@ mod tests {
     #[test]
     fn a_quick_run_shares_its_budget_and_pays_what_it_took() {
         let floor = 3.0 * (1.0 + quick::PASS_COST);
-        let mut q = Policy::Quick(Budget { left: 26.0 + 2.0 * floor, floor: 2.0 * floor, weight: 260.0 });
-        // dhry2reg weighs 130 of 260: its floor and half of the 26 s over the floors.
-        assert_eq!(q.begin(t("dhry2reg")), Some(floor + 13.0));
-        let left = q.end(20.0).unwrap();
-        assert!((left - (6.0 + 2.0 * floor)).abs() < 1e-9, "{left}");
-        assert_eq!(q, Policy::Quick(Budget { left, floor, weight: 130.0 }));
+        let mut q = Policy::Quick(Budget::new(26.0 + 2.0 * floor, 2.0 * floor, 260.0));
+        // dhry2reg weighs 130 of 260: its floor and half of the 26 s over the floors, of which
+        // half is held back for measuring again.
+        assert!((q.begin(t("dhry2reg")).unwrap() - (floor + 6.5)).abs() < 1e-9);
+        let left = q.end(floor + 6.5).unwrap();
+        assert!((left - (19.5 + floor)).abs() < 1e-9, "{left}");
+        let Policy::Quick(b) = q else { panic!() };
+        assert!((b.held - 6.5).abs() < 1e-9 && (b.floor, b.weight) == (floor, 130.0), "{b:?}");
+        // The next test shares what is left less what is held: its floor and the 13 s over it,
+        // half of that held.
+        let s = q.begin(t("dhry2reg")).unwrap();
+        assert!((s - (floor + 6.5)).abs() < 1e-9, "{s}");
+        q.end(floor + 6.5);
+        // At the end of the copy count the held seconds are let go, once.
+        assert!((q.release_held().unwrap() - 13.0).abs() < 1e-9);
+        assert_eq!(q.release_held(), Some(0.0));
         let mut s = Policy::Standard { iterations: None };
-        assert_eq!((s.begin(t("pipe")), s.end(5.0)), (None, None));
+        assert_eq!((s.begin(t("pipe")), s.end(5.0), s.release_held()), (None, None, None));
         assert!(!s.should_stop(&[], 1e9, None), "a standard test runs all its passes");
+        assert!(s.room_to_remeasure(1e9, None, 0, None), "MAX_REMEASURED alone bounds it");
+        assert!(!q.room_to_remeasure(0.0, None, 3, Some(10.0)), "no pass to judge the cost by");
     }
 }

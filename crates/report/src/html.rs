@@ -426,7 +426,8 @@ mod tests {
                 p.noise = Some(Noise { foreign, ..quiet });
             }
             if r.name == "syscall" {
-                r.replaced = vec![Replaced { pass: r.passes[0].clone(), why: Disturbance::Stopped }];
+                r.replaced =
+                    vec![Replaced { pass: r.passes[0].clone(), why: Disturbance::Stopped, number: 1 }];
             }
         }
         let t = noise_table(&run.runs[0], true);

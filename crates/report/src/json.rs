@@ -164,6 +164,7 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     for p in &r.replaced {
         j.begin_object();
         j.key("why").string(p.why.word());
+        j.key("number").int(p.number as i64);
         j.key("pass");
         pass(j, &p.pass, false);
         j.end_object();

@@ -10,13 +10,24 @@ use std::fmt::Write as _;
 /// Written when a test starts: a rule of 56 `#`, `<message> -- <n> copy|copies`, and the
 /// `==> <command>` line followed by an empty line.
 pub fn test_header(message: &str, copies: usize, command: &str) -> String {
+    header(message, copies, "", command)
+}
+
+fn header(message: &str, copies: usize, tag: &str, command: &str) -> String {
     format!(
-        "\n{}\n{} -- {}\n==> {}\n\n",
+        "\n{}\n{} -- {}{tag}\n==> {}\n\n",
         "#".repeat(56),
         message,
         fmt::number(Some(copies), "copy", "copies"),
         command
     )
+}
+
+/// Written when a quick run measures a test again after the other tests at its copy count:
+/// the test's header with ` (again)` after its copies. Its passes are numbered on from the
+/// first visit's, and `compare` reading the log adds them to that visit's.
+pub fn test_again_header(message: &str, copies: usize, command: &str) -> String {
+    header(message, copies, super::view::AGAIN, command)
 }
 
 /// Written before pass `i` (from 1) runs; the programs' stdout follows it.

@@ -63,6 +63,13 @@ pub fn progress_test(copies: usize, message: &str) -> String {
     format!("\n{copies} x {message} ")
 }
 
+/// Printed on the console when a quick run measures a test again after the others at its copy
+/// count; its passes number on. Not Run's line: a wrapper that counts `^N x <test>` lines
+/// counts each test once.
+pub fn progress_again(copies: usize, message: &str) -> String {
+    format!("\nMeasured again: {copies} x {message} ")
+}
+
 /// Printed on the console just before each pass runs: ` <pass number>` (from 1).
 pub fn progress_pass(pass: usize) -> String {
     format!(" {pass}")
@@ -371,8 +378,8 @@ mod tests {
             }
             if r.name == "syscall" {
                 let pass = r.passes[0].clone();
-                r.replaced = vec![Replaced { pass: pass.clone(), why: Disturbance::Others }];
-                r.replaced.push(Replaced { pass, why: Disturbance::Stopped });
+                r.replaced = vec![Replaced { pass: pass.clone(), why: Disturbance::Others, number: 1 }];
+                r.replaced.push(Replaced { pass, why: Disturbance::Stopped, number: 2 });
             }
         }
         let classic = block_in(&fixture::reference().system, &fixture::reference().runs[0], fmt::utc);
@@ -587,6 +594,10 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
                 + &progress_pass(2)
                 + PROGRESS_END,
             "\n1 x Dhrystone 2 using register variables  1 2\n"
+        );
+        assert_eq!(
+            progress_again(2, "Pipe Throughput") + &progress_pass(4) + PROGRESS_END,
+            "\nMeasured again: 2 x Pipe Throughput  4\n"
         );
         assert_eq!(console_rule(), format!("\n{}\n", "=".repeat(72)));
         let want = "\

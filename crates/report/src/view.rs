@@ -168,6 +168,10 @@ pub struct Note {
     pub rest: String,
 }
 
+/// What ends a log section's header when it is a quick run's second visit to the test
+/// (`log::test_again_header`), which `compare` reading the log adds to the first.
+pub const AGAIN: &str = " (again)";
+
 /// The leads of the text report's notes on a quick run and on a `-t` run (before its
 /// seconds): `compare` tells the kind of run of a text report by them.
 pub const QUICK_LEAD: &str = "Quick run";

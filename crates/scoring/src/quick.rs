@@ -8,7 +8,7 @@
 //! third, geometric mean of the rest), so the interval the rule watches is the interval of the
 //! very number the report prints.
 
-use crate::model::Pass;
+use crate::model::{Pass, TestResult};
 use crate::score;
 use crate::stats;
 
@@ -70,11 +70,45 @@ pub fn another_fits(spent: f64, n: usize, budget: f64) -> bool {
 }
 
 /// Whether one of `scored` passes, disturbed, can be left out and measured again within
-/// `budget`: the passes the test then still needs (enough for [`MIN_PASSES`], one at least), at
-/// the mean cost of the `run` so far (`spent` seconds), fit in it. The three passes come first.
-pub fn room_to_replace(spent: f64, run: usize, scored: usize, budget: f64) -> bool {
+/// `budget`, `spent` seconds of it gone: the passes the test then still needs (enough for
+/// [`MIN_PASSES`], one at least), at `cost` seconds each, fit in it. The three passes come first.
+pub fn room_to_replace(spent: f64, cost: f64, scored: usize, budget: f64) -> bool {
     let needed = MIN_PASSES.saturating_sub(scored.saturating_sub(1)).max(1);
-    run > 0 && spent + spent / run as f64 * needed as f64 <= budget
+    spent + cost * needed as f64 <= budget
+}
+
+/// The part of each test's share beyond its [`MIN_PASSES`] that a quick run holds back, to
+/// measure again, once every test at a copy count has run, the tests that a disturbance
+/// outlasted or whose interval is not yet tight ([`due_again`]). A disturbance longer than a
+/// test's share (a neighbour's minute-long job) leaves it nothing to re-measure in; later in the
+/// run the host may be quiet again. Half: a CPU hog beside the copies for a third of a run at the
+/// default budget disturbs about a third of the tests' passes, and what is held back pays for
+/// their three passes again.
+pub const HELD: f64 = 0.5;
+
+/// What a quick test's `share` holds back ([`HELD`]) beyond its `floor`.
+pub fn held_back(share: f64, floor: f64) -> f64 {
+    (share - floor).max(0.0) * HELD
+}
+
+/// The tests of one copy count to measure again, as indices into `results`: first those with a
+/// disturbed pass still in their score, then those whose interval is not within ±[`TARGET`],
+/// each in run order. A test without a score (failed, skipped) is not measured again.
+pub fn due_again(results: &[TestResult]) -> Vec<usize> {
+    let scored = || results.iter().enumerate().filter(|(_, r)| r.ok());
+    let disturbed = |r: &TestResult| r.passes.iter().any(|p| r.pass_disturbance(p).is_some());
+    let first = scored().filter(|(_, r)| disturbed(r));
+    let loose = scored().filter(|(_, r)| !disturbed(r) && !converged(&r.passes, TARGET));
+    first.chain(loose).map(|(i, _)| i).collect()
+}
+
+/// A test's share of `pool`, the seconds held back for measuring again, in proportion to its
+/// standard time `weight` among the tests still due (`weights`, its own included).
+pub fn share_again(pool: f64, weight: f64, weights: f64) -> f64 {
+    if pool <= 0.0 || weights <= 0.0 {
+        return 0.0;
+    }
+    pool * (weight / weights).min(1.0)
 }
 
 /// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
@@ -99,12 +133,21 @@ pub const FSTIME_SETTLE: f64 = 0.25;
 
 /// What a quick run has left to share out, and among what: seconds of budget (`left`), the
 /// [`MIN_PASSES`] passes' seconds of the tests not yet run (`floor`), and their standard time
-/// (`weight`), the test about to start included.
+/// (`weight`), the test about to start included; of `left`, `held` is held back ([`HELD`]) for
+/// measuring again at the end of the copy count.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Left {
     pub left: f64,
     pub floor: f64,
     pub weight: f64,
+    pub held: f64,
+}
+
+impl Left {
+    /// A budget with nothing held back yet.
+    pub fn new(left: f64, floor: f64, weight: f64) -> Left {
+        Left { left, floor, weight, held: 0.0 }
+    }
 }
 
 /// A test's share of what is left of the budget: its own floor (the seconds of its
@@ -113,13 +156,14 @@ pub struct Left {
 /// time beyond them; a test that overran (a pass that cannot be shortened) is paid for by the
 /// tests after it, first out of what is over and then out of their floors, in proportion.
 pub fn share(l: Left, floor: f64, weight: f64) -> f64 {
-    if l.left <= 0.0 {
+    let left = l.left - l.held;
+    if left <= 0.0 {
         return 0.0;
     }
-    if l.left < l.floor {
-        return if l.floor > 0.0 { l.left * floor / l.floor } else { 0.0 };
+    if left < l.floor {
+        return if l.floor > 0.0 { left * floor / l.floor } else { 0.0 };
     }
-    let over = l.left - l.floor;
+    let over = left - l.floor;
     let part = if l.weight > 0.0 && weight > 0.0 { over * (weight / l.weight).min(1.0) } else { 0.0 };
     floor + part
 }
@@ -256,7 +300,7 @@ mod tests {
         // 60 s left for tests of standard times 10, 20, 30, whose floors are 3 s, 6 s and 3 s:
         // the first gets 3 s and 10/60 of the 48 s over, 11 s; if it took 17 s, the second
         // gets 6 s and 20/50 of the 34 s the floors leave over, 19.6 s; the last what is left.
-        let l = |left, floor, weight| Left { left, floor, weight };
+        let l = Left::new;
         assert_eq!(share(l(60.0, 12.0, 60.0), 3.0, 10.0), 11.0);
         assert!((share(l(43.0, 9.0, 50.0), 6.0, 20.0) - 19.6).abs() < 1e-9);
         assert_eq!(share(l(23.4, 3.0, 30.0), 3.0, 30.0), 23.4);
@@ -268,10 +312,43 @@ mod tests {
         assert_eq!(passes_in(3.0 * 1.1, 1.1), 3, "a float's rounding costs no pass");
         assert!(another_fits(4.0, 2, 6.0) && !another_fits(4.0, 2, 5.9) && another_fits(0.0, 0, 0.0));
         // Three 1 s passes in 3.15 s: no room to replace the first, which would need three more.
-        assert!(!room_to_replace(1.0, 1, 1, 3.15) && room_to_replace(1.0, 1, 1, 4.0));
+        assert!(!room_to_replace(1.0, 1.0, 1, 3.15) && room_to_replace(1.0, 1.0, 1, 4.0));
         // With three scored in 3 s, a fourth fits in 4 s, not in 3.9 s.
-        assert!(room_to_replace(3.0, 3, 3, 4.0) && !room_to_replace(3.0, 3, 3, 3.9));
+        assert!(room_to_replace(3.0, 1.0, 3, 4.0) && !room_to_replace(3.0, 1.0, 3, 3.9));
         // Once one is out (2 scored of 3 run), replacing another needs two more passes.
-        assert!(room_to_replace(3.0, 3, 2, 5.0) && !room_to_replace(3.0, 3, 2, 4.9));
+        assert!(room_to_replace(3.0, 1.0, 2, 5.0) && !room_to_replace(3.0, 1.0, 2, 4.9));
+    }
+
+    #[test]
+    fn half_of_what_a_share_gives_beyond_the_floor_is_held_back_for_measuring_again() {
+        assert_eq!((held_back(11.0, 3.0), held_back(3.0, 3.0), held_back(2.0, 3.0)), (4.0, 0.0, 0.0));
+        // What is held back is not shared out: 60 s with 8 held is 52 s to share.
+        let l = Left { held: 8.0, ..Left::new(60.0, 12.0, 60.0) };
+        assert!((share(l, 3.0, 10.0) - (3.0 + 40.0 / 6.0)).abs() < 1e-9);
+        assert_eq!(share(Left { held: 60.0, ..l }, 3.0, 10.0), 0.0);
+        // The held seconds go to the tests due, by standard time, among those still due.
+        assert_eq!((share_again(12.0, 10.0, 30.0), share_again(12.0, 30.0, 30.0)), (4.0, 12.0));
+        assert_eq!((share_again(0.0, 1.0, 1.0), share_again(5.0, 1.0, 0.0)), (0.0, 0.0));
+    }
+
+    #[test]
+    fn disturbed_tests_are_due_again_before_loose_ones_and_tight_clean_ones_not_at_all() {
+        use crate::model::Noise;
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        let busy = Noise { foreign: 0.5, ..quiet };
+        let test = |rates: &[f64], noise: Noise| {
+            let mut passes = ps(rates);
+            passes.iter_mut().for_each(|p| p.noise = Some(noise));
+            let mut r = TestResult { passes, ..Default::default() };
+            score::score_result(&mut r);
+            r
+        };
+        let tight = test(&[5.0, 5.0, 5.0], quiet);
+        let loose = test(&[1.0, 9.0, 3.0], quiet);
+        let disturbed = test(&[5.0, 5.0, 5.0], busy);
+        let failed = TestResult { error: Some("disk full".into()), ..loose.clone() };
+        let results = [tight, loose.clone(), failed, disturbed, loose];
+        assert_eq!(due_again(&results), [3, 1, 4]);
+        assert!(due_again(&[]).is_empty());
     }
 }
