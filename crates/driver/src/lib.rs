@@ -327,7 +327,8 @@ fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) 
 
 /// A quick run's second visits, once every test at a copy count has run: the seconds held back
 /// from their shares (`Policy::release_held`) go to the tests `quick::due_again` names, each
-/// measured again (`Runner::revisit`) in turn. False when a signal stopped one.
+/// measured again (`Runner::revisit`) in turn, with a part in proportion to its three passes'
+/// seconds. False when a signal stopped one.
 fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
     let Some(mut pool) = runner.policy.release_held() else { return true };
     let results = &run.runs.last().unwrap().results;
@@ -335,9 +336,9 @@ fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
         .into_iter()
         .filter_map(|k| Some((k, suite::test(&results[k].name)?)))
         .collect();
-    let mut weights: f64 = due.iter().map(|(_, t)| policy::standard_secs(t)).sum();
+    let mut weights: f64 = due.iter().map(|(_, t)| runner.policy.test_secs(t)).sum();
     for (k, t) in due {
-        let weight = policy::standard_secs(t);
+        let weight = runner.policy.test_secs(t);
         let share = quick::share_again(pool, weight, weights);
         weights -= weight;
         let cr = run.runs.last_mut().unwrap();

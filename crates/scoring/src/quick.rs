@@ -102,8 +102,10 @@ pub fn due_again(results: &[TestResult]) -> Vec<usize> {
     first.chain(loose).map(|(i, _)| i).collect()
 }
 
-/// A test's share of `pool`, the seconds held back for measuring again, in proportion to its
-/// standard time `weight` among the tests still due (`weights`, its own included).
+/// A test's share of `pool`, the seconds held back for measuring again, in proportion to
+/// `weight`, its [`MIN_PASSES`] passes' seconds (what measuring it again whole costs: context1's
+/// 3 s passes need three times pipe's 1 s), among the tests still due (`weights`, its own
+/// included).
 pub fn share_again(pool: f64, weight: f64, weights: f64) -> f64 {
     if pool <= 0.0 || weights <= 0.0 {
         return 0.0;
