@@ -342,10 +342,14 @@ impl TestResult {
         p.noise?.disturbance(self.least_idle_rate())
     }
 
-    /// The idle rate of its least idle pass: what the test leaves idle by itself.
+    /// The idle rate of its least idle pass that nothing else ran beside: what the test leaves
+    /// idle by itself. A pass that steal, other processes or the quota took from leaves less
+    /// idle (a busy loop fills the CPU the copies leave), and would make every pass alone look
+    /// stopped beside it.
     fn least_idle_rate(&self) -> f64 {
         let all = self.passes.iter().chain(self.replaced.iter().map(|r| &r.pass));
-        all.filter_map(|p| p.noise.map(|n| n.idle_rate())).fold(f64::INFINITY, f64::min)
+        let alone = all.filter_map(|p| p.noise).filter(|n| n.disturbance(f64::INFINITY).is_none());
+        alone.map(|n| n.idle_rate()).fold(f64::INFINITY, f64::min)
     }
 
     /// The log's number of each scored pass (`#### Pass N`): every pass run is numbered in run
@@ -628,5 +632,11 @@ mod tests {
         assert_eq!(t.scored_numbers(), [1]);
         assert_eq!(t.disturbance(), None);
         assert_eq!(Disturbance::Others.word(), "other processes");
+        // A 1-copy pass beside busy loops on both CPUs leaves none idle: the passes alone,
+        // which leave the other CPU idle, are not stopped beside it.
+        let mut t = test(vec![pass(1.0, 1.0, 0.0), pass(1.0, 1.0, 0.0)]);
+        t.replaced.push(Replaced { pass: pass(0.5, 0.0, 1.5), why: Disturbance::Others, number: 1 });
+        assert_eq!(t.pass_disturbance(&t.passes[0]), None);
+        assert_eq!(t.disturbance(), None);
     }
 }
