@@ -345,7 +345,7 @@ impl TestResult {
     /// The idle rate of its least idle pass that nothing else ran beside: what the test leaves
     /// idle by itself. A pass that steal, other processes or the quota took from leaves less
     /// idle (a busy loop fills the CPU the copies leave), and would make every pass alone look
-    /// stopped beside it.
+    /// stopped beside it. Infinite when no pass ran alone: no stop can then be told.
     fn least_idle_rate(&self) -> f64 {
         let all = self.passes.iter().chain(self.replaced.iter().map(|r| &r.pass));
         let alone = all.filter_map(|p| p.noise).filter(|n| n.disturbance(f64::INFINITY).is_none());

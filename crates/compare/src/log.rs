@@ -45,6 +45,8 @@ struct Section {
     /// The numbers (from 1) of the passes measured again, out of the score.
     replaced: Vec<usize>,
     scored: bool,
+    /// A quick run's second visit: the index of the test's first section.
+    again_of: Option<usize>,
 }
 
 /// `<message> -- 1 copy` / `<message> -- N copies`, the line after a section's rule, and
@@ -85,24 +87,20 @@ fn set_field(c: &mut CopyOutcome, key: &str, v: &str) -> bool {
 /// `# status:` line; any other line (the programs' stdout) drops a copy begun above it.
 fn sections(text: &str) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
-    // The section the lines go to: the last, or the first visit of a test visited again.
-    let mut at = None;
     let mut copy: Option<CopyOutcome> = None;
     let mut lines = text.lines().peekable();
     while let Some(l) = lines.next() {
         if l.len() == 56 && l.bytes().all(|b| b == b'#') {
             if let Some((message, copies, again)) = lines.peek().and_then(|h| section_header(h)) {
-                let first = out.iter().rposition(|s| s.message == message && s.copies == copies);
-                at = first.filter(|_| again).or_else(|| {
-                    out.push(Section { message: message.to_string(), copies, ..Section::default() });
-                    Some(out.len() - 1)
-                });
+                let first = |s: &Section| s.message == message && s.copies == copies && s.again_of.is_none();
+                let again_of = if again { out.iter().rposition(first) } else { None };
+                out.push(Section { message: message.to_string(), copies, again_of, ..Section::default() });
                 lines.next();
                 copy = None;
                 continue;
             }
         }
-        let Some(s) = at.and_then(|i| out.get_mut(i)) else { continue };
+        let Some(s) = out.last_mut() else { continue };
         if l.starts_with("#### Pass ") {
             s.passes.push(Vec::new());
             copy = None;
@@ -128,6 +126,20 @@ fn sections(text: &str) -> Vec<Section> {
             }
         }
     }
+    merge_again(out)
+}
+
+/// The sections, each second visit that ended with a score added to its test's first (its
+/// passes number on from the first's); one that did not (stopped, failed: the run kept the
+/// first figure) left out.
+fn merge_again(mut out: Vec<Section>) -> Vec<Section> {
+    for k in 0..out.len() {
+        let (Some(i), true) = (out[k].again_of, out[k].scored) else { continue };
+        let (passes, replaced) = (std::mem::take(&mut out[k].passes), std::mem::take(&mut out[k].replaced));
+        out[i].passes.extend(passes);
+        out[i].replaced.extend(replaced);
+    }
+    out.retain(|s| s.again_of.is_none());
     out
 }
 
@@ -437,6 +449,12 @@ Count score:        220.0
         let mut src = load::load("r", REPORT).unwrap();
         apply(&mut src, &log).unwrap();
         close(src.runs[0].tests[0].score, (1.1e6f64 * 1.21e6).sqrt());
+        // A second visit stopped (a signal, a failed copy) is left out: the run kept the first.
+        for end in [">>>> interrupted by SIGINT", ">>>> error: measuring again stopped: disk full"] {
+            let stopped = again.replace(">>>> Results of 1 copy\n>>>> score: 1153689.73298717", end);
+            let s = sections(&format!("{LOG}{stopped}"));
+            assert_eq!((s.len(), s[0].passes.len(), s[0].replaced.len(), s[0].scored), (2, 3, 0, true));
+        }
         assert_eq!(section_header("Pipe Throughput -- 2 copies (again)"), Some(("Pipe Throughput", 2, true)));
         assert_eq!(section_header("Pipe Throughput -- 2 copies"), Some(("Pipe Throughput", 2, false)));
     }

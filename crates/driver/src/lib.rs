@@ -342,9 +342,10 @@ fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
         let share = quick::share_again(pool, weight, weights);
         weights -= weight;
         let cr = run.runs.last_mut().unwrap();
-        let Some(spent) = revisit_test(runner, workdir, t, &mut cr.results[k], share) else { return false };
-        pool -= spent;
+        let spent = revisit_test(runner, workdir, t, &mut cr.results[k], share);
         cr.end = sys::clock::time();
+        let Some(spent) = spent else { return false };
+        pool -= spent;
         cr.index = score::index_blocks(&cr.results);
         runner.save(run);
     }

@@ -182,7 +182,8 @@ impl Console {
     /// visit); `left` is the estimated time left of the whole run.
     pub fn again(&mut self, copies: usize, message: &str, left: f64) {
         self.current = (copies, message.to_string());
-        let text = format!("{}: measured again, {} left", self.where_(), human(left));
+        let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
+        let text = format!("[again] {message}, {what}: measured again, {} left", human(left));
         self.show(text, true);
         self.progress(&report::text::progress_again(copies, message));
     }

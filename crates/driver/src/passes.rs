@@ -165,8 +165,9 @@ impl Runner<'_> {
             (None, Some(why)) => self.console.skipped(copies, t.message, why),
             (None, None) => {}
         }
-        // A skipped test gives back its planned time; a quick one its share of the budget.
-        if skipped.is_some() && self.policy.begin(t).is_none() {
+        // A test not run gives back its planned time; a quick one its share of the budget, and
+        // its floor, which would otherwise stay owed and shrink every later second visit.
+        if self.policy.begin(t).is_none() {
             self.estimate.spend(self.policy.test_secs(t));
         }
         r.error = failed;
@@ -219,8 +220,10 @@ impl Runner<'_> {
     /// passes are left out while the share has room for passes in their place (the share
     /// bounds how many, not [`MAX_REMEASURED`]: the disturbance outlasted the first visit), and
     /// passes are run, numbered on from the first visit's, until none disturbed is left in the
-    /// score and its interval is tight, or the share is spent. Returns the seconds it took;
-    /// None when a signal stopped it (`r` then stands as the first visit left it).
+    /// score and its interval is tight, or the share is spent (the score keeps three passes at
+    /// least and `quick::MAX_PASSES` at most, as on the first visit). Returns the seconds it
+    /// took; None when a signal stopped it. A visit that does not finish leaves `r` as the
+    /// first visit left it.
     pub fn revisit(&mut self, t: &Test, p: &Prepared, r: &mut TestResult, share: f64) -> Option<f64> {
         let first_visit = r.clone();
         self.console.again(r.copies, t.message, self.estimate.left);
@@ -238,25 +241,40 @@ impl Runner<'_> {
             }
             let fits = ((share - spent) / cost - 1.0).floor().max(0.0) as usize;
             let left = Left { passes: fits, secs: cost, at_most: true };
-            match self.pass(t, &cmd, i, left, r) {
-                Step::Next => {}
-                Step::Stop => break,
-                // A program that finds it cannot run now (its display gone): the first
-                // visit's figure stands.
-                Step::Skipped => {
-                    *r = first_visit;
-                    break;
-                }
+            let why = match self.pass(t, &cmd, i, left, r) {
+                Step::Next => continue,
                 Step::Interrupted => {
                     *r = first_visit;
                     self.interrupted();
                     return None;
                 }
-            }
+                // A copy failed, or found it cannot run now (its display gone): what the first
+                // visit measured stands.
+                Step::Stop => r.error.take().unwrap_or_default(),
+                Step::Skipped => r.skipped.take().unwrap_or_default(),
+            };
+            *r = first_visit;
+            return Some(self.abandon_again(t, &why, began));
         }
         let spent = self.exec.now() - began;
         *r = self.conclude(t, std::mem::take(r), began);
         Some(spent)
+    }
+
+    /// A second visit that could not finish, its test's first figure standing: said on the
+    /// console and in the log (`compare` then reads the first visit alone), its time paid.
+    /// Returns the seconds it took.
+    fn abandon_again(&mut self, t: &Test, why: &str, began: f64) -> f64 {
+        let spent = self.exec.now() - began;
+        let left = self.policy.end(spent);
+        self.estimate.follow(left);
+        self.console.test_end(self.estimate.left);
+        output::note(&format!(
+            "warning: {}: measuring again stopped ({why}); its first figure stands",
+            t.name
+        ));
+        self.log(&report::log::again_abandoned(why));
+        spent
     }
 
     /// When disturbed passes are measured again: moves each of `r`'s scored passes that was
@@ -385,12 +403,15 @@ fn command<'c>(exe: &'c Path, log: Option<i32>, policy: &Policy, t: &Test, p: &'
     }
 }
 
-/// Whether a second visit is done: another pass of `cost` seconds would overrun its `share`
-/// (`spent` of it gone), or its score holds no disturbed pass and its interval is tight.
+/// Whether a second visit is done: its score holds no disturbed pass and its interval is
+/// tight, or it has three passes and another of `cost` seconds would overrun its `share`
+/// (`spent` of it gone), or it has `quick::MAX_PASSES`. Below three it goes on whatever the
+/// share, as a first visit does: the tests after it pay for the overrun.
 fn again_done(r: &TestResult, spent: f64, cost: f64, share: f64) -> bool {
+    let n = r.passes.len();
     let clean = !r.passes.iter().any(|p| r.pass_disturbance(p).is_some());
-    let tight = r.passes.len() >= quick::MIN_PASSES && quick::converged(&r.passes, quick::TARGET);
-    spent + cost > share || clean && tight
+    let tight = n >= quick::MIN_PASSES && quick::converged(&r.passes, quick::TARGET);
+    n >= quick::MAX_PASSES || n >= quick::MIN_PASSES && spent + cost > share || clean && tight
 }
 
 /// The first copy that was not scored, with its index and verdict.
@@ -717,6 +738,53 @@ mod tests {
         assert_eq!(runner.revisit(pipe, &p, &mut r, 50.0), Some(3.0));
         assert_eq!((r.passes.len(), r.kept.len()), (6, 4));
         assert!((r.score - 9.0).abs() < 1e-9, "{}", r.score);
+    }
+
+    #[test]
+    fn a_second_visit_keeps_three_passes_and_a_failed_one_leaves_the_first_figure() {
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        let busy = Noise { foreign: 0.5, ..quiet };
+        let pipe = suite::test("pipe").unwrap();
+        let disturbed = || {
+            let mut ex = Canned::new(1.0).counting(&[5.0; 3]);
+            ex.noise = Some(busy);
+            run_with(&mut ex, STANDARD_3, "pipe", 1, false).0.unwrap()
+        };
+        // Three set aside by the estimate (3 x 1.05 s in 3.2 s), then passes of 2 s: the share
+        // is overrun rather than the score left with fewer than three.
+        let mut ex = Canned::new(2.0).counting(&[5.0; 3]);
+        ex.noise = Some(quiet);
+        let mut runner = Runner {
+            exe: Path::new("/unused"),
+            exec: &mut ex,
+            policy: Policy::Quick(Budget::new(100.0, 0.0, 1.0)),
+            console: Console::new(Verbosity::Quiet, Format::Json),
+            files: None,
+            estimate: Estimate { left: 1000.0 },
+            lost: Vec::new(),
+            remeasure: true,
+        };
+        let p = Prepared { argv: vec!["pipe".into()], stdin: None, cwd: "/".into(), own_dirs: false };
+        let mut r = disturbed();
+        assert_eq!(runner.revisit(pipe, &p, &mut r, 3.2), Some(6.0));
+        assert_eq!((r.passes.len(), r.replaced.len()), (3, 3));
+        assert!(!r.disturbed());
+        drop(runner);
+        // A copy that fails on the second visit: the test keeps its first figure, no error.
+        let mut ex = Canned::new(1.0).then(&[("ERROR|disk full\n", 1 << 8)]);
+        let mut runner = Runner {
+            exe: Path::new("/unused"),
+            exec: &mut ex,
+            policy: Policy::Quick(Budget::new(100.0, 0.0, 1.0)),
+            console: Console::new(Verbosity::Quiet, Format::Json),
+            files: None,
+            estimate: Estimate { left: 1000.0 },
+            lost: Vec::new(),
+            remeasure: true,
+        };
+        let (first, mut r) = (disturbed(), disturbed());
+        assert_eq!(runner.revisit(pipe, &p, &mut r, 10.0), Some(1.0));
+        assert_eq!(r, first);
     }
 
     const STANDARD_3: Policy = Policy::Standard { iterations: Some(3) };

@@ -170,7 +170,7 @@ impl Plan {
             "Plan: {}\n\n  copies  test               passes  seconds  settle  estimate\n",
             self.kind()
         );
-        let rows = self.rows();
+        let (rows, again) = self.lay_out();
         for r in &rows {
             let passes = if r.min_passes < r.passes {
                 format!("{}-{}", r.min_passes, r.passes)
@@ -184,7 +184,6 @@ impl Plan {
                 r.copies, r.test, r.secs
             );
         }
-        let again = self.again_secs();
         if again > 0.0 {
             s += &format!(
                 "  then, at each copy count, the tests disturbed or not yet within +-{}% measured \
@@ -193,7 +192,7 @@ impl Plan {
                 super::output::human(again)
             );
         }
-        let total = self.estimate();
+        let total = rows.iter().map(|r| r.estimate).sum::<f64>() + again;
         let human = super::output::human(total);
         // The seconds in brackets only where the words rounded them.
         let exact = format!("{total:.0} s");

@@ -30,6 +30,12 @@ pub fn test_again_header(message: &str, copies: usize, command: &str) -> String 
     header(message, copies, super::view::AGAIN, command)
 }
 
+/// Written when a second visit stops before its end (a copy failed, a program found it cannot
+/// run now): the test's first figure stands, and `compare` reading the log leaves the section out.
+pub fn again_abandoned(why: &str) -> String {
+    format!("\n>>>> error: measuring again stopped: {}; the first figure stands\n\n", fmt::one_line(why))
+}
+
 /// Written before pass `i` (from 1) runs; the programs' stdout follows it.
 pub fn pass_header(i: usize) -> String {
     format!("#### Pass {i}\n\n")
