@@ -201,6 +201,15 @@ fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
     assert!(json.contains("\"disturbed\": false") && json.contains("\"remeasure\": true"), "{json}");
 }
 
+/// A busy loop on CPU 0, the copies' in these tests, for `secs` seconds.
+fn timed_hog(secs: &str) -> std::process::Child {
+    Command::new("taskset")
+        .args(["-c", "0", "timeout", secs, "sh", "-c", "while :; do :; done"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 /// A quick run beside a CPU hog pinned to the copies' CPU for its first second and a half: a pass
 /// it disturbed is measured again (whether the test then ends clean depends on how much of it
 /// the hog overlapped, and on the budget); the same run alone measures nothing again.
@@ -208,11 +217,7 @@ fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
 #[ignore = "needs a quiet machine: make test runs it alone"]
 fn a_quick_run_measures_again_what_a_hog_disturbed_and_nothing_when_alone() {
     let args = ["--quick=20", "-c", "1", "syscall", "pipe"];
-    let hog = Command::new("taskset")
-        .args(["-c", "0", "timeout", "1.5", "sh", "-c", "while :; do :; done"])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let hog = timed_hog("1.5");
     let s = Scratch::new("noise-hog-quick");
     let (json, _, report) = short_run(&s, &args, Some("0"));
     let _ = hog.wait_with_output();
@@ -233,11 +238,7 @@ fn a_quick_run_measures_again_what_a_hog_disturbed_and_nothing_when_alone() {
 fn a_test_disturbed_past_its_share_is_measured_again_after_the_others() {
     // syscall's first visit has about 9 s of the 30: the hog outlasts it.
     let args = ["--quick=30", "-c", "1", "syscall", "pipe"];
-    let hog = Command::new("taskset")
-        .args(["-c", "0", "timeout", "12", "sh", "-c", "while :; do :; done"])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let hog = timed_hog("12");
     let s = Scratch::new("noise-hog-again");
     let (json, _, report) = short_run(&s, &args, Some("0"));
     let _ = hog.wait_with_output();

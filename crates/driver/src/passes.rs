@@ -514,7 +514,15 @@ mod tests {
         copies: usize,
         remeasure: bool,
     ) -> (Option<TestResult>, Policy) {
-        let mut r = Runner {
+        let mut r = runner(exec, policy, remeasure);
+        let t = suite::test(test).unwrap();
+        let res = r.run_passes(t, copies, &prepared());
+        (res, r.policy)
+    }
+
+    /// A runner over a fake world, quiet, with nowhere to save.
+    fn runner(exec: &mut Canned, policy: Policy, remeasure: bool) -> Runner<'_> {
+        Runner {
             exe: Path::new("/unused"),
             exec,
             policy,
@@ -523,16 +531,12 @@ mod tests {
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
             remeasure,
-        };
-        let p = Prepared {
-            argv: vec!["pipe".into(), "10".into()],
-            stdin: None,
-            cwd: "/".into(),
-            own_dirs: false,
-        };
-        let t = suite::test(test).unwrap();
-        let res = r.run_passes(t, copies, &p);
-        (res, r.policy)
+        }
+    }
+
+    /// What the fake passes run: pipe, which they never start.
+    fn prepared() -> Prepared {
+        Prepared { argv: vec!["pipe".into(), "10".into()], stdin: None, cwd: "/".into(), own_dirs: false }
     }
 
     const STANDARD: Policy = Policy::Standard { iterations: None };
@@ -694,7 +698,7 @@ mod tests {
             lost: Vec::new(),
             remeasure: true,
         };
-        let p = Prepared { argv: vec!["pipe".into()], stdin: None, cwd: "/".into(), own_dirs: false };
+        let p = prepared();
         let mut r = runner.run_passes(pipe, 1, &p).unwrap();
         assert!(r.disturbed() && r.replaced.is_empty());
         // The second visit, 10 s: the three set aside, one busy pass more set aside, and the
@@ -722,17 +726,8 @@ mod tests {
         let (r, _) = run(&mut Canned::new(1.0).counting(&[1.0, 9.0, 3.0]), STANDARD_3, "pipe", 1);
         let mut r = r.unwrap();
         let mut ex = Canned::new(1.0).counting(&[9.0; 10]);
-        let mut runner = Runner {
-            exe: Path::new("/unused"),
-            exec: &mut ex,
-            policy: Policy::Quick(Budget::new(100.0, 0.0, 1.0)),
-            console: Console::new(Verbosity::Quiet, Format::Json),
-            files: None,
-            estimate: Estimate { left: 1000.0 },
-            lost: Vec::new(),
-            remeasure: true,
-        };
-        let p = Prepared { argv: vec!["pipe".into()], stdin: None, cwd: "/".into(), own_dirs: false };
+        let mut runner = runner(&mut ex, Policy::Quick(Budget::new(100.0, 0.0, 1.0)), true);
+        let p = prepared();
         // Three passes of 9 more: 1 and 3 dropped, the four 9s kept, tight (after two, the 3
         // was still kept).
         assert_eq!(runner.revisit(pipe, &p, &mut r, 50.0), Some(3.0));
@@ -754,17 +749,8 @@ mod tests {
         // is overrun rather than the score left with fewer than three.
         let mut ex = Canned::new(2.0).counting(&[5.0; 3]);
         ex.noise = Some(quiet);
-        let mut runner = Runner {
-            exe: Path::new("/unused"),
-            exec: &mut ex,
-            policy: Policy::Quick(Budget::new(100.0, 0.0, 1.0)),
-            console: Console::new(Verbosity::Quiet, Format::Json),
-            files: None,
-            estimate: Estimate { left: 1000.0 },
-            lost: Vec::new(),
-            remeasure: true,
-        };
-        let p = Prepared { argv: vec!["pipe".into()], stdin: None, cwd: "/".into(), own_dirs: false };
+        let mut runner = runner(&mut ex, Policy::Quick(Budget::new(100.0, 0.0, 1.0)), true);
+        let p = prepared();
         let mut r = disturbed();
         assert_eq!(runner.revisit(pipe, &p, &mut r, 3.2), Some(6.0));
         assert_eq!((r.passes.len(), r.replaced.len()), (3, 3));
@@ -772,16 +758,7 @@ mod tests {
         drop(runner);
         // A copy that fails on the second visit: the test keeps its first figure, no error.
         let mut ex = Canned::new(1.0).then(&[("ERROR|disk full\n", 1 << 8)]);
-        let mut runner = Runner {
-            exe: Path::new("/unused"),
-            exec: &mut ex,
-            policy: Policy::Quick(Budget::new(100.0, 0.0, 1.0)),
-            console: Console::new(Verbosity::Quiet, Format::Json),
-            files: None,
-            estimate: Estimate { left: 1000.0 },
-            lost: Vec::new(),
-            remeasure: true,
-        };
+        let mut runner = self::runner(&mut ex, Policy::Quick(Budget::new(100.0, 0.0, 1.0)), true);
         let (first, mut r) = (disturbed(), disturbed());
         assert_eq!(runner.revisit(pipe, &p, &mut r, 10.0), Some(1.0));
         assert_eq!(r, first);
