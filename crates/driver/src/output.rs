@@ -148,8 +148,7 @@ impl Console {
     /// `[7/24] Pipe Throughput, 2 copies`: the test begun last, where it stands in the run.
     fn where_(&self) -> String {
         let (copies, message) = &self.current;
-        let what = if *copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-        format!("[{}/{}] {message}, {what}", self.at, self.of.max(self.at))
+        format!("[{}/{}] {message}, {}", self.at, self.of.max(self.at), copies_word(*copies))
     }
 
     /// The banner, the directories block and (verbose) the test list.
@@ -164,8 +163,7 @@ impl Console {
     /// Verbose: before each copy count.
     pub fn run_with(&mut self, copies: usize) {
         if self.verbosity == Verbosity::Verbose {
-            let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-            self.progress(&format!("Run with {what}\n"));
+            self.progress(&format!("Run with {}\n", copies_word(copies)));
         }
     }
 
@@ -182,8 +180,8 @@ impl Console {
     /// visit); `left` is the estimated time left of the whole run.
     pub fn again(&mut self, copies: usize, message: &str, left: f64) {
         self.current = (copies, message.to_string());
-        let what = if copies == 1 { "1 copy".to_string() } else { format!("{copies} copies") };
-        let text = format!("[again] {message}, {what}: measured again, {} left", human(left));
+        let text =
+            format!("[again] {message}, {}: measured again, {} left", copies_word(copies), human(left));
         self.show(text, true);
         self.progress(&report::text::progress_again(copies, message));
     }
@@ -301,6 +299,11 @@ fn stats_line(r: &TestResult) -> Option<String> {
 
 /// `27 min`, `45 s`, `2 h 05 min`.
 pub use crate::fmt::duration as human;
+
+/// `1 copy`, `N copies`.
+fn copies_word(n: usize) -> String {
+    crate::fmt::number(Some(n), "copy", "copies")
+}
 
 /// The result files of a run.
 pub struct Files {
