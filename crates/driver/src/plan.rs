@@ -104,6 +104,11 @@ pub struct Row {
     pub estimate: f64,
 }
 
+/// The estimated seconds of laid-out rows and the held seconds of the second visits.
+fn total(rows: &[Row], again: f64) -> f64 {
+    rows.iter().map(|r| r.estimate).sum::<f64>() + again
+}
+
 impl Plan {
     /// The kind of run, in words.
     pub fn kind(&self) -> String {
@@ -160,7 +165,7 @@ impl Plan {
     /// The estimated seconds of the whole plan.
     pub fn estimate(&self) -> f64 {
         let (rows, again) = self.lay_out();
-        rows.iter().map(|r| r.estimate).sum::<f64>() + again
+        total(&rows, again)
     }
 
     /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
@@ -192,7 +197,7 @@ impl Plan {
                 super::output::human(again)
             );
         }
-        let total = rows.iter().map(|r| r.estimate).sum::<f64>() + again;
+        let total = total(&rows, again);
         let human = super::output::human(total);
         // The seconds in brackets only where the words rounded them.
         let exact = format!("{total:.0} s");
