@@ -327,22 +327,24 @@ fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) 
 
 /// A quick run's second visits, once every test at a copy count has run: the seconds held back
 /// from their shares (`Policy::release_held`) go to the tests `quick::due_again` names, each
-/// measured again (`Runner::revisit`) in turn, with a part in proportion to its three passes'
-/// seconds. False when a signal stopped one.
+/// measured again (`Runner::revisit`) in turn: first what setting aside its disturbed passes
+/// costs to each test that has them, as far as the seconds go, then the rest to the tests whose
+/// interval is loose, in proportion to their three passes' seconds (`quick::share_again`).
+/// False when a signal stopped one.
 fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
     let Some(mut pool) = runner.policy.release_held() else { return true };
-    let results = &run.runs.last().unwrap().results;
-    let due: Vec<(usize, &'static Test)> = quick::due_again(results)
-        .into_iter()
-        .filter_map(|k| Some((k, suite::test(&results[k].name)?)))
-        .collect();
-    let mut weights: f64 = due.iter().map(|(_, t)| runner.policy.test_secs(t)).sum();
-    for (k, t) in due {
-        let weight = runner.policy.test_secs(t);
-        let share = quick::share_again(pool, weight, weights);
-        weights -= weight;
+    let policy = &runner.policy;
+    let pass_secs = |r: &TestResult| suite::test(&r.name).map_or(0.0, |t| policy.pass_secs(t));
+    let due = quick::due_again(&run.runs.last().unwrap().results, pass_secs);
+    let mut weights: f64 = due.iter().filter(|d| d.owed == 0.0).map(|d| d.weight).sum();
+    for d in due {
         let cr = run.runs.last_mut().unwrap();
-        let spent = revisit_test(runner, workdir, t, &mut cr.results[k], share);
+        let Some(t) = suite::test(&cr.results[d.index].name) else { continue };
+        let share = quick::share_again(pool, &d, weights);
+        if d.owed == 0.0 {
+            weights -= d.weight;
+        }
+        let spent = revisit_test(runner, workdir, t, &mut cr.results[d.index], share);
         cr.end = sys::clock::time();
         let Some(spent) = spent else { return false };
         pool -= spent;

@@ -91,26 +91,62 @@ pub fn held_back(share: f64, floor: f64) -> f64 {
     (share - floor).max(0.0) * HELD
 }
 
-/// The tests of one copy count to measure again, as indices into `results`: first those with a
-/// disturbed pass still in their score, then those whose interval is not within ±[`TARGET`],
-/// each in run order. A test without a score (failed, skipped) is not measured again.
-pub fn due_again(results: &[TestResult]) -> Vec<usize> {
-    let scored = || results.iter().enumerate().filter(|(_, r)| r.ok());
-    let disturbed = |r: &TestResult| r.passes.iter().any(|p| r.pass_disturbance(p).is_some());
-    let first = scored().filter(|(_, r)| disturbed(r));
-    let loose = scored().filter(|(_, r)| !disturbed(r) && !converged(&r.passes, TARGET));
-    first.chain(loose).map(|(i, _)| i).collect()
+/// A test due a second visit ([`due_again`]): its index in the copy count's results, what
+/// setting aside all its disturbed passes costs (`owed`, seconds; 0 when none is in its score)
+/// and what measuring it again whole costs (`weight`, its [`MIN_PASSES`] passes' seconds:
+/// context1's 3 s passes need three times pipe's 1 s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Due {
+    pub index: usize,
+    pub owed: f64,
+    pub weight: f64,
 }
 
-/// A test's share of `pool`, the seconds held back for measuring again, in proportion to
-/// `weight`, its [`MIN_PASSES`] passes' seconds (what measuring it again whole costs: context1's
-/// 3 s passes need three times pipe's 1 s), among the tests still due (`weights`, its own
-/// included).
-pub fn share_again(pool: f64, weight: f64, weights: f64) -> f64 {
-    if pool <= 0.0 || weights <= 0.0 {
+/// What a test owed a second visit gets beyond its passes' seconds, in passes: a pass can take a
+/// little longer than the estimate, and the visit must not stop one short of its last.
+pub const OWED_MARGIN: f64 = 0.5;
+
+/// The passes a second visit owes test `r`: one in place of each disturbed pass in its score,
+/// and enough for [`MIN_PASSES`] clean ones; none when no pass in its score is disturbed.
+pub fn owed_passes(r: &TestResult) -> usize {
+    let disturbed = r.passes.iter().filter(|p| r.pass_disturbance(p).is_some()).count();
+    if disturbed == 0 {
+        return 0;
+    }
+    disturbed.max(MIN_PASSES.saturating_sub(r.passes.len() - disturbed))
+}
+
+/// The tests of one copy count to measure again, a pass of each costing `pass_secs` seconds:
+/// first those with a disturbed pass still in their score, the cheapest to set right first (so
+/// that what is held covers as many as it can), then those whose interval is not within
+/// ±[`TARGET`], in run order. A test without a score (failed, skipped) is not measured again.
+pub fn due_again(results: &[TestResult], pass_secs: impl Fn(&TestResult) -> f64) -> Vec<Due> {
+    let due = |(index, r): (usize, &TestResult)| {
+        let (owed, secs) = (owed_passes(r), pass_secs(r));
+        let owed = if owed == 0 { 0.0 } else { (owed as f64 + OWED_MARGIN) * secs };
+        let loose = owed == 0.0 && !converged(&r.passes, TARGET);
+        (owed > 0.0 || loose).then_some(Due { index, owed, weight: MIN_PASSES as f64 * secs })
+    };
+    let mut due: Vec<Due> = results.iter().enumerate().filter(|(_, r)| r.ok()).filter_map(due).collect();
+    // Stable: the loose keep run order after every disturbed one.
+    due.sort_by(|a, b| (a.owed == 0.0).cmp(&(b.owed == 0.0)).then(a.owed.total_cmp(&b.owed)));
+    due
+}
+
+/// Test `d`'s part of `pool`, the seconds still held for measuring again: what it is owed, as
+/// far as the pool goes; or, once no test is owed, a part in proportion to its weight among
+/// `weights`, the weights of the loose tests still due (its own included).
+pub fn share_again(pool: f64, d: &Due, weights: f64) -> f64 {
+    if pool <= 0.0 {
         return 0.0;
     }
-    pool * (weight / weights).min(1.0)
+    if d.owed > 0.0 {
+        return pool.min(d.owed);
+    }
+    if weights <= 0.0 {
+        return 0.0;
+    }
+    pool * (d.weight / weights).min(1.0)
 }
 
 /// A quick pass's duration for a test whose standard pass lasts `standard` seconds: a
@@ -328,9 +364,18 @@ mod tests {
         let l = Left { held: 8.0, ..Left::new(60.0, 12.0, 60.0) };
         assert!((share(l, 3.0, 10.0) - (3.0 + 40.0 / 6.0)).abs() < 1e-9);
         assert_eq!(share(Left { held: 60.0, ..l }, 3.0, 10.0), 0.0);
-        // The held seconds go to the tests due, by standard time, among those still due.
-        assert_eq!((share_again(12.0, 10.0, 30.0), share_again(12.0, 30.0, 30.0)), (4.0, 12.0));
-        assert_eq!((share_again(0.0, 1.0, 1.0), share_again(5.0, 1.0, 0.0)), (0.0, 0.0));
+        // Once no test is owed, the held seconds go to the loose tests due, by the seconds of
+        // their three passes, among those still due.
+        let loose = |weight| Due { index: 0, owed: 0.0, weight };
+        assert_eq!(
+            (share_again(12.0, &loose(10.0), 30.0), share_again(12.0, &loose(30.0), 30.0)),
+            (4.0, 12.0)
+        );
+        assert_eq!((share_again(0.0, &loose(1.0), 1.0), share_again(5.0, &loose(1.0), 0.0)), (0.0, 0.0));
+        // A test owed gets what it is owed, as far as the pool goes, whatever the weights.
+        let owed = Due { owed: 7.0, ..loose(3.0) };
+        assert_eq!((share_again(45.0, &owed, 3.0), share_again(5.0, &owed, 0.0)), (7.0, 5.0));
+        assert_eq!(share_again(-1.0, &owed, 3.0), 0.0);
     }
 
     #[test]
@@ -348,9 +393,33 @@ mod tests {
         let tight = test(&[5.0, 5.0, 5.0], quiet);
         let loose = test(&[1.0, 9.0, 3.0], quiet);
         let disturbed = test(&[5.0, 5.0, 5.0], busy);
+        let mut partly = test(&[5.0, 5.0, 5.0, 5.0], quiet);
+        partly.passes[1].noise = Some(busy);
         let failed = TestResult { error: Some("disk full".into()), ..loose.clone() };
-        let results = [tight, loose.clone(), failed, disturbed, loose];
-        assert_eq!(due_again(&results), [3, 1, 4]);
-        assert!(due_again(&[]).is_empty());
+        let results = [tight, loose.clone(), failed, disturbed, loose, partly];
+        // Passes of 1 s: the test with one disturbed pass is owed 1.5 s and comes before the
+        // one with three (3.5 s); the loose follow in run order, owed nothing.
+        let due = due_again(&results, |_| 1.0);
+        let at = |d: &[Due]| d.iter().map(|d| (d.index, d.owed)).collect::<Vec<_>>();
+        assert_eq!(at(&due), [(5, 1.5), (3, 3.5), (1, 0.0), (4, 0.0)]);
+        assert!(due.iter().all(|d| d.weight == 3.0));
+        assert!(due_again(&[], |_| 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_second_visit_owes_a_pass_for_each_disturbed_one_and_three_clean_ones() {
+        use crate::model::Noise;
+        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        let busy = Noise { foreign: 0.5, ..quiet };
+        let with = |noises: &[Noise]| {
+            let mut passes = ps(&vec![5.0; noises.len()]);
+            passes.iter_mut().zip(noises).for_each(|(p, n)| p.noise = Some(*n));
+            TestResult { passes, ..Default::default() }
+        };
+        assert_eq!(owed_passes(&with(&[quiet, quiet, quiet])), 0);
+        assert_eq!(owed_passes(&with(&[busy, quiet, busy, quiet, quiet])), 2);
+        // Two passes scored, one disturbed: two clean ones more make three.
+        assert_eq!(owed_passes(&with(&[quiet, busy])), 2);
+        assert_eq!(owed_passes(&with(&[busy; 4])), 4);
     }
 }
