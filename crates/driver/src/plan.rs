@@ -104,9 +104,20 @@ pub struct Row {
     pub estimate: f64,
 }
 
-/// The estimated seconds of laid-out rows and the held seconds of the second visits.
-fn total(rows: &[Row], again: f64) -> f64 {
-    rows.iter().map(|r| r.estimate).sum::<f64>() + again
+/// A plan laid out as `--dry-run` shows it: its rows, and the seconds a quick run holds back
+/// from their shares to measure tests again at the end of each copy count
+/// (`Policy::release_held`; none in other runs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    pub rows: Vec<Row>,
+    pub again: f64,
+}
+
+impl Layout {
+    /// The estimated seconds of the whole plan: its rows and the second visits.
+    pub fn total(&self) -> f64 {
+        self.rows.iter().map(|r| r.estimate).sum::<f64>() + self.again
+    }
 }
 
 impl Plan {
@@ -130,16 +141,11 @@ impl Plan {
         }
     }
 
-    /// Each (copies, test) with its passes, durations, settle and estimate. A quick run's tests
-    /// are estimated as the run shares its budget out: each the passes its share pays for (fewer
-    /// if its interval is tight sooner), what it leaves going to the tests after it.
-    pub fn rows(&self) -> Vec<Row> {
-        self.lay_out().0
-    }
-
-    /// The rows, and the seconds a quick run holds back from their shares to measure tests
-    /// again at the end of each copy count (`Policy::release_held`; none in other runs).
-    fn lay_out(&self) -> (Vec<Row>, f64) {
+    /// Each (copies, test) with its passes, durations, settle and estimate, and the seconds
+    /// held for second visits. A quick run's tests are estimated as the run shares its budget
+    /// out: each the passes its share pays for (fewer if its interval is tight sooner), what it
+    /// leaves going to the tests after it.
+    pub fn lay_out(&self) -> Layout {
         let mut policy = self.policy.clone();
         let (mut rows, mut again) = (Vec::new(), 0.0);
         for &c in &self.copies {
@@ -154,18 +160,12 @@ impl Plan {
             policy.end(held);
             again += held;
         }
-        (rows, again)
-    }
-
-    /// The seconds a quick run holds back to measure tests again ([`Plan::lay_out`]).
-    pub fn again_secs(&self) -> f64 {
-        self.lay_out().1
+        Layout { rows, again }
     }
 
     /// The estimated seconds of the whole plan.
     pub fn estimate(&self) -> f64 {
-        let (rows, again) = self.lay_out();
-        total(&rows, again)
+        self.lay_out().total()
     }
 
     /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
@@ -175,8 +175,8 @@ impl Plan {
             "Plan: {}\n\n  copies  test               passes  seconds  settle  estimate\n",
             self.kind()
         );
-        let (rows, again) = self.lay_out();
-        for r in &rows {
+        let layout = self.lay_out();
+        for r in &layout.rows {
             let passes = if r.min_passes < r.passes {
                 format!("{}-{}", r.min_passes, r.passes)
             } else {
@@ -189,15 +189,15 @@ impl Plan {
                 r.copies, r.test, r.secs
             );
         }
-        if again > 0.0 {
+        if layout.again > 0.0 {
             s += &format!(
                 "  then, at each copy count, the tests disturbed or not yet within +-{}% measured \
                  again: {} in all\n",
                 quick::TARGET * 100.0,
-                super::output::human(again)
+                super::output::human(layout.again)
             );
         }
-        let total = total(&rows, again);
+        let total = layout.total();
         let human = super::output::human(total);
         // The seconds in brackets only where the words rounded them.
         let exact = format!("{total:.0} s");
