@@ -177,12 +177,13 @@ fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
     j.key("schema").string("unixbench-plan");
     j.key("schema_version").int(1);
     j.key("kind").string(&plan.kind());
-    j.key("estimated_secs").number(plan.estimate().round());
-    j.key("again_secs").number(plan.again_secs().round());
+    let layout = plan.lay_out();
+    j.key("estimated_secs").number(layout.total().round());
+    j.key("again_secs").number(layout.again.round());
     j.key("results_dir").opt_string(dirs.results.as_ref().map(|r| r.to_string_lossy()).as_deref());
     j.key("tmpdir").string(&dirs.tmp.to_string_lossy());
     j.key("tests").begin_array();
-    for r in plan.rows() {
+    for r in &layout.rows {
         j.begin_object();
         j.key("copies").int(r.copies as i64);
         j.key("test").string(r.test);
@@ -364,29 +365,39 @@ fn revisit_test(
     r: &mut TestResult,
     share: f64,
 ) -> Option<f64> {
-    if share < runner.policy.pass_secs(t) || workdir.provide(t.name).is_err() {
+    if share < runner.policy.pass_secs(t) {
         return Some(0.0);
     }
-    let spent = match prepare(t, &runner.policy, workdir) {
-        Ok(p) => runner.revisit(t, &p, r, share),
-        Err(_) => Some(0.0),
-    };
-    workdir.release(t.name);
-    spent
+    let visit = |runner: &mut Runner, p: Prepared| runner.revisit(t, &p, r, share);
+    match with_files(runner, workdir, t, visit) {
+        Ok(Ok(spent)) => spent,
+        Ok(Err(_)) | Err(_) => Some(0.0),
+    }
 }
 
-/// One test at `copies` copies, with the work directory holding the files it reads while it
-/// runs (and only then). None when a signal stopped it.
+/// One test at `copies` copies. None when a signal stopped it.
 fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: usize) -> Option<TestResult> {
-    if let Err(e) = workdir.provide(t.name) {
-        return Some(runner.not_run(t, copies, Some(e.to_string()), None));
+    let run = |runner: &mut Runner, p: Prepared| runner.run_passes(t, copies, &p);
+    match with_files(runner, workdir, t, run) {
+        Ok(Ok(r)) => r,
+        Ok(Err(why)) => Some(runner.not_run(t, copies, None, Some(why))),
+        Err(e) => Some(runner.not_run(t, copies, Some(e.to_string()), None)),
     }
-    let r = match prepare(t, &runner.policy, workdir) {
-        Ok(p) => runner.run_passes(t, copies, &p),
-        Err(why) => Some(runner.not_run(t, copies, None, Some(why))),
-    };
+}
+
+/// `visit` of test `t` as prepared, with the work directory holding the files it reads while
+/// it runs (and only then); why it is skipped when it cannot be prepared, or why its files
+/// could not be provided.
+fn with_files<R>(
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    t: &Test,
+    visit: impl FnOnce(&mut Runner, Prepared) -> R,
+) -> std::io::Result<std::result::Result<R, String>> {
+    workdir.provide(t.name)?;
+    let r = prepare(t, &runner.policy, workdir).map(|p| visit(runner, p));
     workdir.release(t.name);
-    r
+    Ok(r)
 }
 
 /// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
