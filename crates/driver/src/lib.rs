@@ -337,12 +337,12 @@ fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
     let policy = &runner.policy;
     let pass_secs = |r: &TestResult| suite::test(&r.name).map_or(0.0, |t| policy.pass_secs(t));
     let due = quick::due_again(&run.runs.last().unwrap().results, pass_secs);
-    let mut weights: f64 = due.iter().filter(|d| d.owed == 0.0).map(|d| d.weight).sum();
+    let mut weights: f64 = due.iter().filter(|d| d.is_loose()).map(|d| d.weight).sum();
     for d in due {
         let cr = run.runs.last_mut().unwrap();
         let Some(t) = suite::test(&cr.results[d.index].name) else { continue };
         let share = quick::share_again(pool, &d, weights);
-        if d.owed == 0.0 {
+        if d.is_loose() {
             weights -= d.weight;
         }
         let spent = revisit_test(runner, workdir, t, &mut cr.results[d.index], share);

@@ -102,6 +102,13 @@ pub struct Due {
     pub weight: f64,
 }
 
+impl Due {
+    /// Whether it is due only for a loose interval: no disturbed pass is owed a replacement.
+    pub fn is_loose(&self) -> bool {
+        self.owed == 0.0
+    }
+}
+
 /// What a test owed a second visit gets beyond its passes' seconds, in passes: a pass can take a
 /// little longer than the estimate, and the visit must not stop one short of its last.
 pub const OWED_MARGIN: f64 = 0.5;
@@ -129,7 +136,7 @@ pub fn due_again(results: &[TestResult], pass_secs: impl Fn(&TestResult) -> f64)
     };
     let mut due: Vec<Due> = results.iter().enumerate().filter(|(_, r)| r.ok()).filter_map(due).collect();
     // Stable: the loose keep run order after every disturbed one.
-    due.sort_by(|a, b| (a.owed == 0.0).cmp(&(b.owed == 0.0)).then(a.owed.total_cmp(&b.owed)));
+    due.sort_by(|a, b| a.is_loose().cmp(&b.is_loose()).then(a.owed.total_cmp(&b.owed)));
     due
 }
 
@@ -140,7 +147,7 @@ pub fn share_again(pool: f64, d: &Due, weights: f64) -> f64 {
     if pool <= 0.0 {
         return 0.0;
     }
-    if d.owed > 0.0 {
+    if !d.is_loose() {
         return pool.min(d.owed);
     }
     if weights <= 0.0 {
@@ -378,12 +385,16 @@ mod tests {
         assert_eq!(share_again(-1.0, &owed, 3.0), 0.0);
     }
 
+    /// A pass's noise alone, and beside another process's half CPU.
+    fn noises() -> (crate::model::Noise, crate::model::Noise) {
+        let quiet = crate::model::Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
+        (quiet, crate::model::Noise { foreign: 0.5, ..quiet })
+    }
+
     #[test]
     fn disturbed_tests_are_due_again_before_loose_ones_and_tight_clean_ones_not_at_all() {
-        use crate::model::Noise;
-        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
-        let busy = Noise { foreign: 0.5, ..quiet };
-        let test = |rates: &[f64], noise: Noise| {
+        let (quiet, busy) = noises();
+        let test = |rates: &[f64], noise: crate::model::Noise| {
             let mut passes = ps(rates);
             passes.iter_mut().for_each(|p| p.noise = Some(noise));
             let mut r = TestResult { passes, ..Default::default() };
@@ -408,10 +419,8 @@ mod tests {
 
     #[test]
     fn a_second_visit_owes_a_pass_for_each_disturbed_one_and_three_clean_ones() {
-        use crate::model::Noise;
-        let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
-        let busy = Noise { foreign: 0.5, ..quiet };
-        let with = |noises: &[Noise]| {
+        let (quiet, busy) = noises();
+        let with = |noises: &[crate::model::Noise]| {
             let mut passes = ps(&vec![5.0; noises.len()]);
             passes.iter_mut().zip(noises).for_each(|(p, n)| p.noise = Some(*n));
             TestResult { passes, ..Default::default() }
