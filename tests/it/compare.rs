@@ -282,6 +282,103 @@ fn bad_input_is_one_line_naming_the_file() {
     }
 }
 
+const POOL_TEXT: &str = r#"Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from the first start to the last: 60 min
+  [1] pool-1.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
+      host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T00:05:42Z
+  [2] pool-2.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
+      host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T00:35:42Z
+  [3] pool-3.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
+      host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T01:05:42Z
+
+1 parallel copy                           runs       pooled      95%        lowest      highest
+Dhrystone 2 using register variables         3   88000000.0  +-26.7%    80000000.0   96800000.0
+Pipe Throughput                              3    2100000.0  +-12.9%d    2000000.0    2205000.0
+
+System Benchmarks Index Score                3       3567.8  +-19.6%d       3319.8       3834.4
+
+Partial index in [1], [2], [3]: not every index test ran, so index scores may cover different tests.
+
+pooled: the geometric mean of the runs' scores; an index score's, of the runs' index scores.
+95%: the half-width of its 95% interval (log scale, Student t over the runs), from the runs' spread: it holds the host's wander between them, which one run's interval cannot see, over the time they span.
+d: disturbed in at least one of the runs: not fit to publish.
+"#;
+
+/// Three quick runs of one host, half an hour apart, each 10% (Dhrystone) and 5% (Pipe) over
+/// the one before, Pipe disturbed in the second: each row is the geometric mean of the runs,
+/// its interval exp(mean ln ± t(0.975, 2)·s/√3) over the runs, in every format.
+#[test]
+fn a_pool_of_one_hosts_runs() {
+    let files = ["pool-1.json", "pool-2.json", "pool-3.json"];
+    assert_prints(&["--pool", files[0], files[1], files[2]], POOL_TEXT);
+    let tsv = stdout(&compare(&["--pool", "--format", "tsv", files[0], files[1], files[2]]));
+    let lines: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(
+        lines[0].join(" "),
+        "copies test runs score ci95_low ci95_high min max cv span_s kind disturbed_runs"
+    );
+    assert_eq!(lines.len(), 4, "{tsv}");
+    let close = |got: &str, want: f64| (got.parse::<f64>().unwrap() / want - 1.0).abs() < 1e-9;
+    // Python's statistics over the same figures: the geometric mean, the bounds and the CV.
+    let want = [
+        (
+            "Dhrystone 2 using register variables",
+            88000000.0,
+            69447647.99835931,
+            111508455.98374979,
+            0.09520212239630653,
+            "0",
+        ),
+        ("Pipe Throughput", 2100000.0, 1860296.4522471705, 2370589.9103730903, 0.048775652068776466, "1"),
+        (
+            "System Benchmarks Index Score",
+            3567.822822508486,
+            2983.0998095104155,
+            4267.15849474093,
+            0.07200783939519137,
+            "1",
+        ),
+    ];
+    for (l, (test, score, low, high, cv, disturbed)) in lines[1..].iter().zip(want) {
+        assert_eq!(
+            (l[0], l[1], l[2], l[9], l[10], l[11]),
+            ("1", test, "3", "3600", "quick", disturbed),
+            "{l:?}"
+        );
+        assert!(close(l[3], score) && close(l[4], low) && close(l[5], high) && close(l[8], cv), "{l:?}");
+    }
+    let json = stdout(&compare(&["--pool", "--format", "json", files[0], files[1], files[2]]));
+    assert!(json.starts_with("{\"schema\":\"unixbench-pool\",\"schema_version\":1,\"warning\":null,\"span_seconds\":3600,\"runs\":[{\"run\":1,\"file\":\"pool-1.json\""), "{json}");
+    let pipe = json.split("{\"test\":\"Pipe Throughput\",\"index_score\":false,\"runs\":3,\"score\":").nth(1);
+    assert!(pipe.is_some_and(|p| close(p.split(',').next().unwrap(), 2100000.0)), "{json}");
+    assert!(json.contains("\"min\":2000000,\"max\":2205000,"), "{json}");
+    assert!(json.contains("\"disturbed_runs\":1,\"images_differ\":false}"), "{json}");
+    assert!(json.ends_with("\"not_compared\":[]}\n"), "{json}");
+}
+
+/// A pool is of two runs or more of one host, printed as text, TSV or JSON.
+#[test]
+fn a_pool_refuses_what_it_cannot_judge() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--pool", "pool-1.json"], "compare: --pool needs two runs or more"),
+        (&["--pool", "pool-1.json", "b.json"], "compare: b.json: its host (other, unknown, 1 CPU) is not the first file's (vm, AMD EPYC, 2 CPUs): --pool judges one host's runs"),
+        (&["--pool", "--hosts", "pool-1.json", "pool-2.json"], "compare: --pool and --hosts exclude each other"),
+        (&["--pool", "--format", "html", "pool-1.json", "pool-2.json"], "compare: --pool prints text, tsv or json, not html"),
+    ];
+    for (args, needle) in cases {
+        let o = compare(args);
+        assert_usage_error(&o, needle);
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+    // Runs of different kinds pool, with the warning compare gives.
+    let o = compare(&["--pool", "a.json", "pool-1.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("** warning: comparing runs of different kinds (standard, quick)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// A file name is shown as the driver shows a word of its command line: its control
 /// characters escaped, so that the error stays one line.
 #[test]

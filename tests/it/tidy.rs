@@ -365,7 +365,7 @@ const CRATES: &[Crate] = &[
     Crate {
         dir: "crates/compare",
         name: "compare",
-        layers: &[&["load"], &["log", "fleet"], &["table", "html"]],
+        layers: &[&["load"], &["log", "fleet"], &["table", "html"], &["pool"]],
     },
     // The binary: the kernels (measuring, though in the top crate), then the applet table, then
     // the commands that place the binary (`--install`, `--dropin`).

@@ -84,6 +84,35 @@ pub fn iso_utc(t: i64) -> String {
     format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.year, tm.mon + 1, tm.mday, tm.hour, tm.min, tm.sec)
 }
 
+/// [`iso_utc`]'s text read back: `2026-12-01T12:37:50Z` as seconds since the Epoch and true; the
+/// same without the `Z` (a text report's start, in its host's unknown zone) as the seconds it
+/// would be in UTC and false, so that two such times can still be subtracted. None for
+/// anything else.
+pub fn parse_iso(s: &str) -> Option<(i64, bool)> {
+    let (s, utc) = s.strip_suffix('Z').map_or((s, false), |s| (s, true));
+    let (date, time) = s.split_once('T')?;
+    let field = |f: &str, len: usize| -> Option<i64> {
+        (f.len() == len && f.bytes().all(|b| b.is_ascii_digit())).then(|| f.parse().ok())?
+    };
+    let [y, m, d] = date.split('-').collect::<Vec<_>>()[..] else { return None };
+    let [h, mi, sec] = time.split(':').collect::<Vec<_>>()[..] else { return None };
+    let (y, m, d) = (field(y, 4)?, field(m, 2)?, field(d, 2)?);
+    let (h, mi, sec) = (field(h, 2)?, field(mi, 2)?, field(sec, 2)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    Some((days_from_civil(y, m, d) * 86_400 + h * 3600 + mi * 60 + sec, utc))
+}
+
+/// Days since 1970-01-01 of a date of the proleptic Gregorian calendar ([`utc`]'s inverse).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+    era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+}
+
 /// `strftime("%Y-%m-%d")`, the date in result file names.
 #[cfg(test)]
 pub fn ymd(tm: &Tm) -> String {
@@ -260,6 +289,19 @@ mod tests {
         assert_eq!(perl_num(0.0), "0");
         assert_eq!(general(100000.0, 6), "100000");
         assert_eq!(general(1000000.0, 6), "1e+06");
+    }
+
+    #[test]
+    fn iso_dates_read_back() {
+        for t in [0, 59, 951_782_400, 1_795_910_742, 4_102_444_799, -86_400] {
+            assert_eq!(parse_iso(&iso_utc(t)), Some((t, true)), "{t}");
+        }
+        assert_eq!(parse_iso("2026-11-30T00:05:42"), Some((1_795_910_742 + 86_400, false)));
+        for bad in
+            ["", "unknown", "2026-11-30", "2026-13-01T00:00:00Z", "2026-11-30T24:00:00", "26-11-30T00:00:00"]
+        {
+            assert_eq!(parse_iso(bad), None, "{bad}");
+        }
     }
 
     #[test]

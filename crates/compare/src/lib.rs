@@ -3,6 +3,8 @@
 //! score per run, its ratio to the first run, and a mark where the 95% intervals do not overlap.
 //! Given one file with a 1-copy and an N-copy run, prints the UnixBench README's scaling table.
 //!
+//! With `--pool`, several runs of one host are judged together (`pool`).
+//!
 //! Reading files is `load`, building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
@@ -13,6 +15,7 @@ mod fleet;
 mod html;
 mod load;
 mod log;
+mod pool;
 mod table;
 
 use crate::error::{Error, Result};
@@ -20,7 +23,7 @@ use std::ffi::OsString;
 use std::io::Write as _;
 
 const HELP: &str = "\
-Usage: unixbench compare [--format text|tsv|json|html] [--hosts] FILE [FILE ...]
+Usage: unixbench compare [--format text|tsv|json|html] [--hosts | --pool] FILE [FILE ...]
 
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
@@ -37,6 +40,12 @@ With --hosts (a fleet's results, one file per host), prints one table with a row
 the host as its system block names it (name, machine, CPUs, OS release, CPU model), its System
 Benchmarks Index Score at 1 copy and at its largest copy count, sorted by the first, highest
 first (text, tsv or html).
+
+With --pool (two runs or more of one host, best spread over an hour or more), prints one table
+per copy count: each test's and index's figure pooled over the runs (the geometric mean of their
+scores), its 95% interval from the runs' spread, the lowest and highest run, and how many runs
+found it disturbed (text, tsv or json). One run's interval says how well its own passes agree;
+the pool's also holds the host's wander from run to run, as far as the runs' span reaches.
 
 With --format html, prints a page with no script or external file: the files sorted by that
 index, each labelled [k] by its place on the command line, with its host and kind of run, and a
@@ -71,6 +80,7 @@ fn parse_format(v: &str) -> Result<Format> {
 struct Args {
     format: Format,
     hosts: bool,
+    pool: bool,
     files: Vec<OsString>,
 }
 
@@ -103,7 +113,11 @@ pub fn main(args: Vec<OsString>) -> Result {
         return crate::error::print(HELP);
     };
     let sources = load_all(&args.files)?;
-    let out = render(args.format, args.hosts, sources)?;
+    let out = if args.pool {
+        render_pool(args.format, sources)?
+    } else {
+        render(args.format, args.hosts, sources)?
+    };
     crate::error::print_table(&out)
 }
 
@@ -111,7 +125,7 @@ pub fn main(args: Vec<OsString>) -> Result {
 fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
-    let mut a = Args { format: Format::Text, hosts: false, files: Vec::new() };
+    let mut a = Args { format: Format::Text, hosts: false, pool: false, files: Vec::new() };
     while let Some(arg) = p.next().map_err(|e| Error::usage(format!("compare: {e}")))? {
         match arg {
             Long("format") => {
@@ -119,6 +133,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
                 a.format = parse_format(&v.to_string_lossy())?;
             }
             Long("hosts") => a.hosts = true,
+            Long("pool") => a.pool = true,
             Short('h') | Long("help") => return Ok(None),
             Value(v) => a.files.push(v),
             other => return Err(Error::usage(format!("compare: {}", other.unexpected()))),
@@ -129,12 +144,34 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
             "compare: no files given (usage: unixbench compare [--format text|tsv|json] FILE ...)",
         ));
     }
+    if a.pool && a.hosts {
+        return Err(Error::usage("compare: --pool and --hosts exclude each other"));
+    }
+    if a.pool && a.format == Format::Html {
+        return Err(Error::usage("compare: --pool prints text, tsv or json, not html"));
+    }
+    if a.pool && a.files.len() < 2 {
+        return Err(Error::usage(
+            "compare: --pool needs two runs or more (one run's own interval is in its report)",
+        ));
+    }
     Ok(Some(a))
 }
 
 /// Each file read and held to its bounds ([`read_source`]); the first bad one is the error.
 fn load_all(files: &[OsString]) -> Result<Vec<load::Source>> {
     files.iter().map(read_source).collect()
+}
+
+/// Several runs of one host pooled ([`pool`]).
+fn render_pool(format: Format, sources: Vec<load::Source>) -> Result<String> {
+    let p = pool::pool(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
+    Ok(match format {
+        Format::Text => pool::text(&p),
+        Format::Tsv => pool::tsv(&p),
+        Format::Json => pool::json(&p),
+        Format::Html => unreachable!("refused with the arguments"),
+    })
 }
 
 /// The page, the fleet table, the scaling table of one file or the comparison of several.

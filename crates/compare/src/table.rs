@@ -211,7 +211,7 @@ fn mark(first: &Option<Cell>, other: &Option<Cell>) -> Option<Mark> {
 }
 
 /// A file's two lines in the list: what it is and what kind of run, then whose run and when.
-fn source_line(i: usize, s: &Source) -> String {
+pub(super) fn source_line(i: usize, s: &Source) -> String {
     let h = &s.host;
     let cpus = crate::fmt::number(h.cpus, "CPU", "CPUs");
     format!(
@@ -256,9 +256,7 @@ fn sources_text(c: &Comparison) -> String {
 /// One copy count's table: a line per row, each file's score with its interval's half-width
 /// (`d` after it when disturbed), and after the first file's, the ratio to it and its mark.
 fn table_text(t: &Table) -> String {
-    let title =
-        if t.copies == 1 { "1 parallel copy".to_string() } else { format!("{} parallel copies", t.copies) };
-    let mut head = format!("\n{title:<40} {:>12} {:>7}", "[1]", "95%");
+    let mut head = format!("\n{:<40} {:>12} {:>7}", table_title(t.copies), "[1]", "95%");
     for j in 1..t.rows.first().map_or(1, |r| r.cells.len()) {
         let _ = write!(head, "  {:>12} {:>7} {:>8}", format!("[{}]", j + 1), "95%", "vs [1]");
     }
@@ -287,16 +285,30 @@ fn table_text(t: &Table) -> String {
     o
 }
 
+/// The title of a copy count's table: `1 parallel copy`, `2 parallel copies`.
+pub(super) fn table_title(copies: usize) -> String {
+    if copies == 1 {
+        "1 parallel copy".to_string()
+    } else {
+        format!("{copies} parallel copies")
+    }
+}
+
+/// An interval's half-width on the log scale as a percentage: `+-2.1%`.
+pub(super) fn half_width(ci: &Interval) -> String {
+    format!("+-{:.1}%", 100.0 * ci.log_half.exp_m1())
+}
+
 /// A file's score in a row, its interval's half-width on the log scale as a percentage, and
 /// `d` when disturbed; `---` where it has none.
 fn cell_text(cell: &Option<Cell>) -> String {
     let Some(x) = cell else { return format!(" {:>12} {:>7} ", "---", "") };
-    let ci = x.ci.map_or("---".to_string(), |i| format!("+-{:.1}%", 100.0 * i.log_half.exp_m1()));
+    let ci = x.ci.as_ref().map_or("---".to_string(), half_width);
     format!(" {:>12.1} {ci:>7}{}", x.score, if x.disturbed { 'd' } else { ' ' })
 }
 
 /// What the tables leave out: partial indexes, copy counts not in every file.
-fn notes_text(c: &Comparison) -> String {
+pub(super) fn notes_text(c: &Comparison) -> String {
     let mut o = String::new();
     let partial: Vec<String> = (0..c.sources.len())
         .filter(|&i| c.sources[i].runs.iter().any(|r| r.index.iter().any(|x| x.partial)))
@@ -340,7 +352,7 @@ fn legend_text(c: &Comparison) -> String {
     o
 }
 
-fn opt(x: Option<f64>) -> String {
+pub(super) fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), number)
 }
 
@@ -414,6 +426,13 @@ pub fn json(c: &Comparison) -> String {
         j.end_array().end_object();
     }
     j.end_array();
+    not_compared_json(&mut j, c);
+    j.end_object();
+    j.finish()
+}
+
+/// The copy counts not in every file, and the files (1-based) that have them.
+pub(super) fn not_compared_json(j: &mut Writer, c: &Comparison) {
     j.key("not_compared").begin_array();
     for (n, which) in &c.not_compared {
         j.begin_object().key("copies").int(*n as i64).key("runs").begin_array();
@@ -422,12 +441,11 @@ pub fn json(c: &Comparison) -> String {
         }
         j.end_array().end_object();
     }
-    j.end_array().end_object();
-    j.finish()
+    j.end_array();
 }
 
 /// A file compared: what it is, its kind of run, whose run and when.
-fn source_json(j: &mut Writer, i: usize, s: &Source) {
+pub(super) fn source_json(j: &mut Writer, i: usize, s: &Source) {
     let h = &s.host;
     j.begin_object();
     j.key("run").int(i as i64 + 1);
