@@ -14,7 +14,9 @@
 #   STANDARD_ARGS    more arguments of the standard runs (default none: Run's durations);
 #                    `-t 1 -i 3` makes a check of the script itself in seconds
 #   QUICK_ARGS       the quick runs' budget (default `--quick`)
-#   KEEP=DIR         save every run's figures and wall time in DIR (made if missing)
+#   KEEP=DIR         save every run's figures and wall time in DIR (made if missing), and
+#                    its results directory (report, log, JSON) as DIR/KIND-ROUND, which
+#                    `unixbench compare` reads (bench/pool.sh pools the quick ones)
 #   SETTLE_LOAD=L    before each run, wait until the 1-minute load average is under L (default
 #                    1), at most SETTLE_MAX seconds (default 600): a run started in the tail
 #                    of the previous run's 8-shell test (load 7-9) is slowed where others
@@ -58,11 +60,17 @@ fi
 one() {
     kind=$1 round=$2
     shift 2
+    # With KEEP, each run's results directory (report, log, JSON) is kept as DIR/KIND-ROUND.
+    if [ -n "${KEEP:-}" ]; then
+        set -- "--results=$KEEP/$kind-$round" --json "$@"
+    else
+        set -- --no-save "$@"
+    fi
     if [ "$kind" = std ]; then
         # shellcheck disable=SC2086 # STANDARD_ARGS is words
-        set -- -q -c "$copies" ${STANDARD_ARGS:-} --no-save --tmpdir "$work/tmp" --format tsv "$@"
+        set -- -q -c "$copies" ${STANDARD_ARGS:-} --tmpdir "$work/tmp" --format tsv "$@"
     else
-        set -- -q -c "$copies" "$quick" --no-save --tmpdir "$work/tmp" --format tsv "$@"
+        set -- -q -c "$copies" "$quick" --tmpdir "$work/tmp" --format tsv "$@"
     fi
     settle quick.sh "$kind $round" >&2
     if [ "$kind" = quick ] && [ "${HOG:-}" = 1 ]; then
