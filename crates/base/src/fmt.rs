@@ -85,23 +85,43 @@ pub fn iso_utc(t: i64) -> String {
 }
 
 /// [`iso_utc`]'s text read back: `2026-12-01T12:37:50Z` as seconds since the Epoch and true; the
-/// same without the `Z` (a text report's start, in its host's unknown zone) as the seconds it
-/// would be in UTC and false, so that two such times can still be subtracted. None for
-/// anything else.
+/// same without the `Z` (a text report's start, in its host's zone, which the report does not
+/// give) as the seconds it would be in UTC and false, so that two such times can still be
+/// subtracted (an hour off across a change to or from summer time). None for anything else.
 pub fn parse_iso(s: &str) -> Option<(i64, bool)> {
     let (s, utc) = s.strip_suffix('Z').map_or((s, false), |s| (s, true));
     let (date, time) = s.split_once('T')?;
-    let field = |f: &str, len: usize| -> Option<i64> {
-        (f.len() == len && f.bytes().all(|b| b.is_ascii_digit())).then(|| f.parse().ok())?
-    };
-    let [y, m, d] = date.split('-').collect::<Vec<_>>()[..] else { return None };
-    let [h, mi, sec] = time.split(':').collect::<Vec<_>>()[..] else { return None };
-    let (y, m, d) = (field(y, 4)?, field(m, 2)?, field(d, 2)?);
-    let (h, mi, sec) = (field(h, 2)?, field(mi, 2)?, field(sec, 2)?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+    let [y, m, d] = fields(date, '-', [4, 2, 2])?;
+    let [h, mi, sec] = fields(time, ':', [2, 2, 2])?;
+    let in_month = (1..=12).contains(&m) && (1..=days_in_month(y, m)).contains(&d);
+    if !in_month || h > 23 || mi > 59 || sec > 60 {
         return None;
     }
     Some((days_from_civil(y, m, d) * 86_400 + h * 3600 + mi * 60 + sec, utc))
+}
+
+/// Three numbers of exactly `lens` digits between `sep`s.
+fn fields(s: &str, sep: char, lens: [usize; 3]) -> Option<[i64; 3]> {
+    let mut out = [0; 3];
+    let mut parts = s.split(sep);
+    for (o, len) in out.iter_mut().zip(lens) {
+        let f = parts.next()?;
+        if f.len() != len || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        *o = f.parse().ok()?;
+    }
+    parts.next().is_none().then_some(out)
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    match m {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 /// Days since 1970-01-01 of a date of the proleptic Gregorian calendar ([`utc`]'s inverse).
@@ -127,7 +147,9 @@ pub fn duration(secs: f64) -> String {
     } else if s < 5400 {
         format!("{} min", (s + 30) / 60)
     } else {
-        format!("{} h {:02} min", s / 3600, (s % 3600 + 30) / 60)
+        // Rounded to the minute first, so that 1 h 59 min 40 s reads 2 h 00 min, not 1 h 60 min.
+        let min = (s + 30) / 60;
+        format!("{} h {:02} min", min / 60, min % 60)
     }
 }
 
@@ -247,6 +269,7 @@ mod tests {
         assert_eq!(duration(90.0), "2 min");
         assert_eq!(duration(700.0), "12 min");
         assert_eq!(duration(5400.0), "1 h 30 min");
+        assert_eq!(duration(7190.0), "2 h 00 min");
     }
 
     #[test]
@@ -297,9 +320,18 @@ mod tests {
             assert_eq!(parse_iso(&iso_utc(t)), Some((t, true)), "{t}");
         }
         assert_eq!(parse_iso("2026-11-30T00:05:42"), Some((1_795_910_742 + 86_400, false)));
-        for bad in
-            ["", "unknown", "2026-11-30", "2026-13-01T00:00:00Z", "2026-11-30T24:00:00", "26-11-30T00:00:00"]
-        {
+        assert_eq!(parse_iso("2024-02-29T00:00:00Z").map(|t| t.0), Some(1_709_164_800));
+        for bad in [
+            "",
+            "unknown",
+            "2026-11-30",
+            "2026-13-01T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2026-04-31T00:00:00",
+            "2026-11-30T24:00:00",
+            "26-11-30T00:00:00",
+            "2026-11-30T00:00:00:00",
+        ] {
             assert_eq!(parse_iso(bad), None, "{bad}");
         }
     }
