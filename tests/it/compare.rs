@@ -290,11 +290,11 @@ const POOL_TEXT: &str = r#"Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from th
   [3] pool-3.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T01:05:42Z
 
-1 parallel copy                           runs       pooled      95%        lowest      highest
-Dhrystone 2 using register variables         3   88000000.0  +-26.7%    80000000.0   96800000.0
-Pipe Throughput                              3    2100000.0  +-12.9%d    2000000.0    2205000.0
+1 parallel copy                           runs       pooled       95%        lowest      highest
+Dhrystone 2 using register variables         3   88000000.0   +-26.7%    80000000.0   96800000.0
+Pipe Throughput                              3    2100000.0   +-12.9%d    2000000.0    2205000.0
 
-System Benchmarks Index Score                3       3567.8  +-19.6%d       3319.8       3834.4
+System Benchmarks Index Score                3       3567.8   +-19.6%d       3319.8       3834.4
 
 Partial index in [1], [2], [3]: not every index test ran, so index scores may cover different tests.
 
@@ -314,7 +314,7 @@ fn a_pool_of_one_hosts_runs() {
     let lines: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(
         lines[0].join(" "),
-        "copies test runs score ci95_low ci95_high min max cv span_s kind disturbed_runs"
+        "copies test runs score ci95_low ci95_high min max cv span_s kind disturbed_runs not_pooled"
     );
     assert_eq!(lines.len(), 4, "{tsv}");
     let close = |got: &str, want: f64| (got.parse::<f64>().unwrap() / want - 1.0).abs() < 1e-9;
@@ -340,18 +340,19 @@ fn a_pool_of_one_hosts_runs() {
     ];
     for (l, (test, score, low, high, cv, disturbed)) in lines[1..].iter().zip(want) {
         assert_eq!(
-            (l[0], l[1], l[2], l[9], l[10], l[11]),
-            ("1", test, "3", "3600", "quick", disturbed),
+            (l[0], l[1], l[2], l[9], l[10], l[11], l[12]),
+            ("1", test, "3", "3600", "quick", disturbed, ""),
             "{l:?}"
         );
         assert!(close(l[3], score) && close(l[4], low) && close(l[5], high) && close(l[8], cv), "{l:?}");
     }
     let json = stdout(&compare(&["--pool", "--format", "json", files[0], files[1], files[2]]));
-    assert!(json.starts_with("{\"schema\":\"unixbench-pool\",\"schema_version\":1,\"warning\":null,\"span_seconds\":3600,\"runs\":[{\"run\":1,\"file\":\"pool-1.json\""), "{json}");
+    assert!(json.starts_with("{\"schema\":\"unixbench-pool\",\"schema_version\":1,\"warning\":null,\"runs\":[{\"run\":1,\"file\":\"pool-1.json\""), "{json}");
+    assert!(json.contains("}],\"span_seconds\":3600,\"tables\":[{\"copies\":1,"), "{json}");
     let pipe = json.split("{\"test\":\"Pipe Throughput\",\"index_score\":false,\"runs\":3,\"score\":").nth(1);
     assert!(pipe.is_some_and(|p| close(p.split(',').next().unwrap(), 2100000.0)), "{json}");
     assert!(json.contains("\"min\":2000000,\"max\":2205000,"), "{json}");
-    assert!(json.contains("\"disturbed_runs\":1,\"images_differ\":false}"), "{json}");
+    assert!(json.contains("\"disturbed_runs\":1,\"not_pooled\":null}"), "{json}");
     assert!(json.ends_with("\"not_compared\":[]}\n"), "{json}");
 }
 
@@ -360,6 +361,12 @@ fn a_pool_of_one_hosts_runs() {
 fn a_pool_refuses_what_it_cannot_judge() {
     let cases: &[(&[&str], &str)] = &[
         (&["--pool", "pool-1.json"], "compare: --pool needs two runs or more"),
+        (&["--pool", "results/*.json"], "compare: results/*.json: cannot read"),
+        (
+            &["--pool", "pool-1.json", "pool-2.json", "pool-1.json"],
+            "compare: pool-1.json: the same run as pool-1.json: a pool counts each run once",
+        ),
+        (&["--pool", "quick.json", "quick.txt"], "compare: quick.txt: the same run as quick.json"),
         (&["--pool", "pool-1.json", "b.json"], "compare: b.json: its host (other, unknown, 1 CPU) is not the first file's (vm, AMD EPYC, 2 CPUs): --pool judges one host's runs"),
         (&["--pool", "--hosts", "pool-1.json", "pool-2.json"], "compare: --pool and --hosts exclude each other"),
         (&["--pool", "--format", "html", "pool-1.json", "pool-2.json"], "compare: --pool prints text, tsv or json, not html"),
@@ -370,7 +377,7 @@ fn a_pool_refuses_what_it_cannot_judge() {
         assert_eq!(stdout(&o), "", "{args:?}");
     }
     // Runs of different kinds pool, with the warning compare gives.
-    let o = compare(&["--pool", "a.json", "pool-1.json"]);
+    let o = compare(&["--pool", "a.json", "pool-2.json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("** warning: comparing runs of different kinds (standard, quick)"),

@@ -67,15 +67,22 @@ impl Source {
     }
 }
 
-/// The warning for files of different kinds of run (standard, quick, short), whose figures are
-/// not comparable; None when they are all of one kind.
-pub fn kinds_warning(sources: &[Source]) -> Option<String> {
+/// The kinds of run of the files (standard, quick, short, static image), each once, in the order
+/// the files first show them.
+pub fn kinds(sources: &[Source]) -> Vec<&'static str> {
     let mut kinds: Vec<&str> = Vec::new();
     for k in sources.iter().map(|s| s.run_kind().name()) {
         if !kinds.contains(&k) {
             kinds.push(k);
         }
     }
+    kinds
+}
+
+/// The warning for files of different kinds of run (standard, quick, short), whose figures are
+/// not comparable; None when they are all of one kind.
+pub fn kinds_warning(sources: &[Source]) -> Option<String> {
+    let kinds = kinds(sources);
     (kinds.len() > 1).then(|| {
         format!("comparing runs of different kinds ({}): their figures are not comparable", kinds.join(", "))
     })

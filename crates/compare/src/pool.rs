@@ -4,41 +4,84 @@
 //! ones"). Pooled, a test's figure is the geometric mean of the runs' scores and its interval
 //! comes from their spread (log scale, Student t over the runs), so it holds that wander as far
 //! as the runs' span reaches. An index score is pooled from the runs' index scores, not
-//! propagated from the pooled tests': the wander moves every test of a run together, and the
-//! tests' intervals are not independent.
+//! propagated from the pooled tests': the wander moves every test of a run together, so the
+//! tests' spreads are not independent.
 
-use super::load::{kinds_warning, Source};
+use super::load::{kinds, Source};
 use super::table::{self, Cell, Comparison, Row, Table};
 use crate::json::Writer;
+use crate::model::Category;
 use crate::stats::{self, Stats};
 use std::fmt::Write as _;
 
-/// Several runs of one host lined up by copy count.
+/// Several runs of one host lined up by copy count, each row pooled.
 pub struct Pool {
-    pub cmp: Comparison,
+    cmp: Comparison,
     /// Seconds from the earliest run's start to the latest's; None when a file's date is
     /// unknown, or the dates mix UTC and a text report's local time.
-    pub span: Option<i64>,
+    span: Option<i64>,
+    /// Each table's rows pooled, as `cmp.tables` and their rows are ordered.
+    pooled: Vec<Vec<Pooled>>,
 }
 
 /// One row pooled over the runs that have it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Pooled {
-    /// The statistics of the runs' scores (their geometric mean, the interval of it, the lowest
-    /// and highest); None when the runs timed different exec images, which do not pool.
-    pub stats: Option<Stats>,
-    pub runs: usize,
+struct Pooled {
+    /// The statistics of the runs' scores: their geometric mean, its interval, the lowest and
+    /// highest. None when they were not pooled.
+    stats: Option<Stats>,
+    runs: usize,
     /// In how many of the runs it was disturbed.
-    pub disturbed: usize,
-    pub images_differ: bool,
+    disturbed: usize,
+    not_pooled: Option<NotPooled>,
 }
 
-/// Lines the runs up by copy count. Err names the file that is not of the first file's host, or
-/// that cannot be lined up, and why.
+/// Why a row's scores were not pooled: what a pool of them would hide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NotPooled {
+    /// execl or spawn timed this static binary in one run and a dynamically linked program in
+    /// another: figures of two programs.
+    Images,
+    /// A run scored 0. Run's geometric mean counts such a pass as 1 to go on; a pool would be
+    /// off by the whole run.
+    Zero,
+    /// An index whose runs scored different tests, or a test not pooled.
+    Tests,
+}
+
+impl NotPooled {
+    /// The TSV's and JSON's word for it.
+    fn key(self) -> &'static str {
+        match self {
+            NotPooled::Images => "images differ",
+            NotPooled::Zero => "a score of 0",
+            NotPooled::Tests => "tests differ",
+        }
+    }
+    /// The legend's line for it.
+    fn legend(self) -> &'static str {
+        match self {
+            NotPooled::Images => {
+                "!: not pooled: the runs timed different exec images (this static binary and a \
+                 dynamically linked program).\n"
+            }
+            NotPooled::Zero => "!: not pooled: a run scored 0, which a geometric mean cannot hold.\n",
+            NotPooled::Tests => {
+                "!: not pooled: the runs' index scores cover different tests, or a test not pooled.\n"
+            }
+        }
+    }
+}
+
+/// Lines the runs up by copy count and pools each row. Err names the file that is not of the
+/// first file's host, repeats a run, or cannot be lined up, and why.
 pub fn pool(sources: Vec<Source>) -> Result<Pool, (String, String)> {
     one_host(&sources)?;
+    each_run_once(&sources)?;
     let span = span(&sources);
-    Ok(Pool { cmp: table::compare(sources)?, span })
+    let cmp = table::compare(sources)?;
+    let pooled = cmp.tables.iter().map(pool_table).collect();
+    Ok(Pool { cmp, span, pooled })
 }
 
 /// The host a pool is of: its name, CPU model and CPU count as the system block gives them.
@@ -46,19 +89,54 @@ fn identity(s: &Source) -> String {
     format!("{}, {}, {}", s.host.name, s.host.cpu, crate::fmt::number(s.host.cpus, "CPU", "CPUs"))
 }
 
-/// Err for the first file whose host is not the first file's.
+/// Err for the first file that names no host or not the first file's: the wander a pool measures
+/// is one host's.
 fn one_host(sources: &[Source]) -> Result<(), (String, String)> {
+    let refuse =
+        |s: &Source, why: String| Err((s.file.clone(), format!("{why}: --pool judges one host's runs")));
+    if let Some(s) = sources.iter().find(|s| s.host.name == "unknown") {
+        return refuse(s, "it names no host (no system block)".into());
+    }
     let first = identity(&sources[0]);
     match sources.iter().find(|s| identity(s) != first) {
         None => Ok(()),
-        Some(s) => Err((
-            s.file.clone(),
-            format!(
-                "its host ({}) is not the first file's ({first}): --pool judges one host's runs",
-                identity(s)
-            ),
-        )),
+        Some(s) => refuse(s, format!("its host ({}) is not the first file's ({first})", identity(s))),
     }
+}
+
+/// Err for a file holding a run already given (the same file twice, or a report and its JSON):
+/// counted twice, it would narrow the interval.
+fn each_run_once(sources: &[Source]) -> Result<(), (String, String)> {
+    for (i, b) in sources.iter().enumerate() {
+        if let Some(a) = sources[..i].iter().find(|a| same_run(a, b)) {
+            return Err((b.file.clone(), format!("the same run as {}: a pool counts each run once", a.file)));
+        }
+    }
+    Ok(())
+}
+
+/// The same start, or the same score for every test at every copy count (to the 0.1 a text
+/// report prints: two runs never agree that far on every test).
+fn same_run(a: &Source, b: &Source) -> bool {
+    if a.date != "unknown" && a.date == b.date {
+        return true;
+    }
+    let (sa, sb) = (scores(a), scores(b));
+    let equal = |x: &(usize, &str, f64), y: &(usize, &str, f64)| {
+        (x.0, x.1) == (y.0, y.1) && (x.2 - y.2).abs() <= 0.05 + 1e-12 * x.2.abs()
+    };
+    !sa.is_empty() && sa.len() == sb.len() && sa.iter().zip(&sb).all(|(x, y)| equal(x, y))
+}
+
+/// Every test's score, with its copy count and name, in that order.
+fn scores(s: &Source) -> Vec<(usize, &str, f64)> {
+    let mut v: Vec<(usize, &str, f64)> = s
+        .runs
+        .iter()
+        .flat_map(|r| r.tests.iter().map(move |t| (r.copies, t.message.as_str(), t.score)))
+        .collect();
+    v.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    v
 }
 
 /// Seconds from the earliest start to the latest.
@@ -71,17 +149,53 @@ fn span(sources: &[Source]) -> Option<i64> {
     Some(max - min)
 }
 
-/// A row pooled: the statistics of the scores of the runs that have it.
-pub fn pooled(r: &Row) -> Pooled {
+/// A table's rows pooled: the tests, then each index from the runs' index scores.
+fn pool_table(t: &Table) -> Vec<Pooled> {
+    let mut out: Vec<Pooled> = t.rows.iter().map(|r| pool_row(r, None)).collect();
+    for (k, r) in t.rows.iter().enumerate().filter(|(_, r)| r.index_score) {
+        if !index_pools(t, r, &out) {
+            out[k] = pool_row(r, Some(NotPooled::Tests));
+        }
+    }
+    out
+}
+
+/// Whether the runs scored an index over the same tests, each of them pooled: only then are
+/// their index scores one figure measured again.
+fn index_pools(t: &Table, index: &Row, pooled: &[Pooled]) -> bool {
+    let Some(c) = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name) else {
+        return true;
+    };
+    let tests: Vec<usize> = (0..t.rows.len())
+        .filter(|&i| !t.rows[i].index_score && table::category_of(&t.rows[i].name) == Some(c))
+        .collect();
+    let ran = |run: usize| -> Vec<usize> {
+        tests.iter().copied().filter(|&i| t.rows[i].cells[run].is_some()).collect()
+    };
+    let mut scored = (0..index.cells.len()).filter(|&run| index.cells[run].is_some());
+    let first = scored.next().map(ran);
+    scored.all(|run| Some(ran(run)) == first) && tests.iter().all(|&i| pooled[i].not_pooled.is_none())
+}
+
+/// A row pooled over the runs that have it, unless `not_pooled` or its own cells say why not.
+fn pool_row(r: &Row, not_pooled: Option<NotPooled>) -> Pooled {
     let cells: Vec<&Cell> = r.cells.iter().flatten().collect();
     let images: Vec<_> = cells.iter().filter_map(|c| c.image).collect();
-    let images_differ = images.windows(2).any(|w| w[0] != w[1]);
+    let not_pooled = not_pooled.or_else(|| {
+        if images.windows(2).any(|w| w[0] != w[1]) {
+            Some(NotPooled::Images)
+        } else if cells.iter().any(|c| c.score <= 0.0) {
+            Some(NotPooled::Zero)
+        } else {
+            None
+        }
+    });
     let scores: Vec<f64> = cells.iter().map(|c| c.score).collect();
     Pooled {
-        stats: if images_differ { None } else { stats::describe(&scores) },
+        stats: if not_pooled.is_none() { stats::describe(&scores) } else { None },
         runs: cells.len(),
         disturbed: cells.iter().filter(|c| c.disturbed).count(),
-        images_differ,
+        not_pooled,
     }
 }
 
@@ -91,30 +205,25 @@ pub fn text(p: &Pool) -> String {
     let span = p.span.map_or("unknown (a date is missing, or UTC and local dates mix)".into(), |s| {
         crate::fmt::duration(s as f64)
     });
-    let mut o = format!(
-        "Runs pooled: {}, of host {}; from the first start to the last: {span}\n",
+    let first = format!(
+        "Runs pooled: {}, of host {}; from the first start to the last: {span}",
         c.sources.len(),
         identity(&c.sources[0])
     );
-    for (i, s) in c.sources.iter().enumerate() {
-        let _ = writeln!(o, "{}", table::source_line(i, s));
-    }
-    if let Some(w) = kinds_warning(&c.sources) {
-        let _ = writeln!(o, "** warning: {w}");
-    }
-    for t in &c.tables {
-        o += &table_text(t);
+    let mut o = table::sources_list(&first, &c.sources);
+    for (t, pooled) in c.tables.iter().zip(&p.pooled) {
+        o += &table_text(t, pooled);
     }
     o += &table::notes_text(c);
-    o += &legend(c);
+    o += &legend(p);
     o
 }
 
 /// One copy count's table: a line per row, its runs, the pooled figure and its interval, the
 /// lowest and highest run.
-fn table_text(t: &Table) -> String {
+fn table_text(t: &Table, pooled: &[Pooled]) -> String {
     let mut o = format!(
-        "\n{:<40} {:>5} {:>12} {:>8}  {:>12} {:>12}\n",
+        "\n{:<40} {:>5} {:>12} {:>9}  {:>12} {:>12}\n",
         table::table_title(t.copies),
         "runs",
         "pooled",
@@ -123,16 +232,14 @@ fn table_text(t: &Table) -> String {
         "highest"
     );
     let mut gap = false;
-    for r in &t.rows {
+    for (r, p) in t.rows.iter().zip(pooled) {
         if r.index_score && !gap {
             o.push('\n');
             gap = true;
         }
-        let p = pooled(r);
-        let fig = |v: Option<f64>| v.map_or("---".to_string(), |v| format!("{v:.1}"));
         let s = p.stats.as_ref();
         let ci = s.and_then(|s| s.ci95.as_ref()).map_or("---".to_string(), table::half_width);
-        let flag = if p.images_differ {
+        let flag = if p.not_pooled.is_some() {
             '!'
         } else if p.disturbed > 0 {
             'd'
@@ -140,12 +247,12 @@ fn table_text(t: &Table) -> String {
             ' '
         };
         let line = format!(
-            "{:<40} {:>5} {:>12} {ci:>8}{flag} {:>12} {:>12}",
+            "{:<40} {:>5} {:>12} {ci:>9}{flag} {:>12} {:>12}",
             r.name,
             p.runs,
-            fig(s.map(|s| s.geomean)),
-            fig(s.map(|s| s.min)),
-            fig(s.map(|s| s.max))
+            table::figure(s.map(|s| s.geomean)),
+            table::figure(s.map(|s| s.min)),
+            table::figure(s.map(|s| s.max))
         );
         let _ = writeln!(o, "{}", line.trim_end());
     }
@@ -153,44 +260,39 @@ fn table_text(t: &Table) -> String {
 }
 
 /// What the columns and marks mean, the marks that appear.
-fn legend(c: &Comparison) -> String {
+fn legend(p: &Pool) -> String {
     let mut o = String::from(
         "\npooled: the geometric mean of the runs' scores; an index score's, of the runs' index scores.\n\
-         95%: the half-width of its 95% interval (log scale, Student t over the runs), from the runs' spread: \
-         it holds the host's wander between them, which one run's interval cannot see, over the time they span.\n",
+         95%: the half-width of its 95% interval (log scale, Student t over the runs), from the runs' \
+         spread: it holds the host's wander between them, which one run's interval cannot see, over the \
+         time they span.\n",
     );
-    let rows: Vec<Pooled> = c.tables.iter().flat_map(|t| &t.rows).map(pooled).collect();
-    if rows.iter().any(|p| p.disturbed > 0) {
+    let rows = || p.pooled.iter().flatten();
+    if rows().any(|x| x.disturbed > 0) {
         o.push_str("d: disturbed in at least one of the runs: not fit to publish.\n");
     }
-    if rows.iter().any(|p| p.images_differ) {
-        o.push_str("!: the runs timed different exec images (this static binary and a dynamically linked program): not pooled.\n");
+    for why in [NotPooled::Images, NotPooled::Zero, NotPooled::Tests] {
+        if rows().any(|x| x.not_pooled == Some(why)) {
+            o.push_str(why.legend());
+        }
     }
     o
 }
 
-/// The kinds of run pooled, as one word each, joined by `+`: `quick`, `quick+standard`.
-fn kinds(sources: &[Source]) -> String {
-    let mut k: Vec<&str> = sources.iter().map(|s| s.run_kind().name()).collect();
-    k.sort_unstable();
-    k.dedup();
-    k.join("+")
-}
-
 /// The pool as TSV: one line per row.
 pub fn tsv(p: &Pool) -> String {
-    let kind = kinds(&p.cmp.sources);
+    let kind = kinds(&p.cmp.sources).join("+");
+    let span = p.span.map_or(String::new(), |s| s.to_string());
     let mut o = String::from(
-        "copies\ttest\truns\tscore\tci95_low\tci95_high\tmin\tmax\tcv\tspan_s\tkind\tdisturbed_runs\n",
+        "copies\ttest\truns\tscore\tci95_low\tci95_high\tmin\tmax\tcv\tspan_s\tkind\tdisturbed_runs\tnot_pooled\n",
     );
-    for t in &p.cmp.tables {
-        for r in &t.rows {
-            let x = pooled(r);
+    for (t, pooled) in p.cmp.tables.iter().zip(&p.pooled) {
+        for (r, x) in t.rows.iter().zip(pooled) {
             let s = x.stats.as_ref();
             let ci = s.and_then(|s| s.ci95);
             let _ = writeln!(
                 o,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{kind}\t{}",
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{span}\t{kind}\t{}\t{}",
                 t.copies,
                 r.name,
                 x.runs,
@@ -200,8 +302,8 @@ pub fn tsv(p: &Pool) -> String {
                 table::opt(s.map(|s| s.min)),
                 table::opt(s.map(|s| s.max)),
                 table::opt(s.and_then(|s| s.cv)),
-                p.span.map_or(String::new(), |s| s.to_string()),
-                x.disturbed
+                x.disturbed,
+                x.not_pooled.map_or("", NotPooled::key)
             );
         }
     }
@@ -212,25 +314,13 @@ pub fn tsv(p: &Pool) -> String {
 pub fn json(p: &Pool) -> String {
     let c = &p.cmp;
     let mut j = Writer::compact();
-    j.begin_object();
-    j.key("schema").string("unixbench-pool");
-    j.key("schema_version").int(1);
-    j.key("warning");
-    match kinds_warning(&c.sources) {
-        Some(w) => j.string(&w),
-        None => j.null(),
-    };
+    table::json_head(&mut j, "unixbench-pool", &c.sources);
     j.key("span_seconds").opt_int(p.span);
-    j.key("runs").begin_array();
-    for (i, s) in c.sources.iter().enumerate() {
-        table::source_json(&mut j, i, s);
-    }
-    j.end_array();
     j.key("tables").begin_array();
-    for t in &c.tables {
+    for (t, pooled) in c.tables.iter().zip(&p.pooled) {
         j.begin_object().key("copies").int(t.copies as i64).key("rows").begin_array();
-        for r in &t.rows {
-            row_json(&mut j, r);
+        for (r, x) in t.rows.iter().zip(pooled) {
+            row_json(&mut j, r, x);
         }
         j.end_array().end_object();
     }
@@ -241,8 +331,7 @@ pub fn json(p: &Pool) -> String {
 }
 
 /// A row pooled: its test, how many runs, the pooled figure, its interval and the runs' range.
-fn row_json(j: &mut Writer, r: &Row) {
-    let x = pooled(r);
+fn row_json(j: &mut Writer, r: &Row, x: &Pooled) {
     let s = x.stats.as_ref();
     let ci = s.and_then(|s| s.ci95);
     j.begin_object();
@@ -256,7 +345,11 @@ fn row_json(j: &mut Writer, r: &Row) {
     j.key("max").opt_number(s.map(|s| s.max));
     j.key("cv").opt_number(s.and_then(|s| s.cv));
     j.key("disturbed_runs").int(x.disturbed as i64);
-    j.key("images_differ").bool(x.images_differ);
+    j.key("not_pooled");
+    match x.not_pooled {
+        Some(why) => j.string(why.key()),
+        None => j.null(),
+    };
     j.end_object();
 }
 
@@ -280,45 +373,56 @@ mod tests {
     fn a_row_pools_the_runs_scores_on_the_log_scale() {
         // Each run 10% over the one before: logs a step of ln 1.1 apart, so the geometric mean
         // is the middle run and the half-width is t(0.975, 2) ln(1.1) / sqrt(3).
-        let p = pooled(&row(&[(100.0, false, None), (110.0, true, None), (121.0, false, None)]));
+        let p = pool_row(&row(&[(100.0, false, None), (110.0, true, None), (121.0, false, None)]), None);
         let s = p.stats.unwrap();
         assert!((s.geomean - 110.0).abs() < 1e-9, "{s:?}");
         let half = 4.30265272975 * 1.1f64.ln() / 3f64.sqrt();
         let ci = s.ci95.unwrap();
         assert!((ci.log_half - half).abs() < 1e-9 && (ci.low - 110.0 * (-half).exp()).abs() < 1e-6, "{ci:?}");
-        assert_eq!((s.min, s.max, p.runs, p.disturbed, p.images_differ), (100.0, 121.0, 3, 1, false));
+        assert_eq!((s.min, s.max, p.runs, p.disturbed, p.not_pooled), (100.0, 121.0, 3, 1, None));
     }
 
     #[test]
-    fn a_row_lacking_in_a_run_pools_the_others_and_images_that_differ_do_not_pool() {
+    fn a_row_pools_the_runs_that_have_it_and_not_two_images_or_a_zero() {
         let mut r = row(&[(100.0, false, None), (110.0, false, None)]);
         r.cells.push(None);
-        assert_eq!(pooled(&r).runs, 2);
-        let one = pooled(&row(&[(100.0, false, None)]));
+        assert_eq!(pool_row(&r, None).runs, 2);
+        let one = pool_row(&row(&[(100.0, false, None)]), None);
         let s = one.stats.unwrap();
         assert!(one.runs == 1 && (s.geomean - 100.0).abs() < 1e-9 && s.ci95.is_none(), "{one:?}");
-        let mixed =
-            pooled(&row(&[(100.0, false, Some(Image::Static)), (110.0, false, Some(Image::Dynamic))]));
-        assert_eq!((mixed.stats, mixed.images_differ), (None, true));
-        let same =
-            pooled(&row(&[(100.0, false, Some(Image::Dynamic)), (110.0, false, Some(Image::Dynamic))]));
-        assert!(same.stats.is_some() && !same.images_differ);
+        let (st, dy) = (Some(Image::Static), Some(Image::Dynamic));
+        let mixed = pool_row(&row(&[(100.0, false, st), (110.0, false, dy)]), None);
+        assert_eq!((mixed.stats, mixed.not_pooled, mixed.runs), (None, Some(NotPooled::Images), 2));
+        assert!(pool_row(&row(&[(100.0, false, dy), (110.0, false, dy)]), None).stats.is_some());
+        // Run's geometric mean would count the 0 as 1 and pool to 10.
+        let zero = pool_row(&row(&[(100.0, false, None), (0.0, false, None)]), None);
+        assert_eq!((zero.stats, zero.not_pooled), (None, Some(NotPooled::Zero)));
     }
 
-    fn report(host: &str, start: &str, score: f64, index: f64) -> String {
+    /// A text report of host `host` that started at `start`, with System Call Overhead's score
+    /// and the index score given (Pipe Throughput too when `pipe`).
+    fn report(host: &str, start: &str, score: f64, index: f64, pipe: bool) -> String {
+        let (pipe_line, pipe_row) = if pipe {
+            (
+                "Pipe Throughput                             1000000.0 lps   (10.0 s, 7 samples)\n",
+                "Pipe Throughput                               12440.0    1000000.0    803.9\n",
+            )
+        } else {
+            ("", "")
+        };
         format!(
             "   BYTE UNIX Benchmarks (Version 5.1.3)\n\n   System: {host}: Debian\n   OS: GNU/Linux -- 6.1.0 -- #1\n   \
              Machine: x86_64 (unknown)\n   CPU 0: AMD EPYC (5192.2 bogomips)\n\n\
              Benchmark Run: Mon Nov 30 2026 {start} - 23:59:00\n2 CPUs in system; running 1 parallel copy of tests\n\n\
-             System Call Overhead                        {score:.1} lps   (10.0 s, 7 samples)\n\n\
-             System Benchmarks Index Values               BASELINE       RESULT    INDEX\n\
+             {pipe_line}System Call Overhead                        {score:.1} lps   (10.0 s, 7 samples)\n\n\
+             System Benchmarks Index Values               BASELINE       RESULT    INDEX\n{pipe_row}\
              System Call Overhead                          15000.0    {score:.1}    666.7\n\
              ========\nSystem Benchmarks Index Score (Partial Only)                          {index:.1}\n"
         )
     }
 
     fn source(file: &str, host: &str, start: &str, score: f64, index: f64) -> Source {
-        load::load(file, &report(host, start, score, index)).unwrap()
+        load::load(file, &report(host, start, score, index, false)).unwrap()
     }
 
     #[test]
@@ -331,28 +435,57 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(p.span, Some(5400));
-        let rows = &p.cmp.tables[0].rows;
-        assert_eq!(rows[1].name, "System Benchmarks Index Score");
-        let index = pooled(&rows[1]).stats.unwrap();
+        assert_eq!(p.cmp.tables[0].rows[1].name, "System Benchmarks Index Score");
+        let index = p.pooled[0][1].stats.unwrap();
         assert!((index.geomean - 500.0).abs() < 1e-9 && index.ci95.unwrap().log_half < 1e-12, "{index:?}");
-        assert!((pooled(&rows[0]).stats.unwrap().geomean - 1100000.0).abs() < 1e-6);
+        assert!((p.pooled[0][0].stats.unwrap().geomean - 1100000.0).abs() < 1e-6);
         let t = text(&p);
-        assert!(t.starts_with("Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from the first start to the last: 1 h 30 min\n"), "{t}");
+        let first =
+            "Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from the first start to the last: 1 h 30 min\n";
+        assert!(t.starts_with(first), "{t}");
     }
 
     #[test]
-    fn runs_of_another_host_are_refused_naming_the_file() {
-        let e = pool(vec![
-            source("a.txt", "vm", "10:00:00", 1000000.0, 500.0),
-            source("b.txt", "other", "11:00:00", 1000000.0, 500.0),
-        ])
-        .err()
-        .unwrap();
-        assert_eq!(e.0, "b.txt");
-        assert_eq!(
-            e.1,
-            "its host (other, AMD EPYC, 2 CPUs) is not the first file's (vm, AMD EPYC, 2 CPUs): --pool judges one host's runs"
+    fn an_index_over_different_tests_is_not_pooled() {
+        let two = load::load("b.txt", &report("vm", "11:00:00", 1100000.0, 700.0, true)).unwrap();
+        let p = pool(vec![source("a.txt", "vm", "10:00:00", 1000000.0, 500.0), two]).unwrap();
+        let names: Vec<&str> = p.cmp.tables[0].rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["Pipe Throughput", "System Call Overhead", "System Benchmarks Index Score"]);
+        let [pipe, syscall, index] = p.pooled[0][..] else { panic!("{:?}", p.pooled) };
+        assert_eq!((pipe.runs, pipe.not_pooled, syscall.not_pooled), (1, None, None));
+        assert_eq!((index.stats, index.not_pooled), (None, Some(NotPooled::Tests)));
+        assert!(
+            text(&p).contains("!: not pooled: the runs' index scores cover different tests"),
+            "{}",
+            text(&p)
         );
+    }
+
+    #[test]
+    fn runs_of_another_host_none_or_one_run_twice_are_refused_naming_the_file() {
+        let a = || source("a.txt", "vm", "10:00:00", 1000000.0, 500.0);
+        let e = pool(vec![a(), source("b.txt", "other", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
+        assert_eq!(
+            e,
+            (
+                "b.txt".to_string(),
+                "its host (other, AMD EPYC, 2 CPUs) is not the first file's (vm, AMD EPYC, 2 CPUs): \
+                 --pool judges one host's runs"
+                    .to_string()
+            )
+        );
+        let mut nameless = source("b.txt", "vm", "11:00:00", 1000000.0, 500.0);
+        nameless.host.name = "unknown".into();
+        let e = pool(vec![a(), nameless]).err().unwrap();
+        assert_eq!(e.1, "it names no host (no system block): --pool judges one host's runs");
+        let e = pool(vec![a(), source("c.txt", "vm", "12:00:00", 2000000.0, 600.0), a()]).err().unwrap();
+        assert_eq!(
+            e,
+            ("a.txt".to_string(), "the same run as a.txt: a pool counts each run once".to_string())
+        );
+        // Another start, the same scores (a report and its JSON, one in local time, one in UTC).
+        let e = pool(vec![a(), source("b.txt", "vm", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
+        assert_eq!(e.0, "b.txt");
     }
 
     #[test]

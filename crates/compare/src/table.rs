@@ -91,12 +91,12 @@ fn list(ns: &[usize]) -> String {
 }
 
 /// Index-score row name of a category.
-fn index_title(c: Category) -> String {
+pub(super) fn index_title(c: Category) -> String {
     format!("{} Index Score", c.display())
 }
 
 /// The category of the test whose report line is `message`.
-fn category_of(message: &str) -> Option<Category> {
+pub(super) fn category_of(message: &str) -> Option<Category> {
     crate::suite::TESTS.iter().find(|t| t.message == message).map(|t| t.category)
 }
 
@@ -230,7 +230,7 @@ pub(super) fn source_line(i: usize, s: &Source) -> String {
 
 /// The comparison as text: a source list, one table per copy count, the notes, the legend.
 pub fn text(c: &Comparison) -> String {
-    let mut o = sources_text(c);
+    let mut o = sources_list("Runs compared:", &c.sources);
     for t in &c.tables {
         o += &table_text(t);
     }
@@ -241,13 +241,13 @@ pub fn text(c: &Comparison) -> String {
     o
 }
 
-/// The list of files compared, and the warning when their kinds of run differ.
-fn sources_text(c: &Comparison) -> String {
-    let mut o = String::from("Runs compared:\n");
-    for (i, s) in c.sources.iter().enumerate() {
+/// The list of files under its first line, and the warning when their kinds of run differ.
+pub(super) fn sources_list(first_line: &str, sources: &[Source]) -> String {
+    let mut o = format!("{first_line}\n");
+    for (i, s) in sources.iter().enumerate() {
         let _ = writeln!(o, "{}", source_line(i, s));
     }
-    if let Some(w) = kinds_warning(&c.sources) {
+    if let Some(w) = kinds_warning(sources) {
         let _ = writeln!(o, "** warning: {w}");
     }
     o
@@ -292,6 +292,11 @@ pub(super) fn table_title(copies: usize) -> String {
     } else {
         format!("{copies} parallel copies")
     }
+}
+
+/// A figure as the reports print it, to 0.1; `---` for none.
+pub(super) fn figure(v: Option<f64>) -> String {
+    v.map_or("---".to_string(), |v| format!("{v:.1}"))
 }
 
 /// An interval's half-width on the log scale as a percentage: `+-2.1%`.
@@ -402,19 +407,7 @@ pub fn tsv(c: &Comparison) -> String {
 /// The comparison as JSON (compact).
 pub fn json(c: &Comparison) -> String {
     let mut j = Writer::compact();
-    j.begin_object();
-    j.key("schema").string("unixbench-compare");
-    j.key("schema_version").int(1);
-    j.key("warning");
-    match kinds_warning(&c.sources) {
-        Some(w) => j.string(&w),
-        None => j.null(),
-    };
-    j.key("runs").begin_array();
-    for (i, s) in c.sources.iter().enumerate() {
-        source_json(&mut j, i, s);
-    }
-    j.end_array();
+    json_head(&mut j, "unixbench-compare", &c.sources);
     j.key("tables").begin_array();
     for t in &c.tables {
         j.begin_object();
@@ -431,6 +424,23 @@ pub fn json(c: &Comparison) -> String {
     j.finish()
 }
 
+/// A JSON's opening: its schema, the warning when the kinds of run differ, and the files.
+pub(super) fn json_head(j: &mut Writer, schema: &str, sources: &[Source]) {
+    j.begin_object();
+    j.key("schema").string(schema);
+    j.key("schema_version").int(1);
+    j.key("warning");
+    match kinds_warning(sources) {
+        Some(w) => j.string(&w),
+        None => j.null(),
+    };
+    j.key("runs").begin_array();
+    for (i, s) in sources.iter().enumerate() {
+        source_json(j, i, s);
+    }
+    j.end_array();
+}
+
 /// The copy counts not in every file, and the files (1-based) that have them.
 pub(super) fn not_compared_json(j: &mut Writer, c: &Comparison) {
     j.key("not_compared").begin_array();
@@ -445,7 +455,7 @@ pub(super) fn not_compared_json(j: &mut Writer, c: &Comparison) {
 }
 
 /// A file compared: what it is, its kind of run, whose run and when.
-pub(super) fn source_json(j: &mut Writer, i: usize, s: &Source) {
+fn source_json(j: &mut Writer, i: usize, s: &Source) {
     let h = &s.host;
     j.begin_object();
     j.key("run").int(i as i64 + 1);
@@ -594,11 +604,10 @@ pub fn scaling_text(s: &Scaling) -> String {
             let _ = writeln!(o, "{rule}");
             ruled = true;
         }
-        let cell = |v: Option<f64>| v.map_or("---".to_string(), |v| format!("{v:.1}"));
-        let mut line = format!("{:<40} {:>10}", r.name, cell(r.values[0]));
+        let mut line = format!("{:<40} {:>10}", r.name, figure(r.values[0]));
         for v in &r.values[1..] {
             let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
-            let _ = write!(line, " {:>10} {g:>8}", cell(*v));
+            let _ = write!(line, " {:>10} {g:>8}", figure(*v));
         }
         let _ = writeln!(o, "{}", line.trim_end());
     }
