@@ -142,7 +142,9 @@ fn settings_note(settings: &Settings) -> String {
         return format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
-             disturbed pass measured again; the intervals follow each block.\n\n"
+             disturbed pass measured again; the intervals follow each block. They are this run's own: \
+             the host's wander between runs needs runs spread over time, pooled (unixbench compare \
+             --pool).\n\n"
         );
     }
     let notes = [duration_note(settings), remeasure_note(settings)];
