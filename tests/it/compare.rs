@@ -290,11 +290,11 @@ const POOL_TEXT: &str = r#"Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from th
   [3] pool-3.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T01:05:42Z
 
-1 parallel copy                           runs       pooled       95%        lowest      highest
-Dhrystone 2 using register variables         3   88000000.0   +-26.7%    80000000.0   96800000.0
-Pipe Throughput                              3    2100000.0   +-12.9%d    2000000.0    2205000.0
+1 parallel copy                           runs       pooled       95%         lowest      highest
+Dhrystone 2 using register variables         3   88000000.0   +-26.7%     80000000.0   96800000.0
+Pipe Throughput                              3    2100000.0   +-12.9%d     2000000.0    2205000.0
 
-System Benchmarks Index Score                3       3567.8   +-19.6%d       3319.8       3834.4
+System Benchmarks Index Score                3       3567.8   +-19.6%d        3319.8       3834.4
 
 Partial index in [1], [2], [3]: not every index test ran, so index scores may cover different tests.
 

@@ -8,7 +8,7 @@
 //! Reading files is `load`, building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
-pub(crate) use base::{args, error, fmt, json, model, suite, sys};
+pub(crate) use base::{args, baselines, error, fmt, json, model, suite, sys};
 pub(crate) use scoring::{score, stats};
 
 mod fleet;
@@ -41,15 +41,16 @@ the host as its system block names it (name, machine, CPUs, OS release, CPU mode
 Benchmarks Index Score at 1 copy and at its largest copy count, sorted by the first, highest
 first (text, tsv or html).
 
-With --pool (runs of one host, three or more, spread over an hour or more), prints one table
-per copy count: each test's and index's figure pooled over the runs (the geometric mean of their
-scores; an index's, of their index scores), its 95% interval from the runs' spread, the lowest and
-highest run, d where a run found it disturbed and ! where the runs do not pool (two exec images,
-a score of 0, an index over different tests); tsv and json add the coefficient of variation, in
-how many runs it was disturbed, why not pooled, the kinds of run and the span (text, tsv or
-json). One run's interval says how well its own passes agree; the pool's also holds the host's
-wander from run to run, as far as the runs' span reaches. Two runs give an interval, but wide
-(Student t of 1 degree of freedom is 12.7, against 4.3 for three runs).
+With --pool (two runs of one host at least; three or more, spread over an hour or more, for an
+interval of use), prints one table per copy count: each test's and index's figure pooled over the
+runs (the geometric mean of their scores; an index's, of their index scores), its 95% interval
+from the runs' spread, the lowest and highest run, d where a run found it disturbed and ! where
+the runs do not pool (two exec images, a score of 0, an index over different tests or holding
+such a test); tsv and json add the coefficient of variation, in how many runs it was disturbed,
+why not pooled, the kinds of run and the span (text, tsv or json). One run's interval says how
+well its own passes agree; the pool's also holds the host's wander from run to run, as far as the
+runs' span reaches. Two runs give an interval, but wide (Student t of 1 degree of freedom is
+12.7, against 4.3 for three runs).
 
 With --format html, prints a page with no script or external file: the files sorted by that
 index, each labelled [k] by its place on the command line, with its host and kind of run, and a

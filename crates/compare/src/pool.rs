@@ -45,7 +45,7 @@ enum NotPooled {
     /// A run scored 0. Run's geometric mean counts such a pass as 1 to go on; a pool would be
     /// off by the whole run.
     Zero,
-    /// An index whose runs scored different tests, or a test not pooled.
+    /// An index whose runs scored different tests.
     Tests,
 }
 
@@ -63,12 +63,13 @@ impl NotPooled {
         match self {
             NotPooled::Images => {
                 "!: not pooled: the runs timed different exec images (this static binary and a \
-                 dynamically linked program).\n"
+                 dynamically linked program), or an index holds such a test.\n"
             }
-            NotPooled::Zero => "!: not pooled: a run scored 0, which a geometric mean cannot hold.\n",
-            NotPooled::Tests => {
-                "!: not pooled: the runs' index scores cover different tests, or a test not pooled.\n"
+            NotPooled::Zero => {
+                "!: not pooled: a run scored 0, which a geometric mean cannot hold, or an index holds such \
+                 a test.\n"
             }
+            NotPooled::Tests => "!: not pooled: the runs' index scores cover different tests.\n",
         }
     }
 }
@@ -94,8 +95,8 @@ fn identity(s: &Source) -> String {
 fn one_host(sources: &[Source]) -> Result<(), (String, String)> {
     let refuse =
         |s: &Source, why: String| Err((s.file.clone(), format!("{why}: --pool judges one host's runs")));
-    if let Some(s) = sources.iter().find(|s| s.host.name == "unknown") {
-        return refuse(s, "it names no host (no system block)".into());
+    if let Some(s) = sources.iter().find(|s| s.host.name == "unknown" || s.host.name.is_empty()) {
+        return refuse(s, "it names no host".into());
     }
     let first = identity(&sources[0]);
     match sources.iter().find(|s| identity(s) != first) {
@@ -153,28 +154,36 @@ fn span(sources: &[Source]) -> Option<i64> {
 fn pool_table(t: &Table) -> Vec<Pooled> {
     let mut out: Vec<Pooled> = t.rows.iter().map(|r| pool_row(r, None)).collect();
     for (k, r) in t.rows.iter().enumerate().filter(|(_, r)| r.index_score) {
-        if !index_pools(t, r, &out) {
-            out[k] = pool_row(r, Some(NotPooled::Tests));
+        if let Some(why) = index_not_pooled(t, r, &out) {
+            out[k] = pool_row(r, Some(why));
         }
     }
     out
 }
 
-/// Whether the runs scored an index over the same tests, each of them pooled: only then are
-/// their index scores one figure measured again.
-fn index_pools(t: &Table, index: &Row, pooled: &[Pooled]) -> bool {
-    let Some(c) = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name) else {
-        return true;
-    };
+/// Why the runs' index scores are not one figure measured again: they cover different tests, or
+/// a test that does not pool. None when they pool.
+fn index_not_pooled(t: &Table, index: &Row, pooled: &[Pooled]) -> Option<NotPooled> {
+    let c = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name)?;
     let tests: Vec<usize> = (0..t.rows.len())
         .filter(|&i| !t.rows[i].index_score && table::category_of(&t.rows[i].name) == Some(c))
+        .filter(|&i| in_index(&t.rows[i].name))
         .collect();
     let ran = |run: usize| -> Vec<usize> {
         tests.iter().copied().filter(|&i| t.rows[i].cells[run].is_some()).collect()
     };
     let mut scored = (0..index.cells.len()).filter(|&run| index.cells[run].is_some());
     let first = scored.next().map(ran);
-    scored.all(|run| Some(ran(run)) == first) && tests.iter().all(|&i| pooled[i].not_pooled.is_none())
+    if !scored.all(|run| Some(ran(run)) == first) {
+        return Some(NotPooled::Tests);
+    }
+    tests.iter().find_map(|&i| pooled[i].not_pooled)
+}
+
+/// Whether the test of report line `message` counts in its category's index: it has a baseline.
+fn in_index(message: &str) -> bool {
+    let test = crate::suite::TESTS.iter().find(|t| t.message == message);
+    test.is_some_and(|t| crate::baselines::lookup(t.name).is_some())
 }
 
 /// A row pooled over the runs that have it, unless `not_pooled` or its own cells say why not.
@@ -202,9 +211,10 @@ fn pool_row(r: &Row, not_pooled: Option<NotPooled>) -> Pooled {
 /// The pool as text: the runs, one table per copy count, the notes, the legend.
 pub fn text(p: &Pool) -> String {
     let c = &p.cmp;
-    let span = p.span.map_or("unknown (a date is missing, or UTC and local dates mix)".into(), |s| {
-        crate::fmt::duration(s as f64)
-    });
+    let span =
+        p.span.map_or("unknown (a date is missing or unreadable, or UTC and local dates mix)".into(), |s| {
+            crate::fmt::duration(s as f64)
+        });
     let first = format!(
         "Runs pooled: {}, of host {}; from the first start to the last: {span}",
         c.sources.len(),
@@ -223,7 +233,7 @@ pub fn text(p: &Pool) -> String {
 /// lowest and highest run.
 fn table_text(t: &Table, pooled: &[Pooled]) -> String {
     let mut o = format!(
-        "\n{:<40} {:>5} {:>12} {:>9}  {:>12} {:>12}\n",
+        "\n{:<40} {:>5} {:>12} {:>9}   {:>12} {:>12}\n",
         table::table_title(t.copies),
         "runs",
         "pooled",
@@ -239,15 +249,11 @@ fn table_text(t: &Table, pooled: &[Pooled]) -> String {
         }
         let s = p.stats.as_ref();
         let ci = s.and_then(|s| s.ci95.as_ref()).map_or("---".to_string(), table::half_width);
-        let flag = if p.not_pooled.is_some() {
-            '!'
-        } else if p.disturbed > 0 {
-            'd'
-        } else {
-            ' '
-        };
+        // Both marks can apply: a row not pooled may still have been disturbed.
+        let flags = [(p.not_pooled.is_some(), "!"), (p.disturbed > 0, "d")];
+        let flags: String = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
         let line = format!(
-            "{:<40} {:>5} {:>12} {ci:>9}{flag} {:>12} {:>12}",
+            "{:<40} {:>5} {:>12} {ci:>9}{flags:<2} {:>12} {:>12}",
             r.name,
             p.runs,
             table::figure(s.map(|s| s.geomean)),
@@ -461,6 +467,40 @@ mod tests {
         );
     }
 
+    /// A table of System Call Overhead (in the index), Shell Scripts (16 concurrent) (no
+    /// baseline, so not in it) and the index, one column per run; None where a run lacks it.
+    fn table(syscall: &[f64], shell16: &[Option<f64>]) -> Table {
+        let cells = |xs: Vec<Option<f64>>| -> Vec<Option<Cell>> {
+            xs.into_iter()
+                .map(|x| x.map(|score| Cell { score, ci: None, image: None, disturbed: false }))
+                .collect()
+        };
+        let row = |name: &str, index_score, xs| Row { name: name.into(), index_score, cells: cells(xs) };
+        let index: Vec<Option<f64>> = syscall.iter().map(|x| Some(x / 1500.0)).collect();
+        Table {
+            copies: 1,
+            rows: vec![
+                row("Shell Scripts (16 concurrent)", false, shell16.to_vec()),
+                row("System Call Overhead", false, syscall.iter().map(|&x| Some(x)).collect()),
+                row("System Benchmarks Index Score", true, index),
+            ],
+        }
+    }
+
+    #[test]
+    fn an_index_pools_over_its_own_tests_and_not_over_a_test_that_does_not_pool() {
+        // A test outside the index, in two runs of three, leaves the index to pool.
+        let p = pool_table(&table(&[1e6, 1.1e6, 1.2e6], &[Some(900.0), None, Some(950.0)]));
+        assert_eq!((p[0].runs, p[2].not_pooled, p[2].runs), (2, None, 3));
+        assert!(p[2].stats.is_some());
+        // One of its tests scored 0: the index says why it does not pool.
+        let p = pool_table(&table(&[1e6, 0.0, 1.2e6], &[None, None, None]));
+        assert_eq!(
+            (p[1].not_pooled, p[2].not_pooled, p[2].stats),
+            (Some(NotPooled::Zero), Some(NotPooled::Zero), None)
+        );
+    }
+
     #[test]
     fn runs_of_another_host_none_or_one_run_twice_are_refused_naming_the_file() {
         let a = || source("a.txt", "vm", "10:00:00", 1000000.0, 500.0);
@@ -477,7 +517,7 @@ mod tests {
         let mut nameless = source("b.txt", "vm", "11:00:00", 1000000.0, 500.0);
         nameless.host.name = "unknown".into();
         let e = pool(vec![a(), nameless]).err().unwrap();
-        assert_eq!(e.1, "it names no host (no system block): --pool judges one host's runs");
+        assert_eq!(e.1, "it names no host: --pool judges one host's runs");
         let e = pool(vec![a(), source("c.txt", "vm", "12:00:00", 2000000.0, 600.0), a()]).err().unwrap();
         assert_eq!(
             e,
