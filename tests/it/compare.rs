@@ -247,6 +247,15 @@ fn tsv_and_json_formats() {
     assert!(out.contains("\"not_compared\":[{\"copies\":2,\"runs\":[1]}]"), "{out}");
 }
 
+/// Each command line refused in one line on stderr naming the problem, exit 2, nothing printed.
+fn assert_refused(cases: &[(&[&str], &str)]) {
+    for (args, needle) in cases {
+        let o = compare(args);
+        assert_usage_error(&o, needle);
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+}
+
 #[test]
 fn bad_input_is_one_line_naming_the_file() {
     let cases: &[(&[&str], &str)] = &[
@@ -275,11 +284,7 @@ fn bad_input_is_one_line_naming_the_file() {
         (&[], "no files given"),
         (&["--bogus", "a.json"], "invalid option '--bogus'"),
     ];
-    for (args, needle) in cases {
-        let o = compare(args);
-        assert_usage_error(&o, needle);
-        assert_eq!(stdout(&o), "", "{args:?}");
-    }
+    assert_refused(cases);
 }
 
 const POOL_TEXT: &str = r#"Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from the first start to the last: 60 min
@@ -371,11 +376,7 @@ fn a_pool_refuses_what_it_cannot_judge() {
         (&["--pool", "--hosts", "pool-1.json", "pool-2.json"], "compare: --pool and --hosts exclude each other"),
         (&["--pool", "--format", "html", "pool-1.json", "pool-2.json"], "compare: --pool prints text, tsv or json, not html"),
     ];
-    for (args, needle) in cases {
-        let o = compare(args);
-        assert_usage_error(&o, needle);
-        assert_eq!(stdout(&o), "", "{args:?}");
-    }
+    assert_refused(cases);
     // Runs of different kinds pool, with the warning compare gives.
     let o = compare(&["--pool", "a.json", "pool-2.json"]);
     assert!(o.status.success(), "{}", stderr(&o));
