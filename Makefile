@@ -70,9 +70,21 @@ twin-deps-arm:
 		else echo "twin-deps-arm: musl-dev:arm64 is missing (as root: dpkg --add-architecture arm64; apt-get install musl-dev:arm64)" >&2; exit 1; fi; \
 	fi
 
+# The standard library is built from source for this binary, for size (docs/SIZE.md): aborting,
+# with std's `optimize_for_size` feature (its smaller sorts and formatting), and with no file
+# and line in panic messages (a panic is a bug either way; its message still prints). The
+# compiler is the same stable one, so no timed loop's code moves (bench/disasm.py); its unstable
+# build options are taken by RUSTC_BOOTSTRAP, here and nowhere else. The sources come with
+# rustup's rust-src component, added when missing.
+# (The x86 builds, 64- and 32-bit, on the stable toolchain; the other CPUs' are arches.mk's.)
+std_for_size = -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
+	--config 'target.$(1).rustflags = ["-Zlocation-detail=none"]'
+need_rust_src = @rustup component list --installed 2>/dev/null | grep -q '^rust-src' || rustup component add rust-src
+
 unixbench: twin-deps FORCE
 	$(call need_target,$(TARGET))
-	$(CARGO) build --release --locked --target $(TARGET) $(call remap,$(TARGET))
+	$(need_rust_src)
+	RUSTC_BOOTSTRAP=1 $(CARGO) build --release --locked --target $(TARGET) $(call std_for_size,$(TARGET)) $(call remap,$(TARGET))
 	cp target/$(TARGET)/release/unixbench $@
 
 # Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
@@ -111,7 +123,8 @@ aarch64: unixbench-aarch64
 
 unixbench-i686: FORCE
 	$(call need_target,$(X86))
-	$(CARGO) build --release --locked --target $(X86)
+	$(need_rust_src)
+	RUSTC_BOOTSTRAP=1 $(CARGO) build --release --locked --target $(X86) $(call std_for_size,$(X86))
 	cp target/$(X86)/release/unixbench $@
 
 i686: unixbench-i686

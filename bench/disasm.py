@@ -13,8 +13,10 @@ the monomorphised copies of a generic function are compared as a set.
 Output: the functions whose instructions are identical, those that differ, and those only one
 build has (inlined in the other); then the loops that read or bump the counting kernels' timed
 counter (`timing::ITERATIONS`, `timing::STOP`) and differ, first as they are, then with
-registers and stack offsets ignored (a different register choice is not a different loop). A
-loop is the code from a backward branch's target to the branch. Needs objdump (binutils).
+registers and stack offsets ignored (a different register choice is not a different loop), then
+only the innermost ones (no loop inside them) as they are: the loop that is timed, without the
+code around it that an outer backward branch also spans. A loop is the code from a backward
+branch's target to the branch. Needs objdump (binutils).
 """
 
 import collections
@@ -68,17 +70,23 @@ def code(bodies, regs=False):
     return sorted([i for i in (norm(x, regs) for _, x in b) if i] for b in bodies)
 
 
-def timed_loops(bodies, regs):
+def timed_loops(bodies, regs, innermost=False):
     loops = []
     for b in bodies:
         addrs = [a for a, _ in b]
+        spans = []
         for i, (a, ins) in enumerate(b):
             m = re.match(r"j\w+\s+([0-9a-f]+) <", ins)
             if m and int(m.group(1), 16) <= a and int(m.group(1), 16) in addrs:
-                j = addrs.index(int(m.group(1), 16))
-                loop = [x for x in (norm(y, regs) for _, y in b[j:i + 1]) if x]
-                if any("timing::ITERATIONS" in x or "timing::STOP" in x for x in loop):
-                    loops.append(loop)
+                spans.append((addrs.index(int(m.group(1), 16)), i))
+        if innermost:
+            # A loop with another inside it is the code around a timed loop (set-up, clean-up,
+            # the calls out of it), not the loop itself.
+            spans = [s for s in spans if not any(t != s and s[0] <= t[0] and t[1] <= s[1] for t in spans)]
+        for j, i in spans:
+            loop = [x for x in (norm(y, regs) for _, y in b[j:i + 1]) if x]
+            if any("timing::ITERATIONS" in x or "timing::STOP" in x for x in loop):
+                loops.append(loop)
     return sorted(loops)
 
 
@@ -98,10 +106,11 @@ def main():
     for n in names:
         if (n in a) != (n in b):
             print("  only in", "BEFORE:" if n in a else "AFTER: ", n)
-    for regs in (False, True):
-        what = "registers and stack offsets ignored" if regs else "as they are"
-        bad = [n for n in names if n in a and n in b and timed_loops(a[n], regs) != timed_loops(b[n], regs)]
-        with_loops = [n for n in names if n in a and timed_loops(a[n], regs)]
+    for regs, inner in ((False, False), (True, False), (False, True)):
+        what = "innermost, as they are" if inner else "registers and stack offsets ignored" if regs else "as they are"
+        bad = [n for n in names if n in a and n in b
+               and timed_loops(a[n], regs, inner) != timed_loops(b[n], regs, inner)]
+        with_loops = [n for n in names if n in a and timed_loops(a[n], regs, inner)]
         print(f"timed loops ({what}): {len(with_loops) - len(bad)} of {len(with_loops)} functions identical")
         for n in bad:
             print("  differs:", n)
