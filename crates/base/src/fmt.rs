@@ -242,10 +242,19 @@ pub fn file_name_part(s: &str) -> String {
     out
 }
 
-/// A string read from the system made safe for line-oriented text: every control character
-/// (a newline that could fake a report line, an escape sequence) becomes `?`.
+/// A string read from the system or a file made safe for line-oriented text: every control
+/// character (a newline that could fake a report line, an escape sequence) becomes `?`, and so
+/// does every character that is there to be unseen: the bidirectional overrides and isolates
+/// (which make a terminal show text in another order than it reads) and the zero-width ones
+/// (which make two names look the same).
 pub fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+    s.chars().map(|c| if c.is_control() || is_unseen(c) { '?' } else { c }).collect()
+}
+
+/// Unicode's format characters that hide or reorder text: U+061C, U+200B-U+200F,
+/// U+202A-U+202E, U+2060-U+2069 and U+FEFF.
+fn is_unseen(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
 
 #[cfg(test)]
@@ -260,6 +269,7 @@ mod tests {
         assert_eq!(file_name_part(""), "unknown");
         assert_eq!(file_name_part("web-1.example_x"), "web-1.example_x");
         assert_eq!(printable("a\nb\x1b[2Jc\t"), "a?b?[2Jc?");
+        assert_eq!(printable("web\u{202e}1\u{200b}x\u{2066}é"), "web?1?x?é");
     }
 
     #[test]

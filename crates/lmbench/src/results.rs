@@ -19,7 +19,7 @@
 
 use crate::harness::Harness;
 use crate::json::{Value, Writer};
-use crate::{memory, sys, table::HostResults};
+use crate::{fmt, memory, sys, table::HostResults};
 
 /// Parses a JSON text; Err names the line and column of the problem.
 pub fn parse(text: &str) -> Result<Value, String> {
@@ -83,17 +83,19 @@ pub(crate) fn from_json(text: &str) -> std::result::Result<HostResults, String> 
         return Err(format!("unsupported schema_version {version:?} (this version reads 1)"));
     }
     let host = v.get("host");
-    let s = |k: &str| host.and_then(|h| h.get(k)).and_then(Value::as_str).unwrap_or("unknown").to_string();
+    // What a file says is data: nothing of it may reach the terminal as a control sequence.
+    let s =
+        |k: &str| fmt::printable(host.and_then(|h| h.get(k)).and_then(Value::as_str).unwrap_or("unknown"));
     let short = v.get("params").and_then(|p| p.get("short")).and_then(Value::as_bool) == Some(true);
     let mut res = HostResults { host: s("name"), os: s("os"), short, ..Default::default() };
     for (k, val) in v.get("figures").map(Value::members).unwrap_or(&[]) {
         if let Some(n) = val.as_f64() {
-            res.figures.insert(k.clone(), n);
+            res.figures.insert(fmt::printable(k), n);
         }
     }
     for (k, val) in v.get("notes").map(Value::members).unwrap_or(&[]) {
         if let Some(n) = val.as_str() {
-            res.note(k, n.to_string());
+            res.note(&fmt::printable(k), fmt::printable(n));
         }
     }
     Ok(res)
@@ -118,6 +120,19 @@ mod tests {
         );
         assert_eq!(v.get("b").and_then(|b| b.get("c")).and_then(Value::as_str), Some("x\"yé"));
         assert_eq!(parse(&quote("a\"b\\c\n")).unwrap(), Value::String("a\"b\\c\n".into()));
+    }
+
+    #[test]
+    fn what_a_file_says_reaches_the_terminal_as_data() {
+        let text = r#"{"schema": "unixbench-lmbench", "schema_version": 1,
+            "host": {"name": "a\u001b]0;owned\u0007b", "os": "L\u202einux\u001b[2J"},
+            "figures": {"lat_syscall\u001b[H": 0.1}, "notes": {"lat_udp": "x\u200by\n"}}"#;
+        let res = from_json(text).unwrap();
+        assert_eq!(res.host, "a?]0;owned?b");
+        assert_eq!(res.os, "L?inux?[2J");
+        assert!(res.figures.contains_key("lat_syscall?[H"));
+        let notes = format!("{:?}", res.notes);
+        assert!(notes.contains("x?y?") && !notes.contains('\u{200b}'), "{notes}");
     }
 
     #[test]
