@@ -28,7 +28,7 @@ impl Arch {
 
 fn arches() -> Vec<Arch> {
     let Some(v) = std::env::var_os("UNIXBENCH_ARCHES") else {
-        eprintln!("arches: skipped: UNIXBENCH_ARCHES not set (make test sets it)");
+        skip("arches", "UNIXBENCH_ARCHES not set (make test sets it)");
         return Vec::new();
     };
     let v = v.to_string_lossy().into_owned();
@@ -149,7 +149,12 @@ fn each_binary_runs_every_kernel_under_qemu() {
             kernels.push(vec!["execl", "1"]);
             kernels.push(vec!["syscall", "1", "exec"]);
         } else {
-            eprintln!("{}: execl and syscall exec skipped: no binfmt_misc entry for {}", a.name, a.qemu);
+            // What execs another program runs it through binfmt_misc, which a container's
+            // kernel may refuse to register.
+            skip_on_this_host(
+                &format!("{}: execl and syscall exec", a.name),
+                &format!("no binfmt_misc entry for {}", a.qemu),
+            );
         }
         let mut seen: Vec<&str> = Vec::new();
         for k in &kernels {
@@ -191,7 +196,10 @@ fn each_binary_runs_every_kernel_under_qemu() {
 fn each_binary_runs_a_short_index_under_qemu() {
     for a in arches() {
         if !binfmt(&a) {
-            eprintln!("{}: short index skipped: no binfmt_misc entry for {}", a.name, a.qemu);
+            skip_on_this_host(
+                &format!("{}: short index", a.name),
+                &format!("no binfmt_misc entry for {}", a.qemu),
+            );
             continue;
         }
         let dir = Scratch::new(&format!("arch-index-{}", a.name));
@@ -238,12 +246,10 @@ type TwinRoot = (&'static str, &'static str, Vec<(&'static str, PathBuf)>);
 #[test]
 fn the_twins_run_under_qemu_on_their_own_c_library() {
     let Some(musl_rv) = std::env::var_os("UNIXBENCH_RISCV64_MUSL_SO").map(PathBuf::from) else {
-        eprintln!("arch twins: skipped: UNIXBENCH_RISCV64_MUSL_SO not set (make test sets it)");
-        return;
+        return skip("arch twins", "UNIXBENCH_RISCV64_MUSL_SO not set (make test sets it)");
     };
     if !crate::rigs::is_root() {
-        eprintln!("arch twins: skipped: needs root to chroot");
-        return;
+        return skip("arch twins", "needs root to chroot");
     }
     for a in arches() {
         // (family, loader, [(file in the root, its source)]); the glibc loaders look in /lib
@@ -323,7 +329,7 @@ fn the_twins_run_under_qemu_on_their_own_c_library() {
             }
         };
         if !binfmt(&a) {
-            eprintln!("{} twins: skipped: no binfmt_misc entry for {}", a.name, a.qemu);
+            skip_on_this_host(&format!("{} twins", a.name), &format!("no binfmt_misc entry for {}", a.qemu));
             continue;
         }
         for (family, loader, files) in twins {

@@ -1,8 +1,7 @@
 //! The charts of the HTML pages: a short real run's report and a compare page carry them, and
 //! a real headless browser (Debian's `chromium`) lays them out at phone and at desktop width.
 //! The browser test writes screenshots to target/screenshots/ for a person to look at. Without
-//! chromium it says it skipped, unless UNIXBENCH_NEED_CHROMIUM is set (as `make test` sets it,
-//! having installed chromium), when a missing browser is a failure.
+//! chromium it says it skipped (`common::skip`: under `make test`, which installs it, a failure).
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -88,11 +87,7 @@ fn the_report_and_a_compare_page_carry_the_chart_and_lay_it_out() {
     std::fs::write(&compare, &page).unwrap();
 
     let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("UNIXBENCH_NEED_CHROMIUM").is_none(),
-            "UNIXBENCH_NEED_CHROMIUM is set but no chromium is on PATH (make test-deps installs it)"
-        );
-        return eprintln!("charts: browser test skipped: no chromium on PATH (make test installs it)");
+        return skip("charts: browser test", "no chromium on PATH (make test installs it)");
     };
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
     std::fs::create_dir_all(&shots).unwrap();

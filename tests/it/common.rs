@@ -5,6 +5,25 @@ use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The one way a test says it cannot run here, with one line naming what it lacked
+/// (`WHAT: skipped: WHY`). `make test` sets UNIXBENCH_NO_SKIP, under which every rig is meant
+/// to run: a skip there fails the test, naming what was missing, rather than passing untested.
+#[track_caller]
+pub fn skip(what: &str, why: &str) {
+    assert!(
+        std::env::var_os("UNIXBENCH_NO_SKIP").is_none(),
+        "{what}: cannot run, and make test needs it to: {why}"
+    );
+    eprintln!("{what}: skipped: {why}");
+}
+
+/// A skip that UNIXBENCH_NO_SKIP allows: what the test needs is a fact of the host that no
+/// recipe of the Makefile can provide (a binfmt_misc entry the kernel refuses, a CPU feature).
+/// Each caller says which.
+pub fn skip_on_this_host(what: &str, why: &str) {
+    eprintln!("{what}: skipped on this host: {why}");
+}
+
 /// The binary under test.
 pub fn bin() -> PathBuf {
     match std::env::var_os("UNIXBENCH_BIN") {

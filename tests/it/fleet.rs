@@ -11,10 +11,10 @@ use std::process::Command;
 #[test]
 fn the_playbook_runs_two_hosts_fetches_their_results_and_compares_them() {
     let Some(playbook) = std::env::var_os("UNIXBENCH_ANSIBLE_PLAYBOOK").map(PathBuf::from) else {
-        return eprintln!("rig ansible: skipped: UNIXBENCH_ANSIBLE_PLAYBOOK not set (make test sets it)");
+        return skip("rig ansible", "UNIXBENCH_ANSIBLE_PLAYBOOK not set (make test sets it)");
     };
     if std::env::var_os("UNIXBENCH_BIN").is_none() {
-        return eprintln!("rig ansible: skipped: needs the static binary (UNIXBENCH_BIN)");
+        return skip("rig ansible", "needs the static binary (UNIXBENCH_BIN)");
     }
     let s = Scratch::new("fleet");
     let at = |p: &str| s.path().join(p);

@@ -9,8 +9,9 @@ use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn skip(rig: &str, why: &str) {
-    eprintln!("rig {rig}: skipped: {why}");
+#[track_caller]
+pub(crate) fn skip(rig: &str, why: &str) {
+    crate::common::skip(&format!("rig {rig}"), why);
 }
 
 fn is_root() -> bool {
@@ -103,11 +104,18 @@ fn ready(rig: &str, controller: &str) -> bool {
         return false;
     }
     if v1_group(controller).is_none() {
-        skip(rig, &format!("no cgroup v1 hierarchy with the {controller} controller"));
+        // A fact of the host's kernel: a unified hierarchy has no v1 controllers to make.
+        crate::common::skip_on_this_host(
+            &format!("rig {rig}"),
+            &format!("no cgroup v1 hierarchy with the {controller} controller"),
+        );
         return false;
     }
     if affinity_cpus() < 2 {
-        skip(rig, "fewer than 2 CPUs: a limit of one changes nothing");
+        crate::common::skip_on_this_host(
+            &format!("rig {rig}"),
+            "fewer than 2 CPUs: a limit of one changes nothing",
+        );
         return false;
     }
     true
@@ -175,7 +183,10 @@ fn a_group_without_limits_changes_nothing() {
     let ours = point.join(mine.trim_start_matches('/'));
     let quota = std::fs::read_to_string(ours.join("cpu.cfs_quota_us")).unwrap_or_default();
     if quota.trim() != "-1" {
-        return skip("cgroup-none", "the tests already run under a CPU quota");
+        return crate::common::skip_on_this_host(
+            "rig cgroup-none",
+            "the tests already run under a CPU quota",
+        );
     }
     let g = Group::new("cpu", "none").expect("a child cpu group");
     let s = Scratch::new("cg-none");

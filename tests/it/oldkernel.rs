@@ -17,14 +17,15 @@ fn fixture() -> PathBuf {
     Path::new(DIR).join("syscalls-after-3.2.tsv")
 }
 
+#[track_caller]
 fn skip(why: &str) {
-    eprintln!("rig old kernel: skipped: {why}");
+    crate::common::skip("rig old kernel", why);
 }
 
 /// `COMMAND ARGS` under the 3.2 filter, or None (with a line saying why) where it cannot be.
 fn as_on_3_2(program: &Path) -> Option<Command> {
     if !cfg!(target_arch = "x86_64") {
-        skip("the fixture's system call numbers are x86_64's");
+        crate::common::skip_on_this_host("rig old kernel", "the fixture's system call numbers are x86_64's");
         return None;
     }
     let ok = Command::new(PYTHON).args(["-c", "import seccomp"]).output().is_ok_and(|o| o.status.success());

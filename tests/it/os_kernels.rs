@@ -73,7 +73,7 @@ fn execl_works_without_proc() {
             Ok(o) if o.status.code() != Some(77) && !stderr(&o).starts_with("unshare:") => {
                 assert!(assert_lps(&o, 1)[0] > 1, "{image}");
             }
-            _ => println!("skipped: cannot hide /proc here (needs root and unshare)"),
+            _ => skip("execl without /proc", "cannot hide /proc here (needs root and unshare)"),
         }
     }
 }
@@ -240,8 +240,10 @@ fn fstime_reports_a_read_only_directory() {
     let b = bin();
     let args = [b.to_str().unwrap(), "fstime", "-w", "-t", "1", "-d", ro.to_str().unwrap()];
     let Some(mut c) = unprivileged(&args) else {
-        println!("skipped: running as root without setpriv, so no unprivileged user to test with");
-        return;
+        return skip(
+            "fstime read-only",
+            "running as root without setpriv, so no unprivileged user to test with",
+        );
     };
     let o = {
         let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
@@ -260,16 +262,14 @@ fn fstime_reports_a_read_only_directory() {
 fn fstime_on_a_full_file_system_fails_cleanly() {
     let root = Command::new("id").arg("-u").output().map(|o| stdout(&o).trim() == "0").unwrap_or(false);
     if !root {
-        println!("skipped: mounting a small tmpfs needs root");
-        return;
+        return skip("fstime full", "mounting a small tmpfs needs root");
     }
     let dir = Scratch::new("fsfull");
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
     let m = Command::new("mount").args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"]).arg(&mnt).status();
     if !m.is_ok_and(|s| s.success()) {
-        println!("skipped: cannot mount a tmpfs here");
-        return;
+        return skip("fstime full", "cannot mount a tmpfs here");
     }
     let o = run(ub(["fstime", "-w", "-t", "1", "-m", "4096", "-d"]).arg(&mnt));
     let left: Vec<_> = std::fs::read_dir(&mnt).unwrap().collect();
@@ -297,8 +297,7 @@ fn fstime_over_the_file_size_limit_fails_cleanly() {
 fn fork_failure_names_the_iteration() {
     let b = bin();
     if Command::new("prlimit").arg("--version").stdout(Stdio::null()).status().is_err() {
-        println!("skipped: no prlimit to lower RLIMIT_NPROC with");
-        return;
+        return skip("fork failure", "no prlimit to lower RLIMIT_NPROC with (Debian: util-linux)");
     }
     for (args, needle) in [
         (&["spawn", "3"][..], "Fork failed at iteration 0"),
@@ -307,8 +306,7 @@ fn fork_failure_names_the_iteration() {
         let mut full = vec!["prlimit", "--nproc=1", b.to_str().unwrap()];
         full.extend_from_slice(args);
         let Some(mut c) = unprivileged(&full) else {
-            println!("skipped: running as root without setpriv; root ignores RLIMIT_NPROC");
-            return;
+            return skip("fork failure", "running as root without setpriv; root ignores RLIMIT_NPROC");
         };
         let o = {
             let _turn = NOBODY.lock().unwrap_or_else(|e| e.into_inner());
@@ -326,8 +324,7 @@ fn fork_failure_names_the_iteration() {
 #[test]
 fn release_binary_is_static() {
     let Some(path) = std::env::var_os("UNIXBENCH_BIN") else {
-        println!("skipped: UNIXBENCH_BIN not set (the debug build is dynamic)");
-        return;
+        return skip("release binary", "UNIXBENCH_BIN not set (the debug build is dynamic)");
     };
     let elf = std::fs::read(Path::new(&path)).unwrap();
     let bound = (1 << 20) - (128 << 10);

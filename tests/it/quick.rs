@@ -80,8 +80,8 @@ fn a_budget_below_three_passes_of_every_test_is_refused_naming_the_least() {
 }
 
 /// The dry run's estimate against the run itself, at the smallest budget: every test gets its
-/// three passes and no more, and the run takes about what was said (a loose ratio: the machine
-/// may be loaded, and a loaded one only makes the run longer).
+/// three passes and no more. (How close the estimate comes to the wall time is measured by
+/// bench/estimate.sh, not asserted here, where a loaded machine would fail it.)
 #[test]
 fn the_dry_run_estimates_what_a_quick_run_takes() {
     let args = ["--quick=7", "-c", "1", "syscall", "pipe"];
@@ -92,11 +92,8 @@ fn the_dry_run_estimates_what_a_quick_run_takes() {
     let s = Scratch::new("quick-estimate");
     let mut c = ub(args);
     c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path()).current_dir(s.path());
-    let t0 = std::time::Instant::now();
     let o = run(c.arg("-q"));
-    let took = t0.elapsed().as_secs_f64();
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(took / est > 0.8 && took / est < 2.0, "estimated {est} s, took {took:.1} s");
     let log = std::fs::read_dir(s.path().join("results"))
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -30,8 +30,9 @@ pub(crate) fn is_root() -> bool {
     std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
 }
 
+#[track_caller]
 pub(crate) fn skip(rig: &str, why: &str) {
-    eprintln!("rig {rig}: skipped: {why}");
+    crate::common::skip(&format!("rig {rig}"), why);
 }
 
 /// The host program `program`, found in PATH (or the sbin directories root's PATH may lack).
@@ -194,8 +195,9 @@ fn aarch64_binary_runs_its_kernels_under_emulation() {
         eprintln!("aarch64 (emulated, not a benchmark): {} {} -> {}", k[0], k[1], stderr(&o).trim());
     }
     if !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
-        return skip(
-            "aarch64 driver",
+        // make test registers the entry; a container's kernel may refuse it.
+        return crate::common::skip_on_this_host(
+            "rig aarch64 driver",
             "binfmt_misc has no qemu-aarch64 entry, so emulated kernels cannot be exec'd",
         );
     }
@@ -568,8 +570,15 @@ mod twins {
         let Some(arm) = aarch64_bin() else {
             return skip("aarch64 twins", "UNIXBENCH_AARCH64_BIN not set (make test sets it)");
         };
-        if !have("qemu-aarch64-static") || !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
-            return skip("aarch64 twins", "no qemu-aarch64-static with a binfmt_misc entry to exec the twin");
+        if !have("qemu-aarch64-static") {
+            return skip("aarch64 twins", "no qemu-aarch64-static (Debian: qemu-user-static)");
+        }
+        if !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
+            // make test registers the entry; a container's kernel may refuse it.
+            return crate::common::skip_on_this_host(
+                "rig aarch64 twins",
+                "no binfmt_misc entry to exec the twin",
+            );
         }
         for (family, loader) in
             [("glibc", "/lib/ld-linux-aarch64.so.1"), ("musl", "/lib/ld-musl-aarch64.so.1")]

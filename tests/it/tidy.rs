@@ -379,6 +379,25 @@ const KERNELS_MAY_NAME: &[&str] = &["json", "base", "twin", "lmbench_timed"];
 /// compare's pages and tables are exporters of their own: what they share with the report's
 /// (the view, the charts, the page's head and escaping) lives below the report's exporters,
 /// which compare names none of.
+/// ARCHITECTURE.md's map stays true of the crates: its table has a row for every crate of the
+/// workspace, in the order of `CRATES` (bottom first), and its count of them is right.
+#[test]
+fn the_architecture_names_every_crate_in_order() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let rows: Vec<&str> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+        .filter(|name| CRATES.iter().any(|c| c.name.replace('_', "-") == *name))
+        .collect();
+    let order: Vec<String> = CRATES.iter().map(|c| c.name.replace('_', "-")).collect();
+    assert_eq!(rows, order, "ARCHITECTURE.md's table of crates, bottom first");
+    let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "Eleven", "Twelve"];
+    let count = format!("{} crates make the binary", words[CRATES.len()]);
+    assert!(doc.contains(&count), "ARCHITECTURE.md should say \"{count}\"");
+    assert_eq!(package_dirs().len(), CRATES.len(), "a crate missing from CRATES");
+}
+
 #[test]
 fn compare_names_no_exporter_of_report() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -51,7 +51,7 @@ fn every_c_library_family_runs_where_its_loader_is() {
     let loaders = [("glibc", "/lib64/ld-linux-x86-64.so.2"), ("musl", "/lib/ld-musl-x86_64.so.1")];
     for (family, loader) in loaders {
         if std::env::consts::ARCH != "x86_64" || !Path::new(loader).exists() {
-            eprintln!("twin {family}: skipped: no {loader} (make test installs Debian's musl)");
+            skip(&format!("twin {family}"), &format!("no {loader} (make test installs Debian's musl)"));
             continue;
         }
         for program in ["execl", "spawn"] {

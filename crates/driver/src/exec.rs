@@ -707,11 +707,15 @@ mod tests {
     fn copies_run_together_and_report_on_stderr() {
         let t0 = sys::clock::monotonic();
         let o = run(&sh("sleep 1; echo 'COUNT|5|1|lps' >&2; echo 'TIME|0.5' >&2"), 3, 60.0);
-        assert!(sys::clock::monotonic() - t0 < 2.5, "the copies ran one after another");
+        let took = sys::clock::monotonic() - t0;
         assert_eq!(o.len(), 3);
+        // Together: the pass took less than its copies' times added up, as one after another
+        // would. A relation, not a bound, so a loaded machine cannot fail it.
+        let serial: f64 = o.iter().map(|c| c.elapsed).sum();
+        assert!(took < serial, "the copies ran one after another: {took} s, {serial} s added up");
         for c in &o {
             assert_eq!((c.count, c.time, c.error.as_deref()), (Some(5.0), Some(0.5), None));
-            assert!(c.elapsed >= 1.0 && c.elapsed < 2.5, "{}", c.elapsed);
+            assert!(c.elapsed >= 1.0, "{}", c.elapsed);
             assert!(c.pid > 0);
             // Every copy passed the gate, and none before the release (after the last fork).
             assert!(c.started.is_some_and(|s| s >= 0.0), "{:?}", c.started);
@@ -760,7 +764,7 @@ mod tests {
         // The background sleep holds the stderr pipe too: it must be killed, not waited for.
         let t0 = sys::clock::monotonic();
         let o = run(&sh("sleep 30 & sleep 30"), 1, 0.5);
-        assert!(sys::clock::monotonic() - t0 < 10.0);
+        assert!(sys::clock::monotonic() - t0 < 30.0, "the sleeps were waited for");
         assert!(o[0].error.as_deref().unwrap().contains("did not finish within"), "{:?}", o[0].error);
     }
 
