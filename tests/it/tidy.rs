@@ -325,8 +325,12 @@ const CRATES: &[Crate] = &[
         name: "scoring",
         layers: &[&["outcome"], &["score"], &["stats"], &["quick"]],
     },
-    // What the host is and does, each probe on its own.
-    Crate { dir: "crates/probe", name: "probe", layers: &[&["sysinfo", "cpulimit", "noise"]] },
+    // What the host is and does, each probe on its own; the system block gathers its sources.
+    Crate {
+        dir: "crates/probe",
+        name: "probe",
+        layers: &[&["osrelease", "locale", "cpuinfo", "uptime", "utmp", "cpulimit", "noise"], &["sysinfo"]],
+    },
     // The exporters, over the one view of the run they share.
     Crate {
         dir: "crates/report",
