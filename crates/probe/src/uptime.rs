@@ -3,11 +3,13 @@
 use crate::fmt::{self, Tm};
 use std::path::Path;
 
+/// Seconds since boot, the first field of /proc/uptime.
 pub fn read_uptime(p: &Path) -> Option<f64> {
     let t = std::fs::read_to_string(p).ok()?;
     t.split_whitespace().next()?.parse().ok()
 }
 
+/// The 1, 5 and 15 minute load averages, the first fields of /proc/loadavg.
 pub fn read_loadavg(p: &Path) -> Option<[f64; 3]> {
     let t = std::fs::read_to_string(p).ok()?;
     let mut it = t.split_whitespace().map(|w| w.parse::<f64>().ok());
