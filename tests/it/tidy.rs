@@ -369,7 +369,15 @@ const CRATES: &[Crate] = &[
     Crate {
         dir: "crates/compare",
         name: "compare",
-        layers: &[&["load"], &["log", "fleet"], &["table", "html"], &["pool"]],
+        layers: &[
+            // The model files are read into; the two readers and the bounds over it; the choice.
+            &["source"],
+            &["read_json", "read_text", "files"],
+            &["load"],
+            &["log", "fleet"],
+            &["table", "html"],
+            &["pool"],
+        ],
     },
     // The binary: the kernels (measuring, though in the top crate), then the applet table, then
     // the commands that place the binary (`--install`, `--dropin`).
