@@ -325,8 +325,12 @@ const CRATES: &[Crate] = &[
         name: "scoring",
         layers: &[&["outcome"], &["score"], &["stats"], &["quick"]],
     },
-    // What the host is and does, each probe on its own.
-    Crate { dir: "crates/probe", name: "probe", layers: &[&["sysinfo", "cpulimit", "noise"]] },
+    // What the host is and does, each probe on its own; the system block gathers its sources.
+    Crate {
+        dir: "crates/probe",
+        name: "probe",
+        layers: &[&["osrelease", "locale", "cpuinfo", "uptime", "utmp", "cpulimit", "noise"], &["sysinfo"]],
+    },
     // The exporters, over the one view of the run they share.
     Crate {
         dir: "crates/report",
@@ -365,7 +369,15 @@ const CRATES: &[Crate] = &[
     Crate {
         dir: "crates/compare",
         name: "compare",
-        layers: &[&["load"], &["log", "fleet"], &["table", "html"], &["pool"]],
+        layers: &[
+            // The model files are read into; the two readers and the bounds over it; the choice.
+            &["source"],
+            &["read_json", "read_text", "files"],
+            &["load"],
+            &["log", "fleet"],
+            &["table", "html"],
+            &["pool"],
+        ],
     },
     // The binary: the kernels (measuring, though in the top crate), then the applet table, then
     // the commands that place the binary (`--install`, `--dropin`).

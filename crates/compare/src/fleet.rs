@@ -3,7 +3,7 @@
 //! names the host as its system block does, so files fetched from many hosts line up with
 //! their identities. Built for hundreds of files: one pass over the sources, one sort.
 
-use super::load::Source;
+use super::source::Source;
 use crate::model::Category;
 use std::fmt::Write as _;
 

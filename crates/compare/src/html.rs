@@ -7,7 +7,7 @@
 //! instead, all on one axis.
 
 use super::fleet::{self, Row};
-use super::load::{Kind, Source, Test};
+use super::source::{FileKind, Source, Test};
 use crate::fmt::number;
 use crate::model::Category;
 use crate::stats::Interval;
@@ -23,7 +23,7 @@ pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&Test) -> bool) 
     let title = format!("unixbench compare: {}", number(Some(sources.len()), "file", "files"));
     let mut s = head(&escape(&title));
     let _ = writeln!(s, "<h2>{}</h2>", escape(&title));
-    if let Some(w) = super::load::kinds_warning(sources) {
+    if let Some(w) = super::source::kinds_warning(sources) {
         let _ = writeln!(s, "<p class=\"note\"><b>Warning:</b> {}.</p>", escape(&w));
     }
     s += &table(sources);
@@ -81,7 +81,7 @@ const COLUMNS: &[Column] = &[
 ];
 
 fn format_of(src: &Source) -> &'static str {
-    if src.kind == Kind::Json {
+    if src.kind == FileKind::Json {
         "JSON"
     } else {
         "text"

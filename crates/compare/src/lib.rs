@@ -5,17 +5,22 @@
 //!
 //! With `--pool`, several runs of one host are judged together (`pool`).
 //!
-//! Reading files is `load`, building and printing the tables is `table`; this file is the
+//! Reading files is `load` (choosing `read_json` or `read_text`, into `source`'s model, within
+//! `files`' bounds), building and printing the tables is `table`; this file is the
 //! command line and the errors (one line naming the file and the problem, exit 2).
 
 pub(crate) use base::{args, baselines, error, fmt, json, model, suite, sys};
 pub(crate) use scoring::{score, stats};
 
+mod files;
 mod fleet;
 mod html;
 mod load;
 mod log;
 mod pool;
+mod read_json;
+mod read_text;
+mod source;
 mod table;
 
 use crate::error::{Error, Result};
@@ -91,22 +96,22 @@ struct Args {
 
 /// One file read, its log beside it, and held to the bounds of a real run: a figure beyond them
 /// is an error, a string cut is said in one line naming the file.
-fn read_source(f: &OsString) -> Result<load::Source> {
+fn read_source(f: &OsString) -> Result<source::Source> {
     let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
     let bad = |msg: String| Error::usage(format!("compare: {}: {msg}", crate::args::escaped(&name)));
-    let bytes = load::read_capped(f).map_err(bad)?;
+    let bytes = files::read_capped(f).map_err(bad)?;
     let text =
         String::from_utf8(bytes).map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
     let mut src = load::load(&name, &text).map_err(bad)?;
     log::attach(&mut src, f);
-    let cut = load::bounded(&mut src).map_err(bad)?;
+    let cut = files::bounded(&mut src).map_err(bad)?;
     if !cut.is_empty() {
         let _ = writeln!(
             std::io::stderr(),
             "compare: {}: {} cut at {} characters",
             crate::args::escaped(&name),
             cut.join(", "),
-            load::MAX_TEXT
+            files::MAX_TEXT
         );
     }
     Ok(src)
@@ -159,13 +164,13 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
 }
 
 /// Each file read and held to its bounds ([`read_source`]); the first bad one is the error.
-fn load_all(files: &[OsString]) -> Result<Vec<load::Source>> {
+fn load_all(files: &[OsString]) -> Result<Vec<source::Source>> {
     files.iter().map(read_source).collect()
 }
 
 /// Several runs of one host pooled ([`pool`]); the files are read first, so that a name that
 /// matched no file is named as such.
-fn render_pool(format: Format, sources: Vec<load::Source>) -> Result<String> {
+fn render_pool(format: Format, sources: Vec<source::Source>) -> Result<String> {
     if sources.len() < 2 {
         return Err(Error::usage(
             "compare: --pool needs two runs or more (one run's own interval is in its report)",
@@ -181,7 +186,7 @@ fn render_pool(format: Format, sources: Vec<load::Source>) -> Result<String> {
 }
 
 /// The page, the fleet table, the scaling table of one file or the comparison of several.
-fn render(format: Format, hosts: bool, sources: Vec<load::Source>) -> Result<String> {
+fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<String> {
     if format == Format::Html {
         return Ok(html::page(&sources, hosts, &|t| t.disturbed));
     }

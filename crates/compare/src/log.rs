@@ -10,7 +10,8 @@
 //! A C UnixBench log reads the same way (it has no `IMAGE` fields: the report's reading of the
 //! image stays).
 
-use super::load::{self, Index, Kind, Run, Source, Test};
+use super::files::read_capped;
+use super::source::{self, FileKind, Index, Run, Source, Test};
 use crate::model::{CopyOutcome, ExecImage, TestResult};
 use crate::score;
 use std::ffi::OsStr;
@@ -20,7 +21,7 @@ use std::io::Write as _;
 /// the report rounds or lacks. A log that cannot be read or does not match is left out, with a
 /// note on stderr; a missing one silently.
 pub fn attach(src: &mut Source, path: &OsStr) {
-    if src.kind != Kind::Text {
+    if src.kind != FileKind::Text {
         return;
     }
     let mut log = path.to_os_string();
@@ -29,7 +30,7 @@ pub fn attach(src: &mut Source, path: &OsStr) {
         return;
     }
     // Lossy: the programs' stdout in it may be in any encoding; the fields are ASCII.
-    let read = load::read_capped(&log).and_then(|b| apply(src, &String::from_utf8_lossy(&b)));
+    let read = read_capped(&log).and_then(|b| apply(src, &String::from_utf8_lossy(&b)));
     if let Err(why) = read {
         let _ = writeln!(std::io::stderr(), "compare: {}.log: ignored: {why}", src.file);
     }
@@ -205,7 +206,7 @@ fn apply(src: &mut Source, text: &str) -> Result<(), String> {
         runs.push(run_of(copies, &results, run)?);
     }
     src.runs = runs;
-    src.kind = Kind::TextLog;
+    src.kind = FileKind::TextLog;
     Ok(())
 }
 
@@ -222,14 +223,14 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
         let t = report.tests.iter().find(|t| t.message == r.message).filter(|t| same(t.score, r.score));
         let Some(t) = t else { return Err(differs(&r.message)) };
         let stats = crate::stats::of_result(r);
-        let image = r.exec_image().map(|i| load::image_of(Some(&i.kind)));
+        let image = r.exec_image().map(|i| source::image_of(Some(&i.kind)));
         tests.push(Test {
             message: t.message.clone(),
             score: r.score,
             unit: r.unit.clone(),
             index: None,
-            ci: stats.and_then(|s| s.ci95).and_then(|c| load::from_ends(c.low, c.high)),
-            image: if load::times_an_image(&t.message) { image.or(t.image) } else { None },
+            ci: stats.and_then(|s| s.ci95).and_then(|c| source::from_ends(c.low, c.high)),
+            image: if source::times_an_image(&t.message) { image.or(t.image) } else { None },
             disturbed: t.disturbed,
         });
     }
@@ -248,7 +249,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
             category: b.category,
             score: b.score,
             partial: b.partial,
-            ci: load::index_ci(b.score, &rows, &tests),
+            ci: source::index_ci(b.score, &rows, &tests),
         });
     }
     if blocks.len() != report.index.len() {
@@ -259,6 +260,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
 
 #[cfg(test)]
 mod tests {
+    use super::super::load;
     use super::*;
     use crate::model::{self, CopyRun, Cpu, Settings, SystemInfo};
     use crate::stats;
@@ -400,10 +402,10 @@ Count score:        220.0
     #[test]
     fn a_literal_report_and_its_log() {
         let mut src = load::load("r", REPORT).unwrap();
-        assert_eq!((src.kind, src.quick), (Kind::Text, true));
+        assert_eq!((src.kind, src.quick), (FileKind::Text, true));
         assert_eq!(src.runs[0].tests[1].ci, None);
         apply(&mut src, LOG).unwrap();
-        assert_eq!((src.kind, src.quick, src.runs.len()), (Kind::TextLog, true, 1));
+        assert_eq!((src.kind, src.quick, src.runs.len()), (FileKind::TextLog, true, 1));
         let run = &src.runs[0];
         assert_eq!(run.copies, 1);
         // In the log's order.
@@ -425,7 +427,7 @@ Count score:        220.0
         assert_eq!((got.low, got.high), (ci.low, ci.high));
         close(got.log_half, 12.7062047362 * 1.1f64.ln() / 2.0);
         assert!(execl.ci.is_some());
-        assert_eq!((execl.image, syscall.image), (Some(load::Image::Dynamic), None));
+        assert_eq!((execl.image, syscall.image), (Some(source::Image::Dynamic), None));
         let ix = &run.index[0];
         assert_eq!((ix.category, ix.partial), (model::Category::System, true));
         close(ix.score, 10.0 * ((s / 15000.0).ln() / 2.0 + (e / 43.0).ln() / 2.0).exp());
@@ -511,7 +513,7 @@ Count score:        220.0
         // A log whose execl ran on the static image says so, whatever the report inferred.
         let mut src = fresh();
         apply(&mut src, &LOG.replace("dynamic-glibc", "static")).unwrap();
-        assert_eq!(src.runs[0].tests[1].image, Some(load::Image::Static));
+        assert_eq!(src.runs[0].tests[1].image, Some(source::Image::Static));
     }
 
     #[test]
@@ -617,14 +619,14 @@ Count score:        220.0
         let json = load::load("r", &report::json::render(&run)).unwrap();
         let mut text = load::load("r", &report).unwrap();
         apply(&mut text, &log).unwrap();
-        assert_eq!(text.kind, Kind::TextLog);
-        text.kind = Kind::Json;
+        assert_eq!(text.kind, FileKind::TextLog);
+        text.kind = FileKind::Json;
         // The report's date is the host's local time, here UTC, which the JSON marks with `Z`.
         text.date.push('Z');
         assert_eq!(text, json);
         // The intervals are there to compare: pipe's one pass gives none, the others do.
         let t = &json.runs[1].tests;
         assert_eq!(t.iter().map(|t| t.ci.is_some()).collect::<Vec<_>>(), [true, true, true, false]);
-        assert_eq!(t[2].image, Some(load::Image::Dynamic));
+        assert_eq!(t[2].image, Some(source::Image::Dynamic));
     }
 }

@@ -7,7 +7,7 @@
 //! propagated from the pooled tests': the wander moves every test of a run together, so the
 //! tests' spreads are not independent.
 
-use super::load::{kinds, Source};
+use super::source::{kinds, Source};
 use super::table::{self, Cell, Comparison, Row, Table};
 use crate::json::Writer;
 use crate::model::Category;
@@ -361,7 +361,8 @@ fn row_json(j: &mut Writer, r: &Row, x: &Pooled) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::load::{self, Image};
+    use super::super::load;
+    use super::super::source::Image;
     use super::*;
 
     fn row(cells: &[(f64, bool, Option<Image>)]) -> Row {

@@ -1,7 +1,7 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::load::{kinds_warning, Image, Kind, Source};
+use super::source::{kinds_warning, FileKind, Image, Source};
 use crate::json::{number, Writer};
 use crate::model::Category;
 use crate::stats::Interval;
@@ -102,7 +102,7 @@ pub(super) fn category_of(message: &str) -> Option<Category> {
 
 /// Rows for one copy count: the union of the tests in report order (byte order of the message),
 /// then the index scores in category order.
-fn rows_for(runs: &[&super::load::Run]) -> Vec<Row> {
+fn rows_for(runs: &[&super::source::Run]) -> Vec<Row> {
     let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
     names.sort();
     names.dedup();
@@ -185,7 +185,7 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
     let tables = common
         .iter()
         .map(|&n| {
-            let runs: Vec<&super::load::Run> =
+            let runs: Vec<&super::source::Run> =
                 sources.iter().map(|s| s.runs.iter().find(|r| r.copies == n).unwrap()).collect();
             Table { copies: n, rows: rows_for(&runs) }
         })
@@ -347,7 +347,7 @@ fn legend_text(c: &Comparison) -> String {
         o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
     }
     let text: Vec<String> = (0..c.sources.len())
-        .filter(|&i| c.sources[i].kind == Kind::Text)
+        .filter(|&i| c.sources[i].kind == FileKind::Text)
         .map(|i| format!("[{}]", i + 1))
         .collect();
     if !text.is_empty() {
@@ -460,7 +460,7 @@ fn source_json(j: &mut Writer, i: usize, s: &Source) {
     j.begin_object();
     j.key("run").int(i as i64 + 1);
     j.key("file").string(&s.file);
-    j.key("kind").string(if s.kind == Kind::Json { "json" } else { "text" });
+    j.key("kind").string(if s.kind == FileKind::Json { "json" } else { "text" });
     j.key("version").string(&s.version);
     j.key("quick").bool(s.quick);
     j.key("run_kind").string(s.run_kind().name());
@@ -559,7 +559,7 @@ pub fn scaling(s: &Source) -> Result<Scaling, String> {
     let rows = table
         .into_iter()
         .map(|r| {
-            let tests: Vec<Option<&super::load::Test>> =
+            let tests: Vec<Option<&super::source::Test>> =
                 runs.iter().map(|run| run.tests.iter().find(|t| t.message == r.name)).collect();
             let indexed = !r.index_score && tests.iter().all(|t| t.map_or(true, |t| t.index.is_some()));
             let (kind, values) = if r.index_score {

@@ -1,0 +1,116 @@
+//! Reading a file within bounds: a regular file of at most [`MAX_INPUT`] bytes, and what is read
+//! from it held to what a real run can give (figures below [`MAX_FIGURE`], strings cut at
+//! [`MAX_TEXT`] characters).
+
+use crate::source::Source;
+use crate::stats::Interval;
+
+/// The bound of every score and index read: no machine's figure comes near it (the fastest
+/// test, Dhrystone, gives about 10^9 lps a core, so 10^12 for a thousand cores), and below it
+/// every figure prints as the short number the tables are laid out for.
+pub const MAX_FIGURE: f64 = 1e15;
+
+/// The most characters of a string read (a version, a host's names, a test's name and unit)
+/// that are printed: far above any real one, short enough to keep a table a table.
+pub const MAX_TEXT: usize = 100;
+
+/// Holds `src` to what a real run can give: every score, index and interval finite, not
+/// negative and below [`MAX_FIGURE`], else the error names the first that is not; every string
+/// cut at [`MAX_TEXT`] characters. Returns the names of the fields cut.
+pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
+    for r in &src.runs {
+        let ci = |c: &Option<Interval>| c.map_or(vec![], |c| vec![c.low, c.high]);
+        let tests = r.tests.iter().map(|t| {
+            (t.message.as_str(), [vec![t.score], t.index.into_iter().collect(), ci(&t.ci)].concat())
+        });
+        let index = r.index.iter().map(|i| (i.category.display(), [vec![i.score], ci(&i.ci)].concat()));
+        for (what, figures) in tests.chain(index) {
+            if let Some(x) = figures.into_iter().find(|x| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x))) {
+                return Err(format!(
+                    "the {}-copy run's '{}' reads {x:e}, beyond any machine's figures (the bound is 1e15)",
+                    r.copies,
+                    crate::args::escaped(&cut(what, MAX_TEXT))
+                ));
+            }
+        }
+    }
+    Ok(cut_strings(src))
+}
+
+/// Cuts every string of `src` at [`MAX_TEXT`] characters, its control characters made `?` (a
+/// newline would break a table's line); returns the names of those cut.
+fn cut_strings(src: &mut Source) -> Vec<&'static str> {
+    let mut cut_names = Vec::new();
+    let mut hold = |name: &'static str, s: &mut String| {
+        if s.chars().any(char::is_control) {
+            *s = crate::fmt::printable(s);
+        }
+        if s.chars().count() > MAX_TEXT {
+            *s = cut(s, MAX_TEXT);
+            if !cut_names.contains(&name) {
+                cut_names.push(name);
+            }
+        }
+    };
+    hold("version", &mut src.version);
+    hold("date", &mut src.date);
+    hold("host name", &mut src.host.name);
+    hold("machine", &mut src.host.machine);
+    hold("OS release", &mut src.host.os_release);
+    hold("CPU model", &mut src.host.cpu);
+    for t in src.runs.iter_mut().flat_map(|r| r.tests.iter_mut()) {
+        hold("test name", &mut t.message);
+        hold("unit", &mut t.unit);
+    }
+    cut_names
+}
+
+/// `s` cut at `n` characters, `...` ending a cut one.
+fn cut(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// The largest input read: far above any results file, far below what would exhaust memory.
+pub const MAX_INPUT: u64 = 64 << 20;
+
+/// Reads `path` if it is a regular file of at most [`MAX_INPUT`] bytes, opened by
+/// `sys::fd::open_file`: a FIFO without a writer is refused rather than waited for.
+pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, String> {
+    use std::io::Read;
+    let f =
+        crate::sys::fd::open_file(std::path::Path::new(path), crate::sys::fd::Open::Read).map_err(|e| {
+            // The caller names the file: the reason alone.
+            let full = io_reason(&e);
+            let reason = full.strip_prefix(&format!("{}: ", path.to_string_lossy())).unwrap_or(&full);
+            match (e.kind(), reason) {
+                (_, "a directory") => "a directory: compare reads results files".to_string(),
+                (std::io::ErrorKind::InvalidInput, r) => {
+                    format!("not a regular file ({r}): compare reads results files")
+                }
+                (_, r) => format!("cannot read: {r}"),
+            }
+        })?;
+    let m = f.metadata().map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    if m.len() > MAX_INPUT {
+        return Err(format!("{} bytes: larger than the {} MiB compare reads", m.len(), MAX_INPUT >> 20));
+    }
+    let mut bytes = Vec::new();
+    // The cap holds even for a file that grows while it is read.
+    f.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!("larger than the {} MiB compare reads", MAX_INPUT >> 20));
+    }
+    Ok(bytes)
+}
+
+/// An I/O error's reason without Rust's `(os error N)` suffix.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}

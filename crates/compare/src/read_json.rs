@@ -1,0 +1,175 @@
+//! Reading our results JSON (schemas 1 and 2) into `compare`'s model: each run's results with
+//! their intervals (the `stats` object, else the kept passes), its index with intervals
+//! propagated from the tests', the kind of run from the `kind` or the settings, and the host.
+
+use crate::json::{self, Value};
+use crate::model::Category;
+use crate::source::{
+    from_ends, image_of, index_ci, times_an_image, FileKind, Host, Index, Run, Source, Test,
+};
+use crate::stats::{self, Interval};
+
+fn category_keyed(key: &str) -> Option<Category> {
+    Category::ALL.into_iter().find(|c| c.key() == key)
+}
+
+pub(super) fn from_json(file: &str, text: &str) -> Result<Source, String> {
+    let v = json::parse(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if v.get("schema").and_then(Value::as_str) != Some("unixbench-results") {
+        return Err("a JSON file, but not unixbench results (no \"schema\": \"unixbench-results\")".into());
+    }
+    match v.get("schema_version").and_then(Value::as_f64) {
+        Some(1.0 | 2.0) => {}
+        Some(n) => return Err(format!("results schema version {n} is not one this unixbench reads (1, 2)")),
+        None => return Err("results without a \"schema_version\"".into()),
+    }
+    let runs = v.get("runs").and_then(Value::as_array).ok_or("results without a \"runs\" list")?;
+    let mut out = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        out.push(json_run(r).map_err(|e| format!("runs[{i}]: {e}"))?);
+    }
+    let settings = v.get("settings");
+    let set = |k: &str| settings.and_then(|s| s.get(k)).filter(|x| !x.is_null());
+    // Schema 2 names the kind; for schema 1, what `Run::not_standard` reads from the settings.
+    let (quick, short) = match v.get("kind").and_then(Value::as_str) {
+        Some(k) => (k == "quick", k == "short"),
+        None => (
+            set("quick").is_some_and(|q| q.as_bool() != Some(false)),
+            set("duration").is_some() || set("iterations").is_some_and(|n| n.as_f64() != Some(10.0)),
+        ),
+    };
+    let start = runs.first().and_then(|r| opt_num(r, "start")).filter(|t| t.is_finite());
+    // The first run's start, which both schemas have; schema 2's `date` is the same instant.
+    let date = match (start, v.get("date").and_then(Value::as_str)) {
+        (Some(t), _) => crate::fmt::iso_utc(t as i64),
+        (None, Some(d)) => d.to_string(),
+        (None, None) => "unknown".into(),
+    };
+    Ok(Source {
+        file: file.to_string(),
+        kind: FileKind::Json,
+        version: v.get("version").and_then(Value::as_str).unwrap_or("unknown").to_string(),
+        quick,
+        short,
+        date,
+        runs: out,
+        host: json_host(v.get("system")),
+    })
+}
+
+fn json_host(s: Option<&Value>) -> Host {
+    let text = |k: &str| s.and_then(|s| s.get(k)).and_then(Value::as_str).unwrap_or("unknown").to_string();
+    let cpu = s.and_then(|s| s.get("cpus")).and_then(Value::as_array).and_then(|c| c.first());
+    Host {
+        name: text("hostname"),
+        machine: text("machine"),
+        os_release: text("os_release"),
+        cpus: s.and_then(|s| opt_num(s, "cpu_count")).map(|n| n as usize),
+        cpu: cpu.and_then(|c| c.get("model")).and_then(Value::as_str).unwrap_or("unknown").to_string(),
+    }
+}
+
+fn num(v: &Value, key: &str) -> Result<f64, String> {
+    let n =
+        v.get(key).and_then(Value::as_f64).ok_or_else(|| format!("\"{key}\" is missing or not a number"))?;
+    finite(n, key)
+}
+
+/// A number that overflowed to an infinity when read (`1e400`) is refused, not computed with.
+fn finite(n: f64, key: &str) -> Result<f64, String> {
+    if n.is_finite() {
+        Ok(n)
+    } else {
+        Err(format!("\"{key}\" is beyond what the field can hold"))
+    }
+}
+
+fn opt_num(v: &Value, key: &str) -> Option<f64> {
+    v.get(key).and_then(Value::as_f64)
+}
+
+fn text_of<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
+    v.get(key).and_then(Value::as_str).ok_or_else(|| format!("\"{key}\" is missing or not a string"))
+}
+
+fn json_run(r: &Value) -> Result<Run, String> {
+    let copies = num(r, "copies")?;
+    if copies < 1.0 || copies.fract() != 0.0 {
+        return Err(format!("\"copies\" is {copies}, not a positive whole number"));
+    }
+    let most = crate::model::MAX_COPIES as f64;
+    if copies > most {
+        return Err(format!("\"copies\" is beyond what the field can hold (at most {most})"));
+    }
+    let results = r.get("results").and_then(Value::as_array).ok_or("\"results\" is missing or not a list")?;
+    let mut tests = Vec::new();
+    for (i, t) in results.iter().enumerate() {
+        let failed =
+            t.get("error").is_some_and(|e| !e.is_null()) || t.get("skipped").is_some_and(|e| !e.is_null());
+        let Some(score) = opt_num(t, "score").filter(|_| !failed) else { continue };
+        let score = finite(score, "score").map_err(|e| format!("results[{i}]: {e}"))?;
+        let message = text_of(t, "message").map_err(|e| format!("results[{i}]: {e}"))?.to_string();
+        let ci = json_interval(t);
+        // Files written before the twins existed have no exec_image: they timed the static one.
+        let image = times_an_image(&message)
+            .then(|| image_of(t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str)));
+        tests.push(Test {
+            message,
+            score,
+            unit: t.get("unit").and_then(Value::as_str).unwrap_or("").to_string(),
+            index: opt_num(t, "index"),
+            ci,
+            image,
+            disturbed: t.get("disturbed").and_then(Value::as_bool).unwrap_or(false),
+        });
+    }
+    let mut index = Vec::new();
+    for (i, b) in r.get("index").and_then(Value::as_array).unwrap_or(&[]).iter().enumerate() {
+        let key = text_of(b, "category").map_err(|e| format!("index[{i}]: {e}"))?;
+        let category =
+            category_keyed(key).ok_or_else(|| format!("index[{i}]: unknown category \"{key}\""))?;
+        let score = num(b, "score").map_err(|e| format!("index[{i}]: {e}"))?;
+        let rows: Vec<_> = b
+            .get("rows")
+            .and_then(Value::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|row| {
+                Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
+            })
+            .collect();
+        index.push(Index {
+            category,
+            score,
+            partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
+            ci: index_ci(score, &rows, &tests),
+        });
+    }
+    Ok(Run { copies: copies as usize, tests, index })
+}
+
+/// A result's interval: its `stats` object when present, else computed from its kept passes.
+fn json_interval(t: &Value) -> Option<Interval> {
+    if let Some(s) = t.get("stats") {
+        return from_ends(opt_num(s, "ci95_low")?, opt_num(s, "ci95_high")?);
+    }
+    let rates: Vec<f64> = t
+        .get("passes")?
+        .as_array()?
+        .iter()
+        .filter(|p| p.get("kept").and_then(Value::as_bool) == Some(true))
+        .map(|p| {
+            let (count, time, tb) = (
+                opt_num(p, "count").unwrap_or(0.0),
+                opt_num(p, "time").unwrap_or(0.0),
+                opt_num(p, "timebase").unwrap_or(0.0),
+            );
+            if tb > 0.0 && time > 0.0 {
+                count / (time / tb)
+            } else {
+                count
+            }
+        })
+        .collect();
+    stats::ci95(&rates)
+}

@@ -1,0 +1,178 @@
+//! The model `compare` reads every file into, whatever its kind: per copy count, each test's
+//! score with its 95% interval when the file has one, and each category's index score; with the
+//! file's kind, its kind of run and its host. Also what the readers share: which tests time an
+//! exec image, and the intervals of a result's two ends and of an index.
+
+use crate::model::{Category, RunKind};
+use crate::stats::{self, Interval};
+
+/// What kind of file a run came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// Our results JSON: intervals known where a test kept 2 samples or more.
+    Json,
+    /// A classic text report (ours or the C UnixBench's): no intervals.
+    Text,
+    /// A text report with its `.log`: every pass's samples, so the JSON's figures and intervals.
+    TextLog,
+}
+
+impl FileKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileKind::Json => "unixbench results JSON",
+            FileKind::Text => "text report",
+            FileKind::TextLog => "text report and its log",
+        }
+    }
+}
+
+/// One file, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// The file name as given on the command line.
+    pub file: String,
+    pub kind: FileKind,
+    /// The version the file names (the banner's `Version ...`, or the JSON's `version`).
+    pub version: String,
+    /// Whether the file says the run was a quick one (the JSON's settings, the text's note).
+    pub quick: bool,
+    /// Whether it says durations or pass counts were not Run's (`-t`, `-i`), or schema 2's
+    /// `kind` says `short`. A static image for execl or spawn makes a run short too: that one
+    /// the tests' images say ([`Source::run_kind`]), since a `.log` can tell it.
+    pub short: bool,
+    /// When the first copy count started: ISO 8601, in UTC (`Z`) from the JSON, in the run
+    /// host's local time (no zone) from a text report; `unknown` where the file does not say.
+    pub date: String,
+    /// One entry per copy count, in file order.
+    pub runs: Vec<Run>,
+    /// Who ran it, from the system block (`unknown` where the file does not say).
+    pub host: Host,
+}
+
+impl Source {
+    /// The kind of run, as `Run::kind` decides it for the run that wrote the file.
+    pub fn run_kind(&self) -> RunKind {
+        let on_static = || self.runs.iter().flat_map(|r| &r.tests).any(|t| t.image == Some(Image::Static));
+        if self.quick {
+            RunKind::Quick
+        } else if self.short {
+            RunKind::Short
+        } else if on_static() {
+            RunKind::StaticImage
+        } else {
+            RunKind::Standard
+        }
+    }
+}
+
+/// The kinds of run of the files (standard, quick, short, static image), each once, in the order
+/// the files first show them.
+pub fn kinds(sources: &[Source]) -> Vec<&'static str> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for k in sources.iter().map(|s| s.run_kind().name()) {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    kinds
+}
+
+/// The warning for files of different kinds of run (standard, quick, short), whose figures are
+/// not comparable; None when they are all of one kind.
+pub fn kinds_warning(sources: &[Source]) -> Option<String> {
+    let kinds = kinds(sources);
+    (kinds.len() > 1).then(|| {
+        format!("comparing runs of different kinds ({}): their figures are not comparable", kinds.join(", "))
+    })
+}
+
+/// A host's identity, as its system block gives it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Host {
+    pub name: String,
+    pub machine: String,
+    pub os_release: String,
+    /// CPUs in the system, as the `N CPUs in system` line counts them.
+    pub cpus: Option<usize>,
+    /// The model of the first CPU.
+    pub cpu: String,
+}
+
+/// Everything measured at one copy count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub copies: usize,
+    pub tests: Vec<Test>,
+    pub index: Vec<Index>,
+}
+
+/// One test's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Test {
+    /// The report's row name (the log message): what lines tests up across files.
+    pub message: String,
+    pub score: f64,
+    pub unit: String,
+    /// The test's index (10 × score / baseline), when it has a baseline.
+    pub index: Option<f64>,
+    pub ci: Option<Interval>,
+    /// For execl and spawn: whether they timed this static binary or a dynamically linked
+    /// program (ours or the C suite's). None where the file does not say.
+    pub image: Option<Image>,
+    /// Whether the run found it disturbed (the JSON's `disturbed`, the report's
+    /// `** disturbed:` line).
+    pub disturbed: bool,
+}
+
+/// The kind of image an execl or spawn figure was timed on (`crate::exec_image`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Image {
+    Static,
+    Dynamic,
+}
+
+/// Whether `message` is the report name of a test that times an exec image.
+pub(super) fn times_an_image(message: &str) -> bool {
+    twin::image::PROGRAMS.iter().any(|(_, m)| *m == message)
+}
+
+/// One category's index score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    pub category: Category,
+    pub score: f64,
+    pub partial: bool,
+    /// Propagated from the tests' intervals; None when one of them is unknown.
+    pub ci: Option<Interval>,
+}
+
+/// The kind of image an `exec_image` kind names (`dynamic-glibc`, ...); a file without one was
+/// written before the twins existed, and timed the static image.
+pub(super) fn image_of(kind: Option<&str>) -> Image {
+    match kind {
+        Some(k) if k.starts_with("dynamic") => Image::Dynamic,
+        _ => Image::Static,
+    }
+}
+
+/// An interval from its two ends, as the results JSON keeps it (`ci95_low`, `ci95_high`); the
+/// log path goes through here too, so that both give the same bits.
+pub(super) fn from_ends(lo: f64, hi: f64) -> Option<Interval> {
+    if lo <= 0.0 || hi < lo {
+        return None;
+    }
+    Some(Interval { low: lo, high: hi, log_half: (hi / lo).ln() / 2.0 })
+}
+
+/// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
+/// with an index, as (index, message), each with the interval of the test of that message.
+pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[Test]) -> Option<Interval> {
+    let parts: Vec<(f64, Option<f64>)> = rows
+        .iter()
+        .map(|&(ix, msg)| {
+            (ix, tests.iter().find(|t| t.message == msg).and_then(|t| t.ci).map(|c| c.log_half))
+        })
+        .collect();
+    stats::propagate(&parts).map(|c| Interval::around(score, c.log_half))
+}
