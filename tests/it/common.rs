@@ -14,14 +14,20 @@ pub fn skip(what: &str, why: &str) {
         std::env::var_os("UNIXBENCH_NO_SKIP").is_none(),
         "{what}: cannot run, and make test needs it to: {why}"
     );
-    eprintln!("{what}: skipped: {why}");
+    say(&format!("{what}: skipped: {why}"));
 }
 
 /// A skip that UNIXBENCH_NO_SKIP allows: what the test needs is a fact of the host that no
 /// recipe of the Makefile can provide (a binfmt_misc entry the kernel refuses, a CPU feature).
 /// Each caller says which.
 pub fn skip_on_this_host(what: &str, why: &str) {
-    eprintln!("{what}: skipped on this host: {why}");
+    say(&format!("{what}: skipped on this host: {why}"));
+}
+
+/// Straight to stderr, past the test harness's capture, which would hide a passing test's line.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// The binary under test.

@@ -404,7 +404,10 @@ fn the_architecture_names_every_crate_in_order() {
         .collect();
     let order: Vec<String> = CRATES.iter().map(|c| c.name.replace('_', "-")).collect();
     assert_eq!(rows, order, "ARCHITECTURE.md's table of crates, bottom first");
-    let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "Eleven", "Twelve"];
+    let words = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "Eleven",
+        "Twelve",
+    ];
     let count = format!("{} crates make the binary", words[CRATES.len()]);
     assert!(doc.contains(&count), "ARCHITECTURE.md should say \"{count}\"");
     assert_eq!(package_dirs().len(), CRATES.len(), "a crate missing from CRATES");
