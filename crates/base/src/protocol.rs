@@ -82,8 +82,8 @@ pub fn image(kind: &str, detail: &str) -> String {
 /// (docs/ORIGINAL.md, "Reading a copy").
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
-    /// `COUNT|score|timebase|label`.
-    Count { score: f64, timebase: f64, label: String },
+    /// `COUNT|score|timebase|label` (Run takes a count without its label too).
+    Count { score: f64, timebase: f64, label: Option<String> },
     /// `TIME|seconds`.
     Time(f64),
     /// `ERROR|message`.
@@ -100,19 +100,25 @@ pub enum Line {
 pub fn parse(line: &str) -> Line {
     let mut parts = line.split('|');
     let field = parts.next().unwrap_or("");
-    let rest: Vec<&str> = parts.collect();
+    let mut rest: Vec<&str> = parts.collect();
     if rest.is_empty() {
         return Line::Stray(line.to_string());
     }
+    // Perl's split, which Run's helper uses, drops trailing empty fields.
+    while rest.len() > 1 && rest.last() == Some(&"") {
+        rest.pop();
+    }
     let num = |s: &str| s.trim().parse::<f64>().ok();
     match (field, rest.as_slice()) {
-        ("COUNT", [s, tb, label, ..]) => match (num(s), num(tb)) {
-            (Some(score), Some(timebase)) => Line::Count { score, timebase, label: label.to_string() },
+        ("COUNT", [s, tb, label @ ..]) => match (num(s), num(tb)) {
+            (Some(score), Some(timebase)) => {
+                Line::Count { score, timebase, label: label.first().map(|l| l.to_string()) }
+            }
             _ => Line::Stray(line.to_string()),
         },
         ("TIME", [t]) => num(t).map(Line::Time).unwrap_or_else(|| Line::Stray(line.to_string())),
         ("ERROR", _) => Line::Error(rest.join("|")),
-        ("IMAGE", [kind, detail]) => Line::Image { kind: kind.to_string(), detail: detail.to_string() },
+        ("IMAGE", [kind, detail, ..]) => Line::Image { kind: kind.to_string(), detail: detail.to_string() },
         _ => Line::Other(line.to_string()),
     }
 }
@@ -165,7 +171,7 @@ mod tests {
     fn parses_run_fields() {
         assert_eq!(
             parse("COUNT|1880754|0|KBps"),
-            Line::Count { score: 1880754.0, timebase: 0.0, label: "KBps".into() }
+            Line::Count { score: 1880754.0, timebase: 0.0, label: Some("KBps".into()) }
         );
         assert_eq!(parse("TIME|2.0"), Line::Time(2.0));
         assert_eq!(parse("ERROR|disk full"), Line::Error("disk full".into()));

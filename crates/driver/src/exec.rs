@@ -20,6 +20,7 @@
 
 use super::signals::Watch;
 use crate::model::CopyOutcome;
+use crate::outcome::Said;
 use crate::sys::{self, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
 use std::io;
@@ -88,7 +89,8 @@ struct CopyProcess {
     elapsed: Option<f64>,
     /// When it passed the gate (monotonic seconds), from its stamp.
     started: Option<f64>,
-    output: Vec<u8>,
+    /// What it has said on stderr so far.
+    said: Said,
     /// When it last wrote to stderr (or was started), monotonic seconds.
     heard: f64,
     /// The signal that stopped it and since when, while it is stopped.
@@ -467,7 +469,7 @@ impl Waiting {
                     closed = true;
                 }
                 Ok(n) => {
-                    crate::outcome::hold(&mut c.output, &buf[..n]);
+                    c.said.take(&buf[..n]);
                     c.heard = sys::clock::monotonic();
                 }
             }
@@ -521,17 +523,17 @@ impl Waiting {
 
     /// Each copy's outcome, read from its stderr and exit status; an overrun pass fails every
     /// copy with the watchdog's reason.
-    fn outcomes(&self, statuses: Vec<i32>) -> Vec<CopyOutcome> {
+    fn outcomes(self, statuses: Vec<i32>) -> Vec<CopyOutcome> {
         let overdue = self
             .overdue
             .as_ref()
             .map(|why| format!("{why}: did not finish within {:.0} s, so every copy was killed", self.limit));
         self.running
-            .iter()
+            .into_iter()
             .zip(statuses)
             .map(|(c, status)| {
-                let text = explain_errno(&String::from_utf8_lossy(&c.output));
-                let mut o = crate::outcome::parse_copy(&text, c.elapsed.unwrap_or(0.0), status, c.pid);
+                let mut o = c.said.finish(c.elapsed.unwrap_or(0.0), status, c.pid);
+                o.error = o.error.map(|e| explain_errno(&e));
                 o.started = c.started.map(|t| t - self.started);
                 if let Some(msg) = &overdue {
                     o.error = Some(msg.clone());
@@ -601,7 +603,7 @@ fn spawn(child: &Child, index: u32, (cwd, argv): (&CString, &sys::proc::Argv)) -
                 stderr: Some(err_rd),
                 elapsed: None,
                 started: None,
-                output: Vec::new(),
+                said: Said::default(),
                 heard: 0.0,
                 stopped: None,
             })
@@ -611,15 +613,14 @@ fn spawn(child: &Child, index: u32, (cwd, argv): (&CString, &sys::proc::Argv)) -
 
 /// The child writes `errno N` (it may not allocate); the parent spells it out.
 fn explain_errno(text: &str) -> String {
-    text.lines()
-        .map(|l| match l.strip_prefix("unixbench: ").and_then(|_| l.rsplit_once(": errno ")) {
-            Some((head, n)) => match n.parse::<i32>() {
-                Ok(n) => format!("{head}: {}\n", io::Error::from_raw_os_error(n)),
-                Err(_) => format!("{l}\n"),
-            },
-            None => format!("{l}\n"),
-        })
-        .collect()
+    let explain = |l: &str| match l.strip_prefix("unixbench: ").and_then(|_| l.rsplit_once(": errno ")) {
+        Some((head, n)) => match n.parse::<i32>() {
+            Ok(n) => format!("{head}: {}", io::Error::from_raw_os_error(n)),
+            Err(_) => l.to_string(),
+        },
+        None => l.to_string(),
+    };
+    text.lines().map(explain).collect::<Vec<_>>().join("\n")
 }
 
 /// `<prefix><errno>\n` on stderr, formatted without allocating.

@@ -1,7 +1,7 @@
 //! What one copy's whole stderr and exit status come to: its [`CopyOutcome`], read line by line
-//! through `protocol::parse` (docs/ORIGINAL.md, "Reading a copy"); `protocol::verdict` then
-//! says whether it scored, failed or was skipped. Apart from `base::protocol` only for size:
-//! this is cold code, built with the driver.
+//! as the copy writes, each line parsed once into a `protocol::Line` ([`Said`]; docs/ORIGINAL.md,
+//! "Reading a copy"); `protocol::verdict` then says whether it scored, failed or was skipped.
+//! Apart from `base::protocol` only for size: this is cold code, built with the driver.
 
 use crate::model::{CopyOutcome, ExecImage};
 use crate::protocol::{parse, Line};
@@ -26,139 +26,104 @@ pub fn describe_status(status: i32) -> String {
 /// The most lines of a copy's stray stderr kept in its error.
 pub const MAX_STRAY_LINES: usize = 5;
 
-/// How much of a copy's stderr is held before [`hold`] compacts it.
-const MAX_HELD: usize = 1 << 20;
+/// The longest line of a copy's stderr held: a protocol line is far shorter, and a copy that
+/// prints without a newline (a tool in a loop) must not fill the memory.
+const MAX_LINE: usize = 4096;
 
-/// The field by which [`hold`] tells [`parse_copy`] how many stray lines it dropped.
-const DROPPED: &str = "UB_STRAY_DROPPED";
-
-/// Appends `more` of a copy's stderr to `held`. Past [`MAX_HELD`] bytes, the complete lines held
-/// are compacted: every protocol line stays, the stray ones beyond the first few are dropped and
-/// counted in a `UB_STRAY_DROPPED|n` line, so that a copy printing without end (a host without
-/// /dev/null, a tool in a loop) holds little memory and [`parse_copy`] still counts them.
-pub fn hold(held: &mut Vec<u8>, more: &[u8]) {
-    held.extend_from_slice(more);
-    if held.len() <= MAX_HELD {
-        return;
-    }
-    let cut = held.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let text = String::from_utf8_lossy(&held[..cut]).into_owned();
-    let (mut kept, mut stray, mut dropped) = (String::new(), 0usize, 0usize);
-    for line in text.lines() {
-        if matches!(parse(line), Line::Stray(_)) {
-            if stray == MAX_STRAY_LINES {
-                dropped += 1;
-                continue;
-            }
-            stray += 1;
-        } else if let Some(n) = line.strip_prefix(DROPPED).and_then(|r| r.strip_prefix('|')) {
-            // An earlier compaction's count, merged into this one's.
-            dropped += n.parse::<usize>().unwrap_or(0);
-            continue;
-        }
-        kept.push_str(line);
-        kept.push('\n');
-    }
-    // A line without end (no newline in half the buffer) is dropped so far, and counted.
-    let tail = &held[cut..];
-    let endless = tail.len() > MAX_HELD / 2;
-    dropped += usize::from(endless);
-    if dropped > 0 {
-        kept.push_str(&format!("{DROPPED}|{dropped}\n"));
-    }
-    let mut rest = kept.into_bytes();
-    if !endless {
-        rest.extend_from_slice(tail);
-    }
-    *held = rest;
-}
-
-/// One copy's outcome from everything it wrote on stderr, its elapsed wall time (until its
-/// stderr reached EOF), its raw wait status and pid, as Run's helper and `readResults` see it:
-/// `FIELD|v` lines become fields (the last one wins), `FIELD|a|b|c` become FIELD0.., a line
-/// without `|` is error text, a non-zero status is an error. Stricter than Run in one way: a
-/// clean exit with no COUNT line is an error too (Run would count it as 0).
-pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutcome {
-    let Said { fields, mut error, mut stray } = read_stderr(stderr);
-    // Lines that `hold` dropped while the copy ran.
-    stray += fields
-        .iter()
-        .filter(|(f, _)| f == DROPPED)
-        .filter_map(|(_, v)| v.parse::<usize>().ok())
-        .sum::<usize>();
-    if stray > MAX_STRAY_LINES {
-        add_error(&mut error, &format!("(and {} more lines)", stray - MAX_STRAY_LINES));
-    }
-    let get = |k: &str| fields.iter().rev().find(|(f, _)| f == k).map(|(_, v)| v);
-    let num = |k: &str| get(k).and_then(|v| v.trim().parse::<f64>().ok());
-    let count = num("COUNT0");
-    if error.is_none() && status != 0 {
-        error = Some(describe_status(status));
-    }
-    if error.is_none() && count.is_none() {
-        error = Some("the program printed no result (no COUNT line on its stderr)".into());
-    }
-    CopyOutcome {
-        count,
-        timebase: num("COUNT1"),
-        label: get("COUNT2").cloned(),
-        time: num("TIME"),
-        // Run reads `elapsed|%f`: whole microseconds, as the log prints it (`# elapsed: %f`),
-        // so that a log gives back every pass's figures exactly (compare reads them there).
-        elapsed: (elapsed * 1e6).round() / 1e6,
-        status,
-        error,
-        pid,
-        image: get("IMAGE0")
-            .map(|kind| ExecImage { kind: kind.clone(), detail: get("IMAGE1").cloned().unwrap_or_default() }),
-        started: None,
-    }
-}
-
-/// What a copy's stderr says, line by line.
-struct Said {
-    /// A few fields per copy, in the order printed; looked up from the end, so the last wins.
-    fields: Vec<(String, String)>,
+/// What a copy has said on stderr so far, each line parsed once as it arrives
+/// (docs/ORIGINAL.md, "Reading a copy"): the fields Run would keep (the last of each wins), the
+/// error text, and a count of the stray lines. Only the first stray lines are kept, so a copy
+/// (or a host without /dev/null) that prints without end holds little memory.
+#[derive(Debug, Default)]
+pub struct Said {
+    /// The line not yet ended.
+    partial: Vec<u8>,
+    count: Option<f64>,
+    timebase: Option<f64>,
+    label: Option<String>,
+    time: Option<f64>,
+    image: Option<ExecImage>,
     error: Option<String>,
-    /// Lines that are not protocol. Only the first are kept, as error text: a copy (or a host
-    /// without /dev/null) that prints thousands of lines cannot flood the report.
     stray: usize,
 }
 
-fn read_stderr(stderr: &str) -> Said {
-    let mut said = Said { fields: Vec::new(), error: None, stray: 0 };
-    for line in stderr.lines() {
+impl Said {
+    /// Takes more of the copy's stderr, reading every line it ends.
+    pub fn take(&mut self, mut bytes: &[u8]) {
+        while let Some(nl) = bytes.iter().position(|&b| b == b'\n') {
+            self.hold(&bytes[..nl]);
+            let line = std::mem::take(&mut self.partial);
+            self.line(&String::from_utf8_lossy(&line));
+            bytes = &bytes[nl + 1..];
+        }
+        self.hold(bytes);
+    }
+
+    /// Holds the start of a line, cut at [`MAX_LINE`] bytes.
+    fn hold(&mut self, bytes: &[u8]) {
+        let room = MAX_LINE.saturating_sub(self.partial.len());
+        self.partial.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// One line, as Run's helper reads it: a field, an error, or stray text.
+    fn line(&mut self, line: &str) {
         match parse(line) {
-            Line::Stray(_) if said.stray >= MAX_STRAY_LINES => said.stray += 1,
-            Line::Stray(text) => {
-                said.stray += 1;
-                add_error(&mut said.error, if text.is_empty() { "(an empty line)" } else { &text })
+            Line::Count { score, timebase, label } => {
+                self.count = Some(score);
+                self.timebase = Some(timebase);
+                self.label = label.or(self.label.take());
             }
-            Line::Error(msg) => said.error = Some(msg),
-            _ => push_fields(&mut said.fields, line),
+            Line::Time(t) => self.time = Some(t),
+            Line::Image { kind, detail } => self.image = Some(ExecImage { kind, detail }),
+            Line::Error(msg) => self.error = Some(msg),
+            Line::Other(_) => {}
+            Line::Stray(_) if self.stray >= MAX_STRAY_LINES => self.stray += 1,
+            Line::Stray(text) => {
+                self.stray += 1;
+                add_error(&mut self.error, if text.is_empty() { "(an empty line)" } else { &text })
+            }
         }
     }
-    said
+
+    /// The copy's outcome, once its stderr is closed: its elapsed wall time (until its stderr
+    /// reached EOF), raw wait status and pid. Stricter than Run in one way: a clean exit with no
+    /// COUNT line is an error too (Run would count it as 0).
+    pub fn finish(mut self, elapsed: f64, status: i32, pid: i32) -> CopyOutcome {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.line(&String::from_utf8_lossy(&line));
+        }
+        if self.stray > MAX_STRAY_LINES {
+            add_error(&mut self.error, &format!("(and {} more lines)", self.stray - MAX_STRAY_LINES));
+        }
+        if self.error.is_none() && status != 0 {
+            self.error = Some(describe_status(status));
+        }
+        if self.error.is_none() && self.count.is_none() {
+            self.error = Some("the program printed no result (no COUNT line on its stderr)".into());
+        }
+        CopyOutcome {
+            count: self.count,
+            timebase: self.timebase,
+            label: self.label,
+            time: self.time,
+            // Run reads `elapsed|%f`: whole microseconds, as the log prints it (`# elapsed: %f`),
+            // so that a log gives back every pass's figures exactly (compare reads them there).
+            elapsed: (elapsed * 1e6).round() / 1e6,
+            status,
+            error: self.error,
+            pid,
+            image: self.image,
+            started: None,
+        }
+    }
 }
 
-/// `FIELD|v` is one field, `FIELD|a|b|c` are FIELD0, FIELD1...
-fn push_fields(fields: &mut Vec<(String, String)>, line: &str) {
-    // Perl's split drops trailing empty fields.
-    let mut parts: Vec<&str> = line.split('|').collect();
-    while parts.len() > 1 && parts.last() == Some(&"") {
-        parts.pop();
-    }
-    match parts.as_slice() {
-        [field, value] => {
-            fields.push((field.to_string(), value.to_string()));
-        }
-        [field, values @ ..] => {
-            for (i, v) in values.iter().enumerate() {
-                fields.push((format!("{field}{i}"), v.to_string()));
-            }
-        }
-        [] => {}
-    }
+/// One copy's outcome from everything it wrote on stderr (see [`Said`]).
+pub fn parse_copy(stderr: &str, elapsed: f64, status: i32, pid: i32) -> CopyOutcome {
+    let mut said = Said::default();
+    said.take(stderr.as_bytes());
+    said.finish(elapsed, status, pid)
 }
 
 /// Error text on a line of its own after any already there.
@@ -177,20 +142,27 @@ mod tests {
     use super::*;
     use crate::protocol::{verdict, Verdict};
 
+    impl Said {
+        /// The bytes it holds: the line not yet ended and the error text.
+        fn held(&self) -> usize {
+            self.partial.len() + self.error.as_ref().map_or(0, String::len)
+        }
+    }
+
     #[test]
     fn a_copy_printing_without_end_is_held_in_little_memory_and_still_counted() {
-        let mut held = Vec::new();
+        let mut said = Said::default();
         let line = b"sh: 1: cannot open /dev/null: No such file\n";
-        let n = 3 * MAX_HELD / line.len();
+        let n = 3_000_000 / line.len();
         for i in 0..n {
-            hold(&mut held, line);
+            said.take(line);
             if i == 7 {
-                hold(&mut held, b"COUNT|1|60|lpm\n");
+                said.take(b"COUNT|1|60|lpm\n");
             }
         }
-        hold(&mut held, b"COUNT|42|60|lpm\nTIME|1.0\n");
-        assert!(held.len() <= MAX_HELD + line.len(), "{} bytes held", held.len());
-        let c = parse_copy(&String::from_utf8(held).unwrap(), 1.0, 0, 1);
+        said.take(b"COUNT|42|60|lpm\nTIME|1.0\n");
+        assert!(said.held() <= MAX_STRAY_LINES * line.len(), "{} bytes held", said.held());
+        let c = said.finish(1.0, 0, 1);
         assert_eq!((c.count, c.time), (Some(42.0), Some(1.0)));
         let e = c.error.unwrap();
         assert!(e.ends_with(&format!("(and {} more lines)", n - MAX_STRAY_LINES)), "{e}");
@@ -199,15 +171,44 @@ mod tests {
 
     #[test]
     fn a_line_without_end_is_not_held_whole() {
-        let mut held = Vec::new();
-        for _ in 0..4 * MAX_HELD / 4096 {
-            hold(&mut held, &[b'x'; 4096]);
+        let mut said = Said::default();
+        for _ in 0..1024 {
+            said.take(&[b'x'; 4096]);
         }
-        assert!(held.len() <= MAX_HELD + 4096, "{} bytes held", held.len());
-        hold(&mut held, b"\nCOUNT|3|1|lps\n");
-        let c = parse_copy(&String::from_utf8_lossy(&held), 1.0, 0, 1);
+        assert!(said.held() <= MAX_LINE, "{} bytes held", said.held());
+        said.take(b"\nCOUNT|3|1|lps\n");
+        assert!(said.held() <= MAX_LINE, "{} bytes held", said.held());
+        let c = said.finish(1.0, 0, 1);
         assert_eq!(c.count, Some(3.0));
-        assert!(c.error.is_some(), "the stray text is still an error");
+        assert_eq!(c.error.as_deref().map(str::len), Some(MAX_LINE), "the stray text is still an error, cut");
+    }
+
+    #[test]
+    fn lines_split_across_reads_are_read_whole() {
+        let mut said = Said::default();
+        for piece in ["COU", "NT|5|6", "0|lpm\nTI", "ME|2.5\nIMAGE|static|no loader", ""] {
+            said.take(piece.as_bytes());
+        }
+        let c = said.finish(1.0, 0, 1);
+        assert_eq!(
+            (c.count, c.timebase, c.label.as_deref(), c.time),
+            (Some(5.0), Some(60.0), Some("lpm"), Some(2.5))
+        );
+        assert_eq!(c.image.map(|i| (i.kind, i.detail)), Some(("static".into(), "no loader".into())));
+        assert_eq!(c.error, None);
+    }
+
+    #[test]
+    fn each_field_is_the_last_given_as_run_keeps_them() {
+        // A later COUNT without a label keeps the earlier label (Run's COUNT2 stays).
+        let c = parse_copy("COUNT|5|60|lpm\nCOUNT|7|1\n", 1.0, 0, 1);
+        assert_eq!((c.count, c.timebase, c.label.as_deref()), (Some(7.0), Some(1.0), Some("lpm")));
+        // Perl's split drops trailing empty fields: `COUNT|5|` is the field COUNT, not a count.
+        let c = parse_copy("COUNT|5|\n", 1.0, 0, 1);
+        assert!(c.count.is_none() && c.error.unwrap().contains("no COUNT line"));
+        // Fields Run stores and does not score are no error.
+        let c = parse_copy("FOO|bar\nCOUNT|1|1|lps\n", 1.0, 0, 1);
+        assert_eq!((c.count, c.error), (Some(1.0), None));
     }
 
     #[test]
