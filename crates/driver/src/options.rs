@@ -409,7 +409,7 @@ impl Environment {
         }
     }
 
-    /// The watchdog's margin in seconds as `UB_WATCHDOG_MARGIN` sets it (checked by [`settle`]);
+    /// The watchdog's margin in seconds as `UB_WATCHDOG_MARGIN` sets it (checked by [`check_whole`]);
     /// None when unset, for the default.
     pub fn watchdog_margin(&self) -> Option<f64> {
         self.watchdog.as_ref().and_then(|v| watchdog_margin(v).ok())
@@ -581,7 +581,7 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
             None => {}
         }
     }
-    settle(o).map(|o| Parsed::Run(Box::new(o)))
+    check_whole(o).map(|o| Parsed::Run(Box::new(o)))
 }
 
 /// The entry of [`OPTIONS`] for an option word, or the error naming it and every valid form.
@@ -668,7 +668,7 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
 }
 
 /// The checks and defaults that take the whole command line and the environment.
-fn settle(mut o: Options) -> Result<Options> {
+fn check_whole(mut o: Options) -> Result<Options> {
     if let Some(name) = &o.env.file_name {
         check_file_name(name)?;
     }
