@@ -1,6 +1,6 @@
 //! Builds the dynamically linked twins of C's `execl` and `spawn` (`programs/execl.rs`,
 //! `programs/spawn.rs`) for the target's architecture, one per C library family, and writes the
-//! table and the packed images that `src/image.rs` embeds (`$OUT_DIR/twins.rs`, `twins.lz`).
+//! table and the packed images that `src/exec_image.rs` embeds (`$OUT_DIR/twins.rs`, `twins.lz`).
 //!
 //! Each twin is compiled by rustc as a `no_std` static library and linked by the C compiler
 //! with the C library's own start files (Scrt1.o, crti.o, crtbeginS.o, ...) as a PIE, as

@@ -54,7 +54,7 @@ use crate::sys;
 use crate::sys::hint::{opaque, opaque_f64};
 use std::ffi::OsString;
 use std::io::Write;
-use twin::image::Request;
+use twin::exec_image::Request;
 
 /// The loop-count unit: every inner count is a multiple of it.
 const X100: i64 = 100;
@@ -461,7 +461,7 @@ fn parse(argv: &[OsString]) -> Result<u32> {
 
 pub fn main(argv: Vec<OsString>) -> Result {
     let duration = parse(&argv)?;
-    let variant = Variant::choose(twin::image::request().map_err(Error::usage)?);
+    let variant = Variant::choose(twin::exec_image::request().map_err(Error::usage)?);
     let _ = sys::fd::write_all(2, variant.image_line().as_bytes());
     let stdout = std::io::stdout();
     let (mwips, time_used) = bench(duration, variant, &mut stdout.lock())

@@ -312,7 +312,7 @@ const CRATES: &[Crate] = &[
         ],
     },
     // The twins of execl and spawn: ELF packing, the table, staging.
-    Crate { dir: "crates/twin", name: "twin", layers: &[&["elf"], &["image"], &["stage"]] },
+    Crate { dir: "crates/twin", name: "twin", layers: &[&["elf"], &["exec_image"], &["stage"]] },
     // lmbench's measuring half: its harness and the loops it times.
     Crate {
         dir: "crates/lmbench-timed",
@@ -601,7 +601,7 @@ fn twin_unsafe_only_in_its_libc_module() {
 
 /// The driver's environment variables are read in one place, `options::Environment::read`,
 /// which its help and the README's list derive from. (The variables that carry a choice from
-/// the driver to its copies, `UB_EXEC_IMAGE`, are read by the copies, in `twin::image`.)
+/// the driver to its copies, `UB_EXEC_IMAGE`, are read by the copies, in `twin::exec_image`.)
 #[test]
 fn ub_variables_are_read_in_one_place() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -77,7 +77,7 @@ pub struct CopyOutcome {
     pub started: Option<f64>,
 }
 
-/// Which image an execl or spawn copy timed (`twin::image`), or which variant of its code
+/// Which image an execl or spawn copy timed (`twin::exec_image`), or which variant of its code
 /// Whetstone ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecImage {

@@ -247,7 +247,7 @@ impl Block {
     /// they ran on the static image.
     fn mark_images(&mut self) {
         for t in self.tests.iter_mut().filter(|t| times_an_image(&t.message)) {
-            let name = twin::image::PROGRAMS.iter().find(|(_, m)| *m == t.message).map(|(n, _)| *n);
+            let name = twin::exec_image::PROGRAMS.iter().find(|(_, m)| *m == t.message).map(|(n, _)| *n);
             let noted = name.is_some_and(|n| self.on_static.iter().any(|s| s == n));
             t.image = Some(if noted { Image::Static } else { Image::Dynamic });
         }

@@ -134,7 +134,7 @@ pub enum Image {
 
 /// Whether `message` is the report name of a test that times an exec image.
 pub(super) fn times_an_image(message: &str) -> bool {
-    twin::image::PROGRAMS.iter().any(|(_, m)| *m == message)
+    twin::exec_image::PROGRAMS.iter().any(|(_, m)| *m == message)
 }
 
 /// One category's index score.

@@ -36,7 +36,7 @@ use policy::Policy;
 use std::ffi::OsString;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use twin::image as exec_image;
+use twin::exec_image;
 
 /// Whether `name` is a test or group name the driver knows.
 pub fn knows(name: &str) -> bool {
@@ -91,7 +91,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     if opts.dry_run {
         return print_dry_run(&opts, &plan, &dirs);
     }
-    export_environment(&dirs, &exe);
+    export_environment(&opts, &dirs, &exe);
     // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
     // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
     // waits until its process group is empty.
@@ -201,7 +201,7 @@ fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
 }
 
 /// The environment every copy inherits.
-fn export_environment(dirs: &Dirs, exe: &Path) {
+fn export_environment(opts: &Options, dirs: &Dirs, exe: &Path) {
     // As Run: the tools of the shell tests see this locale, and the directories are exported.
     std::env::set_var("LANG", "en_US.utf8");
     std::env::set_var("UB_TMPDIR", &dirs.tmp);
@@ -210,6 +210,10 @@ fn export_environment(dirs: &Dirs, exe: &Path) {
     std::env::set_var(crate::selfexe::HINT_VAR, exe);
     if let Some(r) = &dirs.results {
         std::env::set_var("UB_RESULTDIR", r);
+    }
+    // The copies' exec image: the applets read `--exec-image` here.
+    if let Some(v) = &opts.exec_image {
+        std::env::set_var(exec_image::VAR, v);
     }
 }
 
@@ -653,12 +657,12 @@ fn kernel_argv(t: &Test, prog: &str, args: &[Arg], policy: &Policy, tmpdir: &Pat
 /// Refuses, before anything is created, an exec image the copies could not honour: a bad
 /// `UB_EXEC_IMAGE` in the environment, or `dynamic` where this host has no loader for a twin of
 /// a test in the plan. A loader that is there but fails is found by the copies themselves.
-/// The copies inherit the request through the environment.
 fn check_exec_image(opts: &options::Options) -> Result<()> {
-    if let Some(v) = &opts.exec_image {
-        std::env::set_var(exec_image::VAR, v);
-    }
-    let req = exec_image::request().map_err(Error::usage)?;
+    let req = match &opts.exec_image {
+        // Checked by the option's parser.
+        Some(v) => exec_image::parse_request(v).unwrap_or(exec_image::Request::Auto),
+        None => exec_image::request().map_err(Error::usage)?,
+    };
     if let exec_image::Request::Dynamic(_) = req {
         for (program, _) in exec_image::PROGRAMS {
             if opts.tests.contains(&program) {

@@ -323,11 +323,11 @@ pub static OPTIONS: &[Opt] = &[
         brief: None,
         apply: |o, v| {
             let v = value(v);
-            let s = v.to_str().filter(|s| twin::image::parse_request(s).is_some()).ok_or_else(|| {
+            let s = v.to_str().filter(|s| twin::exec_image::parse_request(s).is_some()).ok_or_else(|| {
                 Error::usage(format!(
                     "invalid --exec-image {}: expected {}",
                     crate::args::quoted(&v),
-                    twin::image::CHOICES
+                    twin::exec_image::CHOICES
                 ))
             })?;
             o.exec_image = Some(s.to_string());

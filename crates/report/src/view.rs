@@ -26,7 +26,7 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
 /// C program (`twin::image`), the sentence that says so, naming the tests by test name
 /// (as the other notes do, so that no grep for a report name meets it) and the first reason.
 pub fn static_image_note(cr: &CopyRun) -> Option<String> {
-    let on_static: Vec<&TestResult> = twin::image::PROGRAMS
+    let on_static: Vec<&TestResult> = twin::exec_image::PROGRAMS
         .iter()
         .filter_map(|(name, _)| cr.results.iter().find(|r| r.name == *name))
         .filter(|r| r.ok() && r.exec_image().is_some_and(|i| i.is_static()))

@@ -1,5 +1,5 @@
 //! How the `execl` and `spawn` applets stage and run a dynamically linked twin of the C program
-//! (`crate::image` is the table of the twins; their sources are `programs/`).
+//! (`crate::exec_image` is the table of the twins; their sources are `programs/`).
 //!
 //! C's execl and spawn are small programs linked against the host's C library: every exec runs
 //! the dynamic loader (mapping libc, relocating, binding symbols, libc's start-up) and every fork
@@ -22,7 +22,7 @@
 //! and to pass on its exit status.
 
 use crate::error::{reason, Error, Result};
-use crate::image::{self as exec_image, Request, Twin};
+use crate::exec_image::{self, Request, Twin};
 use crate::protocol;
 use crate::sys::{self, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
@@ -307,7 +307,6 @@ fn die_of(sig: i32) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elf as image;
 
     #[test]
     fn embedded_twins_are_whole_and_name_their_loader() {
@@ -326,7 +325,7 @@ mod tests {
         for t in exec_image::TWINS {
             let img = t.image().expect("unpacks");
             assert_eq!(img.len(), t.size);
-            assert_eq!(image::interpreter(&img).as_deref(), Some(t.loader));
+            assert_eq!(crate::elf::interpreter(&img).as_deref(), Some(t.loader));
         }
     }
 
