@@ -543,7 +543,7 @@ mod tests {
         let d = scratch("fifo");
         let p = d.join("f");
         mkfifo(&p);
-        for how in [Open::Read, Open::Append, Open::Create(0o644), Open::Dir] {
+        for how in [Open::Read, Open::Append, Open::Create(0o644), Open::Dir, Open::Shared(0o600)] {
             let e = open_file(&p, how).unwrap_err().to_string();
             assert!(e.starts_with(&format!("{}: ", p.display())), "{how:?}: {e}");
         }
