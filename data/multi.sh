@@ -10,6 +10,19 @@ case $0 in
 */*) here=${0%/*} ;;
 *) here=. ;;
 esac
+copies=${1:-1}
+# UB_SEMANTICS=5.1.3: UnixBench 5.1.3's loop, which counts with expr (a program
+# started per copy) and knows no work factor; tst.sh then reads ./sort.src.
+case ${UB_SEMANTICS-} in
+5.1.3)
+	i=1
+	while [ $i -le "$copies" ]; do
+		/bin/sh "$here/tst.sh" &
+		i=`expr $i + 1`
+	done
+	wait
+	exit
+esac
 input=$here/sort.src
 factor=${MULTI_SH_WORK_FACTOR:-1}
 if [ "$factor" -gt 1 ]; then
@@ -22,7 +35,6 @@ if [ "$factor" -gt 1 ]; then
 	done
 	input=$big
 fi
-copies=${1:-1}
 i=0
 while [ $i -lt "$copies" ]; do
 	/bin/sh "$here/tst.sh" "$input" &

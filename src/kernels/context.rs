@@ -7,7 +7,9 @@
 //! The end, as in the C master: the alarm is armed before `fork`, and `alarm` is not inherited,
 //! so only the parent's SIGALRM fires; its handler prints `COUNT|n|1|lps` and exits. The child
 //! then sees EOF (or EPIPE, SIGPIPE being ignored), cancels its alarm and prints its own COUNT
-//! line, n or n+1. Both lines appear, the child's last, and Run keeps the last one. A child
+//! line, n or n+1. Both lines appear, the child's last, and Run keeps the last one. Under
+//! `UB_SEMANTICS=5.1.3` the child ends silently with status 1, as 5.1.3's did, and the
+//! master's line is the only one. A child
 //! that dies before the alarm (killed, out of memory) fails the copy with how it ended; C's
 //! master would report the truncated count as a valid sample.
 //!
@@ -20,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::kernels::{child_die, reason};
 use crate::sys::{self, fd, proc, signal};
 use crate::timing::{self, tick, Unit};
+use base::version::Semantics;
 use std::ffi::OsString;
 use std::os::unix::io::RawFd;
 
@@ -42,6 +45,15 @@ fn classify(ret: isize, partner_gone: bool, what: &str) -> Failure {
         Failure::Error(format!("{what} failed: {}", reason(&std::io::Error::from_raw_os_error(e))))
     } else {
         Failure::Silent
+    }
+}
+
+/// The child's end. Under 5.1.3's semantics the partner gone is no report: 5.1.3's child
+/// exits 1 without a word (or dies of SIGPIPE), so the master's COUNT is the one scored.
+fn slave_end(f: Failure, semantics: Semantics) -> Error {
+    match (f, semantics) {
+        (Failure::Report, Semantics::V513) => proc::exit_now(1),
+        (f, _) => fail(f, true),
     }
 }
 
@@ -83,7 +95,7 @@ pub fn main(args: Vec<OsString>) -> Result {
         Ok(proc::Fork::Child) => {
             drop(p1w);
             drop(p2r);
-            Err(slave(p1r.raw(), p2w.raw()))
+            Err(slave(p1r.raw(), p2w.raw(), Semantics::of_applet()))
         }
         Err(e) => Err(Error::failed(format!("fork failed: {}", reason(&e)))),
     }
@@ -130,12 +142,12 @@ fn master(to: RawFd, from: RawFd, child: i32) -> Error {
 }
 
 /// The child: read p1, check, write p2. Never returns into `main`.
-fn slave(from: RawFd, to: RawFd) -> Error {
+fn slave(from: RawFd, to: RawFd, semantics: Semantics) -> Error {
     let mut check = [0u8; 8];
     loop {
         let ret = fd::read_raw(from, &mut check);
         if ret != 8 {
-            return fail(read_fail(ret, "slave read"), true);
+            return slave_end(read_fail(ret, "slave read"), semantics);
         }
         let iter = timing::count();
         let got = u64::from_ne_bytes(check);
@@ -144,7 +156,7 @@ fn slave(from: RawFd, to: RawFd) -> Error {
         }
         let ret = fd::write_raw(to, &iter.to_ne_bytes());
         if ret != 8 {
-            return fail(write_fail(ret, "slave write"), true);
+            return slave_end(write_fail(ret, "slave write"), semantics);
         }
         tick();
     }

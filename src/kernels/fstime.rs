@@ -32,6 +32,11 @@
 //! directory): a program run by hand without a word should not quietly fill the directory it
 //! was started in; the error says how the test of that name runs through the driver.
 //!
+//! Under `UB_SEMANTICS=5.1.3` the files are 5.1.3's `dummy0` and `dummy1`, which every copy
+//! in DIR opens and truncates and all of them read and write at once
+//! (docs/ORIGINAL.md, "5.1.3 semantics"); they must be regular files of this user, and are
+//! never followed as links.
+//!
 //! Ours: `-s SETTLE` (seconds, fractions allowed, 0.01 to 60; default 2, which is C's program
 //! exactly) replaces the 2 of the settles (`sync; sleep S; sync; sleep S`, the copy phase's last
 //! sleep S/2) and the length of the `-r`/`-c` priming phases, so that `unixbench --quick` can
@@ -44,6 +49,7 @@ use crate::kernels::reason;
 use crate::protocol;
 use crate::sys::{self, clock, fd, proc, signal};
 use crate::timing;
+use base::version::Semantics;
 use std::ffi::{CString, OsString};
 use std::io::{self, Write};
 use std::os::unix::io::RawFd;
@@ -170,12 +176,15 @@ pub fn main(args: Vec<OsString>) -> Result {
             }
         })?;
     }
-    let pid = proc::getpid();
-    let names = [format!("dummy0-{pid}"), format!("dummy1-{pid}")];
+    let semantics = Semantics::of_applet();
+    let names = file_names(semantics);
     // Created O_EXCL|O_NOFOLLOW (a shared -d directory may hold a planted link of that name:
     // it is refused, never followed), before the handlers that remove them are armed, so that
-    // only files of our own are ever removed.
-    let files = create_files(&names)?;
+    // only files of our own are ever removed. 5.1.3's copies share theirs.
+    let files = match semantics {
+        Semantics::V6 => create_files(&names)?,
+        Semantics::V513 => open_shared(&names)?,
+    };
     let c = |s: &String| CString::new(s.as_bytes()).expect("no NUL in a file name");
     let _ = FILES.set([c(&names[0]), c(&names[1])]);
     for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM] {
@@ -188,6 +197,30 @@ pub fn main(args: Vec<OsString>) -> Result {
     let result = run(&o, &files);
     remove_files();
     result
+}
+
+/// The two files' names: 6.0's are this process's own (`dummy0-<pid>`); 5.1.3's every copy
+/// in the directory shares (docs/ORIGINAL.md, "5.1.3 semantics").
+fn file_names(semantics: Semantics) -> [String; 2] {
+    match semantics {
+        Semantics::V6 => {
+            let pid = proc::getpid();
+            [format!("dummy0-{pid}"), format!("dummy1-{pid}")]
+        }
+        Semantics::V513 => ["dummy0".into(), "dummy1".into()],
+    }
+}
+
+/// 5.1.3's files, shared by every copy in the directory: opened or created, truncated as C's
+/// `creat` truncates them, and only when they are regular files of this user (never a link).
+fn open_shared(names: &[String; 2]) -> Result<[fd::Fd; 2]> {
+    use std::os::unix::io::IntoRawFd;
+    let open = |n: &String| {
+        fd::open_file(n.as_ref(), fd::Open::Shared(0o600))
+            .and_then(|f| f.set_len(0).map(|()| fd::Fd::from_raw(f.into_raw_fd())))
+            .map_err(|e| Error::failed(format!("cannot open the shared file {}", reason(&e))))
+    };
+    Ok([open(&names[0])?, open(&names[1])?])
 }
 
 /// Creates the two files, read-write, mode 0600 (C: `creat` then `open(O_RDWR)`), refusing a

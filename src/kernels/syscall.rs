@@ -5,7 +5,8 @@
 //! `mumble` and `mix` all mean mix); mix and close `dup`/`close` a private descriptor (the read
 //! end of a pipe whose write end is closed, C's `create_fd()`), mix calls the raw `SYS_getpid`
 //! (no libc cache), `getuid` and `umask(022)`; exec forks, the child runs `/bin/true` and the
-//! parent waits for it. SIGALRM prints `COUNT|n|1|lps` and exits.
+//! parent waits for it. SIGALRM prints `COUNT|n|1|lps` and exits. Under `UB_SEMANTICS=5.1.3`
+//! mix and close `dup` fd 0 as 5.1.3 did, the stdin every copy shares.
 //!
 //! Deviations: a mode whose first character is none of m, c, g, e is a usage error (exit 2)
 //! where C exits 9 silently; the duration is parsed strictly (C: `atoi`); a failed fork names the
@@ -17,7 +18,9 @@ use crate::error::{Error, Result};
 use crate::kernels::{child_die, reason};
 use crate::sys::{fd, proc};
 use crate::timing::{self, tick, Unit};
+use base::version::Semantics;
 use std::ffi::{CString, OsString};
+use std::os::unix::io::RawFd;
 
 /// What each loop iteration does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,12 +69,24 @@ fn create_fd() -> Result<fd::Fd> {
     Ok(r)
 }
 
+/// The descriptor mix and close `dup`: 6.0's private one (and its owner), or under 5.1.3's
+/// semantics the caller's stdin, fd 0, which every copy shares
+/// (docs/ORIGINAL.md, "5.1.3 semantics").
+fn descriptor(semantics: Semantics) -> Result<(Option<fd::Fd>, RawFd)> {
+    match semantics {
+        Semantics::V6 => create_fd().map(|owner| {
+            let fd = owner.raw();
+            (Some(owner), fd)
+        }),
+        Semantics::V513 => Ok((None, 0)),
+    }
+}
+
 pub fn main(args: Vec<OsString>) -> Result {
     let (duration, mode) = parse(&args)?;
     match mode {
         Mode::Mix => {
-            let owner = create_fd()?;
-            let fd = owner.raw();
+            let (_owner, fd) = descriptor(Semantics::of_applet())?;
             timing::report_on_alarm(duration, Unit::Lps);
             loop {
                 let _ = fd::dup(fd).and_then(fd::close);
@@ -82,8 +97,7 @@ pub fn main(args: Vec<OsString>) -> Result {
             }
         }
         Mode::Close => {
-            let owner = create_fd()?;
-            let fd = owner.raw();
+            let (_owner, fd) = descriptor(Semantics::of_applet())?;
             timing::report_on_alarm(duration, Unit::Lps);
             loop {
                 let _ = fd::dup(fd).and_then(fd::close);

@@ -41,6 +41,10 @@
 //! Zen 4 and slower on Zen 5) and one statement of N5's last iteration; those stay unfused
 //! (docs/FIDELITY.md, "CPU kernels").
 //!
+//! **5.1.3.** Under `UB_SEMANTICS=5.1.3` the sections are timed by user CPU time, as 5.1.3's
+//! `-DUNIX` build timed them, and run the baseline code, since 5.1.3 was not built for the CPU
+//! (docs/ORIGINAL.md, "5.1.3 semantics").
+//!
 //! **Self-check.** The check values of the first calibration run (xtra = 1) are the ones the C
 //! program prints in its table; they are compared with the documented values (to 1e-9: the
 //! last digits vary with compiler, flags and libm). The measured run must give N3 = 1, N4 = 12
@@ -52,6 +56,7 @@ use crate::error::{Error, Result};
 use crate::protocol;
 use crate::sys;
 use crate::sys::hint::{opaque, opaque_f64};
+use base::version::Semantics;
 use std::ffi::OsString;
 use std::io::Write;
 use twin::exec_image::Request;
@@ -112,9 +117,13 @@ pub enum Variant {
 impl Variant {
     /// The FMA code where the CPU has it, unless `UB_EXEC_IMAGE=static` asks for this binary's
     /// baseline code (as it asks execl and spawn for this binary's image).
-    pub fn choose(request: Request) -> Variant {
+    pub fn choose(request: Request, semantics: Semantics) -> Variant {
         if request == Request::Static {
             return Variant::Baseline("UB_EXEC_IMAGE=static");
+        }
+        // 5.1.3 built without -march=native: gcc fused nothing.
+        if semantics == Semantics::V513 {
+            return Variant::Baseline("UB_SEMANTICS=5.1.3");
         }
         match sys::fma::missing() {
             None => Variant::Fma,
@@ -369,6 +378,15 @@ pub fn check_measured(checks: &[f64; 8]) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// The clock the sections are timed by: 6.0's wall clock (`-DGTODay`), or 5.1.3's user CPU
+/// time (`-DUNIX`), under which N copies on fewer CPUs each count only their own share.
+fn timer(semantics: Semantics) -> fn() -> f64 {
+    match semantics {
+        Semantics::V6 => sys::clock::gettimeofday,
+        Semantics::V513 => sys::clock::user_cpu,
+    }
+}
+
 /// The measured run's pass count, from the last calibration run's `xtra` and `time_used`, scaled
 /// to last `duration` seconds: C's `(long)((SPDP)(duration * xtra) / TimeUsed)`, at least 1.
 pub fn measured_xtra(duration: u32, xtra: i64, time_used: f64) -> i64 {
@@ -383,7 +401,7 @@ pub fn measured_xtra(duration: u32, xtra: i64, time_used: f64) -> i64 {
 /// program's stdout text.
 fn bench(duration: u32, variant: Variant, out: &mut dyn Write) -> std::result::Result<(f64, f64), String> {
     let io = |e: std::io::Error| format!("cannot write to stdout: {e}");
-    let mut clock = sys::clock::gettimeofday;
+    let mut clock = timer(Semantics::of_applet());
     let mut results = [0.0f64; 8];
     let mut xtra: i64 = 1;
     let mut count = 10;
@@ -461,7 +479,7 @@ fn parse(argv: &[OsString]) -> Result<u32> {
 
 pub fn main(argv: Vec<OsString>) -> Result {
     let duration = parse(&argv)?;
-    let variant = Variant::choose(twin::exec_image::request().map_err(Error::usage)?);
+    let variant = Variant::choose(twin::exec_image::request().map_err(Error::usage)?, Semantics::of_applet());
     let _ = sys::fd::write_all(2, variant.image_line().as_bytes());
     let stdout = std::io::stdout();
     let (mwips, time_used) = bench(duration, variant, &mut stdout.lock())
@@ -554,9 +572,13 @@ mod tests {
     #[test]
     fn the_variant_is_the_fma_code_where_the_cpu_has_it_unless_static_is_asked_for() {
         let want = sys::fma::missing().map_or(Variant::Fma, Variant::Baseline);
-        assert_eq!(Variant::choose(Request::Auto), want);
-        assert_eq!(Variant::choose(Request::Dynamic(None)), want);
-        assert_eq!(Variant::choose(Request::Static), Variant::Baseline("UB_EXEC_IMAGE=static"));
+        assert_eq!(Variant::choose(Request::Auto, Semantics::V6), want);
+        assert_eq!(Variant::choose(Request::Dynamic(None), Semantics::V6), want);
+        assert_eq!(
+            Variant::choose(Request::Static, Semantics::V6),
+            Variant::Baseline("UB_EXEC_IMAGE=static")
+        );
+        assert_eq!(Variant::choose(Request::Auto, Semantics::V513), Variant::Baseline("UB_SEMANTICS=5.1.3"));
         assert_eq!(
             Variant::Fma.image_line(),
             "IMAGE|fma|N6 multiply-adds fused, as gcc -march=native compiles them\n"

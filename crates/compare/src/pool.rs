@@ -12,6 +12,7 @@ use super::table::{self, Cell, Comparison, Row, Table};
 use crate::json::Writer;
 use crate::model::Category;
 use crate::stats::{self, Stats};
+use base::version::Semantics;
 use std::fmt::Write as _;
 
 /// Several runs of one host lined up by copy count, each row pooled.
@@ -78,6 +79,7 @@ impl NotPooled {
 /// first file's host, repeats a run, or cannot be lined up, and why.
 pub fn pool(sources: Vec<Source>) -> Result<Pool, (String, String)> {
     one_host(&sources)?;
+    one_semantics(&sources)?;
     each_run_once(&sources)?;
     let span = span(&sources);
     let cmp = table::compare(sources)?;
@@ -102,6 +104,24 @@ fn one_host(sources: &[Source]) -> Result<(), (String, String)> {
     match sources.iter().find(|s| identity(s) != first) {
         None => Ok(()),
         Some(s) => refuse(s, format!("its host ({}) is not the first file's ({first})", identity(s))),
+    }
+}
+
+/// Err for the first file whose runs followed other semantics than the first file's (5.1.3's
+/// against 6.0.0's): their figures differ by more than a host's wander.
+fn one_semantics(sources: &[Source]) -> Result<(), (String, String)> {
+    let release = |s: &Source| Semantics::of_version(&s.version).release();
+    let first = release(&sources[0]);
+    match sources.iter().find(|s| release(s) != first) {
+        None => Ok(()),
+        Some(s) => Err((
+            s.file.clone(),
+            format!(
+                "its runs follow UnixBench {}'s semantics, the first file's {first}'s: --pool pools \
+                 runs of one semantics",
+                release(s)
+            ),
+        )),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::model::{Category, RunKind};
 use crate::stats::{self, Interval};
+use base::version::Semantics;
 
 /// What kind of file a run came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,13 +79,32 @@ pub fn kinds(sources: &[Source]) -> Vec<&'static str> {
     kinds
 }
 
-/// The warning for files of different kinds of run (standard, quick, short), whose figures are
-/// not comparable; None when they are all of one kind.
+/// The UnixBench releases whose semantics the files' runs followed (`6.0.0`, `5.1.3`), as
+/// their versions name them (a C report's `Version 5.1.3` too), each once, in the order the
+/// files first show them.
+pub fn semantics(sources: &[Source]) -> Vec<&'static str> {
+    let mut all: Vec<&str> = Vec::new();
+    for r in sources.iter().map(|s| Semantics::of_version(&s.version).release()) {
+        if !all.contains(&r) {
+            all.push(r);
+        }
+    }
+    all
+}
+
+/// The warning for files of different kinds of run (standard, quick, short) or of different
+/// semantics (6.0.0's, 5.1.3's), whose figures are not comparable; None when they are all of
+/// one kind and one semantics.
 pub fn kinds_warning(sources: &[Source]) -> Option<String> {
-    let kinds = kinds(sources);
-    (kinds.len() > 1).then(|| {
-        format!("comparing runs of different kinds ({}): their figures are not comparable", kinds.join(", "))
-    })
+    let (kinds, semantics) = (kinds(sources), semantics(sources));
+    let mut w = Vec::new();
+    if kinds.len() > 1 {
+        w.push(format!("comparing runs of different kinds ({})", kinds.join(", ")));
+    }
+    if semantics.len() > 1 {
+        w.push(format!("comparing runs of different semantics (UnixBench {})", semantics.join(", ")));
+    }
+    (!w.is_empty()).then(|| format!("{}: their figures are not comparable", w.join(" and ")))
 }
 
 /// A host's identity, as its system block gives it.

@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::model::{CopyRun, Run, Settings, SystemInfo, TestResult};
 use crate::suite::{Arg, Kind, Test};
 use crate::workdir::WorkDir;
+use base::version::{Semantics, SEMANTICS_VAR};
 use options::{Options, Parsed};
 use output::{Console, Files};
 use passes::{Prepared, Processes, Runner};
@@ -81,6 +82,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     // EFBIG, and says so. (A closed stdout, `unixbench | head`, is handled with the signals.)
     let _ = sys::signal::ignore(libc::SIGXFSZ);
     check_exec_image(&opts)?;
+    export_semantics(opts.semantics());
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     // Checks both directories; creates nothing (the results directory is made further down,
     // once the work directory exists).
@@ -115,6 +117,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         estimate: Estimate { left: plan.estimate() },
         lost: Vec::new(),
         remeasure: remeasures(&opts, &plan),
+        semantics: plan.semantics,
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
@@ -253,7 +256,7 @@ fn remeasures(opts: &Options, plan: &Plan) -> bool {
 /// The run model before its first test: the system, the settings the reports record.
 fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run {
     Run {
-        version: report::version(),
+        version: report::version(opts.semantics()),
         system,
         settings: Settings {
             tests: opts.tests.iter().map(|t| t.to_string()).collect(),
@@ -399,21 +402,28 @@ fn with_files<R>(
     visit: impl FnOnce(&mut Runner, Prepared) -> R,
 ) -> std::io::Result<std::result::Result<R, String>> {
     workdir.provide(t.name)?;
-    let r = prepare(t, &runner.policy, workdir).map(|p| visit(runner, p));
+    let r = prepare(t, &runner.policy, runner.semantics, workdir).map(|p| visit(runner, p));
     workdir.release(t.name);
     Ok(r)
 }
 
 /// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
-/// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`); the
-/// host tests in the work directory, where their scripts are.
-fn prepare(t: &Test, policy: &Policy, workdir: &WorkDir) -> std::result::Result<Prepared, String> {
+/// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`),
+/// but under 5.1.3's semantics in the one they all share, as 5.1.3's fstime copies shared
+/// their files; the host tests in the work directory, where their scripts are.
+fn prepare(
+    t: &Test,
+    policy: &Policy,
+    semantics: Semantics,
+    workdir: &WorkDir,
+) -> std::result::Result<Prepared, String> {
     let secs = |s: u32| policy.secs(t, s);
     let words = |prog: &str, args: &[Arg]| kernel_argv(t, prog, args, policy, workdir.path());
     let cwd = workdir.path().to_path_buf();
     match t.kind {
         Kind::Kernel { prog, args } => {
-            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+            let own_dirs = semantics == Semantics::V6;
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs })
         }
         Kind::Graphics { prog, args } if cfg!(feature = "graphics") => {
             Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
@@ -652,6 +662,15 @@ fn kernel_argv(t: &Test, prog: &str, args: &[Arg], policy: &Policy, tmpdir: &Pat
         }
     }
     argv
+}
+
+/// The copies' semantics, through the environment the kernels and the shell scripts read:
+/// `UB_SEMANTICS=5.1.3`, or none for 6.0's (whatever the driver's own environment said).
+fn export_semantics(semantics: Semantics) {
+    match semantics {
+        Semantics::V513 => std::env::set_var(SEMANTICS_VAR, semantics.release()),
+        Semantics::V6 => std::env::remove_var(SEMANTICS_VAR),
+    }
 }
 
 /// Refuses, before anything is created, an exec image the copies could not honour: a bad

@@ -5,6 +5,7 @@
 use crate::args::parse_uint;
 use crate::error::{Error, Result};
 use crate::suite;
+use base::version::Semantics;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -335,6 +336,31 @@ pub static OPTIONS: &[Opt] = &[
         },
     },
     Opt {
+        short: None,
+        long: Some("semantics"),
+        takes: Takes::Value("RELEASE"),
+        run: false,
+        help: &[
+            "whose semantics the tests follow where UnixBench's releases give different",
+            "figures: 6.0 (the default) or 5.1.3, that of most published scores (shared",
+            "fstime files, at most 16 copies of the system tests, ...); every output",
+            "names it, and the copies get it as UB_SEMANTICS",
+        ],
+        brief: None,
+        apply: |o, v| {
+            let v = value(v);
+            let s = v.to_str().and_then(Semantics::parse).ok_or_else(|| {
+                Error::usage(format!(
+                    "invalid --semantics {}: expected {}",
+                    crate::args::quoted(&v),
+                    base::version::SEMANTICS_CHOICES
+                ))
+            })?;
+            o.semantics = Some(s);
+            Ok(())
+        },
+    },
+    Opt {
         short: Some('h'),
         long: Some("help"),
         takes: Takes::Nothing,
@@ -370,6 +396,7 @@ pub static ENVIRONMENT: &[(&str, &str)] = &[
     ("UB_OUTPUT_JSON", "=true: also write a .json"),
     ("UB_NOISE", "=off: do not read the host's noise around each pass"),
     ("UB_WATCHDOG_MARGIN", "seconds a pass may run past 3 x its planned time (120)"),
+    ("UB_SEMANTICS", "6.0 or 5.1.3, where --semantics does not say"),
 ];
 
 /// What the environment says, read once when the command line is parsed.
@@ -390,6 +417,8 @@ pub struct Environment {
     pub system_tmpdir: Option<PathBuf>,
     /// `UB_WATCHDOG_MARGIN`, as given: checked with the command line ([`watchdog_margin`]).
     pub watchdog: Option<OsString>,
+    /// `UB_SEMANTICS`, as given: checked with the command line.
+    pub semantics: Option<OsString>,
 }
 
 impl Environment {
@@ -406,6 +435,7 @@ impl Environment {
             noise: !is("UB_NOISE", "off"),
             system_tmpdir: set("TMPDIR").map(PathBuf::from),
             watchdog: set("UB_WATCHDOG_MARGIN"),
+            semantics: set("UB_SEMANTICS"),
         }
     }
 
@@ -491,6 +521,8 @@ pub struct Options {
     pub save: bool,
     /// `--exec-image`: passed to the copies as `UB_EXEC_IMAGE`; None leaves the environment's.
     pub exec_image: Option<String>,
+    /// `--semantics`, else `UB_SEMANTICS`, else 6.0's (settled once the line is read).
+    pub semantics: Option<Semantics>,
     /// `--json[=FILE]` or `UB_OUTPUT_JSON=true`: the results JSON is written too.
     pub json: Option<JsonOut>,
     /// `-n`, `--dry-run`: print the plan and its estimated time, run nothing.
@@ -501,6 +533,13 @@ pub struct Options {
     pub env: Environment,
     /// `--help` or `--version`, which end the parsing.
     asked: Option<Asked>,
+}
+
+impl Options {
+    /// Whose semantics the run follows, as settled from `--semantics` and `UB_SEMANTICS`.
+    pub fn semantics(&self) -> Semantics {
+        self.semantics.unwrap_or_default()
+    }
 }
 
 /// An option that ends the parsing with an answer of its own.
@@ -552,6 +591,7 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         format: Format::Text,
         save: true,
         exec_image: None,
+        semantics: None,
         json: None,
         dry_run: false,
         remeasure: false,
@@ -636,6 +676,18 @@ fn check_file_name(name: &OsString) -> Result<()> {
     }
 }
 
+/// `UB_SEMANTICS`'s release (unset: 6.0's).
+fn env_semantics(v: Option<&OsString>) -> Result<Semantics> {
+    let Some(v) = v else { return Ok(Semantics::default()) };
+    v.to_str().and_then(Semantics::parse).ok_or_else(|| {
+        Error::usage(format!(
+            "invalid UB_SEMANTICS {}: expected {}",
+            crate::args::quoted(v),
+            base::version::SEMANTICS_CHOICES
+        ))
+    })
+}
+
 /// `UB_WATCHDOG_MARGIN`'s seconds: a number from 1 to a day.
 fn watchdog_margin(v: &OsString) -> Result<f64> {
     let s = v.to_string_lossy();
@@ -674,6 +726,9 @@ fn check_whole(mut o: Options) -> Result<Options> {
     }
     if let Some(m) = &o.env.watchdog {
         watchdog_margin(m)?;
+    }
+    if o.semantics.is_none() {
+        o.semantics = Some(env_semantics(o.env.semantics.as_ref())?);
     }
     if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
         return Err(Error::usage(format!(
@@ -801,6 +856,7 @@ mod tests {
             "FORMAT" => "json",
             "FILE" => "f.json",
             "IMAGE" => "static",
+            "RELEASE" => "5.1.3",
             other => panic!("no sample value for {other}"),
         }
     }

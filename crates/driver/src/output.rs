@@ -153,7 +153,8 @@ impl Console {
 
     /// The banner, the directories block and (verbose) the test list.
     pub fn start(&mut self, run: &Run) {
-        self.progress(&report::text::logo(base::version::NUMBER));
+        let release = base::version::Semantics::of_version(&run.version).release();
+        self.progress(&report::text::logo(base::version::NUMBER, release));
         self.progress(&report::text::directories(&run.settings.tmpdir, &run.settings.resultdir));
         if self.verbosity == Verbosity::Verbose {
             self.progress(&format!("\nTests to run: {}\n", run.settings.tests.join(", ")));

@@ -15,6 +15,7 @@ use crate::quick;
 use crate::score;
 use crate::suite::Test;
 use crate::sys;
+use base::version::{Semantics, SEMANTICS_VAR};
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,8 @@ pub struct Runner<'a> {
     pub lost: Vec<String>,
     /// Whether a disturbed pass is measured again (`--remeasure`, a quick run).
     pub remeasure: bool,
+    /// Whose semantics the copies follow: under 5.1.3's, each test's command names it.
+    pub semantics: Semantics,
 }
 
 /// How a pass leaves its test.
@@ -184,6 +187,10 @@ impl Runner<'_> {
         // A quick test runs until its interval is tight or its share of the budget is spent.
         let budget = self.policy.begin(t);
         r.command = display(&p.argv, p.stdin.as_deref());
+        if self.semantics == Semantics::V513 {
+            // The log's `==>` line and the JSON name what the copies ran under.
+            r.command = format!("{SEMANTICS_VAR}={} {}", self.semantics.release(), r.command);
+        }
         self.console.test(copies, t.message, self.estimate.left);
         let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
@@ -531,6 +538,7 @@ mod tests {
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
             remeasure,
+            semantics: Semantics::V6,
         }
     }
 
@@ -697,6 +705,7 @@ mod tests {
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
             remeasure: true,
+            semantics: Semantics::V6,
         };
         let p = prepared();
         let mut r = runner.run_passes(pipe, 1, &p).unwrap();

@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::model::Category;
 use crate::quick;
 use crate::suite::{self, Test};
+use base::version::Semantics;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
@@ -14,6 +15,8 @@ pub struct Plan {
     /// The copy counts, in order.
     pub copies: Vec<usize>,
     pub policy: Policy,
+    /// Whose semantics the run follows: 5.1.3's cap the system and misc tests' copies.
+    pub semantics: Semantics,
     /// The seconds the plan is estimated to take: its passes x (settle + nominal duration), or
     /// a quick run's budget.
     pub secs: f64,
@@ -26,9 +29,10 @@ impl Plan {
     /// default copies: 1, then one per CPU. A `--quick` budget too small for every test's
     /// `quick::MIN_PASSES` is refused, naming the smallest that is enough.
     pub fn resolve(o: &Options, cpus: Option<usize>) -> Result<Plan, Error> {
+        let semantics = o.semantics();
         let copies = if o.copies.is_empty() {
             let mut c = vec![1];
-            c.extend(cpus.filter(|&n| n > 1));
+            c.extend(cpus.map(|n| default_copies(n, semantics)).filter(|&n| n > 1));
             c
         } else {
             o.copies.clone()
@@ -39,7 +43,7 @@ impl Plan {
             Some(secs) => Policy::Short { secs, iterations: o.iterations },
             None => Policy::Standard { iterations: o.iterations },
         };
-        let mut plan = Plan { tests, copies, policy, secs: 0.0, standard: 0.0 };
+        let mut plan = Plan { tests, copies, policy, semantics, secs: 0.0, standard: 0.0 };
         plan.standard = plan.entries().map(|(_, t)| standard_secs(t)).sum();
         plan.secs = plan.entries().map(|(_, t)| plan.policy.test_secs(t)).sum();
         if let Some(q) = o.quick {
@@ -72,14 +76,15 @@ impl Plan {
     }
 
     /// Each (copies, test) the plan runs, in order: every test at the first copy count, then
-    /// at the next. The graphics tests run at one copy only (Run's maxCopies).
+    /// at the next. The graphics tests run at one copy only (Run's maxCopies), and under 5.1.3's
+    /// semantics the others at 16 at most.
     pub fn entries(&self) -> impl Iterator<Item = (usize, &'static Test)> + '_ {
         self.copies.iter().flat_map(move |&c| self.tests_at(c).map(move |t| (c, t)))
     }
 
     /// The tests that run at `copies` copies, in order.
     pub fn tests_at(&self, copies: usize) -> impl Iterator<Item = &'static Test> + '_ {
-        self.tests.iter().copied().filter(move |t| fits(t, copies))
+        self.tests.iter().copied().filter(move |t| fits(t, copies, self.semantics))
     }
 
     /// The quick budget, when this is a quick run.
@@ -171,8 +176,12 @@ impl Plan {
     /// What `--dry-run` prints: the kind of run, then per copy count and test its passes, the
     /// seconds of each and its settle, its estimated time, and the estimated time of the whole.
     pub fn describe(&self) -> String {
+        let under = match self.semantics {
+            Semantics::V6 => String::new(),
+            v => format!(", under UnixBench {}'s semantics", v.release()),
+        };
         let mut s = format!(
-            "Plan: {}\n\n  copies  test               passes  seconds  settle  estimate\n",
+            "Plan: {}{under}\n\n  copies  test               passes  seconds  settle  estimate\n",
             self.kind()
         );
         let layout = self.lay_out();
@@ -223,16 +232,31 @@ fn expect(policy: &mut Policy, t: &Test) -> (usize, usize, f64) {
     (quick::MIN_PASSES.min(n), n, secs)
 }
 
-/// Whether test `t` runs at `copies` copies: the graphics tests are single-copy only.
-pub fn fits(t: &Test, copies: usize) -> bool {
-    max_copies(t.category).map_or(true, |m| copies <= m)
+/// Whether test `t` runs at `copies` copies: the graphics tests are single-copy only; under
+/// 5.1.3's semantics the others leave out every count above 16, as 5.1.3's Run did.
+pub fn fits(t: &Test, copies: usize, semantics: Semantics) -> bool {
+    max_copies(t.category, semantics).map_or(true, |m| copies <= m)
 }
 
+/// 5.1.3's `maxCopies` of the system and misc categories (docs/ORIGINAL.md, "Categories").
+pub const V513_MAX_COPIES: usize = 16;
+
 /// A category's copy limit (Run's maxCopies).
-fn max_copies(c: Category) -> Option<usize> {
-    match c {
-        Category::TwoD | Category::ThreeD => Some(1),
-        Category::System | Category::Misc => None,
+fn max_copies(c: Category, semantics: Semantics) -> Option<usize> {
+    match (c, semantics) {
+        (Category::TwoD | Category::ThreeD, _) => Some(1),
+        (Category::System | Category::Misc, Semantics::V6) => None,
+        (Category::System | Category::Misc, Semantics::V513) => Some(V513_MAX_COPIES),
+    }
+}
+
+/// The default multi-copy count on `cpus` CPUs: one per CPU, and under 5.1.3's semantics at
+/// most 16, the most 5.1.3 runs its system tests at (its own default on a larger host ran
+/// none of them: an empty block, no figure to place the host by).
+fn default_copies(cpus: usize, semantics: Semantics) -> usize {
+    match semantics {
+        Semantics::V6 => cpus,
+        Semantics::V513 => cpus.min(V513_MAX_COPIES),
     }
 }
 
@@ -363,8 +387,22 @@ mod tests {
         let p = plan(&["-c", "1", "-c", "2", "2d-rects", "pipe"], None);
         let e: Vec<(usize, &str)> = p.entries().map(|(c, t)| (c, t.name)).collect();
         assert_eq!(e, [(1, "2d-rects"), (1, "pipe"), (2, "pipe")]);
-        assert!(fits(suite::test("pipe").unwrap(), 1000));
-        assert_eq!(max_copies(Category::TwoD), Some(1));
-        assert_eq!(max_copies(Category::System), None);
+        assert!(fits(suite::test("pipe").unwrap(), 1000, Semantics::V6));
+        assert_eq!(max_copies(Category::TwoD, Semantics::V6), Some(1));
+        assert_eq!(max_copies(Category::System, Semantics::V6), None);
+    }
+
+    #[test]
+    fn under_5_1_3_the_system_and_misc_tests_run_at_16_copies_at_most() {
+        // 17 CPUs visible: 6.0 runs 17 copies, 5.1.3 16.
+        assert_eq!(plan(&[], Some(17)).copies, [1, 17]);
+        assert_eq!(plan(&["--semantics", "5.1.3"], Some(17)).copies, [1, 16]);
+        assert_eq!(plan(&["--semantics", "5.1.3"], Some(8)).copies, [1, 8]);
+        // Asked for 17, 5.1.3 leaves every system and misc test out of that count, as its Run did.
+        let p = plan(&["--semantics", "5.1.3", "-c", "16", "-c", "17", "pipe", "arithoh"], None);
+        let e: Vec<(usize, &str)> = p.entries().map(|(c, t)| (c, t.name)).collect();
+        assert_eq!(e, [(16, "pipe"), (16, "arithoh")]);
+        let p = plan(&["-c", "17", "pipe"], None);
+        assert_eq!(p.entries().count(), 1);
     }
 }

@@ -291,8 +291,11 @@ mod tests {
         assert!(MULTI_SH.starts_with("#!/bin/sh\n"));
         assert!(MULTI_SH.contains("/bin/sh \"$here/tst.sh\" \"$input\" &"));
         assert!(MULTI_SH.contains("\nwait\n"));
+        // Under UB_SEMANTICS=5.1.3, 5.1.3's loop: expr, and tst.sh reading ./sort.src.
+        assert!(MULTI_SH.contains("5.1.3)\n"));
+        assert!(MULTI_SH.contains("\t\t/bin/sh \"$here/tst.sh\" &\n\t\ti=`expr $i + 1`\n"));
         for step in [
-            "sort < \"$1\" > sort.$$",
+            "sort < \"${1:-sort.src}\" > sort.$$",
             "od sort.$$ | sort -n -k 1 > od.$$",
             "grep the sort.$$ | tee grep.$$ | wc > wc.$$",
             "rm sort.$$ grep.$$ od.$$ wc.$$",

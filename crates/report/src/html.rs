@@ -109,6 +109,10 @@ pub fn verdict_box(run: &Run) -> String {
             items.join("")
         )
     };
+    if base::version::Semantics::of_version(&run.version) == base::version::Semantics::V513 {
+        s += "<p><b>UnixBench 5.1.3&#39;s semantics</b> (--semantics 5.1.3): comparable with 5.1.3&#39;s \
+              scores, not with 6.0.0&#39;s.</p>\n";
+    }
     let disturbed = disturbed_verdict(run);
     s += &noise_verdict(run, disturbed.as_deref());
     let status = status_note(run);

@@ -71,10 +71,10 @@ pub fn render(format: Format, run: &Run) -> String {
     }
 }
 
-/// The version string of the banner and the reports: the UnixBench whose semantics we follow,
-/// then our own (`6.0.0-compatible; unixbench X.Y.Z`).
-pub fn version() -> String {
-    base::version::REPORT.to_string()
+/// The version string of the banner and the reports: the UnixBench whose semantics the run
+/// follows, then our own (`6.0.0-compatible; unixbench X.Y.Z`, `5.1.3-compatible; ...`).
+pub fn version(semantics: base::version::Semantics) -> String {
+    semantics.report()
 }
 
 #[cfg(test)]

@@ -33,15 +33,16 @@ fn two_col(left: &str, right: &str) -> String {
 }
 
 /// The banner printed on the console before the run (UnixBench's `unixbench.logo`), with our
-/// version lines. `pkg_version` is this crate's version.
-pub fn logo(pkg_version: &str) -> String {
+/// version lines. `pkg_version` is this crate's version, `release` the UnixBench whose
+/// semantics the run follows (`6.0.0`, `5.1.3`).
+pub fn logo(pkg_version: &str, release: &str) -> String {
     let mut s = String::from("\n");
     for l in ART {
         s.push_str(l);
         s.push('\n');
     }
     s.push('\n');
-    s += &two_col("   Version 6.0.0-compatible", "Based on the Byte Magazine Unix Benchmark");
+    s += &two_col(&format!("   Version {release}-compatible"), "Based on the Byte Magazine Unix Benchmark");
     s.push('\n');
     s += &two_col("   Multi-CPU version", "Version 5 revisions by Ian Smith,");
     s += &two_col("", "Sunnyvale, CA, USA");
@@ -615,7 +616,7 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
 
     #[test]
     fn logo_layout() {
-        let logo = logo("1.2.3");
+        let logo = logo("1.2.3", "6.0.0");
         let lines: Vec<&str> = logo.split('\n').collect();
         // A blank line, 6 art lines, a blank, the version line, a blank, 3 credit lines, a blank.
         assert_eq!(lines.len(), 15, "{logo}");

@@ -425,6 +425,9 @@ pub enum Open {
     Append,
     /// An existing directory (a link the user named is followed, as for reading).
     Dir,
+    /// A regular file of this user, read and written, opened by every process that names it
+    /// (created with this mode if absent): UnixBench 5.1.3's shared files.
+    Shared(u32),
 }
 
 /// Opens `path` so that the open can never block and no planted link is followed: always
@@ -440,6 +443,7 @@ pub fn open_file(path: &std::path::Path, how: Open) -> io::Result<std::fs::File>
         Open::Create(mode) => (libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW, mode),
         Open::Append => (libc::O_WRONLY | libc::O_APPEND | libc::O_CREAT | libc::O_NOFOLLOW, 0o644),
         Open::Dir => (libc::O_RDONLY | libc::O_DIRECTORY, 0),
+        Open::Shared(mode) => (libc::O_RDWR | libc::O_CREAT | libc::O_NOFOLLOW, mode),
     };
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {}", path.display(), reason(&e)));
     let fd = open(path.as_os_str(), base | flags, mode).map_err(|e| {
@@ -482,7 +486,7 @@ fn check_kind(fd: &Fd, how: Open) -> io::Result<()> {
         };
         return Err(io::Error::new(io::ErrorKind::InvalidInput, what));
     }
-    let written = matches!(how, Open::Create(_) | Open::Append);
+    let written = matches!(how, Open::Create(_) | Open::Append | Open::Shared(_));
     // SAFETY: geteuid cannot fail.
     if written && (st.st_uid != unsafe { libc::geteuid() } || st.st_nlink != 1) {
         return Err(io::Error::new(io::ErrorKind::PermissionDenied, "not a file of this user alone"));
@@ -539,7 +543,7 @@ mod tests {
         let d = scratch("fifo");
         let p = d.join("f");
         mkfifo(&p);
-        for how in [Open::Read, Open::Append, Open::Create(0o644), Open::Dir] {
+        for how in [Open::Read, Open::Append, Open::Create(0o644), Open::Dir, Open::Shared(0o600)] {
             let e = open_file(&p, how).unwrap_err().to_string();
             assert!(e.starts_with(&format!("{}: ", p.display())), "{how:?}: {e}");
         }
