@@ -23,7 +23,7 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
 }
 
 /// When execl or spawn timed this static binary rather than the dynamically linked twin of the
-/// C program (`twin::image`), the sentence that says so, naming the tests by test name
+/// C program (`twin::exec_image`), the sentence that says so, naming the tests by test name
 /// (as the other notes do, so that no grep for a report name meets it) and the first reason.
 pub fn static_image_note(cr: &CopyRun) -> Option<String> {
     let on_static: Vec<&TestResult> = twin::exec_image::PROGRAMS
