@@ -132,29 +132,10 @@ pub fn dropin(args: &[OsString]) -> error::Result {
         report.made(&format!("{}/", dir.display()))?;
     }
     warn_if_open(dir, "Run");
-    let mut usable = [true; 3];
-    for (ok, name) in usable.iter_mut().zip(["pgms", "results", "tmp"]) {
-        let d = dir.join(name);
-        match std::fs::symlink_metadata(&d) {
-            Err(_) => {
-                std::fs::DirBuilder::new().mode(0o755).create(&d).map_err(|e| cant(&d, e))?;
-                report.made(&format!("{}/", d.display()))?;
-            }
-            Ok(m) => {
-                if let Some(why) = not_our_dir(&m) {
-                    report.left_alone(
-                        &d,
-                        "--dropin",
-                        &format!("{why}; it is left alone, nothing is written through it"),
-                    );
-                    *ok = false;
-                }
-            }
-        }
-    }
+    let pgms_usable = make_subdirs(dir, &mut report)?;
     let pgms = dir.join("pgms");
     let run = dir.join("Run");
-    if !usable[0] {
+    if !pgms_usable {
         return dropin_run_alone(&run, report);
     }
     let binary = pgms.join(BINARY);
@@ -190,6 +171,32 @@ pub fn dropin(args: &[OsString]) -> error::Result {
         report.in_the_way(&run, "--dropin");
     }
     report.end("--dropin")
+}
+
+/// Makes `pgms/`, `results/` and `tmp/` in `dir` where missing; one that is there but not a
+/// directory of this user's is named and left alone. Returns whether `pgms/` can be written.
+fn make_subdirs(dir: &Path, report: &mut Report) -> error::Result<bool> {
+    let mut pgms = true;
+    for name in ["pgms", "results", "tmp"] {
+        let d = dir.join(name);
+        match std::fs::symlink_metadata(&d) {
+            Err(_) => {
+                std::fs::DirBuilder::new()
+                    .mode(0o755)
+                    .create(&d)
+                    .map_err(|e| Error::failed(format!("--dropin: cannot create {}: {e}", d.display())))?;
+                report.made(&format!("{}/", d.display()))?;
+            }
+            Ok(m) => {
+                if let Some(why) = not_our_dir(&m) {
+                    let why = format!("{why}; it is left alone, nothing is written through it");
+                    report.left_alone(&d, "--dropin", &why);
+                    pgms &= name != "pgms";
+                }
+            }
+        }
+    }
+    Ok(pgms)
 }
 
 /// Why `m`, the metadata of a directory of the drop-in (not followed), is not one to write

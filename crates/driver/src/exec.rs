@@ -183,20 +183,17 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, margin: f64) -> io:
     Ok(outcome)
 }
 
-/// The working directory (a descriptor) and argv of each copy, and the directories made for
-/// the pass in `parent` (removed on drop).
+/// The argv of each copy, and the directories made for the pass in `parent` (removed on drop).
 struct CopyDirs<'a> {
     parent: &'a Dir,
-    cwds: Vec<RawFd>,
     argvs: Vec<sys::proc::Argv>,
-    made: Vec<(OsString, Dir)>,
+    made: Vec<OsString>,
 }
 
 impl<'a> CopyDirs<'a> {
     fn make(cmd: &Command<'a>, copies: usize) -> io::Result<CopyDirs<'a>> {
-        let mut d = CopyDirs { parent: cmd.cwd, cwds: Vec::new(), argvs: Vec::new(), made: Vec::new() };
+        let mut d = CopyDirs { parent: cmd.cwd, argvs: Vec::new(), made: Vec::new() };
         if !cmd.own_dirs {
-            d.cwds.push(cmd.cwd.raw());
             d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
             return Ok(d);
         }
@@ -204,27 +201,27 @@ impl<'a> CopyDirs<'a> {
             || cmd.argv.iter().map(|w| if Path::new(w) == cmd.cwd.path() { OsStr::new(".") } else { w });
         for i in 1..=copies {
             let name = OsString::from(format!("copy-{i}"));
-            let dir = cmd.cwd.make_private(&name).map_err(|e| {
+            cmd.cwd.make_private(&name).map_err(|e| {
                 io::Error::new(e.kind(), format!("cannot make the directory of copy {i}, {e}"))
             })?;
-            d.cwds.push(dir.raw());
-            d.made.push((name, dir));
+            d.made.push(name);
             d.argvs.push(sys::proc::Argv::new(own())?);
         }
         Ok(d)
     }
 
-    /// Copy `copy`'s working directory and argv.
-    fn of(&self, copy: usize) -> (RawFd, &sys::proc::Argv) {
-        let i = copy.min(self.cwds.len() - 1);
-        (self.cwds[i], &self.argvs[i])
+    /// Copy `copy`'s argv and working directory: its own, opened (and checked) for its fork
+    /// and closed after it, so that a pass holds no descriptor per copy; else `parent`.
+    fn of(&self, copy: usize) -> io::Result<(Option<Dir>, &sys::proc::Argv)> {
+        let own = self.made.get(copy).map(|name| self.parent.open_private_at(name)).transpose()?;
+        Ok((own, &self.argvs[copy.min(self.argvs.len() - 1)]))
     }
 
     /// Removes the copies' directories whole, every one it can; the first that cannot go is
     /// the error.
     fn remove(&mut self) -> io::Result<()> {
         let mut first = Ok(());
-        for (name, _) in std::mem::take(&mut self.made) {
+        for name in std::mem::take(&mut self.made) {
             if let Err(e) = self.parent.remove_all(&name) {
                 if first.is_ok() {
                     first =
@@ -239,7 +236,7 @@ impl<'a> CopyDirs<'a> {
 impl Drop for CopyDirs<'_> {
     /// On the way out of a pass that failed: what can go, goes.
     fn drop(&mut self) {
-        for (name, _) in &self.made {
+        for name in &self.made {
             let _ = self.parent.remove_all(name);
         }
     }
@@ -317,7 +314,10 @@ fn start(io: &Stdio, copies: usize, dirs: &CopyDirs) -> io::Result<(Vec<CopyProc
     };
     let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
     for i in 0..copies {
-        match spawn(&child, i as u32, dirs.of(i)) {
+        let spawned = dirs.of(i).and_then(|(own, argv)| {
+            spawn(&child, i as u32, (own.as_ref().map_or(dirs.parent.raw(), Dir::raw), argv))
+        });
+        match spawned {
             Ok(c) => running.push(c),
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);

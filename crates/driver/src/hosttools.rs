@@ -156,9 +156,9 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
 /// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
 /// and host-tool tests into DIR, an existing directory that is left in place, so they can be run
 /// by hand or beside the C suite's. With TEST (shell1, shell8, shell16, C, dc, grep, sysexec) it
-/// then prints the command the driver would run for it, one argument per line (the first is
-/// the applet), for SECONDS or the test's default duration; or its one-line skip reason when
-/// this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
+/// then prints the command the driver would run for it in DIR, one argument per line (the
+/// first is the applet), for SECONDS or the test's default duration; or its one-line skip
+/// reason when this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
 /// test by hand.
 pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
     const USAGE: &str = "usage is workdir DIR [TEST [SECONDS]]";

@@ -91,73 +91,72 @@ impl Dir {
         &self.path
     }
 
-    /// `openat(2)` relative to this directory, never following a link at `name`.
-    fn at(&self, name: &CStr, flags: i32, mode: u32) -> io::Result<Fd> {
-        // SAFETY: name is a valid NUL-terminated string; the descriptor is open.
+    /// `openat(2)` of `name` relative to this directory, never following a link there; an
+    /// error names the path.
+    #[inline(never)]
+    fn at(&self, name: &OsStr, flags: i32, mode: u32) -> io::Result<Fd> {
+        let c = name_c(name)?;
+        // SAFETY: c is a valid NUL-terminated string; the descriptor is open.
         cvt_r(|| unsafe {
-            libc::openat(self.fd.raw(), name.as_ptr(), flags | BASE | libc::O_NOFOLLOW, mode as libc::c_uint)
+            libc::openat(self.fd.raw(), c.as_ptr(), flags | BASE | libc::O_NOFOLLOW, mode as libc::c_uint)
         })
         .map(Fd::from_raw)
+        .map_err(|e| self.named(name, e))
     }
 
-    /// An error that names `name` inside this directory.
-    fn named(&self, name: &OsStr) -> impl Fn(io::Error) -> io::Error + '_ {
-        let p = self.path.join(name);
-        move |e: io::Error| {
-            let why = match e.raw_os_error() {
-                Some(libc::ELOOP) => "a symbolic link, which is not followed".to_string(),
-                _ => fd::reason(&e),
-            };
-            io::Error::new(e.kind(), format!("{}: {why}", p.display()))
-        }
+    /// `e` as an error of `name` inside this directory.
+    #[cold]
+    #[inline(never)]
+    fn named(&self, name: &OsStr, e: io::Error) -> io::Error {
+        let why = match e.raw_os_error() {
+            Some(libc::ELOOP) => "a symbolic link, which is not followed".to_string(),
+            _ => fd::reason(&e),
+        };
+        io::Error::new(e.kind(), format!("{}: {why}", self.path.join(name).display()))
+    }
+
+    /// The directory `name` here, opened without following a link and checked private.
+    fn private_at(&self, name: &OsStr) -> io::Result<Dir> {
+        let d = Dir { fd: self.at(name, libc::O_RDONLY | libc::O_DIRECTORY, 0)?, path: self.path.join(name) };
+        d.check_private().map_err(|e| self.named(name, e))?;
+        Ok(d)
     }
 
     /// Makes the private directory `name` (0700) in this one and opens it, checked.
     pub fn make_private(&self, name: &OsStr) -> io::Result<Dir> {
-        let named = self.named(name);
         let c = name_c(name)?;
         // SAFETY: c is a valid NUL-terminated string; the descriptor is open.
-        cvt(unsafe { libc::mkdirat(self.fd.raw(), c.as_ptr(), 0o700) }).map_err(&named)?;
-        let d = Dir {
-            fd: self.at(&c, libc::O_RDONLY | libc::O_DIRECTORY, 0).map_err(&named)?,
-            path: self.path.join(name),
-        };
-        d.check_private().map_err(named)?;
-        Ok(d)
+        cvt(unsafe { libc::mkdirat(self.fd.raw(), c.as_ptr(), 0o700) }).map_err(|e| self.named(name, e))?;
+        self.private_at(name)
     }
 
     /// Opens the directory `name` in this one as private (see [`Dir::open_private`]).
     pub fn open_private_at(&self, name: &OsStr) -> io::Result<Dir> {
-        let named = self.named(name);
-        let c = name_c(name)?;
-        let d = Dir {
-            fd: self.at(&c, libc::O_RDONLY | libc::O_DIRECTORY, 0).map_err(&named)?,
-            path: self.path.join(name),
-        };
-        d.check_private().map_err(named)?;
-        Ok(d)
+        self.private_at(name)
+    }
+
+    /// The regular file `name` here, opened with `flags` (and `mode` when created), checked
+    /// as `how` wants on the descriptor, then blocking.
+    fn file_at(&self, name: &OsStr, flags: i32, how: Open) -> io::Result<std::fs::File> {
+        let mode = if let Open::Create(m) = how { Some(m) } else { None };
+        let fd = self.at(name, flags, mode.unwrap_or(0))?;
+        let checked = fd::check_kind(&fd, how).and_then(|()| fd::blocking(&fd));
+        // SAFETY: no pointers involved; fd is open. A new file's mode is set explicitly: the
+        // umask must not take bits away.
+        let chmod = |m: u32| cvt(unsafe { libc::fchmod(fd.raw(), m as libc::mode_t) }).map(drop);
+        checked.and_then(|()| mode.map_or(Ok(()), chmod)).map_err(|e| self.named(name, e))?;
+        Ok(fd.into_file())
     }
 
     /// Creates the new regular file `name` (`O_EXCL|O_NOFOLLOW`) with `mode`, set explicitly so
     /// that the umask cannot take bits away, open for writing.
     pub fn create(&self, name: &OsStr, mode: u32) -> io::Result<std::fs::File> {
-        let named = self.named(name);
-        let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL;
-        let fd = self.at(&name_c(name)?, flags, mode).map_err(&named)?;
-        fd::check_kind(&fd, Open::Create(mode)).map_err(&named)?;
-        fd::blocking(&fd).map_err(&named)?;
-        // SAFETY: no pointers involved; fd is open.
-        cvt(unsafe { libc::fchmod(fd.raw(), mode as libc::mode_t) }).map_err(named)?;
-        Ok(fd.into_file())
+        self.file_at(name, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, Open::Create(mode))
     }
 
     /// Opens the regular file `name` for reading, not through a link.
     pub fn read(&self, name: &OsStr) -> io::Result<std::fs::File> {
-        let named = self.named(name);
-        let fd = self.at(&name_c(name)?, libc::O_RDONLY, 0).map_err(&named)?;
-        fd::check_kind(&fd, Open::Read).map_err(&named)?;
-        fd::blocking(&fd).map_err(named)?;
-        Ok(fd.into_file())
+        self.file_at(name, libc::O_RDONLY, Open::Read)
     }
 
     /// Whether this process may execute `name` here (`faccessat(X_OK)`: false on a `noexec`
@@ -204,34 +203,33 @@ impl Dir {
     /// `unlinkat(2)` of `name` here: a file or link goes (a link's target is untouched); a
     /// directory is an error.
     pub fn unlink(&self, name: &OsStr) -> io::Result<()> {
+        self.unlink_at(name, 0)
+    }
+
+    /// `unlinkat(AT_REMOVEDIR)`: removes the empty directory `name` here.
+    pub fn remove_dir(&self, name: &OsStr) -> io::Result<()> {
+        self.unlink_at(name, libc::AT_REMOVEDIR)
+    }
+
+    #[inline(never)]
+    fn unlink_at(&self, name: &OsStr, flags: i32) -> io::Result<()> {
         let c = name_c(name)?;
         // SAFETY: c is a valid NUL-terminated string; the descriptor is open.
-        cvt(unsafe { libc::unlinkat(self.fd.raw(), c.as_ptr(), 0) }).map(drop).map_err(self.named(name))
+        cvt(unsafe { libc::unlinkat(self.fd.raw(), c.as_ptr(), flags) })
+            .map(drop)
+            .map_err(|e| self.named(name, e))
     }
 
     /// Removes `name` here, a directory with all it holds: each level is entered by descriptor
     /// without following a link, so nothing outside this directory is ever removed.
     pub fn remove_all(&self, name: &OsStr) -> io::Result<()> {
-        let c = name_c(name)?;
-        // SAFETY: c is a valid NUL-terminated string; the descriptor is open.
-        if cvt(unsafe { libc::unlinkat(self.fd.raw(), c.as_ptr(), 0) }).is_ok() {
+        if self.unlink(name).is_ok() {
             return Ok(());
         }
-        let sub = Dir {
-            fd: self.at(&c, libc::O_RDONLY | libc::O_DIRECTORY, 0).map_err(self.named(name))?,
-            path: self.path.join(name),
-        };
+        let sub =
+            Dir { fd: self.at(name, libc::O_RDONLY | libc::O_DIRECTORY, 0)?, path: self.path.join(name) };
         sub.clear()?;
         self.remove_dir(name)
-    }
-
-    /// `unlinkat(AT_REMOVEDIR)`: removes the empty directory `name` here.
-    pub fn remove_dir(&self, name: &OsStr) -> io::Result<()> {
-        let c = name_c(name)?;
-        // SAFETY: c is a valid NUL-terminated string; the descriptor is open.
-        cvt(unsafe { libc::unlinkat(self.fd.raw(), c.as_ptr(), libc::AT_REMOVEDIR) })
-            .map(drop)
-            .map_err(self.named(name))
     }
 
     /// Removes everything in this directory, every entry it can; the first failure is the error.
