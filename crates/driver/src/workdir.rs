@@ -11,10 +11,11 @@
 //! and name their files by relative names. So whoever owns the tmp directory may rename it or
 //! put a link in its place while the run goes on: nothing of theirs is run, written or removed.
 //!
-//! API contract (used by the driver): `WorkDir::create(tmpdir)`, `path()`, `file(name)`,
-//! `provide(test)`, `release(test)`, `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`; the
-//! command lines of the tests that use it come from `hosttools::host_test`, the layer above,
-//! which also holds the `workdir` applet (`WorkDir::fill`).
+//! API contract (used by the driver): `WorkDir::create(tmpdir)`, `dir()`, `path()`,
+//! `provide(test)`, `release(test)`, `multi_sh()` and the data files' names (`DC_INPUT`,
+//! `CC_SOURCE`, `GREP_INPUT`), relative to the directory; the command lines of the tests that
+//! use it come from `hosttools::host_test`, the layer above, which also holds the `workdir`
+//! applet (`WorkDir::fill`).
 //!
 //! Every file is our own (docs/ORIGINAL.md, "Quirks we fix"): the two scripts do the steps of
 //! UnixBench's `multi.sh` and `tst.sh`; `sort.src` is shell-script text with the original's size,
@@ -43,6 +44,12 @@ pub const DC_DAT: &str = include_str!("../../../data/dc.dat");
 /// The C compiler test's source: warning-free C that is compiled and linked, never run.
 pub const CCTEST_C: &str = include_str!("../../../data/cctest.c");
 
+/// The grep test's large text, the dc test's input and the C compiler test's source, by their
+/// names relative to the work directory.
+pub const GREP_INPUT: &str = "large.txt";
+pub const DC_INPUT: &str = "dc.dat";
+pub const CC_SOURCE: &str = "cctest.c";
+
 /// The files of a work directory, in the order they are written, with their mode. The scripts
 /// are executable: `multi.sh` is exec'd directly by looper, through its `#!/bin/sh` line, as
 /// the C suite does.
@@ -50,9 +57,9 @@ const FILES: &[(&str, u32)] = &[
     ("multi.sh", 0o755),
     ("tst.sh", 0o755),
     ("sort.src", 0o644),
-    ("dc.dat", 0o644),
-    ("cctest.c", 0o644),
-    ("large.txt", 0o644),
+    (DC_INPUT, 0o644),
+    (CC_SOURCE, 0o644),
+    (GREP_INPUT, 0o644),
 ];
 
 /// The names of every file [`write_into`] writes.
@@ -65,9 +72,9 @@ pub fn file_names() -> impl Iterator<Item = &'static str> {
 pub fn needs(name: &str) -> &'static [&'static str] {
     match name {
         "shell1" | "shell8" | "shell16" => &["multi.sh", "tst.sh", "sort.src"],
-        "C" => &["cctest.c"],
-        "dc" => &["dc.dat"],
-        "grep" => &["large.txt"],
+        "C" => &[CC_SOURCE],
+        "dc" => &[DC_INPUT],
+        "grep" => &[GREP_INPUT],
         _ => &[],
     }
 }
@@ -78,8 +85,8 @@ fn contents(name: &str) -> (Vec<u8>, u32) {
         "multi.sh" => MULTI_SH.as_bytes().to_vec(),
         "tst.sh" => TST_SH.as_bytes().to_vec(),
         "sort.src" => SORT_SRC.as_bytes().to_vec(),
-        "dc.dat" => DC_DAT.as_bytes().to_vec(),
-        "cctest.c" => CCTEST_C.as_bytes().to_vec(),
+        DC_INPUT => DC_DAT.as_bytes().to_vec(),
+        CC_SOURCE => CCTEST_C.as_bytes().to_vec(),
         _ => grepdata::generate(),
     };
     (data, FILES.iter().find(|(n, _)| *n == name).map_or(0o644, |f| f.1))
@@ -244,12 +251,6 @@ impl WorkDir {
         Ok(WorkDir { dir, owned: false })
     }
 }
-
-/// The grep test's large text, the dc test's input and the C compiler test's source, by their
-/// names relative to the work directory.
-pub const GREP_INPUT: &str = "large.txt";
-pub const DC_INPUT: &str = "dc.dat";
-pub const CC_SOURCE: &str = "cctest.c";
 
 impl Drop for WorkDir {
     /// Empties the directory through its descriptor, then removes the name it was made at:
