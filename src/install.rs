@@ -26,12 +26,12 @@ impl Report {
     }
 
     fn in_the_way(&mut self, path: &Path, cmd: &str) {
+        self.left_alone(path, cmd, "it exists and is not this binary's; it is not replaced");
+    }
+
+    fn left_alone(&mut self, path: &Path, cmd: &str, why: &str) {
         self.skipped += 1;
-        let _ = writeln!(
-            std::io::stderr(),
-            "unixbench: {cmd}: skipped {}: it exists and is not this binary's; it is not replaced",
-            path.display()
-        );
+        let _ = writeln!(std::io::stderr(), "unixbench: {cmd}: skipped {}: {why}", path.display());
     }
 
     /// Exit status 1 when anything was skipped, with the count.
@@ -100,10 +100,10 @@ fn ours(link: &Path, me: &Path) -> Option<bool> {
 }
 
 fn warn_if_open(dir: &Path, what: &str) {
-    if driver::open_to_others(dir) {
+    if let Some(why) = driver::open_to_others(dir) {
         let _ = writeln!(
             std::io::stderr(),
-            "unixbench: warning: {} is writable by other users and not sticky: they can replace {what}",
+            "unixbench: warning: {} {why}: they can replace {what}",
             dir.display()
         );
     }
@@ -116,7 +116,9 @@ const BINARY: &str = "unixbench";
 /// `--dropin DIR`: DIR made (its last component only, as mkdir), then `pgms/unixbench` (a copy
 /// of this binary, so that the directory stands alone), `pgms/PROGRAM` for every program, `Run`
 /// (a hard link: a regular file, which `patch` and `sed -i` treat as one), `results/` and `tmp/`.
-/// Run again, it brings the binary up to date and keeps what it made before.
+/// Run again, it brings the binary up to date and keeps what it made before. A `pgms/`,
+/// `results/` or `tmp/` that is a link, not a directory, or another user's is left alone with
+/// a line (nothing is written through it); without `pgms/`, `Run` is a copy of this binary.
 pub fn dropin(args: &[OsString]) -> error::Result {
     let [dir] = args else { return Err(Error::usage("usage: unixbench --dropin DIR")) };
     let dir = Path::new(dir);
@@ -125,16 +127,18 @@ pub fn dropin(args: &[OsString]) -> error::Result {
         Error::failed(format!("--dropin: cannot create {}: {e}", what.display()))
     };
     let mut report = Report::default();
-    for d in [dir.to_path_buf(), dir.join("pgms"), dir.join("results"), dir.join("tmp")] {
-        if !d.is_dir() {
-            std::fs::DirBuilder::new().mode(0o755).create(&d).map_err(|e| cant(&d, e))?;
-            report.made(&format!("{}/", d.display()))?;
-        }
+    if !dir.is_dir() {
+        std::fs::DirBuilder::new().mode(0o755).create(dir).map_err(|e| cant(dir, e))?;
+        report.made(&format!("{}/", dir.display()))?;
     }
     warn_if_open(dir, "Run");
+    let pgms_usable = make_subdirs(dir, &mut report)?;
     let pgms = dir.join("pgms");
-    let binary = pgms.join(BINARY);
     let run = dir.join("Run");
+    if !pgms_usable {
+        return dropin_run_alone(&run, report);
+    }
+    let binary = pgms.join(BINARY);
     // Run is ours when it is the binary in pgms/ (before that is replaced), a copy of it (what
     // `sed -i` leaves), or a link to one.
     let run_ours = match ours(&run, &binary) {
@@ -169,6 +173,60 @@ pub fn dropin(args: &[OsString]) -> error::Result {
     report.end("--dropin")
 }
 
+/// Makes `pgms/`, `results/` and `tmp/` in `dir` where missing; one that is there but not a
+/// directory of this user's is named and left alone. Returns whether `pgms/` can be written.
+fn make_subdirs(dir: &Path, report: &mut Report) -> error::Result<bool> {
+    let mut pgms = true;
+    for name in ["pgms", "results", "tmp"] {
+        let d = dir.join(name);
+        match std::fs::symlink_metadata(&d) {
+            Err(_) => {
+                std::fs::DirBuilder::new()
+                    .mode(0o755)
+                    .create(&d)
+                    .map_err(|e| Error::failed(format!("--dropin: cannot create {}: {e}", d.display())))?;
+                report.made(&format!("{}/", d.display()))?;
+            }
+            Ok(m) => {
+                if let Some(why) = not_our_dir(&m) {
+                    let why = format!("{why}; it is left alone, nothing is written through it");
+                    report.left_alone(&d, "--dropin", &why);
+                    pgms &= name != "pgms";
+                }
+            }
+        }
+    }
+    Ok(pgms)
+}
+
+/// Why `m`, the metadata of a directory of the drop-in (not followed), is not one to write
+/// into: a link (which could lead anywhere), not a directory, another user's.
+fn not_our_dir(m: &std::fs::Metadata) -> Option<String> {
+    if m.file_type().is_symlink() {
+        Some("it is a symbolic link".into())
+    } else if !m.is_dir() {
+        Some("it is not a directory".into())
+    } else {
+        let me = crate::sys::proc::geteuid();
+        (m.uid() != me).then(|| format!("it belongs to another user (uid {})", m.uid()))
+    }
+}
+
+/// The drop-in without a usable `pgms/`: `Run` alone, a copy of this binary, unless something
+/// not ours holds its name.
+fn dropin_run_alone(run: &Path, mut report: Report) -> error::Result {
+    let me = selfexe::path().map_err(Error::failed)?;
+    let ours = std::fs::symlink_metadata(run).is_err() || same_bytes(run, &me);
+    if ours {
+        copy_self(run)
+            .map_err(|e| Error::failed(format!("--dropin: cannot create {}: {e}", run.display())))?;
+        report.made(&format!("{} (a copy of this binary)", run.display()))?;
+    } else {
+        report.in_the_way(run, "--dropin");
+    }
+    report.end("--dropin")
+}
+
 /// Whether two regular files hold the same bytes.
 fn same_bytes(a: &Path, b: &Path) -> bool {
     let len = |p: &Path| std::fs::symlink_metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len());
@@ -178,6 +236,9 @@ fn same_bytes(a: &Path, b: &Path) -> bool {
 /// DIR is a directory, or can be made with its last component alone.
 fn check_dropin_dir(dir: &Path) -> error::Result {
     let shown = args::quoted(dir.as_os_str());
+    if dir.as_os_str().is_empty() {
+        return Err(Error::usage(format!("--dropin: {shown} is not a directory name")));
+    }
     if dir.exists() && !dir.is_dir() {
         return Err(Error::usage(format!("--dropin: {shown} is not a directory")));
     }

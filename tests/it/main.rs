@@ -20,6 +20,7 @@ mod lmbench;
 mod noise;
 mod oldkernel;
 mod os_kernels;
+mod planted;
 mod progress;
 mod quick;
 mod report;

@@ -137,15 +137,15 @@ fn workdir_prints_each_tests_command_line() {
         stdout(&o)
     };
     if has_program("sort") && has_program("od") && has_program("tee") {
-        assert_eq!(argv("shell8"), format!("looper\n60\n{d}/multi.sh\n8\n"));
+        assert_eq!(argv("shell8"), "looper\n60\n./multi.sh\n8\n");
     }
     assert_eq!(argv("sysexec"), "syscall\n10\nexec\n");
     if has_program("grep") {
-        assert_eq!(argv("grep"), format!("looper\n30\ngrep\n-c\ngimp\n{d}/large.txt\n"));
+        assert_eq!(argv("grep"), "looper\n30\ngrep\n-c\ngimp\nlarge.txt\n");
     }
     let o = run(&mut ub(["workdir", d, "dc", "5"]));
     let expect = if has_program("dc") {
-        format!("looper\n-i\n{d}/dc.dat\n5\ndc\n")
+        "looper\n-i\ndc.dat\n5\ndc\n".to_string()
     } else {
         "skipped: no 'dc' program found in PATH\n".into()
     };

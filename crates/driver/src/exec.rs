@@ -1,7 +1,7 @@
 //! One pass: N copies of a kernel started together, each a fork + exec of this binary with
 //! argv[0] = the applet name (never an in-process call: the exec boundary is what keeps the
 //! applets and the old Perl driver interchangeable). Each copy runs in its own process group
-//! with cwd = the work directory, stdin from /dev/null (or the test's input file), stdout
+//! with cwd = the work directory, entered by descriptor (`fchdir`), stdin from /dev/null (or the test's input file), stdout
 //! appended to the .log and stderr into a pipe that the driver reads.
 //!
 //! The start barrier, as lmbench's `benchmp` starts its parallel copies: every copy is forked
@@ -21,7 +21,7 @@
 use super::signals::Watch;
 use crate::model::CopyOutcome;
 use crate::outcome::Said;
-use crate::sys::{self, fd::Fd, proc::Fork};
+use crate::sys::{self, dir::Dir, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
 use std::io;
 use std::os::unix::io::RawFd;
@@ -33,12 +33,12 @@ pub struct Command<'a> {
     pub exe: &'a Path,
     /// argv, argv[0] being the applet name.
     pub argv: &'a [OsString],
-    /// The working directory.
-    pub cwd: &'a Path,
+    /// The working directory, held by descriptor.
+    pub cwd: &'a Dir,
     /// Whether each copy runs in a directory of its own, `copy-<n>` in `cwd`, made before the
-    /// pass and removed whole after it, and an argv word that names `cwd` names that directory
-    /// instead (fstime's `-d`): a kernel's scratch files are then its own, and none outlives
-    /// its copy, even one that had to be killed.
+    /// pass and removed whole after it (both through descriptors), and an argv word that names
+    /// `cwd` names `.`, that directory, instead (fstime's `-d`): a kernel's scratch files are
+    /// then its own, and none outlives its copy, even one that had to be killed.
     pub own_dirs: bool,
     /// A file to read stdin from; /dev/null when None.
     pub stdin: Option<&'a Path>,
@@ -144,11 +144,11 @@ fn check_limits(cmd: &Command, copies: usize) -> io::Result<()> {
             )));
         }
     }
-    let free = if cmd.own_dirs { sys::fd::free_inodes(cmd.cwd.as_os_str()) } else { None };
+    let free = if cmd.own_dirs { sys::fd::free_inodes(cmd.cwd.path().as_os_str()) } else { None };
     match free {
         Some(free) if (copies as u64) > free => Err(io::Error::other(format!(
             "{copies} copies need a directory each in {}, but its file system has {free} inodes free",
-            cmd.cwd.display()
+            cmd.cwd.path().display()
         ))),
         _ => Ok(()),
     }
@@ -165,13 +165,13 @@ fn null_input() -> io::Result<Fd> {
 
 /// Stdout for copies whose output is not kept: /dev/null, or, without /dev, an already
 /// unlinked file in `scratch` (a pipe would need a reader, and a closed one raises SIGPIPE).
-fn null_output(scratch: &Path) -> io::Result<Fd> {
+fn null_output(scratch: &Dir) -> io::Result<Fd> {
     if let Ok(fd) = sys::fd::open(OsStr::new("/dev/null"), libc::O_WRONLY, 0) {
         return Ok(fd);
     }
-    let path = scratch.join(format!(".unixbench-discard-{}", sys::proc::getpid()));
-    let f = sys::fd::open_file(&path, sys::fd::Open::Create(0o600))?;
-    let _ = std::fs::remove_file(&path);
+    let name = OsString::from(format!(".unixbench-discard-{}", sys::proc::getpid()));
+    let f = scratch.create(&name, 0o600)?;
+    let _ = scratch.unlink(&name);
     Ok(Fd::from_raw(std::os::unix::io::IntoRawFd::into_raw_fd(f)))
 }
 
@@ -185,62 +185,49 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, margin: f64) -> io:
     Ok(outcome)
 }
 
-/// The working directory and argv of each copy, and the directories made for the pass (removed
-/// on drop).
-struct CopyDirs {
-    cwds: Vec<CString>,
+/// The argv of each copy, and the directories made for the pass in `parent` (removed on drop).
+struct CopyDirs<'a> {
+    parent: &'a Dir,
     argvs: Vec<sys::proc::Argv>,
-    made: Vec<std::path::PathBuf>,
+    made: Vec<OsString>,
 }
 
-impl CopyDirs {
-    fn make(cmd: &Command, copies: usize) -> io::Result<CopyDirs> {
-        use std::os::unix::fs::DirBuilderExt;
-        let c = |p: &Path| {
-            CString::new(p.as_os_str().as_encoded_bytes()).map_err(|_| {
-                io::Error::new(io::ErrorKind::InvalidInput, "work directory path holds a NUL byte")
-            })
-        };
-        let mut d = CopyDirs { cwds: Vec::new(), argvs: Vec::new(), made: Vec::new() };
+impl<'a> CopyDirs<'a> {
+    fn make(cmd: &Command<'a>, copies: usize) -> io::Result<CopyDirs<'a>> {
+        let mut d = CopyDirs { parent: cmd.cwd, argvs: Vec::new(), made: Vec::new() };
         if !cmd.own_dirs {
-            d.cwds.push(c(cmd.cwd)?);
             d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
             return Ok(d);
         }
+        let own =
+            || cmd.argv.iter().map(|w| if Path::new(w) == cmd.cwd.path() { OsStr::new(".") } else { w });
         for i in 1..=copies {
-            let p = cmd.cwd.join(format!("copy-{i}"));
-            std::fs::DirBuilder::new().mode(0o700).create(&p).map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!("cannot make the directory of copy {i}, {}: {e}", p.display()),
-                )
+            let name = OsString::from(format!("copy-{i}"));
+            cmd.cwd.make_private(&name).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot make the directory of copy {i}, {e}"))
             })?;
-            d.made.push(p.clone());
-            d.cwds.push(c(&p)?);
-            let own =
-                cmd.argv.iter().map(|w| if Path::new(w) == cmd.cwd { p.as_os_str() } else { w.as_os_str() });
-            d.argvs.push(sys::proc::Argv::new(own)?);
+            d.made.push(name);
+            d.argvs.push(sys::proc::Argv::new(own())?);
         }
         Ok(d)
     }
 
-    /// Copy `copy`'s working directory and argv.
-    fn of(&self, copy: usize) -> (&CString, &sys::proc::Argv) {
-        let i = copy.min(self.cwds.len() - 1);
-        (&self.cwds[i], &self.argvs[i])
+    /// Copy `copy`'s argv and working directory: its own, opened (and checked) for its fork
+    /// and closed after it, so that a pass holds no descriptor per copy; else `parent`.
+    fn of(&self, copy: usize) -> io::Result<(Option<Dir>, &sys::proc::Argv)> {
+        let own = self.made.get(copy).map(|name| self.parent.open_private_at(name)).transpose()?;
+        Ok((own, &self.argvs[copy.min(self.argvs.len() - 1)]))
     }
 
     /// Removes the copies' directories whole, every one it can; the first that cannot go is
     /// the error.
     fn remove(&mut self) -> io::Result<()> {
         let mut first = Ok(());
-        for p in std::mem::take(&mut self.made) {
-            if let Err(e) = std::fs::remove_dir_all(&p) {
+        for name in std::mem::take(&mut self.made) {
+            if let Err(e) = self.parent.remove_all(&name) {
                 if first.is_ok() {
-                    first = Err(io::Error::new(
-                        e.kind(),
-                        format!("cannot remove the directory of a copy, {}: {e}", p.display()),
-                    ));
+                    first =
+                        Err(io::Error::new(e.kind(), format!("cannot remove the directory of a copy, {e}")));
                 }
             }
         }
@@ -248,11 +235,11 @@ impl CopyDirs {
     }
 }
 
-impl Drop for CopyDirs {
+impl Drop for CopyDirs<'_> {
     /// On the way out of a pass that failed: what can go, goes.
     fn drop(&mut self) {
-        for p in &self.made {
-            let _ = std::fs::remove_dir_all(p);
+        for name in &self.made {
+            let _ = self.parent.remove_all(name);
         }
     }
 }
@@ -329,7 +316,10 @@ fn start(io: &Stdio, copies: usize, dirs: &CopyDirs) -> io::Result<(Vec<CopyProc
     };
     let mut running: Vec<CopyProcess> = Vec::with_capacity(copies);
     for i in 0..copies {
-        match spawn(&child, i as u32, dirs.of(i)) {
+        let spawned = dirs.of(i).and_then(|(own, argv)| {
+            spawn(&child, i as u32, (own.as_ref().map_or(dirs.parent.raw(), Dir::raw), argv))
+        });
+        match spawned {
             Ok(c) => running.push(c),
             Err(e) => {
                 kill_all(&running, libc::SIGKILL);
@@ -556,7 +546,7 @@ fn take_stamps(bytes: &[u8], running: &mut [CopyProcess]) {
 }
 
 /// Forks copy `index`: set up, then held at the gate until the release, then exec'd.
-fn spawn(child: &Child, index: u32, (cwd, argv): (&CString, &sys::proc::Argv)) -> io::Result<CopyProcess> {
+fn spawn(child: &Child, index: u32, (cwd, argv): (RawFd, &sys::proc::Argv)) -> io::Result<CopyProcess> {
     let (err_rd, err_wr) = sys::fd::pipe_cloexec()?;
     let driver = sys::proc::getpid();
     match sys::proc::fork()? {
@@ -573,7 +563,7 @@ fn spawn(child: &Child, index: u32, (cwd, argv): (&CString, &sys::proc::Argv)) -
                 && sys::fd::dup2(child.stdin, 0).is_ok()
                 && sys::fd::dup2(child.stdout, 1).is_ok();
             if ok {
-                if let Err(e) = sys::fd::chdir_c(cwd) {
+                if let Err(e) = sys::dir::fchdir(cwd) {
                     report_child_error(b"unixbench: cannot enter the work directory: errno ", e);
                     sys::proc::exit_now(127);
                 }
@@ -682,6 +672,11 @@ fn reap(copies: &mut [CopyProcess]) -> Vec<i32> {
 mod tests {
     use super::*;
 
+    /// `/`, held open for the tests' lifetime.
+    fn root() -> &'static Dir {
+        Box::leak(Box::new(Dir::open(Path::new("/")).unwrap()))
+    }
+
     fn sh(script: &str) -> Vec<OsString> {
         ["sh", "-c", script].iter().map(OsString::from).collect()
     }
@@ -691,7 +686,7 @@ mod tests {
         let cmd = Command {
             exe: Path::new("/bin/sh"),
             argv,
-            cwd: Path::new("/"),
+            cwd: root(),
             own_dirs: false,
             stdin: None,
             stdout: None,
@@ -739,7 +734,7 @@ mod tests {
         let cmd = Command {
             exe: Path::new("/nonexistent/unixbench"),
             argv: &argv,
-            cwd: Path::new("/"),
+            cwd: root(),
             own_dirs: false,
             stdin: None,
             stdout: None,
@@ -791,7 +786,7 @@ mod tests {
         let cmd = |slow| Command {
             exe: Path::new("/bin/sh"),
             argv: &argv,
-            cwd: Path::new("/"),
+            cwd: root(),
             own_dirs: false,
             stdin: None,
             stdout: None,
@@ -811,10 +806,11 @@ mod tests {
         // naming the work directory names each copy's own.
         let mut argv = sh("echo x > scratch; pwd >&2; echo \"$1\" >&2; echo 'COUNT|1|1|lps' >&2");
         argv.extend([OsString::from("sh"), work.clone().into_os_string()]);
+        let held = Dir::open(&work).unwrap();
         let cmd = Command {
             exe: Path::new("/bin/sh"),
             argv: &argv,
-            cwd: &work,
+            cwd: &held,
             own_dirs: true,
             stdin: None,
             stdout: None,
@@ -824,7 +820,7 @@ mod tests {
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 60.0).unwrap() else { panic!() };
         let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
         let own = |n: u32| work.join(format!("copy-{n}")).to_str().unwrap().to_string();
-        assert_eq!(dirs, [format!("{}\n{}", own(1), own(1)), format!("{}\n{}", own(2), own(2))]);
+        assert_eq!(dirs, [format!("{}\n.", own(1)), format!("{}\n.", own(2))]);
         let killed = sh("echo x > scratch; sleep 30");
         let cmd = Command { argv: &killed, ..cmd };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 0.5).unwrap() else { panic!() };

@@ -10,8 +10,9 @@
 //!    shortened the run. `Err(skip)`: print and log `skip` (one line, `skipped: no 'dc' program
 //!    found in PATH`) and go on with the next test. `Ok(argv)`: exec this binary with that argv
 //!    (argv[0] is the applet, `looper` or `syscall`), as for any other kernel, with the working
-//!    directory set to `wd.path()` (the scripts' temporary files, the compiler's `a.out` and
-//!    object files land there) and `LANG=en_US.utf8` in the environment, as Run sets it. No
+//!    directory set to `wd.dir()` by descriptor (`fchdir`): every file the argv names is named
+//!    relative to it, so the directory is never reached again by its path (the scripts'
+//!    temporary files, the compiler's `a.out` and object files land there) and `LANG=en_US.utf8` in the environment, as Run sets it. No
 //!    stdin redirection is needed: the dc test's input is given with looper's `-i`.
 //! 3. Read the kernel's stderr to EOF, not just until it exits: looper's in-flight iteration
 //!    (a `multi.sh` and its copies) outlives looper and keeps the pipe open, and Run's elapsed
@@ -27,14 +28,14 @@
 //!
 //! | test | argv |
 //! |---|---|
-//! | shellN | `looper SECS <wd>/multi.sh N` (multi.sh exec'd through its `#!/bin/sh` line, as looper does with the C suite's multi.sh; `looper SECS /bin/sh <wd>/multi.sh N` when the directory is on a `noexec` file system) |
-//! | C | `looper SECS cc <wd>/cctest.c` (`gcc` when there is no `cc`) |
-//! | dc | `looper -i <wd>/dc.dat SECS dc` (every iteration reads dc.dat: the original's fix) |
-//! | grep | `looper SECS grep -c gimp <wd>/large.txt` |
+//! | shellN | `looper SECS ./multi.sh N` (multi.sh exec'd through its `#!/bin/sh` line, as looper does with the C suite's multi.sh; `looper SECS /bin/sh ./multi.sh N` when the directory is on a `noexec` file system) |
+//! | C | `looper SECS cc cctest.c` (`gcc` when there is no `cc`) |
+//! | dc | `looper -i dc.dat SECS dc` (every iteration reads dc.dat: the original's fix) |
+//! | grep | `looper SECS grep -c gimp large.txt` |
 //! | sysexec | `syscall SECS exec` |
 
 use crate::error::Error;
-use crate::workdir::WorkDir;
+use crate::workdir::{WorkDir, CC_SOURCE, DC_INPUT, GREP_INPUT};
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -92,21 +93,21 @@ pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, S
             if !Path::new("/dev/null").exists() {
                 return Err(Skip("skipped: no /dev/null (the shell's background jobs read it)".into()));
             }
-            let multi = wd.multi_sh();
-            if crate::sys::fd::executable(multi.as_os_str()) {
-                Ok(argv(&["looper".as_ref(), &secs, multi.as_os_str(), &copies]))
+            let multi = wd.multi_sh().as_ref();
+            if wd.multi_sh_executable() {
+                Ok(argv(&["looper".as_ref(), &secs, multi, &copies]))
             } else {
-                Ok(argv(&["looper".as_ref(), &secs, "/bin/sh".as_ref(), multi.as_os_str(), &copies]))
+                Ok(argv(&["looper".as_ref(), &secs, "/bin/sh".as_ref(), multi, &copies]))
             }
         }
         "C" => {
             let cc =
                 c_compiler().ok_or_else(|| Skip("skipped: no 'cc' or 'gcc' program found in PATH".into()))?;
-            Ok(argv(&["looper".as_ref(), &secs, cc.as_ref(), wd.cc_source().as_os_str()]))
+            Ok(argv(&["looper".as_ref(), &secs, cc.as_ref(), CC_SOURCE.as_ref()]))
         }
         "dc" => {
             require("dc")?;
-            Ok(argv(&["looper".as_ref(), "-i".as_ref(), wd.dc_input().as_os_str(), &secs, "dc".as_ref()]))
+            Ok(argv(&["looper".as_ref(), "-i".as_ref(), DC_INPUT.as_ref(), &secs, "dc".as_ref()]))
         }
         "grep" => {
             require("grep")?;
@@ -116,7 +117,7 @@ pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, S
                 "grep".as_ref(),
                 "-c".as_ref(),
                 "gimp".as_ref(),
-                wd.grep_input().as_os_str(),
+                GREP_INPUT.as_ref(),
             ]))
         }
         "sysexec" => {
@@ -155,9 +156,9 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
 /// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
 /// and host-tool tests into DIR, an existing directory that is left in place, so they can be run
 /// by hand or beside the C suite's. With TEST (shell1, shell8, shell16, C, dc, grep, sysexec) it
-/// then prints the command the driver would run for it, one argument per line (the first is
-/// the applet), for SECONDS or the test's default duration; or its one-line skip reason when
-/// this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
+/// then prints the command the driver would run for it in DIR, one argument per line (the
+/// first is the applet), for SECONDS or the test's default duration; or its one-line skip
+/// reason when this host lacks a program the test needs. `cd DIR && looper 10 ./multi.sh 8` runs the shell
 /// test by hand.
 pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
     const USAGE: &str = "usage is workdir DIR [TEST [SECONDS]]";
@@ -187,7 +188,6 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
     if !dir.is_dir() {
         return Err(Error::usage(format!("{} is not a directory", crate::args::quoted(dir.as_os_str()))));
     }
-    let dir = std::path::absolute(dir).map_err(|e| Error::failed(e.to_string()))?;
     let wd = WorkDir::fill(dir).map_err(|e| Error::failed(e.to_string()))?;
     if let Some(t) = test {
         let mut out = String::new();
@@ -232,13 +232,13 @@ mod tests {
         }
         let wd = WorkDir::create(&std::env::temp_dir()).unwrap();
         wd.provide("shell8").unwrap();
-        let multi = wd.multi_sh().to_string_lossy().into_owned();
         let argv = strings(&host_test("shell8", &wd, 60).unwrap());
-        assert_eq!(argv, ["looper", "60", multi.as_str(), "8"]);
+        assert_eq!(argv, ["looper", "60", "./multi.sh", "8"]);
         // Not executable, as on a noexec mount: the same single exec of /bin/sh, done by looper.
-        std::fs::set_permissions(wd.multi_sh(), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let multi = wd.path().join("multi.sh");
+        std::fs::set_permissions(multi, std::fs::Permissions::from_mode(0o644)).unwrap();
         let argv = strings(&host_test("shell16", &wd, 5).unwrap());
-        assert_eq!(argv, ["looper", "5", "/bin/sh", multi.as_str(), "16"]);
+        assert_eq!(argv, ["looper", "5", "/bin/sh", "./multi.sh", "16"]);
     }
 
     #[test]

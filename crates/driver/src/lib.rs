@@ -236,10 +236,9 @@ fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> {
         .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
     let made_results = dirs.make_results()?;
     for (d, what) in [(Some(&dirs.tmp), "tmp directory"), (dirs.results.as_ref(), "results directory")] {
-        if let Some(d) = d.filter(|d| open_to_others(d)) {
+        if let Some((d, why)) = d.and_then(|d| Some((d, open_to_others(d)?))) {
             output::note(&format!(
-                "warning: the {what} {} is writable by other users and not sticky: they can \
-                 replace what this run writes there",
+                "warning: the {what} {} {why}: they can replace what this run writes there",
                 d.display()
             ));
         }
@@ -411,15 +410,15 @@ fn with_files<R>(
 /// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`),
 /// but under 5.1.3's semantics in the one they all share, as 5.1.3's fstime copies shared
 /// their files; the host tests in the work directory, where their scripts are.
-fn prepare(
+fn prepare<'w>(
     t: &Test,
     policy: &Policy,
     semantics: Semantics,
-    workdir: &WorkDir,
-) -> std::result::Result<Prepared, String> {
+    workdir: &'w WorkDir,
+) -> std::result::Result<Prepared<'w>, String> {
     let secs = |s: u32| policy.secs(t, s);
     let words = |prog: &str, args: &[Arg]| kernel_argv(t, prog, args, policy, workdir.path());
-    let cwd = workdir.path().to_path_buf();
+    let cwd = workdir.dir();
     match t.kind {
         Kind::Kernel { prog, args } => {
             let own_dirs = semantics == Semantics::V6;
@@ -526,6 +525,9 @@ impl Dirs {
             .unwrap_or_else(|| ("/tmp".into(), "the default"));
         let make_tmp = home.is_some() && from == "the directory of Run";
         let tmp = absolute(&tmp, "tmp directory", from)?;
+        if make_tmp {
+            not_planted(&tmp)?;
+        }
         if !tmp.exists() && !make_tmp {
             return Err(Error::usage(format!(
                 "the tmp directory {} (from {from}) does not exist; it is not created: make it, or name another",
@@ -545,6 +547,9 @@ impl Dirs {
                 .or_else(|| beside("results"))
                 .unwrap_or_else(|| ("results".into(), "the default"));
             let r = absolute(&r, "results directory", from)?;
+            if from == "the directory of Run" {
+                not_planted(&r)?;
+            }
             if r.exists() {
                 usable_dir(&r, "results directory")?;
             } else if !r.parent().is_some_and(Path::is_dir) {
@@ -609,10 +614,34 @@ impl Drop for MadeDir {
     }
 }
 
-/// Whether another user may replace files in `dir`: writable by all, without the sticky bit.
-pub fn open_to_others(dir: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o1002 == 0o002)
+/// Why another user may replace files in `dir`, if one may: it is writable by all without the
+/// sticky bit, or it belongs to another user (root aside, who may do anything anyway).
+pub fn open_to_others(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(dir).ok()?;
+    if m.mode() & 0o1002 == 0o002 {
+        return Some("is writable by other users and not sticky".into());
+    }
+    let uid = m.uid();
+    (uid != 0 && uid != sys::proc::geteuid()).then(|| format!("belongs to another user (uid {uid})"))
+}
+
+/// Refuses Run's own `results/` or `tmp/` when it is a link or belongs to another user (who
+/// may have planted it there to have this run write elsewhere): named, left alone, exit 1.
+fn not_planted(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(m) = std::fs::symlink_metadata(dir) else { return Ok(()) };
+    let why = if m.file_type().is_symlink() {
+        "is a symbolic link".to_string()
+    } else if m.uid() != sys::proc::geteuid() {
+        format!("belongs to another user (uid {})", m.uid())
+    } else {
+        return Ok(());
+    };
+    Err(Error::failed(format!(
+        "{} {why}: it is left alone and not written through (remove it, or name another directory)",
+        dir.display()
+    )))
 }
 
 /// `dir` made absolute (the tests run in another working directory); an empty one is refused.

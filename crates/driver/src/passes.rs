@@ -74,11 +74,11 @@ impl Executor for Processes<'_> {
     }
 }
 
-/// What a test runs: its argv, the file its stdin reads, its working directory.
-pub struct Prepared {
+/// What a test runs: its argv, the file its stdin reads, its working directory (by descriptor).
+pub struct Prepared<'w> {
     pub argv: Vec<OsString>,
     pub stdin: Option<PathBuf>,
-    pub cwd: PathBuf,
+    pub cwd: &'w crate::sys::dir::Dir,
     /// Each copy in a directory of its own (`exec::Command::own_dirs`).
     pub own_dirs: bool,
 }
@@ -401,7 +401,7 @@ fn command<'c>(exe: &'c Path, log: Option<i32>, policy: &Policy, t: &Test, p: &'
     Command {
         exe,
         argv: &p.argv,
-        cwd: &p.cwd,
+        cwd: p.cwd,
         own_dirs: p.own_dirs,
         stdin: p.stdin.as_deref(),
         stdout: log,
@@ -543,8 +543,9 @@ mod tests {
     }
 
     /// What the fake passes run: pipe, which they never start.
-    fn prepared() -> Prepared {
-        Prepared { argv: vec!["pipe".into(), "10".into()], stdin: None, cwd: "/".into(), own_dirs: false }
+    fn prepared() -> Prepared<'static> {
+        let cwd = Box::leak(Box::new(crate::sys::dir::Dir::open(Path::new("/")).unwrap()));
+        Prepared { argv: vec!["pipe".into(), "10".into()], stdin: None, cwd, own_dirs: false }
     }
 
     const STANDARD: Policy = Policy::Standard { iterations: None };

@@ -5,10 +5,17 @@
 //! only the tests that need the room. Removed when dropped, and by the driver's signal cleanup;
 //! a record of its owner lets the next run remove it when a SIGKILL left it ([`sweep_stale`]).
 //!
-//! API contract (used by the driver): `WorkDir::create(tmpdir)`, `path()`, `file(name)`,
-//! `provide(test)`, `release(test)`, `multi_sh()`, `dc_input()`, `cc_source()`, `grep_input()`; the
-//! command lines of the tests that use it come from `hosttools::host_test`, the layer above,
-//! which also holds the `workdir` applet (`WorkDir::fill`).
+//! It is held by descriptor ([`Dir`]): made by mkdtemp, opened without following a link and
+//! checked (this user's, mode 0700) on the descriptor, then every file is created, read and
+//! removed relative to it, and the tests run with it as their working directory (`fchdir`)
+//! and name their files by relative names. So whoever owns the tmp directory may rename it or
+//! put a link in its place while the run goes on: nothing of theirs is run, written or removed.
+//!
+//! API contract (used by the driver): `WorkDir::create(tmpdir)`, `dir()`, `path()`,
+//! `provide(test)`, `release(test)`, `multi_sh()` and the data files' names (`DC_INPUT`,
+//! `CC_SOURCE`, `GREP_INPUT`), relative to the directory; the command lines of the tests that
+//! use it come from `hosttools::host_test`, the layer above, which also holds the `workdir`
+//! applet (`WorkDir::fill`).
 //!
 //! Every file is our own (docs/ORIGINAL.md, "Quirks we fix"): the two scripts do the steps of
 //! UnixBench's `multi.sh` and `tst.sh`; `sort.src` is shell-script text with the original's size,
@@ -19,8 +26,10 @@
 
 mod grepdata;
 
+use crate::sys::dir::Dir;
+use std::ffi::OsStr;
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// The shell test's launcher: `multi.sh N` runs N copies of `tst.sh` in the background.
@@ -35,6 +44,12 @@ pub const DC_DAT: &str = include_str!("../../../data/dc.dat");
 /// The C compiler test's source: warning-free C that is compiled and linked, never run.
 pub const CCTEST_C: &str = include_str!("../../../data/cctest.c");
 
+/// The grep test's large text, the dc test's input and the C compiler test's source, by their
+/// names relative to the work directory.
+pub const GREP_INPUT: &str = "large.txt";
+pub const DC_INPUT: &str = "dc.dat";
+pub const CC_SOURCE: &str = "cctest.c";
+
 /// The files of a work directory, in the order they are written, with their mode. The scripts
 /// are executable: `multi.sh` is exec'd directly by looper, through its `#!/bin/sh` line, as
 /// the C suite does.
@@ -42,9 +57,9 @@ const FILES: &[(&str, u32)] = &[
     ("multi.sh", 0o755),
     ("tst.sh", 0o755),
     ("sort.src", 0o644),
-    ("dc.dat", 0o644),
-    ("cctest.c", 0o644),
-    ("large.txt", 0o644),
+    (DC_INPUT, 0o644),
+    (CC_SOURCE, 0o644),
+    (GREP_INPUT, 0o644),
 ];
 
 /// The names of every file [`write_into`] writes.
@@ -57,9 +72,9 @@ pub fn file_names() -> impl Iterator<Item = &'static str> {
 pub fn needs(name: &str) -> &'static [&'static str] {
     match name {
         "shell1" | "shell8" | "shell16" => &["multi.sh", "tst.sh", "sort.src"],
-        "C" => &["cctest.c"],
-        "dc" => &["dc.dat"],
-        "grep" => &["large.txt"],
+        "C" => &[CC_SOURCE],
+        "dc" => &[DC_INPUT],
+        "grep" => &[GREP_INPUT],
         _ => &[],
     }
 }
@@ -70,26 +85,26 @@ fn contents(name: &str) -> (Vec<u8>, u32) {
         "multi.sh" => MULTI_SH.as_bytes().to_vec(),
         "tst.sh" => TST_SH.as_bytes().to_vec(),
         "sort.src" => SORT_SRC.as_bytes().to_vec(),
-        "dc.dat" => DC_DAT.as_bytes().to_vec(),
-        "cctest.c" => CCTEST_C.as_bytes().to_vec(),
+        DC_INPUT => DC_DAT.as_bytes().to_vec(),
+        CC_SOURCE => CCTEST_C.as_bytes().to_vec(),
         _ => grepdata::generate(),
     };
     (data, FILES.iter().find(|(n, _)| *n == name).map_or(0o644, |f| f.1))
 }
 
-/// Creates `dir/name` with its contents, `O_EXCL|O_NOFOLLOW`: a file or link already there is
-/// an error, never followed. A file that could not be written whole is removed.
-fn write_new(dir: &Path, name: &str) -> io::Result<()> {
-    let path = dir.join(name);
+/// Creates `name` in `dir` with its contents and mode (set explicitly: the umask must not take
+/// the scripts' execute bits away), `O_EXCL|O_NOFOLLOW`: a file or link already there is an
+/// error, never followed. A file that could not be written whole is removed.
+fn write_new(dir: &Dir, name: &str) -> io::Result<()> {
     let (data, mode) = contents(name);
-    let fail = |e: io::Error| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()));
-    let mut f = crate::sys::fd::open_file(&path, crate::sys::fd::Open::Create(mode))
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot write {e}")))?;
-    // Set explicitly: the umask must not take the scripts' execute bits away.
-    let done = f.write_all(&data).and_then(|()| f.set_permissions(std::fs::Permissions::from_mode(mode)));
-    if let Err(e) = done {
-        let _ = std::fs::remove_file(&path);
-        return Err(fail(e));
+    let mut f =
+        dir.create(name.as_ref(), mode).map_err(|e| io::Error::new(e.kind(), format!("cannot write {e}")))?;
+    if let Err(e) = f.write_all(&data) {
+        let _ = dir.unlink(name.as_ref());
+        return Err(io::Error::new(
+            e.kind(),
+            format!("cannot write {}: {e}", dir.path().join(name).display()),
+        ));
     }
     Ok(())
 }
@@ -97,18 +112,18 @@ fn write_new(dir: &Path, name: &str) -> io::Result<()> {
 /// Writes every script and data file into `dir` (an existing directory), replacing files of
 /// the same names: each name is unlinked first (a link there is removed, its target untouched),
 /// then created anew.
-pub fn write_into(dir: &Path) -> io::Result<()> {
+pub fn write_into(dir: &Dir) -> io::Result<()> {
     for &(name, _) in FILES {
-        let _ = std::fs::remove_file(dir.join(name));
+        let _ = dir.unlink(name.as_ref());
         write_new(dir, name)?;
     }
     Ok(())
 }
 
 /// The owner's record in `dir`, read without blocking on whatever a stranger left there.
-fn read_record(dir: &Path) -> Option<String> {
+fn read_record(dir: &Dir) -> Option<String> {
     let mut s = String::new();
-    let f = crate::sys::fd::open_file(&dir.join(OWNER), crate::sys::fd::Open::Read).ok()?;
+    let f = dir.read(OWNER.as_ref()).ok()?;
     io::Read::read_to_string(&mut io::Read::take(f, 4096), &mut s).ok()?;
     Some(s)
 }
@@ -134,25 +149,22 @@ fn identity(pid: &str) -> (String, String) {
 /// Removes the work directories in `tmpdir` that runs of this user left when they were killed
 /// (SIGKILL cannot be caught): those whose recorded process is gone, or is another process with
 /// the same pid. A directory of another user, of a run in another pid namespace, or without a
-/// record is left alone. Returns the directories removed.
+/// record is left alone; one is emptied through the descriptor it was checked on. Returns the
+/// directories removed.
 pub fn sweep_stale(tmpdir: &Path) -> Vec<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
     let mut gone = Vec::new();
-    let Ok(entries) = std::fs::read_dir(tmpdir) else { return gone };
+    let Ok(tmp) = Dir::open(tmpdir) else { return gone };
+    let Ok(entries) = tmp.names() else { return gone };
     let me = crate::sys::proc::getpid().to_string();
     let (_, my_ns) = identity(&me);
-    for e in entries.flatten() {
-        let name = e.file_name();
+    for name in entries {
+        let name = OsStr::from_bytes(name.to_bytes());
         let n = name.to_string_lossy();
         if !(n.starts_with("unixbench-") && n.len() == "unixbench-XXXXXX".len()) {
             continue;
         }
-        let dir = e.path();
-        let ours = std::fs::symlink_metadata(&dir)
-            .is_ok_and(|m| m.is_dir() && m.uid() == crate::sys::proc::geteuid());
-        let Some(record) = ours.then(|| read_record(&dir)).flatten() else {
-            continue;
-        };
+        let Ok(dir) = tmp.open_private_at(name) else { continue };
+        let Some(record) = read_record(&dir) else { continue };
         let f: Vec<&str> = record.split_whitespace().collect();
         let [pid, start, ns] = f[..] else { continue };
         let Ok(id) = pid.parse::<i32>() else { continue };
@@ -164,30 +176,31 @@ pub fn sweep_stale(tmpdir: &Path) -> Vec<PathBuf> {
             // A live process with that pid: the run itself, unless it started at another time.
             _ => start == "-" || identity(pid).0 == start,
         };
-        if !alive && std::fs::remove_dir_all(&dir).is_ok() {
-            gone.push(dir);
+        if !alive && dir.clear().and_then(|()| tmp.remove_dir(name)).is_ok() {
+            gone.push(tmpdir.join(name));
         }
     }
     gone
 }
 
-/// A private directory of test data, removed on drop.
+/// A private directory of test data, held by descriptor, emptied and removed on drop.
 #[derive(Debug)]
 pub struct WorkDir {
-    path: PathBuf,
+    dir: Dir,
     /// Whether drop removes the directory: false for a user's directory (`workdir DIR`).
     owned: bool,
 }
 
 impl WorkDir {
     /// Makes `<tmpdir>/unixbench-XXXXXX` (mode 0700) holding only the record of its owner; a
-    /// test's files are written when it starts ([`WorkDir::provide`]).
+    /// test's files are written when it starts ([`WorkDir::provide`]). A directory that is not
+    /// the private one made (replaced before it could be opened) is an error, left alone.
     pub fn create(tmpdir: &Path) -> io::Result<WorkDir> {
         let path = crate::sys::fd::mkdtemp(tmpdir.join("unixbench-XXXXXX").as_os_str())?;
-        let wd = WorkDir { path, owned: true };
+        let wd = WorkDir { dir: Dir::open_private(&path)?, owned: true };
         let pid = crate::sys::proc::getpid().to_string();
         let (start, ns) = identity(&pid);
-        let mut f = crate::sys::fd::open_file(&wd.file(OWNER), crate::sys::fd::Open::Create(0o600))?;
+        let mut f = wd.dir.create(OWNER.as_ref(), 0o600)?;
         f.write_all(format!("{pid} {start} {ns}\n").as_bytes())?;
         Ok(wd)
     }
@@ -196,8 +209,8 @@ impl WorkDir {
     /// limit) what was written is removed again and the error names the file.
     pub fn provide(&self, name: &str) -> io::Result<()> {
         for (i, f) in needs(name).iter().enumerate() {
-            if let Err(e) = write_new(&self.path, f) {
-                needs(name)[..i].iter().for_each(|f| drop(std::fs::remove_file(self.file(f))));
+            if let Err(e) = write_new(&self.dir, f) {
+                needs(name)[..i].iter().for_each(|f| drop(self.dir.unlink(f.as_ref())));
                 return Err(e);
             }
         }
@@ -207,49 +220,45 @@ impl WorkDir {
     /// Removes the files of test `name` once it has run, leaving the room to the next test.
     pub fn release(&self, name: &str) {
         for f in needs(name) {
-            let _ = std::fs::remove_file(self.file(f));
+            let _ = self.dir.unlink(f.as_ref());
         }
     }
 
-    /// The directory itself; tests run with it as their working directory.
+    /// The directory, by descriptor: tests run with it as their working directory.
+    pub fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// The path the directory was made at (for messages and the file tests' `-d`).
     pub fn path(&self) -> &Path {
-        &self.path
+        self.dir.path()
     }
 
-    /// A file inside the directory.
-    pub fn file(&self, name: &str) -> PathBuf {
-        self.path.join(name)
+    /// The N-way launcher of the shell tests, by its name relative to the directory.
+    pub fn multi_sh(&self) -> &'static str {
+        "./multi.sh"
     }
-
-    /// The N-way launcher of the shell tests (run by /bin/sh).
-    pub fn multi_sh(&self) -> PathBuf {
-        self.file("multi.sh")
-    }
-    /// The grep test's large text.
-    pub fn grep_input(&self) -> PathBuf {
-        self.file("large.txt")
-    }
-    /// The dc test's input.
-    pub fn dc_input(&self) -> PathBuf {
-        self.file("dc.dat")
-    }
-    /// The C compiler test's source.
-    pub fn cc_source(&self) -> PathBuf {
-        self.file("cctest.c")
+    /// Whether the launcher may be executed (not on a `noexec` file system).
+    pub fn multi_sh_executable(&self) -> bool {
+        self.dir.executable("multi.sh".as_ref())
     }
 
     /// Writes every script and data file into `dir`, an existing directory of the user's, and
     /// names it as a work directory that drop leaves in place (the `workdir DIR` applet).
-    pub fn fill(dir: PathBuf) -> io::Result<WorkDir> {
+    pub fn fill(dir: &Path) -> io::Result<WorkDir> {
+        let dir = Dir::open(dir)?;
         write_into(&dir)?;
-        Ok(WorkDir { path: dir, owned: false })
+        Ok(WorkDir { dir, owned: false })
     }
 }
 
 impl Drop for WorkDir {
+    /// Empties the directory through its descriptor, then removes the name it was made at:
+    /// if another user put something else there, only an empty directory of theirs can go.
     fn drop(&mut self) {
         if self.owned {
-            let _ = std::fs::remove_dir_all(&self.path);
+            let _ = self.dir.clear();
+            let _ = std::fs::remove_dir(self.dir.path());
         }
     }
 }
@@ -335,13 +344,14 @@ mod tests {
         for t in ["shell8", "grep"] {
             wd.provide(t).unwrap();
         }
-        let mode = std::fs::metadata(wd.multi_sh()).unwrap().permissions().mode();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.join("multi.sh")).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o755);
-        assert_eq!(std::fs::metadata(wd.grep_input()).unwrap().len(), grepdata::BYTES as u64);
-        assert_eq!(std::fs::read_to_string(wd.file("sort.src")).unwrap(), SORT_SRC);
+        assert_eq!(std::fs::metadata(dir.join(GREP_INPUT)).unwrap().len(), grepdata::BYTES as u64);
+        assert_eq!(std::fs::read_to_string(dir.join("sort.src")).unwrap(), SORT_SRC);
         // A file already there (a planted link) is never followed: the test cannot start.
         wd.release("dc");
-        std::os::unix::fs::symlink("/nonexistent-target", wd.file("dc.dat")).unwrap();
+        std::os::unix::fs::symlink("/nonexistent-target", dir.join(DC_INPUT)).unwrap();
         assert!(wd.provide("dc").unwrap_err().to_string().contains("dc.dat"));
         drop(wd);
         assert!(!dir.exists());
@@ -354,14 +364,14 @@ mod tests {
         let live = WorkDir::create(&tmp).unwrap();
         let dead = WorkDir::create(&tmp).unwrap();
         // A pid above any pid_max (2^22): that run is gone.
-        let record = std::fs::read_to_string(dead.file(OWNER)).unwrap();
+        let record = std::fs::read_to_string(dead.path().join(OWNER)).unwrap();
         let rest = record.split_once(' ').unwrap().1;
-        std::fs::write(dead.file(OWNER), format!("999999999 {rest}")).unwrap();
+        std::fs::write(dead.path().join(OWNER), format!("999999999 {rest}")).unwrap();
         // A live pid that started at another time (pid 1, long before): another process now.
         let reused = WorkDir::create(&tmp).unwrap();
         let (start, ns) = identity(&std::process::id().to_string());
         assert!(start.parse::<u64>().is_ok(), "{start}");
-        std::fs::write(reused.file(OWNER), format!("1 999999999999 {ns}\n")).unwrap();
+        std::fs::write(reused.path().join(OWNER), format!("1 999999999999 {ns}\n")).unwrap();
         // A directory without a record (another program's, or a run just starting) is kept.
         std::fs::create_dir(tmp.join("unixbench-norecd")).unwrap();
         let mut gone = sweep_stale(&tmp);

@@ -456,17 +456,22 @@ pub fn open_file(path: &std::path::Path, how: Open) -> io::Result<std::fs::File>
         io::Error::new(io::ErrorKind::InvalidInput, format!("{}: {said}", path.display()))
     })?;
     check_kind(&fd, how).map_err(named)?;
+    blocking(&fd).map_err(named)?;
+    Ok(fd.into_file())
+}
+
+/// Clears O_NONBLOCK, which the checked opens set only so that the open itself cannot block.
+pub(crate) fn blocking(fd: &Fd) -> io::Result<()> {
     // SAFETY: F_GETFL/F_SETFL take no pointers; fd is open.
     unsafe {
-        let fl = cvt(libc::fcntl(fd.0, libc::F_GETFL)).map_err(named)?;
-        cvt(libc::fcntl(fd.0, libc::F_SETFL, fl & !libc::O_NONBLOCK)).map_err(named)?;
+        let fl = cvt(libc::fcntl(fd.0, libc::F_GETFL))?;
+        cvt(libc::fcntl(fd.0, libc::F_SETFL, fl & !libc::O_NONBLOCK)).map(drop)
     }
-    Ok(fd.into_file())
 }
 
 /// The kind and owner `how` wants, read from the open descriptor (not the path, which a
 /// stranger may change between the two).
-fn check_kind(fd: &Fd, how: Open) -> io::Result<()> {
+pub(crate) fn check_kind(fd: &Fd, how: Open) -> io::Result<()> {
     // SAFETY: st is plain data the kernel fills; fd is open.
     let st = unsafe {
         let mut st: libc::stat = std::mem::zeroed();
@@ -504,7 +509,7 @@ pub fn lock_exclusive(f: &std::fs::File) -> io::Result<()> {
 }
 
 /// An I/O error's reason without Rust's ` (os error N)` suffix.
-fn reason(e: &io::Error) -> String {
+pub(crate) fn reason(e: &io::Error) -> String {
     let s = e.to_string();
     s.find(" (os error").map_or(s.clone(), |i| s[..i].to_string())
 }

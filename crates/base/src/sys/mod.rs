@@ -6,14 +6,15 @@
 //! program's does: one call into libc, no allocation, no locking. (The raw reads and writes of
 //! the static builds are that one call without musl under it: `fd::raw`.)
 //!
-//! Submodules by area: `fd` (descriptors and files), `proc` (fork, exec, wait, limits),
-//! `signal` (alarm, handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths), `hint`
-//! (optimisation barriers for the CPU kernels), `fma` (code compiled for the CPU's fused
-//! multiply-add, chosen at run time); with the `graphics` feature, `x11` (Xlib,
-//! Render, Xft) and `gl` (GLX, OpenGL 1.x).
+//! Submodules by area: `fd` (descriptors and files), `dir` (a directory held by descriptor),
+//! `proc` (fork, exec, wait, limits), `signal` (alarm, handlers, masks), `clock` (time), `info`
+//! (uname, CPUs, utmp, paths), `hint` (optimisation barriers for the CPU kernels), `fma` (code
+//! compiled for the CPU's fused multiply-add, chosen at run time); with the `graphics` feature,
+//! `x11` (Xlib, Render, Xft) and `gl` (GLX, OpenGL 1.x).
 
 pub mod clock;
 pub mod cpu;
+pub mod dir;
 pub mod fd;
 pub mod fma;
 #[cfg(feature = "graphics")]
