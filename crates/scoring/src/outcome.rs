@@ -1,7 +1,8 @@
-//! What one copy's whole stderr and exit status come to: its [`CopyOutcome`], read line by line
-//! as the copy writes, each line parsed once into a `protocol::Line` ([`Said`]; docs/ORIGINAL.md,
-//! "Reading a copy"); `protocol::verdict` then says whether it scored, failed or was skipped.
-//! Apart from `base::protocol` only for size: this is cold code, built with the driver.
+//! What one copy's whole stderr and exit status come to: its [`CopyOutcome`], read as the
+//! copy writes, each line parsed once into a `protocol::Line` ([`Said`];
+//! docs/ORIGINAL.md, "Reading a copy"); `protocol::verdict` then says whether it scored,
+//! failed or was skipped. Apart from `base::protocol` only for size: this is cold code,
+//! built with the driver.
 
 use crate::model::{CopyOutcome, ExecImage};
 use crate::protocol::{parse, Line};
