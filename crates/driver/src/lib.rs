@@ -614,17 +614,7 @@ impl Drop for MadeDir {
     }
 }
 
-/// Why another user may replace files in `dir`, if one may: it is writable by all without the
-/// sticky bit, or it belongs to another user (root aside, who may do anything anyway).
-pub fn open_to_others(dir: &Path) -> Option<String> {
-    use std::os::unix::fs::MetadataExt;
-    let m = std::fs::metadata(dir).ok()?;
-    if m.mode() & 0o1002 == 0o002 {
-        return Some("is writable by other users and not sticky".into());
-    }
-    let uid = m.uid();
-    (uid != 0 && uid != sys::proc::geteuid()).then(|| format!("belongs to another user (uid {uid})"))
-}
+pub use crate::sys::dir::open_to_others;
 
 /// Refuses Run's own `results/` or `tmp/` when it is a link or belongs to another user (who
 /// may have planted it there to have this run write elsewhere): named, left alone, exit 1.

@@ -287,7 +287,7 @@ fn measure_all(opts: &Opts) -> Result {
     Ok(())
 }
 
-/// `--dir`, else `$TMPDIR`, else /tmp: it must be a directory.
+/// `--dir`, else `$TMPDIR`, else /tmp: it must be a directory no other user can swap.
 fn scratch_parent(opts: &Opts) -> Result<PathBuf> {
     let parent = opts
         .dir
@@ -296,6 +296,10 @@ fn scratch_parent(opts: &Opts) -> Result<PathBuf> {
         .unwrap_or_else(|| "/tmp".into());
     if !parent.is_dir() {
         return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
+    }
+    // The scratch files are reached by path: another user must not be able to swap them.
+    if let Some(why) = sys::dir::swappable(&parent) {
+        return Err(Error::usage(format!("--dir: {why}, so its scratch files could be swapped")));
     }
     Ok(parent)
 }

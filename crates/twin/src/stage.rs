@@ -18,8 +18,9 @@
 //! image created in it O_EXCL|O_NOFOLLOW as `execl` or `spawn` (so its argv[0] reads as C's),
 //! both removed when the run ends, also on SIGINT, SIGTERM, SIGHUP and SIGQUIT. Where the
 //! directory cannot hold or execute it (full, read-only, mounted noexec), the image goes into a
-//! memfd run as `/proc/self/fd/N`. The applet stays the twin's parent while it runs, to clean up
-//! and to pass on its exit status.
+//! memfd run as `/proc/self/fd/N`; so does it where another user could swap the directory (the
+//! tmp directory, or one above it, writable by others without the sticky bit, or theirs). The
+//! applet stays the twin's parent while it runs, to clean up and to pass on its exit status.
 
 use crate::error::{reason, Error, Result};
 use crate::exec_image::{self, Request, Twin};
@@ -136,6 +137,11 @@ fn stage(twin: &'static Twin) -> std::result::Result<Staged, String> {
 
 fn stage_file(twin: &'static Twin, bytes: &[u8]) -> std::result::Result<Staged, String> {
     let base = tmpdir();
+    // The twin is executed by path: where another user could swap its directory for their
+    // own, it goes into a memfd instead.
+    if let Some(why) = sys::dir::swappable(&base) {
+        return Err(format!("not staged in {}: {why}", base.display()));
+    }
     let template = base.join("unixbench-twin-XXXXXX");
     let dir = sys::fd::mkdtemp(template.as_os_str())
         .map_err(|e| format!("cannot make a directory in {}: {}", base.display(), reason(&e)))?;

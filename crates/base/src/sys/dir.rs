@@ -244,9 +244,43 @@ impl Dir {
     }
 }
 
+/// Why another user may replace files in `dir`, if one may: it is writable by all without the
+/// sticky bit, or it belongs to another user (root aside, who may do anything anyway).
+pub fn open_to_others(dir: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(dir).ok()?;
+    if m.mode() & 0o1002 == 0o002 {
+        return Some("is writable by other users and not sticky".into());
+    }
+    let uid = m.uid();
+    (uid != 0 && uid != super::proc::geteuid()).then(|| format!("belongs to another user (uid {uid})"))
+}
+
+/// Why another user could swap what is made under `dir` for their own, if one could: `dir` or
+/// a directory above it is open to others ([`open_to_others`]).
+pub fn swappable(dir: &Path) -> Option<String> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    dir.ancestors().find_map(|d| open_to_others(d).map(|why| format!("{} {why}", d.display())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_directory_anyone_may_write_without_the_sticky_bit_is_swappable() {
+        use std::os::unix::fs::PermissionsExt;
+        let top = std::env::temp_dir().join(format!("ub-swap-{}", std::process::id()));
+        let below = top.join("below");
+        std::fs::create_dir_all(&below).unwrap();
+        std::fs::set_permissions(&top, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let why = swappable(&below);
+        std::fs::set_permissions(&top, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let sticky = swappable(&below);
+        std::fs::remove_dir_all(&top).unwrap();
+        assert!(why.is_some_and(|w| w.ends_with("is writable by other users and not sticky")));
+        assert_eq!(sticky, None);
+    }
 
     #[test]
     fn nothing_outside_is_followed_or_removed() {
