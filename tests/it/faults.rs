@@ -625,6 +625,11 @@ fn the_last_bad_command_lines_are_one_line_and_exit_2() {
     let o = run(&mut ub(["looper", "1", "/nonexistent-ub-cmd"]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("looper: ") && stderr(&o).contains("No such file"), "{}", stderr(&o));
+    // A kernel's argument is data: a newline in it is escaped, and the error stays one line.
+    let o = run(&mut ub(["looper", "1", "/nonexistent-ub\nFAKE"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("/nonexistent-ub\\nFAKE"), "{}", stderr(&o));
 }
 
 #[test]
@@ -820,6 +825,19 @@ fn a_stopped_copy_is_ended_by_the_watchdog_with_its_reason_and_nothing_is_left()
     // The margin is checked like any other input.
     let o = run(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "soon"));
     assert_usage_error(&o, "invalid UB_WATCHDOG_MARGIN 'soon'");
+}
+
+#[test]
+fn ub_noise_is_off_or_on_and_nothing_else() {
+    let s = Scratch::new("flt-noise-word");
+    for bad in ["of", "OFF", "0", "off\nFAKE"] {
+        let o = run(short_run(&s, &["syscall"]).env("UB_NOISE", bad));
+        assert_usage_error(&o, "invalid UB_NOISE '");
+        assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "{bad}: nothing made");
+        assert!(!s.path().join("results").exists(), "{bad}: nothing made");
+    }
+    let o = run(short_run(&s, &["--dry-run", "syscall"]).env("UB_NOISE", "on"));
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
