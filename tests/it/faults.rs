@@ -5,7 +5,7 @@
 //! were skipped when the tests do not run as root.
 
 use crate::common::*;
-use crate::rigs::{busybox_root, chroot, have, host, is_root, report_in, skip};
+use crate::rigs::{busybox_root, chroot, have, host, is_root, report_in, skip, tagged};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -741,11 +741,6 @@ fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
     mkfifo(&results.join("x.log"));
     let mut c = short_run(&s, &["-q", "syscall"]);
     let mut child = spawn(c.env("UB_OUTPUT_FILE_NAME", "x"));
-    let catches_term = |pid: u32| {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
-        u64::from_str_radix(mask, 16).unwrap_or(0) & (1 << (15 - 1)) != 0
-    };
     while !catches_term(child.id()) && child.try_wait().unwrap().is_none() {
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -753,6 +748,64 @@ fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
     let o = wait_bounded(child, 30, "the run after SIGTERM");
     no_panic(&o);
     assert!(matches!(o.status.code(), Some(2 | 143)), "{:?} {}", o.status, stderr(&o));
+}
+
+/// Whether process `pid` has its SIGTERM handler installed (`SigCgt` in /proc).
+fn catches_term(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+    u64::from_str_radix(mask, 16).unwrap_or(0) & (1 << (15 - 1)) != 0
+}
+
+/// What the kernel says process `pid` sleeps in (`/proc/PID/wchan`).
+fn wchan(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/wchan")).unwrap_or_default()
+}
+
+#[test]
+fn sigterm_ends_a_run_whose_stderr_nobody_reads() {
+    // Our words on stderr; under -q the report on stdout is all there is.
+    for quiet in [false, true] {
+        let s = Scratch::new("flt-full-console");
+        let fifo = s.path().join("console");
+        mkfifo(&fifo);
+        // The reader end, held open and never read; then the pipe filled to the brim by a
+        // writer that stays blocked in it.
+        let _reader = std::fs::OpenOptions::new().read(true).write(true).open(&fifo).unwrap();
+        let writer = || std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        let mut filler = Command::new("cat").arg("/dev/zero").stdout(writer()).spawn().unwrap();
+        let end = Instant::now() + Duration::from_secs(20);
+        while !wchan(filler.id()).contains("pipe_write") {
+            assert!(Instant::now() < end, "the pipe never filled");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let tag = format!("UB_IT_TAG=full-console-{quiet}-{}", std::process::id());
+        let (k, v) = tag.split_once('=').unwrap();
+        let mut c = short_run(&s, if quiet { &["-q", "syscall", "pipe"] } else { &["syscall", "pipe"] });
+        c.env(k, v).stdin(Stdio::null());
+        let (out, err) = if quiet {
+            (writer(), Stdio::null())
+        } else {
+            (std::fs::File::create("/dev/null").unwrap(), writer().into())
+        };
+        let mut child = c.stdout(out).stderr(err).spawn().unwrap();
+        while !catches_term(child.id()) && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Let it reach its first words, where it blocks (its stop path writes there too).
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        let o = wait_bounded(child, 20, &format!("a run stopped with its console full (-q: {quiet})"));
+        let _ = filler.kill();
+        let _ = filler.wait();
+        assert_eq!(o.status.code(), Some(143), "{:?}", o.status);
+        assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "the work directory is removed");
+        assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+        let report =
+            names(&s.path().join("results")).into_iter().find(|n| !n.contains('.')).expect("a report");
+        let text = std::fs::read_to_string(s.path().join("results").join(report)).unwrap();
+        assert!(text.contains("Benchmark Run: "), "the report is kept: {text}");
+    }
 }
 
 #[test]

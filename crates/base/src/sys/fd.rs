@@ -349,6 +349,14 @@ pub fn poll_in(fd: RawFd) -> PollFd {
     libc::pollfd { fd, events: libc::POLLIN, revents: 0 }
 }
 
+/// A poll entry waiting until `fd` takes a write.
+pub fn poll_out(fd: RawFd) -> PollFd {
+    libc::pollfd { fd, events: libc::POLLOUT, revents: 0 }
+}
+
+/// What a pipe takes in one write once poll says it has room (`PIPE_BUF`).
+pub const PIPE_BUF: usize = libc::PIPE_BUF;
+
 /// `poll(2)`: waits until an entry is ready or `timeout_ms` passes (-1: no limit). Returns the
 /// number of ready entries. Not retried on EINTR: a caught signal is what callers wait for.
 pub fn poll(fds: &mut [PollFd], timeout_ms: i32) -> io::Result<usize> {
