@@ -319,7 +319,7 @@ pub fn cache_sizes() -> Vec<(u32, usize)> {
     let Ok(dir) = std::fs::read_dir(base) else { return out };
     for e in dir.flatten() {
         let p = e.path();
-        let read = |f: &str| std::fs::read_to_string(p.join(f)).map(|s| s.trim().to_string()).ok();
+        let read = |f: &str| crate::sys::fd::host_text(&p.join(f)).map(|s| s.trim().to_string());
         let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size")) else {
             continue;
         };

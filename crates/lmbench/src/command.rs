@@ -307,7 +307,8 @@ fn make_scratch(parent: &std::path::Path) -> Result<(Scratch, PathBuf)> {
     })?;
     let scratch = Scratch(dir.clone());
     let small_file = dir.join("statfile");
-    std::fs::write(&small_file, b"lmb")
+    sys::fd::open_file(&small_file, sys::fd::Open::Create(0o644))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"lmb"))
         .map_err(|e| Error::failed(format!("cannot write a scratch file: {e}")))?;
     Ok((scratch, small_file))
 }

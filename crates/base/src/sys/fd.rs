@@ -468,6 +468,30 @@ pub fn open_file(path: &std::path::Path, how: Open) -> io::Result<std::fs::File>
     Ok(fd.into_file())
 }
 
+/// At most `cap` bytes of the regular file at `path`, opened by [`open_file`]: a FIFO, a device
+/// or a directory planted there is an error at once, never a wait. For the host's files (the
+/// system block's, the noise reading's) and anything else read whole.
+pub fn read_file(path: &std::path::Path, cap: u64) -> io::Result<Vec<u8>> {
+    let mut v = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(open_file(path, Open::Read)?, cap), &mut v)?;
+    Ok(v)
+}
+
+/// [`read_file`] as text; bytes that are not UTF-8 are an error, as for `fs::read_to_string`.
+pub fn read_text(path: &std::path::Path, cap: u64) -> io::Result<String> {
+    String::from_utf8(read_file(path, cap)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// The most a host file may hold to be read: far beyond any real one (a /proc/cpuinfo of 1024
+/// CPUs is 1.5 MB), so that a planted huge file cannot take the memory.
+pub const HOST_FILE_MAX: u64 = 16 << 20;
+
+/// A host file's text, read by [`read_text`] within [`HOST_FILE_MAX`]; None for whatever
+/// cannot be read (missing, not a regular file, too odd), which the caller reports as unknown.
+pub fn host_text(path: &std::path::Path) -> Option<String> {
+    read_text(path, HOST_FILE_MAX).ok()
+}
+
 /// The kind and owner `how` wants, read from the open descriptor (not the path, which a
 /// stranger may change between the two).
 fn check_kind(fd: &Fd, how: Open) -> io::Result<()> {
