@@ -809,6 +809,23 @@ fn sigterm_ends_a_run_whose_stderr_nobody_reads() {
 }
 
 #[test]
+fn lmbench_under_a_memory_limit_says_so_in_one_line_and_leaves_nothing() {
+    let s = Scratch::new("flt-lmb-ulimit");
+    // 8 MiB of address space in all: the main-memory ring alone is at least that.
+    let o = run(Command::new("sh")
+        .args(["-c", "ulimit -v 8192 && exec \"$@\"", "sh"])
+        .arg(bin())
+        .args(["lmbench", "--short", "--only", "lat_mem", "--dir"])
+        .arg(s.path()));
+    no_panic(&o);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().filter(|l| l.contains("out of memory")).count(), 1, "{err}");
+    assert!(!err.contains("memory allocation of"), "{err}");
+    assert_eq!(s.entries(), Vec::<String>::new(), "the scratch directory is removed");
+}
+
+#[test]
 fn lmbench_never_follows_a_link_nor_waits_on_a_fifo_at_its_json() {
     let s = Scratch::new("flt-lmb-json");
     let target = s.path().join("precious");
