@@ -826,6 +826,24 @@ fn lmbench_under_a_memory_limit_says_so_in_one_line_and_leaves_nothing() {
 }
 
 #[test]
+fn compare_under_a_memory_limit_says_so_in_one_line() {
+    let s = Scratch::new("flt-cmp-ulimit");
+    let big = s.path().join("big.json");
+    std::fs::write(&big, vec![b' '; 20 << 20]).unwrap();
+    // 16 MiB of address space in all: the file's 20 MiB cannot be had.
+    let o = run(Command::new("sh")
+        .args(["-c", "ulimit -v 16384 && exec \"$@\"", "sh"])
+        .arg(bin())
+        .arg("compare")
+        .args([&big, &big]));
+    no_panic(&o);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("a memory limit?"), "{err}");
+}
+
+#[test]
 fn lmbench_never_follows_a_link_nor_waits_on_a_fifo_at_its_json() {
     let s = Scratch::new("flt-lmb-json");
     let target = s.path().join("precious");
