@@ -498,6 +498,33 @@ fn a_run_killed_by_sigkill_is_cleaned_up_by_the_next_and_its_report_says_incompl
 // ---- 7. hostile host names -------------------------------------------------------------------
 
 #[test]
+fn a_fifo_in_place_of_a_host_file_reads_as_unknown_and_never_blocks() {
+    if !is_root() || !have("unshare") || !have("mount") {
+        return skip("FIFO host files", "needs root, unshare and mount for a private mount namespace");
+    }
+    let s = Scratch::new("flt-host-fifo");
+    let fifo = s.path().join("fifo");
+    mkfifo(&fifo);
+    // In a mount namespace of its own, the FIFO over every host file there is (os-release, utmp,
+    // /proc's files for the system block and the noise reading).
+    let script = "for p in /etc/os-release /usr/lib/os-release /run/utmp /var/run/utmp /proc/cpuinfo \
+                  /proc/uptime /proc/loadavg /proc/stat; do \
+                  [ -e \"$p\" ] && { mount --bind \"$0\" \"$p\" || exit 99; }; done; exec \"$@\"";
+    let mut c = Command::new(host("unshare").unwrap());
+    c.args(["-m", "/bin/sh", "-c", script]).arg(&fifo).arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "syscall", "--results"]).arg(s.path().join("results"));
+    std::fs::create_dir(s.path().join("tmp")).unwrap();
+    c.arg("--tmpdir").arg(s.path().join("tmp")).current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME");
+    let o = wait_bounded(spawn(&mut c), 60, "a run with FIFOs for host files");
+    assert!(o.status.success(), "{:?} {}", o.status, stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("   System: ") && l.ends_with(": GNU/Linux")), "{out}");
+    assert!(out.contains("   CPU: no details available"), "{out}");
+    assert!(out.contains("   unknown; runlevel unknown\n"), "{out}");
+    assert!(has_result(&out, "System Call Overhead"), "{out}");
+}
+
+#[test]
 fn a_hostile_hostname_is_data_in_every_file() {
     if !is_root() || !have("unshare") {
         return skip("hostile hostname", "needs root and unshare for a private UTS namespace");
