@@ -160,7 +160,7 @@ mod tests {
         for f in files {
             let p = dir.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            assert!(std::process::Command::new("mkfifo").arg(&p).status().unwrap().success());
+            crate::sys::fd::mkfifo(&p).unwrap();
         }
         let (tx, rx) = std::sync::mpsc::channel();
         let root = dir.clone();
