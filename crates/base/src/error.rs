@@ -106,13 +106,15 @@ pub fn console_stopping() {
 pub fn write_console(fd: std::os::unix::io::RawFd, mut buf: &[u8]) -> io::Result<()> {
     use crate::sys::fd;
     while !buf.is_empty() {
-        wait_writable(fd)?;
+        let watched = wait_writable(fd)?;
         // No more than a pipe takes at once once poll says it has room: the write cannot block.
-        let n = buf.len().min(fd::PIPE_BUF);
+        let n = if watched { buf.len().min(fd::PIPE_BUF) } else { buf.len() };
         match fd::write(fd, &buf[..n]) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
             Ok(n) => buf = &buf[n..],
-            Err(e) if matches!(e.kind(), io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock) => {}
+            // EAGAIN (a console left non-blocking) waits in poll, where poll is used.
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if watched && e.kind() == io::ErrorKind::WouldBlock => {}
             Err(e) => return Err(e),
         }
     }
@@ -120,12 +122,13 @@ pub fn write_console(fd: std::os::unix::io::RawFd, mut buf: &[u8]) -> io::Result
 }
 
 /// Returns once `fd` takes a write without blocking (or has an error to report), waking for a
-/// stop signal; after a stop, fails once the grace is spent.
-fn wait_writable(fd: std::os::unix::io::RawFd) -> io::Result<()> {
+/// stop signal; after a stop, fails once the grace is spent. False when nothing watches for a
+/// stop: then it returns at once, and the write may block as any program's.
+fn wait_writable(fd: std::os::unix::io::RawFd) -> io::Result<bool> {
     use crate::sys::fd as sfd;
     let wake = STOP_WAKE.load(SeqCst);
     if wake < 0 && !STOPPING.load(SeqCst) {
-        return Ok(());
+        return Ok(false);
     }
     loop {
         let stopping = STOPPING.load(SeqCst);
@@ -133,7 +136,7 @@ fn wait_writable(fd: std::os::unix::io::RawFd) -> io::Result<()> {
         // A descriptor of -1 is ignored by poll: after a stop only the console is waited for.
         let mut fds = [sfd::poll_out(fd), sfd::poll_in(if stopping { -1 } else { wake })];
         match sfd::poll(&mut fds, timeout) {
-            Ok(_) if fds[0].revents != 0 => return Ok(()),
+            Ok(_) if fds[0].revents != 0 => return Ok(true),
             Ok(_) if stopping && timeout == 0 => {
                 return Err(io::Error::new(
                     io::ErrorKind::TimedOut,
