@@ -11,7 +11,7 @@ use crate::error::{self, Error};
 use crate::{args, selfexe};
 use std::ffi::OsString;
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 /// What was made and what was in the way, reported as it goes.
@@ -164,7 +164,7 @@ pub fn dropin(args: &[OsString]) -> error::Result {
     if run_ours {
         let _ = std::fs::remove_file(&run);
         std::fs::hard_link(&binary, &run)
-            .or_else(|_| std::fs::copy(&binary, &run).map(drop))
+            .or_else(|_| copy_whole(&binary, &run))
             .map_err(|e| cant(&run, e))?;
         report.made(&format!("{} = {} (hard link)", run.display(), binary.display()))?;
     } else {
@@ -230,7 +230,8 @@ fn dropin_run_alone(run: &Path, mut report: Report) -> error::Result {
 /// Whether two regular files hold the same bytes.
 fn same_bytes(a: &Path, b: &Path) -> bool {
     let len = |p: &Path| std::fs::symlink_metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len());
-    len(a).is_some() && len(a) == len(b) && std::fs::read(a).ok() == std::fs::read(b).ok()
+    let read = |p: &Path| crate::sys::fd::read_file(p, 64 << 20).ok();
+    len(a).is_some() && len(a) == len(b) && matches!((read(a), read(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// DIR is a directory, or can be made with its last component alone.
@@ -256,17 +257,18 @@ fn check_dropin_dir(dir: &Path) -> error::Result {
     Ok(())
 }
 
-/// Writes this binary to `to` whole or not at all: a new file beside it, then renamed over it.
+/// Writes this binary to `to` whole or not at all.
 fn copy_self(to: &Path) -> std::io::Result<()> {
-    let me = selfexe::path().map_err(std::io::Error::other)?;
+    copy_whole(&selfexe::path().map_err(std::io::Error::other)?, to)
+}
+
+/// Copies `from` to `to` whole or not at all: a new file beside it (created as every file is,
+/// by `open_file`), then renamed over it.
+fn copy_whole(from: &Path, to: &Path) -> std::io::Result<()> {
+    use crate::sys::fd::{open_file, Open};
     let tmp: PathBuf = to.with_file_name(format!(".{BINARY}.tmp{}", std::process::id()));
-    let mut out = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .mode(0o755)
-        .open(&tmp)?;
-    let done = std::io::copy(&mut std::fs::File::open(me)?, &mut out)
+    let mut out = open_file(&tmp, Open::Create(0o755))?;
+    let done = std::io::copy(&mut open_file(from, Open::Read)?, &mut out)
         .and_then(|_| out.sync_all())
         .and_then(|()| std::fs::rename(&tmp, to));
     if done.is_err() {

@@ -15,7 +15,6 @@ use base::{args, error, protocol, selfexe, sys, timing};
 
 use error::Error;
 use std::ffi::{OsStr, OsString};
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -62,8 +61,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if let Some(msg) = e.message() {
-                // One line whatever a name in it holds (a path, a file's string).
-                let _ = writeln!(std::io::stderr(), "{who}: {}", args::escaped(msg));
+                // One line whatever a name in it holds (a path, a file's string); never held
+                // up by a stderr nobody reads once a stop has begun.
+                let _ = error::write_console(2, format!("{who}: {}\n", args::escaped(msg)).as_bytes());
             }
             ExitCode::from(e.exit_code().clamp(0, 255) as u8)
         }

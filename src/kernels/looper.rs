@@ -132,9 +132,10 @@ pub fn main(argv: Vec<OsString>) -> Result {
                         }
                         _ => String::new(),
                     };
+                    // Escaped: the name is the caller's, and the message must stay one line.
                     return Err(die(format_args!(
                         "looper: Command \"{}\" didn't exec{why}\n",
-                        o.command[0].to_string_lossy()
+                        args::escaped(&o.command[0].to_string_lossy())
                     )));
                 } else if status != 0 {
                     return Err(die(format_args!("Bad wait status: 0x{status:x}\n")));

@@ -5,7 +5,7 @@
 //! were skipped when the tests do not run as root.
 
 use crate::common::*;
-use crate::rigs::{busybox_root, chroot, have, host, is_root, report_in, skip};
+use crate::rigs::{busybox_root, chroot, have, host, is_root, report_in, skip, tagged};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -498,6 +498,33 @@ fn a_run_killed_by_sigkill_is_cleaned_up_by_the_next_and_its_report_says_incompl
 // ---- 7. hostile host names -------------------------------------------------------------------
 
 #[test]
+fn a_fifo_in_place_of_a_host_file_reads_as_unknown_and_never_blocks() {
+    if !is_root() || !have("unshare") || !have("mount") {
+        return skip("FIFO host files", "needs root, unshare and mount for a private mount namespace");
+    }
+    let s = Scratch::new("flt-host-fifo");
+    let fifo = s.path().join("fifo");
+    mkfifo(&fifo);
+    // In a mount namespace of its own, the FIFO over every host file there is (os-release, utmp,
+    // /proc's files for the system block and the noise reading).
+    let script = "for p in /etc/os-release /usr/lib/os-release /run/utmp /var/run/utmp /proc/cpuinfo \
+                  /proc/uptime /proc/loadavg /proc/stat; do \
+                  [ -e \"$p\" ] && { mount --bind \"$0\" \"$p\" || exit 99; }; done; exec \"$@\"";
+    let mut c = Command::new(host("unshare").unwrap());
+    c.args(["-m", "/bin/sh", "-c", script]).arg(&fifo).arg(bin());
+    c.args(["-i", "1", "-t", "1", "-c", "1", "syscall", "--results"]).arg(s.path().join("results"));
+    std::fs::create_dir(s.path().join("tmp")).unwrap();
+    c.arg("--tmpdir").arg(s.path().join("tmp")).current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME");
+    let o = wait_bounded(spawn(&mut c), 60, "a run with FIFOs for host files");
+    assert!(o.status.success(), "{:?} {}", o.status, stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("   System: ") && l.ends_with(": GNU/Linux")), "{out}");
+    assert!(out.contains("   CPU: no details available"), "{out}");
+    assert!(out.contains("   unknown; runlevel unknown\n"), "{out}");
+    assert!(has_result(&out, "System Call Overhead"), "{out}");
+}
+
+#[test]
 fn a_hostile_hostname_is_data_in_every_file() {
     if !is_root() || !have("unshare") {
         return skip("hostile hostname", "needs root and unshare for a private UTS namespace");
@@ -625,6 +652,11 @@ fn the_last_bad_command_lines_are_one_line_and_exit_2() {
     let o = run(&mut ub(["looper", "1", "/nonexistent-ub-cmd"]));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("looper: ") && stderr(&o).contains("No such file"), "{}", stderr(&o));
+    // A kernel's argument is data: a newline in it is escaped, and the error stays one line.
+    let o = run(&mut ub(["looper", "1", "/nonexistent-ub\nFAKE"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("/nonexistent-ub\\nFAKE"), "{}", stderr(&o));
 }
 
 #[test]
@@ -736,11 +768,6 @@ fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
     mkfifo(&results.join("x.log"));
     let mut c = short_run(&s, &["-q", "syscall"]);
     let mut child = spawn(c.env("UB_OUTPUT_FILE_NAME", "x"));
-    let catches_term = |pid: u32| {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
-        u64::from_str_radix(mask, 16).unwrap_or(0) & (1 << (15 - 1)) != 0
-    };
     while !catches_term(child.id()) && child.try_wait().unwrap().is_none() {
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -748,6 +775,99 @@ fn a_fifo_at_any_result_path_is_refused_and_sigterm_ends_the_run() {
     let o = wait_bounded(child, 30, "the run after SIGTERM");
     no_panic(&o);
     assert!(matches!(o.status.code(), Some(2 | 143)), "{:?} {}", o.status, stderr(&o));
+}
+
+/// Whether process `pid` has its SIGTERM handler installed (`SigCgt` in /proc).
+fn catches_term(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+    u64::from_str_radix(mask, 16).unwrap_or(0) & (1 << (15 - 1)) != 0
+}
+
+/// What the kernel says process `pid` sleeps in (`/proc/PID/wchan`).
+fn wchan(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/wchan")).unwrap_or_default()
+}
+
+#[test]
+fn sigterm_ends_a_run_whose_stderr_nobody_reads() {
+    // Our words on stderr; under -q the report on stdout is all there is.
+    for quiet in [false, true] {
+        let s = Scratch::new("flt-full-console");
+        let fifo = s.path().join("console");
+        mkfifo(&fifo);
+        // The reader end, held open and never read; then the pipe filled to the brim by a
+        // writer that stays blocked in it.
+        let _reader = std::fs::OpenOptions::new().read(true).write(true).open(&fifo).unwrap();
+        let writer = || std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        let mut filler = Command::new("cat").arg("/dev/zero").stdout(writer()).spawn().unwrap();
+        let end = Instant::now() + Duration::from_secs(20);
+        while !wchan(filler.id()).contains("pipe_write") {
+            assert!(Instant::now() < end, "the pipe never filled");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let tag = format!("UB_IT_TAG=full-console-{quiet}-{}", std::process::id());
+        let (k, v) = tag.split_once('=').unwrap();
+        let mut c = short_run(&s, if quiet { &["-q", "syscall", "pipe"] } else { &["syscall", "pipe"] });
+        c.env(k, v).stdin(Stdio::null());
+        let (out, err) = if quiet {
+            (writer(), Stdio::null())
+        } else {
+            (std::fs::File::create("/dev/null").unwrap(), writer().into())
+        };
+        let mut child = c.stdout(out).stderr(err).spawn().unwrap();
+        while !catches_term(child.id()) && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Let it reach its first words, where it blocks (its stop path writes there too).
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        let o = wait_bounded(child, 20, &format!("a run stopped with its console full (-q: {quiet})"));
+        let _ = filler.kill();
+        let _ = filler.wait();
+        assert_eq!(o.status.code(), Some(143), "{:?}", o.status);
+        assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "the work directory is removed");
+        assert!(tagged(&tag).is_empty(), "stray processes: {:?}", tagged(&tag));
+        let report =
+            names(&s.path().join("results")).into_iter().find(|n| !n.contains('.')).expect("a report");
+        let text = std::fs::read_to_string(s.path().join("results").join(report)).unwrap();
+        assert!(text.contains("Benchmark Run: "), "the report is kept: {text}");
+    }
+}
+
+#[test]
+fn lmbench_under_a_memory_limit_says_so_in_one_line_and_leaves_nothing() {
+    let s = Scratch::new("flt-lmb-ulimit");
+    // 8 MiB of address space in all: the main-memory ring alone is at least that.
+    let o = run(Command::new("sh")
+        .args(["-c", "ulimit -v 8192 && exec \"$@\"", "sh"])
+        .arg(bin())
+        .args(["lmbench", "--short", "--only", "lat_mem", "--dir"])
+        .arg(s.path()));
+    no_panic(&o);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().filter(|l| l.contains("out of memory")).count(), 1, "{err}");
+    assert!(!err.contains("memory allocation of"), "{err}");
+    assert_eq!(s.entries(), Vec::<String>::new(), "the scratch directory is removed");
+}
+
+#[test]
+fn compare_under_a_memory_limit_says_so_in_one_line() {
+    let s = Scratch::new("flt-cmp-ulimit");
+    let big = s.path().join("big.json");
+    std::fs::write(&big, vec![b' '; 20 << 20]).unwrap();
+    // 16 MiB of address space in all: the file's 20 MiB cannot be had.
+    let o = run(Command::new("sh")
+        .args(["-c", "ulimit -v 16384 && exec \"$@\"", "sh"])
+        .arg(bin())
+        .arg("compare")
+        .args([&big, &big]));
+    no_panic(&o);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("a memory limit?"), "{err}");
 }
 
 #[test]
@@ -820,6 +940,19 @@ fn a_stopped_copy_is_ended_by_the_watchdog_with_its_reason_and_nothing_is_left()
     // The margin is checked like any other input.
     let o = run(short_run(&s, &["syscall"]).env("UB_WATCHDOG_MARGIN", "soon"));
     assert_usage_error(&o, "invalid UB_WATCHDOG_MARGIN 'soon'");
+}
+
+#[test]
+fn ub_noise_is_off_or_on_and_nothing_else() {
+    let s = Scratch::new("flt-noise-word");
+    for bad in ["of", "OFF", "0", "off\nFAKE"] {
+        let o = run(short_run(&s, &["syscall"]).env("UB_NOISE", bad));
+        assert_usage_error(&o, "invalid UB_NOISE '");
+        assert_eq!(names(&s.path().join("tmp")), Vec::<String>::new(), "{bad}: nothing made");
+        assert!(!s.path().join("results").exists(), "{bad}: nothing made");
+    }
+    let o = run(short_run(&s, &["--dry-run", "syscall"]).env("UB_NOISE", "on"));
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]

@@ -329,7 +329,7 @@ fn an_unwritable_results_dir_stops_before_anything_runs_and_a_missing_tmp_dir_is
 }
 
 /// The live processes whose environment holds `tag`.
-fn tagged(tag: &str) -> Vec<u32> {
+pub(crate) fn tagged(tag: &str) -> Vec<u32> {
     let mut v = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };

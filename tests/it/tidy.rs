@@ -63,6 +63,48 @@ fn unsafe_only_in_sys() {
     assert!(offenders.is_empty(), "unsafe outside {SYS}: {offenders:?}");
 }
 
+/// Every file is opened through `sys::fd::open_file` (non-blocking, kind checked on the
+/// descriptor, never following a link where it writes), so that nothing planted at a path can
+/// block the tool or be written through: no other way to open a file outside `sys` and the
+/// tests. The raw open (`fd::open`, `open_c`) is for the devices and the kernels' own files in
+/// the private directories they made, opened with their C programs' flags, in these files only.
+#[test]
+fn every_file_is_opened_through_open_file() {
+    const OTHER_OPENS: &[&str] = &[
+        "File::open(",
+        "File::create(",
+        "OpenOptions",
+        "fs::read(",
+        "fs::read_to_string(",
+        "fs::write(",
+        "fs::copy(",
+    ];
+    const RAW_OPENS: &[&str] = &["fd::open(", "open_c("];
+    // /dev/null for the copies; fstime's and lmbench's own files and /dev/zero, timed as C's.
+    const RAW_ALLOWED: &[&str] = &[
+        "crates/driver/src/exec.rs",
+        "src/kernels/fstime.rs",
+        "crates/lmbench-timed/src/procs.rs",
+        "crates/lmbench-timed/src/vm.rs",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut offenders = Vec::new();
+    for p in all_rust_files().iter().filter(|p| !p.starts_with(root.join(SYS)) && !p.ends_with("build.rs")) {
+        let name = p.strip_prefix(root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(p).unwrap();
+        // The unit tests at the end of a file make their fixtures as they like.
+        let code = text.split("#[cfg(test)]\nmod ").next().unwrap();
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            let raw = !RAW_ALLOWED.contains(&name.as_str()) && RAW_OPENS.iter().any(|o| line.contains(o));
+            if raw || OTHER_OPENS.iter().any(|o| line.contains(o)) {
+                offenders.push(format!("{name}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "files opened past sys::fd::open_file: {offenders:#?}");
+}
+
 /// Every unsafe block in the sys module says why it is sound.
 #[test]
 fn every_unsafe_block_has_a_safety_note() {

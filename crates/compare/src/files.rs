@@ -98,6 +98,10 @@ pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, Strin
         return Err(format!("{} bytes: larger than the {} MiB compare reads", m.len(), MAX_INPUT >> 20));
     }
     let mut bytes = Vec::new();
+    // All of it at once, or a memory limit (`ulimit -v`) said in a line, never an abort.
+    bytes.try_reserve_exact(m.len() as usize + 1).map_err(|_| {
+        format!("{} bytes: more than the memory left to read them (a memory limit?)", m.len())
+    })?;
     // The cap holds even for a file that grows while it is read.
     f.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {}", io_reason(&e)))?;
     if bytes.len() as u64 > MAX_INPUT {

@@ -264,7 +264,7 @@ fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run 
             duration: opts.duration,
             quick: plan.quick_budget(),
             // The host's noise is read around each pass unless UB_NOISE=off asks not to.
-            noise: opts.env.noise,
+            noise: opts.env.noise(),
             remeasure: remeasures(opts, plan),
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),

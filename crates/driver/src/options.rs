@@ -394,7 +394,7 @@ pub static ENVIRONMENT: &[(&str, &str)] = &[
     ("UB_OUTPUT_FILE_NAME", "the results' base name (a plain file name)"),
     ("UB_OUTPUT_CSV", "=true: also write a .csv"),
     ("UB_OUTPUT_JSON", "=true: also write a .json"),
-    ("UB_NOISE", "=off: do not read the host's noise around each pass"),
+    ("UB_NOISE", "=off: do not read the host's noise around each pass (on: the default)"),
     ("UB_WATCHDOG_MARGIN", "seconds a pass may run past 3 x its planned time (120)"),
     ("UB_SEMANTICS", "6.0 or 5.1.3, where --semantics does not say"),
 ];
@@ -411,8 +411,8 @@ pub struct Environment {
     pub csv: bool,
     /// `UB_OUTPUT_JSON=true`.
     pub json: bool,
-    /// Not `UB_NOISE=off`.
-    pub noise: bool,
+    /// `UB_NOISE`, as given: checked with the command line ([`noise_word`]); empty counts as unset.
+    pub noise: Option<OsString>,
     /// `TMPDIR`, the last resort for the tmp directory.
     pub system_tmpdir: Option<PathBuf>,
     /// `UB_WATCHDOG_MARGIN`, as given: checked with the command line ([`watchdog_margin`]).
@@ -432,11 +432,16 @@ impl Environment {
             file_name: set("UB_OUTPUT_FILE_NAME"),
             csv: is("UB_OUTPUT_CSV", "true"),
             json: is("UB_OUTPUT_JSON", "true"),
-            noise: !is("UB_NOISE", "off"),
+            noise: set("UB_NOISE"),
             system_tmpdir: set("TMPDIR").map(PathBuf::from),
             watchdog: set("UB_WATCHDOG_MARGIN"),
             semantics: set("UB_SEMANTICS"),
         }
+    }
+
+    /// Whether the host's noise is read around each pass: unless `UB_NOISE=off`.
+    pub fn noise(&self) -> bool {
+        self.noise.as_ref().map_or(true, |v| noise_word(v).unwrap_or(true))
     }
 
     /// The watchdog's margin in seconds as `UB_WATCHDOG_MARGIN` sets it (checked by [`check_whole`]);
@@ -700,6 +705,19 @@ fn watchdog_margin(v: &OsString) -> Result<f64> {
     }
 }
 
+/// `UB_NOISE`'s words: `off`, or `on` (the default). Another is refused, as a misspelt `off`
+/// would otherwise measure with the reading the user meant to turn off.
+fn noise_word(v: &OsString) -> Result<bool> {
+    match v.to_str() {
+        Some("off") => Ok(false),
+        Some("on") => Ok(true),
+        _ => Err(Error::usage(format!(
+            "invalid UB_NOISE '{}': it must be off, or on (the default)",
+            crate::args::escaped(&v.to_string_lossy())
+        ))),
+    }
+}
+
 /// A test or group word: its tests join the list.
 fn add_tests(o: &mut Options, name: &str) -> Result<()> {
     match suite::expand(name) {
@@ -729,6 +747,9 @@ fn check_whole(mut o: Options) -> Result<Options> {
     }
     if o.semantics.is_none() {
         o.semantics = Some(env_semantics(o.env.semantics.as_ref())?);
+    }
+    if let Some(n) = &o.env.noise {
+        noise_word(n)?;
     }
     if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
         return Err(Error::usage(format!(

@@ -85,7 +85,7 @@ impl Console {
         }
         self.clear_status();
         if self.progress_on_stderr {
-            let _ = io::stderr().write_all(s.as_bytes());
+            err(s.as_bytes());
         } else {
             self.out(s.as_bytes());
         }
@@ -96,7 +96,7 @@ impl Console {
     /// too, which std's stdout hides), keeping the first error; after one, stdout is given up.
     fn out(&mut self, b: &[u8]) {
         if self.stdout_error.is_none() {
-            if let Err(e) = sys::fd::write_all(1, b) {
+            if let Err(e) = crate::error::write_console(1, b) {
                 self.stdout_error = Some(e);
             }
         }
@@ -110,7 +110,7 @@ impl Console {
             Live::Off | Live::Plain => return,
         };
         if self.status.is_some() {
-            let _ = io::stderr().write_all(erase);
+            err(erase);
         }
     }
 
@@ -125,7 +125,7 @@ impl Console {
             }
             Live::Off | Live::Plain => return,
         };
-        let _ = io::stderr().write_all(s.as_bytes());
+        err(s.as_bytes());
     }
 
     /// Shows `text` as the live progress (terminal), or says it in a line of its own (no
@@ -134,7 +134,7 @@ impl Console {
         match self.live {
             Live::Off => {}
             Live::Plain if plain => {
-                let _ = writeln!(io::stderr(), "{text}");
+                err(format!("{text}\n").as_bytes());
             }
             Live::Plain => {}
             Live::Inline | Live::Line => {
@@ -266,7 +266,7 @@ impl Console {
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
         self.clear_status();
-        let _ = write!(io::stderr(), "\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46));
+        err(format!("\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46)).as_bytes());
     }
 
     /// The final print: the report after a rule of `=` (Run's), or the machine-readable document.
@@ -538,13 +538,13 @@ pub static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new
 
 /// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
 pub fn note(msg: &str) {
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "{}: {}",
-        PROGRAM.get().unwrap_or(&"unixbench"),
-        crate::args::escaped(msg)
-    );
+    err(format!("{}: {}\n", PROGRAM.get().unwrap_or(&"unixbench"), crate::args::escaped(msg)).as_bytes());
+}
+
+/// Our words on stderr, which never hold up a stop (`error::write_console`); a stderr that
+/// cannot be written is no reason to stop.
+fn err(b: &[u8]) {
+    let _ = crate::error::write_console(2, b);
 }
 
 #[cfg(test)]

@@ -2,8 +2,10 @@
 //! SIGALRM, a SIGPIPE sent by another process, ...: [`SIGNALS`]) during a run: the handler only
 //! records it and writes a byte into a self-pipe. Everything that waits (the settle between
 //! passes, reading the copies' stderr) polls that pipe too, so a signal wakes it at once with no
-//! race between "check the flag" and "block". The driver then kills the copies' process groups, removes temp files,
-//! writes the report of the finished tests and exits 128 + the signal number.
+//! race between "check the flag" and "block"; the console's writes too (`error::write_console`),
+//! so that a reader that takes nothing never holds up a stop. The driver then kills the copies'
+//! process groups, removes temp files, writes the report of the finished tests and exits 128 +
+//! the signal number.
 
 use crate::sys::{self, fd::Fd};
 use std::io;
@@ -42,6 +44,8 @@ extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut li
     }
     // The first signal decides the exit status.
     let _ = CAUGHT.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
+    // Before the wake-up: a console write it wakes must find the stop said.
+    crate::error::console_stopping();
     let fd = WAKE_WR.load(Ordering::SeqCst);
     if fd >= 0 {
         // Non-blocking: a full pipe already holds a wake-up.
@@ -62,6 +66,7 @@ impl Watch {
         sys::fd::set_nonblocking(rd.raw())?;
         sys::fd::set_nonblocking(wr.raw())?;
         WAKE_WR.store(wr.raw(), Ordering::SeqCst);
+        crate::error::wake_console_on(rd.raw());
         ME.store(sys::proc::getpid(), Ordering::SeqCst);
         for s in SIGNALS {
             sys::signal::on_signal_info_interrupting(s, on_signal)?;
@@ -99,6 +104,7 @@ impl Watch {
 impl Drop for Watch {
     fn drop(&mut self) {
         WAKE_WR.store(-1, Ordering::SeqCst);
+        crate::error::wake_console_on(-1);
         for s in SIGNALS {
             let _ = sys::signal::default(s);
         }

@@ -136,7 +136,7 @@ const OWNER: &str = ".unixbench-run";
 /// namespace, as written in [`OWNER`]; `-` for what cannot be read (no /proc).
 fn identity(pid: &str) -> (String, String) {
     let at = Path::new("/proc").join(pid);
-    let stat = std::fs::read(at.join("stat")).unwrap_or_default();
+    let stat = crate::sys::fd::read_file(&at.join("stat"), 4096).unwrap_or_default();
     // The fields after the command name, which may itself hold spaces and parentheses.
     let tail = stat.iter().rposition(|&b| b == b')').map_or(&[][..], |i| &stat[i + 1..]);
     let start = tail.split(|&b| b == b' ').filter(|f| !f.is_empty()).nth(19);

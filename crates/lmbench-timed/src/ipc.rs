@@ -185,7 +185,8 @@ fn drain(fd: &Fd, buf: &mut [u8], chunk: usize, todo: usize, what: &str) -> io::
 pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
     let (r, w) = sys::fd::pipe_cloexec()?;
     let writer = Child::spawn(|| {
-        let wbuf = PageBuf::<u8>::new(XFER, 0);
+        // Out of memory here, it is out of memory for the reader too, which says so.
+        let Ok(wbuf) = PageBuf::<u8>::new(XFER, 0) else { return 1 };
         let buf = wbuf.get();
         loop {
             if sys::fd::write_all(w.raw(), buf).is_err() {
@@ -195,7 +196,7 @@ pub fn bw_pipe(h: &Harness) -> io::Result<f64> {
     })?;
     drop(w);
     // lmbench's reader buffer is off page alignment by 128 bytes on purpose.
-    let mut rbuf = PageBuf::<u8>::new(XFER, 128);
+    let mut rbuf = PageBuf::<u8>::new(XFER, 128)?;
     let buf = rbuf.get_mut();
     let s = h.run(Pick::Median, |n| {
         time_io(|| {
@@ -218,7 +219,8 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     let (cr, cw) = sys::fd::pipe_cloexec()?;
     sys::net::set_recv_timeout(b.raw(), TIMEOUT_S)?;
     let writer = Child::spawn(|| {
-        let wbuf = PageBuf::<u8>::new(XFER, 0);
+        // Out of memory here, it is out of memory for the reader too, which says so.
+        let Ok(wbuf) = PageBuf::<u8>::new(XFER, 0) else { return 1 };
         let buf = wbuf.get();
         let mut todo = [0u8; 8];
         loop {
@@ -237,7 +239,7 @@ pub fn bw_unix(h: &Harness) -> io::Result<f64> {
     })?;
     drop(a);
     drop(cr);
-    let mut rbuf = PageBuf::<u8>::new(XFER, 0);
+    let mut rbuf = PageBuf::<u8>::new(XFER, 0)?;
     let buf = rbuf.get_mut();
     let order = (BW_BYTES as u64).to_ne_bytes();
     let s = h.run(Pick::Median, |n| {
@@ -265,7 +267,7 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     let server = Child::spawn(|| {
         let Ok(s) = sys::net::accept(&listener) else { return 1 };
         sys::net::set_buffers(s.raw(), SOCKBUF, false, true);
-        let buf = PageBuf::<u8>::new(TCP_MSG, 0);
+        let Ok(buf) = PageBuf::<u8>::new(TCP_MSG, 0) else { return 1 };
         loop {
             if sys::fd::write_all(s.raw(), buf.get()).is_err() {
                 return 0;
@@ -278,7 +280,7 @@ pub fn bw_tcp(h: &Harness) -> io::Result<f64> {
     sys::net::set_reuseaddr(sock.raw())?;
     sys::net::connect(&sock, port)?;
     sys::net::set_recv_timeout(sock.raw(), TIMEOUT_S)?;
-    let mut rbuf = PageBuf::<u8>::new(TCP_MSG, 0);
+    let mut rbuf = PageBuf::<u8>::new(TCP_MSG, 0)?;
     let buf = rbuf.get_mut();
     for _ in 0..3 {
         drain(&sock, buf, TCP_MSG, TCP_MSG, "TCP")?;

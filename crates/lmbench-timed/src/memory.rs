@@ -46,7 +46,7 @@ macro_rules! seq128 {
 const BLOCK: usize = 128;
 
 /// A page-aligned buffer of `bytes` (whole 512-byte blocks), as bw_mem's valloc and bzero.
-fn words(bytes: usize) -> PageBuf<i32> {
+fn words(bytes: usize) -> io::Result<PageBuf<i32>> {
     PageBuf::new((bytes / 512).max(1) * BLOCK, 0)
 }
 
@@ -62,7 +62,7 @@ macro_rules! sum_block {
 /// bw_mem SIZE frd: read and sum every word. MB/s.
 #[inline(never)] // timed: see lib.rs
 pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
-    let buf = words(bytes);
+    let buf = words(bytes)?;
     let buf = buf.get();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
@@ -92,7 +92,7 @@ pub fn read(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE fwr: store to every word. MB/s.
 #[inline(never)] // timed: see lib.rs
 pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
-    let mut buf = words(bytes);
+    let mut buf = words(bytes)?;
     let buf = buf.get_mut();
     let len = buf.len() * 4;
     let s = h.run(Pick::Median, |n| {
@@ -116,9 +116,9 @@ pub fn write(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE bcopy: the C library's copy of the whole buffer. MB/s.
 #[inline(never)] // timed: see lib.rs
 pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
-    let src = words(bytes);
+    let src = words(bytes)?;
     let src = src.get();
-    let mut dst = words(bytes);
+    let mut dst = words(bytes)?;
     let dst = dst.get_mut();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
@@ -135,9 +135,9 @@ pub fn bcopy_libc(h: &Harness, bytes: usize) -> io::Result<f64> {
 /// bw_mem SIZE fcp: copy word by word, unrolled by blocks. MB/s.
 #[inline(never)] // timed: see lib.rs
 pub fn bcopy_hand(h: &Harness, bytes: usize) -> io::Result<f64> {
-    let src = words(bytes);
+    let src = words(bytes)?;
     let src = src.get();
-    let mut dst = words(bytes);
+    let mut dst = words(bytes)?;
     let dst = dst.get_mut();
     let s = h.run(Pick::Median, |n| {
         Ok(timed(|| {
@@ -170,7 +170,7 @@ pub const STRIDE: usize = 128;
 /// (lmbench's `save_minimum`) over intervals of at least 100 ms.
 #[inline(never)] // timed: see lib.rs
 pub fn load_latency(h: &Harness, range: usize, stride: usize) -> io::Result<f64> {
-    per_load(h, sys::mem::Ring::new(range, stride), range, stride)
+    per_load(h, sys::mem::Ring::new(range, stride)?, range, stride)
 }
 
 /// The stride of lmbench's random run (its script's `lat_mem_rd -t $MB 16`), bytes.
@@ -182,8 +182,8 @@ pub const RAND_STRIDE: usize = 16;
 pub fn random_latency(h: &Harness, range: usize) -> io::Result<f64> {
     let page = sys::mem::page_size();
     let mut rand = LmRand::new();
-    let (start, links) = thrash_links(range, RAND_STRIDE, page, &mut rand);
-    let ring = sys::mem::Ring::with_links(range, start, links);
+    let (start, links) = thrash_links(range, RAND_STRIDE, page, &mut rand)?;
+    let ring = sys::mem::Ring::with_links(range, start, links)?;
     per_load(h, ring, range, RAND_STRIDE)
 }
 
@@ -269,18 +269,22 @@ pub fn thrash_links(
     line: usize,
     page: usize,
     rand: &mut LmRand,
-) -> (usize, Vec<(usize, usize)>) {
+) -> io::Result<(usize, Vec<(usize, usize)>)> {
     if range % page != 0 {
         let words = words_initialize(range / line, line);
         let mut links: Vec<(usize, usize)> = words.windows(2).map(|w| (w[0], w[1])).collect();
         links.push((words[words.len() - 1], 0));
-        return (0, links);
+        return Ok((0, links));
     }
     let npages = range / page;
     let pages = permutation(npages, page, rand);
     let nwords = page / line;
     let words = words_initialize(nwords, line);
-    let mut links = Vec::with_capacity(npages * nwords);
+    let mut links = Vec::new();
+    let want = npages * nwords;
+    links
+        .try_reserve_exact(want)
+        .map_err(|_| sys::mem::out_of_memory(want * std::mem::size_of::<(usize, usize)>()))?;
     for i in 0..npages - 1 {
         let (cpage, npage) = (pages[i], pages[i + 1]);
         for j in 0..nwords {
@@ -292,7 +296,7 @@ pub fn thrash_links(
     for j in 0..nwords {
         links.push((cpage + words[(i + j) % nwords], npage + words[(j + 1) % nwords]));
     }
-    (pages[0], links)
+    Ok((pages[0], links))
 }
 
 /// The clock in MHz: one dependent add per cycle.
@@ -319,7 +323,7 @@ pub fn cache_sizes() -> Vec<(u32, usize)> {
     let Ok(dir) = std::fs::read_dir(base) else { return out };
     for e in dir.flatten() {
         let p = e.path();
-        let read = |f: &str| std::fs::read_to_string(p.join(f)).map(|s| s.trim().to_string()).ok();
+        let read = |f: &str| crate::sys::fd::host_text(&p.join(f)).map(|s| s.trim().to_string());
         let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size")) else {
             continue;
         };
@@ -434,7 +438,7 @@ mod tests {
     fn the_random_chain_is_one_lap_of_every_word_a_new_page_each_load() {
         let (page, line) = (4096, 16);
         let range = 64 * page;
-        let (start, links) = thrash_links(range, line, page, &mut LmRand::seeded(3));
+        let (start, links) = thrash_links(range, line, page, &mut LmRand::seeded(3)).unwrap();
         let order = lap(start, &links);
         assert_eq!(order.len(), range / line, "one cycle through every word");
         let mut sorted = order.clone();
@@ -445,7 +449,7 @@ mod tests {
         assert!(order.windows(2).filter(|w| w[1] == w[0] + line).count() < order.len() / 100);
         // A range of part pages: the words of the whole range, bit-reversed (a full lap when
         // their count is a power of two, as in lmbench).
-        let (start, links) = thrash_links(256, line, page, &mut LmRand::seeded(3));
+        let (start, links) = thrash_links(256, line, page, &mut LmRand::seeded(3)).unwrap();
         assert_eq!(
             lap(start, &links),
             [0, 128, 64, 192, 32, 160, 96, 224, 16, 144, 80, 208, 48, 176, 112, 240]
@@ -455,14 +459,15 @@ mod tests {
     #[test]
     fn a_ring_follows_its_links() {
         let w = std::mem::size_of::<usize>();
-        let mut r = sys::mem::Ring::with_links(8 * w, 2 * w, [(2 * w, 5 * w), (5 * w, 0), (0, 2 * w)]);
+        let mut r =
+            sys::mem::Ring::with_links(8 * w, 2 * w, [(2 * w, 5 * w), (5 * w, 0), (0, 2 * w)]).unwrap();
         let base = r.walk1(0) - 2 * w;
         assert_eq!(r.walk1(1), base + 5 * w);
         assert_eq!(r.walk1(1), base);
         assert_eq!(r.walk1(1), base + 2 * w);
         assert_eq!(r.walk1(3), base + 2 * w);
         // A word no link names points to the first.
-        let mut lone = sys::mem::Ring::with_links(8 * w, 7 * w, []);
+        let mut lone = sys::mem::Ring::with_links(8 * w, 7 * w, []).unwrap();
         let b = lone.walk1(0) - 7 * w;
         assert_eq!(lone.walk1(1), b);
     }
@@ -476,8 +481,8 @@ mod tests {
 
     #[test]
     fn buffers_are_whole_blocks() {
-        assert_eq!(words(1 << 16).get().len() * 4, 1 << 16);
-        assert_eq!(words(1000).get().len() * 4, 512);
+        assert_eq!(words(1 << 16).unwrap().get().len() * 4, 1 << 16);
+        assert_eq!(words(1000).unwrap().get().len() * 4, 512);
     }
 
     #[test]

@@ -16,13 +16,13 @@ pub struct PageBuf<T> {
 }
 
 impl<T: Copy + From<u8>> PageBuf<T> {
-    pub fn new(len: usize, skew: usize) -> PageBuf<T> {
+    pub fn new(len: usize, skew: usize) -> std::io::Result<PageBuf<T>> {
         let size = std::mem::size_of::<T>();
         let page = sys::mem::page_size();
         assert!(page % size == 0 && skew % size == 0, "element size must divide the page and the skew");
-        let v = vec![T::from(1); len + (page + skew) / size];
+        let v = sys::mem::try_vec(len + (page + skew) / size, T::from(1))?;
         let start = (page_offset(v.as_ptr() as usize, page) + skew) / size;
-        PageBuf { v, start, len }
+        Ok(PageBuf { v, start, len })
     }
 
     pub fn get(&self) -> &[T] {
@@ -52,11 +52,11 @@ mod tests {
     #[test]
     fn buffers_start_on_a_page_or_skewed_from_one() {
         let page = sys::mem::page_size();
-        let b = PageBuf::<i32>::new(1 << 14, 0);
+        let b = PageBuf::<i32>::new(1 << 14, 0).unwrap();
         assert_eq!(b.get().as_ptr() as usize % page, 0);
         assert_eq!(b.get().len(), 1 << 14);
         assert!(b.get().iter().all(|&w| w == 1));
-        let mut s = PageBuf::<u8>::new(4096, 128);
+        let mut s = PageBuf::<u8>::new(4096, 128).unwrap();
         assert_eq!(s.get_mut().as_ptr() as usize % page, 128);
         assert_eq!(s.get().len(), 4096);
     }

@@ -191,13 +191,16 @@ struct Session {
     verbose: bool,
     /// Sections and figure names to measure; None for all.
     only: Option<Vec<String>>,
+    /// The first figure that could not have its memory, and why: nothing more is measured (the
+    /// next figures want as much or more), and lmbench ends saying so.
+    out_of_memory: Option<String>,
 }
 
 impl Session {
     /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
     /// None when interrupted or not selected).
     fn to_measure(&self, key: &str) -> std::result::Result<(), Option<f64>> {
-        if INTERRUPTED.load(Relaxed) {
+        if INTERRUPTED.load(Relaxed) || self.out_of_memory.is_some() {
             return Err(None);
         }
         if let Some(v) = self.res.figures.get(key) {
@@ -225,6 +228,10 @@ impl Session {
             }
             Err(e) if INTERRUPTED.load(Relaxed) => {
                 let _ = e;
+                None
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::OutOfMemory => {
+                self.out_of_memory = Some(format!("{key}: {e}"));
                 None
             }
             Err(e) => {
@@ -281,6 +288,9 @@ fn measure_all(opts: &Opts) -> Result {
         note_no_cache_sizes(&mut run, main);
     }
     print_results(opts, &run, json_out)?;
+    if let Some(why) = run.out_of_memory {
+        return Err(Error::failed(format!("{why}; the figures measured so far are shown")));
+    }
     if INTERRUPTED.load(Relaxed) {
         return Err(Error::failed_with(130, "interrupted; the figures measured so far are shown"));
     }
@@ -311,7 +321,8 @@ fn make_scratch(parent: &std::path::Path) -> Result<(Scratch, PathBuf)> {
     })?;
     let scratch = Scratch(dir.clone());
     let small_file = dir.join("statfile");
-    std::fs::write(&small_file, b"lmb")
+    sys::fd::open_file(&small_file, sys::fd::Open::Create(0o644))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"lmb"))
         .map_err(|e| Error::failed(format!("cannot write a scratch file: {e}")))?;
     Ok((scratch, small_file))
 }
@@ -330,6 +341,7 @@ fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, smal
         res: HostResults { short: opts.short, ..host_results() },
         verbose: sys::fd::isatty(2),
         only: opts.only.clone(),
+        out_of_memory: None,
     }
 }
 
@@ -631,6 +643,7 @@ mod tests {
             res: host_results(),
             verbose: false,
             only: only.map(|l| l.iter().map(|s| s.to_string()).collect()),
+            out_of_memory: None,
         }
     }
 

@@ -32,8 +32,8 @@ struct Quota {
 
 /// The limit for this process. `affinity` is the affinity mask's CPUs (None if unknown).
 pub fn detect(roots: &Roots, affinity: Option<&[usize]>) -> Option<CpuLimit> {
-    let cgroups = std::fs::read_to_string(roots.proc.join("self/cgroup")).unwrap_or_default();
-    let mounts = std::fs::read_to_string(roots.proc.join("self/mountinfo")).unwrap_or_default();
+    let cgroups = crate::sys::fd::host_text(&roots.proc.join("self/cgroup")).unwrap_or_default();
+    let mounts = crate::sys::fd::host_text(&roots.proc.join("self/mountinfo")).unwrap_or_default();
     let mounts = parse_mountinfo(&mounts);
     let mut cpuset: Option<(Vec<usize>, String, bool)> = None;
     let mut quota: Option<Quota> = None;
@@ -212,7 +212,7 @@ fn ancestors(dir: &Path, rel: &str) -> Vec<(PathBuf, String)> {
 }
 
 fn read(p: &Path) -> Option<String> {
-    std::fs::read_to_string(p).ok().map(|s| s.trim().to_string())
+    crate::sys::fd::host_text(p).map(|s| s.trim().to_string())
 }
 
 /// The innermost cpuset file of the group's line of ancestors, what it was, and whether it is

@@ -85,7 +85,7 @@ pub fn locale_installed(dir: &Path, name: &str) -> bool {
     if dir.join(name).join("LC_CTYPE").exists() {
         return true;
     }
-    std::fs::File::open(dir.join("locale-archive"))
+    crate::sys::fd::open_file(&dir.join("locale-archive"), crate::sys::fd::Open::Read)
         .ok()
         .and_then(|mut f| archive_names(&mut f))
         .is_some_and(|names| names.iter().any(|n| n == name))

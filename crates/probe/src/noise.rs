@@ -81,13 +81,13 @@ pub fn after(r: &Roots, b: Before) -> Option<Noise> {
 /// most of any: a parent's quota holds back all below it), from cgroup v2's `cpu.stat`; None
 /// where there is no such file.
 fn throttled(r: &Roots) -> Option<f64> {
-    let own = std::fs::read_to_string(r.proc.join("self/cgroup")).ok()?;
+    let own = sys::fd::host_text(&r.proc.join("self/cgroup"))?;
     let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
     let mut dir = r.sys.join("fs/cgroup");
     let mut most: Option<f64> = None;
     for part in std::iter::once("").chain(path.split('/').filter(|p| !p.is_empty() && *p != "..")) {
         dir.push(part);
-        let Ok(text) = std::fs::read_to_string(dir.join("cpu.stat")) else { continue };
+        let Some(text) = sys::fd::host_text(&dir.join("cpu.stat")) else { continue };
         if let Some(us) = parse_throttled(&text) {
             most = Some(most.map_or(us, |m: f64| m.max(us)));
         }
@@ -102,7 +102,7 @@ fn parse_throttled(text: &str) -> Option<f64> {
 }
 
 fn stat(r: &Roots) -> Option<Stat> {
-    let text = std::fs::read_to_string(r.proc.join("stat")).ok()?;
+    let text = sys::fd::host_text(&r.proc.join("stat"))?;
     parse_stat(&text, sys::info::clock_ticks()?, r.cpus.as_deref())
 }
 
@@ -136,7 +136,7 @@ fn parse_stat(text: &str, ticks: f64, cpus: Option<&[usize]>) -> Option<Stat> {
 }
 
 fn load(r: &Roots) -> Option<f64> {
-    std::fs::read_to_string(r.proc.join("loadavg")).ok()?.split_whitespace().next()?.parse().ok()
+    sys::fd::host_text(&r.proc.join("loadavg"))?.split_whitespace().next()?.parse().ok()
 }
 
 /// The mean of the CPUs' `scaling_cur_freq` (kHz) in MHz, where cpufreq shows it.
@@ -154,7 +154,7 @@ fn mhz(r: &Roots) -> Option<f64> {
 }
 
 fn read_num(p: &Path) -> Option<f64> {
-    std::fs::read_to_string(p).ok()?.trim().parse().ok()
+    sys::fd::host_text(p)?.trim().parse().ok()
 }
 
 #[cfg(test)]
@@ -221,6 +221,27 @@ mod tests {
         let none = Roots { proc: d.join("none"), sys: d.join("none"), cpus: None };
         assert_eq!((mhz(&none), load(&none)), (None, None));
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// FIFOs planted for the files the reading opens: no noise, at once, never a wait.
+    #[test]
+    fn a_fifo_for_any_file_read_is_no_noise_without_waiting() {
+        let d = std::env::temp_dir().join(format!("ub-noise-fifo-{}", sys::proc::getpid()));
+        let freq = "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq";
+        for f in ["proc/stat", "proc/loadavg", "proc/self/cgroup", freq] {
+            let p = d.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            sys::fd::mkfifo(&p).unwrap();
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let r = Roots { proc: d.join("proc"), sys: d.join("sys"), cpus: None };
+        std::thread::spawn(move || {
+            tx.send((before(&r).is_none(), load(&r), mhz(&r), throttled(&r))).unwrap()
+        });
+        // A bound on liveness, not a measure: a blocked open never returns at all.
+        let got = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the reading waited on a FIFO");
+        std::fs::remove_dir_all(&d).unwrap();
+        assert_eq!(got, (true, None, None, None));
     }
 
     #[test]

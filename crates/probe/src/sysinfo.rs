@@ -60,17 +60,21 @@ pub fn gather_under(root: &Path, brief: bool) -> SystemInfo {
     let machine = field(|u| &u.machine);
     let system = ["/etc/os-release", "/usr/lib/os-release"]
         .iter()
-        .find_map(|p| std::fs::read_to_string(at(p)).ok())
+        .find_map(|p| crate::sys::fd::host_text(&at(p)))
         .and_then(|t| os_release_name(&t))
         .unwrap_or_else(|| os.clone());
     let cpus = if brief {
         Vec::new()
     } else {
-        std::fs::read_to_string(at("/proc/cpuinfo")).map(|t| parse_cpuinfo(&t, &machine)).unwrap_or_default()
+        crate::sys::fd::host_text(&at("/proc/cpuinfo"))
+            .map(|t| parse_cpuinfo(&t, &machine))
+            .unwrap_or_default()
     };
     let cpu_count = crate::sys::info::cpus_online().or((!cpus.is_empty()).then_some(cpus.len()));
-    let utmp =
-        ["/var/run/utmp", "/run/utmp"].iter().find_map(|p| std::fs::read(at(p)).ok()).map(|b| parse_utmp(&b));
+    let utmp = ["/var/run/utmp", "/run/utmp"]
+        .iter()
+        .find_map(|p| crate::sys::fd::read_file(&at(p), crate::sys::fd::HOST_FILE_MAX).ok())
+        .map(|b| parse_utmp(&b));
     let users = utmp.as_ref().map_or(0, |u| u.users);
     let uptime = match (read_uptime(&at("/proc/uptime")), read_loadavg(&at("/proc/loadavg"))) {
         (Some(up), Some(load)) => uptime_line(&fmt::local(crate::sys::clock::time()), up, load, users),
@@ -136,6 +140,37 @@ mod tests {
             "{}",
             s.uptime
         );
+    }
+
+    /// A FIFO (or anything but a regular file) planted at every file the block reads: read as
+    /// unknown at once, never waited on.
+    #[test]
+    fn a_fifo_for_any_host_file_reads_as_unknown_without_waiting() {
+        let dir = std::env::temp_dir().join(format!("ub-sysinfo-fifo-{}", std::process::id()));
+        let files = [
+            "etc/os-release",
+            "usr/lib/os-release",
+            "proc/cpuinfo",
+            "proc/uptime",
+            "proc/loadavg",
+            "var/run/utmp",
+            "run/utmp",
+            "usr/lib/locale/locale-archive",
+        ];
+        for f in files {
+            let p = dir.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            crate::sys::fd::mkfifo(&p).unwrap();
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let root = dir.clone();
+        std::thread::spawn(move || tx.send(gather_under(&root, false)).unwrap());
+        // A bound on liveness, not a measure: a blocked open never returns at all.
+        let s = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("gather waited on a FIFO");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(s.cpus.is_empty());
+        assert_eq!((s.uptime.as_str(), s.runlevel.as_str()), ("unknown", "unknown"));
+        assert_eq!(s.system, s.os);
     }
 
     #[test]

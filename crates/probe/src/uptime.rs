@@ -5,13 +5,13 @@ use std::path::Path;
 
 /// Seconds since boot, the first field of /proc/uptime.
 pub fn read_uptime(p: &Path) -> Option<f64> {
-    let t = std::fs::read_to_string(p).ok()?;
+    let t = crate::sys::fd::host_text(p)?;
     t.split_whitespace().next()?.parse().ok()
 }
 
 /// The 1, 5 and 15 minute load averages, the first fields of /proc/loadavg.
 pub fn read_loadavg(p: &Path) -> Option<[f64; 3]> {
-    let t = std::fs::read_to_string(p).ok()?;
+    let t = crate::sys::fd::host_text(p)?;
     let mut it = t.split_whitespace().map(|w| w.parse::<f64>().ok());
     Some([it.next()??, it.next()??, it.next()??])
 }

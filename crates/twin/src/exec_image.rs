@@ -94,7 +94,9 @@ pub fn candidates(program: &str, req: Request) -> Result<Vec<&'static Twin>, Str
         let looked: Vec<&str> = built.iter().map(|t| t.loader).collect();
         return Err(format!("no C library loader on this host ({} missing)", looked.join(", ")));
     }
-    if let Some(sh) = std::fs::read("/bin/sh").ok().and_then(|b| crate::elf::interpreter(&b)) {
+    // The program headers and the interpreter's name lie at the start of the file.
+    let head = crate::sys::fd::read_file(std::path::Path::new("/bin/sh"), 64 << 10).ok();
+    if let Some(sh) = head.and_then(|b| crate::elf::interpreter(&b)) {
         if let Some(i) = usable.iter().position(|t| t.loader == sh) {
             let host = usable.remove(i);
             usable.insert(0, host);

@@ -301,6 +301,14 @@ pub fn openpty() -> io::Result<(Fd, std::path::PathBuf)> {
     Ok((master, std::path::PathBuf::from(OsStr::from_bytes(&buf[..len]))))
 }
 
+/// `mkfifo(3)` with mode 0600 (the tests plant FIFOs where files are read; no process is
+/// spawned to do it, which would count as the children's time in the noise reading).
+pub fn mkfifo(path: &std::path::Path) -> io::Result<()> {
+    let p = cstr(path.as_os_str())?;
+    // SAFETY: p is a valid NUL-terminated string.
+    cvt(unsafe { libc::mkfifo(p.as_ptr(), 0o600) }).map(drop)
+}
+
 /// `access(path, W_OK)`: whether this process may write into `path`.
 pub fn writable(path: &OsStr) -> bool {
     match cstr(path) {
@@ -348,6 +356,14 @@ pub type PollFd = libc::pollfd;
 pub fn poll_in(fd: RawFd) -> PollFd {
     libc::pollfd { fd, events: libc::POLLIN, revents: 0 }
 }
+
+/// A poll entry waiting until `fd` takes a write.
+pub fn poll_out(fd: RawFd) -> PollFd {
+    libc::pollfd { fd, events: libc::POLLOUT, revents: 0 }
+}
+
+/// What a pipe takes in one write once poll says it has room (`PIPE_BUF`).
+pub const PIPE_BUF: usize = libc::PIPE_BUF;
 
 /// `poll(2)`: waits until an entry is ready or `timeout_ms` passes (-1: no limit). Returns the
 /// number of ready entries. Not retried on EINTR: a caught signal is what callers wait for.
@@ -469,6 +485,30 @@ pub(crate) fn blocking(fd: &Fd) -> io::Result<()> {
     }
 }
 
+/// At most `cap` bytes of the regular file at `path`, opened by [`open_file`]: a FIFO, a device
+/// or a directory planted there is an error at once, never a wait. For the host's files (the
+/// system block's, the noise reading's) and anything else read whole.
+pub fn read_file(path: &std::path::Path, cap: u64) -> io::Result<Vec<u8>> {
+    let mut v = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(open_file(path, Open::Read)?, cap), &mut v)?;
+    Ok(v)
+}
+
+/// [`read_file`] as text; bytes that are not UTF-8 are an error, as for `fs::read_to_string`.
+pub fn read_text(path: &std::path::Path, cap: u64) -> io::Result<String> {
+    String::from_utf8(read_file(path, cap)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// The most a host file may hold to be read: far beyond any real one (a /proc/cpuinfo of 1024
+/// CPUs is 1.5 MB), so that a planted huge file cannot take the memory.
+pub const HOST_FILE_MAX: u64 = 16 << 20;
+
+/// A host file's text, read by [`read_text`] within [`HOST_FILE_MAX`]; None for whatever
+/// cannot be read (missing, not a regular file, too odd), which the caller reports as unknown.
+pub fn host_text(path: &std::path::Path) -> Option<String> {
+    read_text(path, HOST_FILE_MAX).ok()
+}
+
 /// The kind and owner `how` wants, read from the open descriptor (not the path, which a
 /// stranger may change between the two).
 pub(crate) fn check_kind(fd: &Fd, how: Open) -> io::Result<()> {
@@ -537,17 +577,11 @@ mod tests {
         d
     }
 
-    fn mkfifo(p: &std::path::Path) {
-        let c = cstr(p.as_os_str()).unwrap();
-        // SAFETY: c is a valid NUL-terminated string.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o666) }, 0);
-    }
-
     #[test]
     fn a_fifo_is_refused_at_once_and_named() {
         let d = scratch("fifo");
         let p = d.join("f");
-        mkfifo(&p);
+        mkfifo(&p).unwrap();
         for how in [Open::Read, Open::Append, Open::Create(0o644), Open::Dir, Open::Shared(0o600)] {
             let e = open_file(&p, how).unwrap_err().to_string();
             assert!(e.starts_with(&format!("{}: ", p.display())), "{how:?}: {e}");

@@ -221,16 +221,33 @@ pub struct Ring {
     cursor: usize,
 }
 
+/// `n` copies of `v`, or an `OutOfMemory` error saying how much could not be had, where `vec!`
+/// would abort the process: a memory limit (`ulimit -v`) is a fault to report, not a crash.
+pub fn try_vec<T: Clone>(n: usize, v: T) -> std::io::Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| out_of_memory(n.saturating_mul(std::mem::size_of::<T>())))?;
+    out.resize(n, v);
+    Ok(out)
+}
+
+/// The error of an allocation of `bytes` that failed.
+pub fn out_of_memory(bytes: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::OutOfMemory,
+        format!("cannot allocate {} MiB: out of memory (a memory limit?)", bytes.div_ceil(1 << 20)),
+    )
+}
+
 impl Ring {
     /// A ring over `range` bytes with `stride` bytes between pointers (both rounded to words;
     /// stride at least one word, range at least one stride).
-    pub fn new(range: usize, stride: usize) -> Ring {
+    pub fn new(range: usize, stride: usize) -> std::io::Result<Ring> {
         let w = std::mem::size_of::<usize>();
         let step = (stride / w).max(1);
         let n = (range / w).max(step);
         // Start on a page boundary, as lmbench's buffer does.
         let page = page_size();
-        let mut words = vec![0usize; n + page / w];
+        let mut words = try_vec(n + page / w, 0usize)?;
         let skew = words.as_ptr() as usize % page;
         let first = if skew == 0 { 0 } else { (page - skew) / w };
         let base = words.as_ptr() as usize + first * w;
@@ -240,7 +257,7 @@ impl Ring {
             i += step;
         }
         words[first + i] = base;
-        Ring { words, cursor: base }
+        Ok(Ring { words, cursor: base })
     }
 
     /// A ring over `range` bytes (rounded down to words, at least one) whose pointers are the
@@ -250,11 +267,15 @@ impl Ring {
     /// that whatever the links, every word holds an address inside the buffer.
     ///
     /// Panics on an offset that is not word-aligned or not inside the range.
-    pub fn with_links(range: usize, start: usize, links: impl IntoIterator<Item = (usize, usize)>) -> Ring {
+    pub fn with_links(
+        range: usize,
+        start: usize,
+        links: impl IntoIterator<Item = (usize, usize)>,
+    ) -> std::io::Result<Ring> {
         let w = std::mem::size_of::<usize>();
         let n = (range / w).max(1);
         let page = page_size();
-        let mut words = vec![0usize; n + page / w];
+        let mut words = try_vec(n + page / w, 0usize)?;
         let skew = words.as_ptr() as usize % page;
         let first = if skew == 0 { 0 } else { (page - skew) / w };
         let base = words.as_ptr() as usize + first * w;
@@ -269,7 +290,7 @@ impl Ring {
             words[first + index(from)] = base + index(to) * w;
         }
         let cursor = base + index(start) * w;
-        Ring { words, cursor }
+        Ok(Ring { words, cursor })
     }
 
     /// Follows `hundreds` x 100 pointers and returns where it stopped (also kept for the next
