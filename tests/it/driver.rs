@@ -199,7 +199,7 @@ fn machine_readable_stdout_and_no_save() {
 fn index_of(json: &str) -> String {
     let summary = &json[json.find("\"summary\": {").expect("a summary")..];
     let score = &summary[summary.find("\"score\": ").unwrap() + 9..];
-    let score: f64 = score[..score.find(|c: char| c == ',' || c == '\n').unwrap()].parse().unwrap();
+    let score: f64 = score[..score.find([',', '\n']).unwrap()].parse().unwrap();
     format!("{score:.1}")
 }
 

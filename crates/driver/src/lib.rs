@@ -128,8 +128,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     run.interrupted = stopped_by.is_some();
     run.incomplete = false;
     runner.save(&run);
-    let saved = saved_where(runner.files.as_ref());
-    runner.console.finish(&run, opts.format, &saved);
+    runner.console.finish(&run, opts.format, &saved_where(runner.files.as_ref()));
     conclude(&run, runner, stopped_by)
 }
 

@@ -204,7 +204,8 @@ impl Console {
         }
     }
 
-    /// Before a long run begins on a terminal: how long it will take, and the ways out.
+    /// Before the standard index begins on a terminal (the better part of an hour): how long
+    /// it will take, and the ways out.
     pub fn forewarn(&mut self, estimate: f64, quick: f64) {
         if self.live == Live::Line {
             self.note(&format!(

@@ -24,11 +24,8 @@ pub fn render(run: &Run) -> String {
     j.key("schema").string("unixbench-results");
     j.key("schema_version").int(2);
     j.key("version").string(&run.version);
-    // What `--version` says of the binary beside its version (`version::Build`).
-    j.key("build").begin_object();
-    j.key("target").string(run.build.target);
-    j.key("commit").string(run.build.commit);
-    j.end_object();
+    j.key("build").begin_object().key("target").string(run.build.target);
+    j.key("commit").string(run.build.commit).end_object();
     j.key("summary");
     summary(&mut j, run);
     j.key("interrupted").bool(run.interrupted);
