@@ -98,27 +98,23 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
 /// (`view::headline`), then the run in one line (`view::summary`). Nothing before a test has
 /// an index.
 pub fn headline(run: &Run) -> String {
-    let figures: Vec<String> = run
-        .runs
-        .iter()
-        .filter_map(|cr| {
-            let b = super::view::headline(cr)?;
-            Some(format!(
-                "<div><span class=\"big\">{}</span> {}, {}</div>\n",
+    let mut s = String::from("<div class=\"headline\">\n");
+    for cr in &run.runs {
+        if let Some(b) = super::view::headline(cr) {
+            let copies = super::svg::copies_text(cr.copies);
+            let _ = writeln!(
+                s,
+                "<div><span class=\"big\">{}</span> {}, {copies}</div>",
                 fmt::f1(b.score),
-                score_title(b),
-                super::svg::copies_text(cr.copies)
-            ))
-        })
-        .collect();
-    if figures.is_empty() {
+                score_title(b)
+            );
+        }
+    }
+    if !s.contains("big") {
         return String::new();
     }
-    format!(
-        "<div class=\"headline\">\n{}<p>{}</p>\n</div>\n\n",
-        figures.concat(),
-        escape(&super::view::summary(run))
-    )
+    let _ = write!(s, "<p>{}</p>\n</div>\n\n", escape(&super::view::summary(run)));
+    s
 }
 
 /// The run's verdict, in a framed box above the system table where no reader misses it: the kind

@@ -83,20 +83,14 @@ fn summary(j: &mut Writer, run: &Run) {
     j.begin_object();
     j.key("text").string(&super::view::summary(run));
     j.key("kind").string(run.kind().name());
-    j.key("standard").bool(run.not_standard().is_empty());
     j.key("disturbed").int(super::view::disturbed_count(run) as i64);
     j.key("index").begin_array();
     for cr in &run.runs {
         j.begin_object();
         j.key("copies").int(cr.copies as i64);
         let b = super::view::headline(cr);
-        j.key("category").opt_string(b.map(|b| b.category.key()));
         j.key("title").opt_string(b.map(score_title).as_deref());
         j.key("score").opt_number(b.map(|b| b.score));
-        match b {
-            Some(b) => j.key("partial").bool(b.partial),
-            None => j.key("partial").null(),
-        };
         j.end_object();
     }
     j.end_array();
@@ -344,15 +338,12 @@ mod tests {
   "summary": {
     "text": "partial index 1057898706.1 at 1 copy; a short run, not standard; noise not read; interrupted",
     "kind": "short",
-    "standard": false,
     "disturbed": 0,
     "index": [
       {
         "copies": 1,
-        "category": "system",
         "title": "System Benchmarks Index Score (Partial Only)",
-        "score": 1057898706.1,
-        "partial": true
+        "score": 1057898706.1
       }
     ]
   },

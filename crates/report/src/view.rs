@@ -7,6 +7,7 @@ use crate::model::{
     Category, CopyRun, Disturbance, IndexBlock, Noise, Run, Settings, TestResult, DISTURBED, MAX_REMEASURED,
     STOPPED,
 };
+use std::fmt::Write as _;
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
@@ -263,39 +264,37 @@ pub fn headline(cr: &CopyRun) -> Option<&IndexBlock> {
 /// `index 1520.3 at 1 copy, 2780.1 at 2 copies; a standard run; no test disturbed`. No
 /// classic report's words (`Index Score`, a test's message), so no grep for them meets it.
 pub fn summary(run: &Run) -> String {
-    let label = run.runs.iter().find_map(headline).map(|b| {
-        let what = if b.category == Category::System { "index" } else { b.category.key() };
-        if b.partial {
-            format!("partial {what}")
+    let mut s = String::new();
+    for cr in &run.runs {
+        let Some(b) = headline(cr) else { continue };
+        if s.is_empty() {
+            let what = if b.category == Category::System { "index" } else { b.category.key() };
+            s = format!("{}{what} ", if b.partial { "partial " } else { "" });
         } else {
-            what.to_string()
+            s.push_str(", ");
         }
-    });
-    let index = match label {
-        None => "no index score".to_string(),
-        Some(label) => {
-            let each: Vec<String> = run
-                .runs
-                .iter()
-                .map(|cr| {
-                    let score = headline(cr).map_or("none".to_string(), |b| fmt::f1(b.score));
-                    format!("{score} at {}", fmt::number(Some(cr.copies), "copy", "copies"))
-                })
-                .collect();
-            format!("{label} {}", each.join(", "))
+        let _ = write!(s, "{} at {}", fmt::f1(b.score), fmt::number(Some(cr.copies), "copy", "copies"));
+    }
+    if s.is_empty() {
+        s.push_str("no index score");
+    }
+    match run.kind() {
+        crate::model::RunKind::Standard => s.push_str("; a standard run; "),
+        k => {
+            let _ = write!(s, "; a {} run, not standard; ", k.name());
         }
-    };
-    let kind = match run.kind() {
-        crate::model::RunKind::Standard => "a standard run".to_string(),
-        k => format!("a {} run, not standard", k.name()),
-    };
-    let disturbed = match (run.settings.noise, disturbed_count(run)) {
-        (false, _) => "noise not read".to_string(),
-        (true, 0) => "no test disturbed".to_string(),
-        (true, n) => format!("{} disturbed", fmt::number(Some(n), "test", "tests")),
-    };
-    let stopped = if run.interrupted { "; interrupted" } else { "" };
-    format!("{index}; {kind}; {disturbed}{stopped}")
+    }
+    match (run.settings.noise, disturbed_count(run)) {
+        (false, _) => s.push_str("noise not read"),
+        (true, 0) => s.push_str("no test disturbed"),
+        (true, n) => {
+            let _ = write!(s, "{} disturbed", fmt::number(Some(n), "test", "tests"));
+        }
+    }
+    if run.interrupted {
+        s.push_str("; interrupted");
+    }
+    s
 }
 
 /// The lead of the note of a run that is not standard; `compare` tells a text report's kind
