@@ -51,6 +51,10 @@ fn main() -> ExitCode {
     let _ = sys::signal::default(libc::SIGPIPE);
     // A closed stdout must stay an error to write to, not become the first file opened.
     let _ = sys::fd::reserve_std_fds();
+    base::version::set_build(base::version::Build {
+        target: env!("UNIXBENCH_TARGET"),
+        commit: env!("UNIXBENCH_COMMIT"),
+    });
     let mut argv: Vec<OsString> = std::env::args_os().collect();
     if argv.is_empty() {
         argv.push(OsString::from("unixbench"));
@@ -85,7 +89,9 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install::install(&argv[1..])),
         Some("--dropin") => (me, install::dropin(&argv[1..])),
-        Some("--version" | "-V" | "version") => (me, no_more(&argv).and_then(|()| error::print(&version()))),
+        Some("--version" | "-V" | "version") => {
+            (me, no_more(&argv).and_then(|()| error::print(&base::version::full())))
+        }
         Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(&help()))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
         Some("run") => {
@@ -158,12 +164,6 @@ fn no_more(argv: &[OsString]) -> error::Result {
             argv[0].to_string_lossy()
         ))),
     }
-}
-
-/// What `--version` prints: the version line, then what this binary was built as (build.rs).
-fn version() -> String {
-    let built = concat!("built for ", env!("UNIXBENCH_TARGET"), " from commit ", env!("UNIXBENCH_COMMIT"));
-    format!("{}{built}\n", base::version::LINE)
 }
 
 /// The top-level help: the commands, the options people reach for (from the driver's table of

@@ -60,6 +60,17 @@ fn assert_run_chart(html: &str) {
         assert!(charts.contains(&format!(">{name}</text>")), "{name}: {charts}");
     }
     assert!(!html.contains("<script"), "no script");
+    // The result first: the index figures, large, under the title and before any chart or table.
+    let headline = html.find("<div class=\"headline\">").expect("the index at the top");
+    assert!(
+        headline < html.find("<div class=\"charts\">").unwrap() && headline < html.find("<table").unwrap()
+    );
+    let figures = &html[headline..html[headline..].find("</div>\n\n").unwrap() + headline];
+    assert_eq!(figures.matches("<span class=\"big\">").count(), 2, "1 and 2 copies: {figures}");
+    assert!(
+        figures.contains("</span> System Benchmarks Index Score (Partial Only), 2 copies</div>"),
+        "{figures}"
+    );
     let top = &html[..html.find("Test System Information").unwrap()];
     let verdict = &top[top.find("<div class=\"verdict bad\">").expect("the verdict's box")..];
     assert!(
@@ -149,6 +160,13 @@ fn the_report_and_a_compare_page_carry_the_chart_and_lay_it_out() {
                 // The verdict's box: above the system table, within the width.
                 let v = of("verdict ");
                 assert!(v.len() == 1 && v[0][1] + v[0][3] <= top_table(boxes), "{name} at {w}: {boxes}");
+                // The index figures on the first screen (844 pixels high on a phone, 900 here),
+                // above the verdict's box.
+                let h = of("headline ");
+                assert!(
+                    h.len() == 1 && h[0][1] + h[0][3] <= 844.0 && h[0][1] < v[0][1],
+                    "{name} at {w}: {boxes}"
+                );
                 assert!(v[0][0] >= 0.0 && v[0][0] + v[0][2] <= w as f64, "{name} at {w}: {boxes}");
             }
             // Phone: one chart per row; desktop: several side by side.
@@ -231,6 +249,8 @@ function probe(f) {
   });
   const v = d.querySelector('.verdict');
   if (v) out += 'verdict ' + box(v) + '\\n';
+  const h = d.querySelector('.headline');
+  if (h) out += 'headline ' + box(h) + '\\n';
   out += 'table ' + d.querySelector('table').getBoundingClientRect().y.toFixed(1) + '\\n';
   let wide = 0;
   for (const t of d.querySelectorAll('table')) {

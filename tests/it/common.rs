@@ -121,3 +121,80 @@ pub fn counts(err: &str) -> Vec<(f64, u32, String)> {
 /// RLIMIT_NPROC counts every process of the user, so the tests that run as nobody take turns:
 /// hold this lock while such a process runs.
 pub static NOBODY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `c` with its stderr (and its stdout too, when `both`) on a new pseudo-terminal of 80
+/// columns and 24 rows, a serial console's; returns what the terminal received and the exit
+/// status.
+pub fn on_a_terminal(c: std::process::Command, both: bool) -> (String, Option<i32>) {
+    on_a_terminal_until(c, both, None)
+}
+
+/// [`on_a_terminal`], sending SIGINT to the run once the terminal has received `stop`.
+pub fn on_a_terminal_until(
+    mut c: std::process::Command,
+    both: bool,
+    stop: Option<&str>,
+) -> (String, Option<i32>) {
+    let (master, slave) = base::sys::fd::openpty().expect("a pseudo-terminal");
+    base::sys::fd::set_window(master.raw(), 80, 24).expect("a window size");
+    let tty = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).unwrap();
+    c.stdin(std::process::Stdio::null()).stderr(tty());
+    c.stdout(if both { std::process::Stdio::from(tty()) } else { std::process::Stdio::null() });
+    let mut child = c.spawn().unwrap();
+    drop(c);
+    // The master is read while the run goes on: a terminal's buffer is small.
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let into = seen.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        // Reading ends (EIO) once every holder of the slave has closed it.
+        while let Ok(n @ 1..) = base::sys::fd::read(master.raw(), &mut buf) {
+            into.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    if let Some(stop) = stop {
+        let t0 = std::time::Instant::now();
+        while !String::from_utf8_lossy(&seen.lock().unwrap()).contains(stop) {
+            assert!(t0.elapsed().as_secs() < 60, "{stop:?} never came");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        base::sys::proc::kill(child.id() as i32, libc::SIGINT).unwrap();
+    }
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let out = seen.lock().unwrap().clone();
+    (String::from_utf8_lossy(&out).into_owned(), status.code())
+}
+
+/// The lines a terminal `width` columns wide shows once it has received `out`: a carriage
+/// return goes back to the line's start, a newline to a new line, `ESC[K` erases to the line's
+/// end, and any other escape sequence fails the test (the live line uses no other). A line
+/// longer than the width is one the terminal wrapped.
+pub fn screen(out: &str) -> Vec<String> {
+    let (mut lines, mut col) = (vec![Vec::<char>::new()], 0);
+    let mut chars = out.chars();
+    while let Some(c) = chars.next() {
+        let line = lines.last_mut().unwrap();
+        match c {
+            '\r' => col = 0,
+            '\n' => {
+                lines.push(Vec::new());
+                col = 0;
+            }
+            '\x1b' => {
+                let seq: String = chars.by_ref().take(2).collect();
+                assert_eq!(seq, "[K", "an escape the live line does not use: {out:?}");
+                line.truncate(col);
+            }
+            c if col < line.len() => {
+                line[col] = c;
+                col += 1;
+            }
+            c => {
+                line.push(c);
+                col += 1;
+            }
+        }
+    }
+    lines.into_iter().map(|l| l.into_iter().collect()).collect()
+}

@@ -185,7 +185,105 @@ fn machine_readable_stdout_and_no_save() {
     ));
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert!(stdout(&o).trim_start().starts_with('{'), "{}", stdout(&o));
-    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // -q: no progress; the summary alone.
+    assert_eq!(
+        stderr(&o),
+        "unixbench: partial index 0.0 at 1 copy; a short run, not standard; no test disturbed\n\
+         unixbench: no file written (--no-save)\n"
+            .replace("0.0", &index_of(&stdout(&o)))
+            .replace("no test disturbed", disturbed_words(&stdout(&o)))
+    );
+}
+
+/// The first `"score"` of a JSON's summary, as the text prints it (one decimal).
+fn index_of(json: &str) -> String {
+    let summary = &json[json.find("\"summary\": {").expect("a summary")..];
+    let score = &summary[summary.find("\"score\": ").unwrap() + 9..];
+    let score: f64 = score[..score.find([',', '\n']).unwrap()].parse().unwrap();
+    format!("{score:.1}")
+}
+
+/// How the summary words the disturbed tests of a JSON (a busy machine disturbs some).
+fn disturbed_words(json: &str) -> &'static str {
+    match json.matches("\"disturbed\": true").count() {
+        0 => "no test disturbed",
+        1 => "1 test disturbed",
+        _ => "2 tests disturbed",
+    }
+}
+
+/// The run ends with its summary: the index at each copy count, the kind of run, the disturbed
+/// tests, where the files went; as `** ` lines after the report on stdout and on stderr (which
+/// is another file here), and with -q on stderr alone. The JSON carries the same summary and
+/// what `--version` says the binary was built as.
+#[test]
+fn the_run_ends_with_its_summary_with_and_without_q() {
+    let s = Scratch::new("drv-summary");
+    let o = run(&mut driver(&s, &["-i", "1", "-t", "1", "-c", "1", "-c", "2", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let json = read(&result_file(&s, ".json"));
+    let base = result_file(&s, "");
+    let (out, err) = (stdout(&o), stderr(&o));
+    let summary = &json[json.find("\"text\": \"").unwrap() + 9..];
+    let summary = &summary[..summary.find('"').unwrap()];
+    assert!(summary.starts_with("partial index ") && summary.contains(" at 1 copy, "), "{summary}");
+    assert!(summary.contains(" at 2 copies; a short run, not standard; "), "{summary}");
+    let saved = format!("results in {} (and .html, .log), JSON in {}", base.display(), base.display());
+    assert!(out.ends_with(&format!("** Summary: {summary}\n** R{}.json\n", &saved[1..])), "{out}");
+    assert!(err.ends_with(&format!("unixbench: {summary}\nunixbench: {saved}.json\n")), "{err}");
+    // Not in the report's file, which stays the report.
+    assert!(!read(&base).contains("** Summary:"));
+    // The JSON: each copy count's index, the kind, the disturbed count; the build.
+    for want in [
+        "\"kind\": \"short\"",
+        "\"copies\": 2,\n        \"title\": \"System Benchmarks Index Score (Partial Only)\"",
+        "\"disturbed\": ",
+    ] {
+        assert!(json.contains(want), "{want}: {json}");
+    }
+    let version = stdout(&run(&mut ub(["--version"])));
+    let built = version.lines().nth(1).unwrap();
+    let (target, commit) = built.strip_prefix("built for ").unwrap().split_once(" from commit ").unwrap();
+    assert!(
+        json.contains(&format!(
+            "\"build\": {{\n    \"target\": \"{target}\",\n    \"commit\": \"{commit}\"\n  }}"
+        )),
+        "{json}"
+    );
+
+    // -q: the report alone on stdout; the summary on stderr.
+    let o = run(&mut driver(&s, &["-q", "-i", "1", "-t", "1", "-c", "1", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(!out.contains("** Summary:"), "{out}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("unixbench: partial index ") && lines[0].contains(" at 1 copy; a short run"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("unixbench: results in ") && lines[1].contains("-02 (and .html, .log)"),
+        "{err}"
+    );
+}
+
+/// `-i 1` without `-t`: Run's durations, fewer passes; the text report says it is not a
+/// standard run on a `** ` line, in the words of the HTML's box, and `compare` reads it so.
+#[test]
+fn a_run_with_fewer_passes_says_so_in_the_text_report() {
+    let s = Scratch::new("drv-i1");
+    let o = run(&mut driver(&s, &["-i", "1", "-c", "1", "syscall"]));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let report = read(&result_file(&s, ""));
+    let note = "** Not a standard run (short): -i 1: other pass counts than Run's 10 and 3; not comparable with standard runs.\n";
+    assert!(report.contains(note), "{report}");
+    assert!(stdout(&o).contains(note));
+    assert!(
+        read(&result_file(&s, ".html")).contains("<li>-i 1: other pass counts than Run&#39;s 10 and 3</li>")
+    );
+    let o = run(ub(["compare", "--format", "tsv"]).arg(result_file(&s, "")).arg(result_file(&s, "")));
+    assert!(stdout(&o).lines().skip(1).all(|l| l.contains("\tshort\t")), "{}", stdout(&o));
 }
 
 #[test]

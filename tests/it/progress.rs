@@ -3,36 +3,13 @@
 //! test starts and ends; nothing with `-q`.
 
 use crate::common::*;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// `unixbench -t 1 -i 2 -c 1 ARGS pipe syscall`, saving nothing, in a scratch directory.
 fn short_run(s: &Scratch, args: &[&str]) -> Command {
     let mut c = ub(["-t", "1", "-i", "2", "-c", "1", "--no-save", "--tmpdir"]);
     c.arg(s.path()).args(args).args(["pipe", "syscall"]).current_dir(s.path());
     c
-}
-
-/// Runs `c` with its stderr (and its stdout too, when `both`) on a new pseudo-terminal;
-/// returns what the terminal received and the exit status.
-fn on_a_terminal(mut c: Command, both: bool) -> (String, Option<i32>) {
-    let (master, slave) = base::sys::fd::openpty().expect("a pseudo-terminal");
-    let tty = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).unwrap();
-    c.stdin(Stdio::null()).stderr(tty());
-    c.stdout(if both { Stdio::from(tty()) } else { Stdio::null() });
-    let mut child = c.spawn().unwrap();
-    drop(c);
-    // The master is read while the run goes on: a terminal's buffer is small.
-    let reader = std::thread::spawn(move || {
-        let (mut out, mut buf) = (Vec::new(), [0u8; 4096]);
-        // Reading ends (EIO) once every holder of the slave has closed it.
-        while let Ok(n @ 1..) = base::sys::fd::read(master.raw(), &mut buf) {
-            out.extend_from_slice(&buf[..n]);
-        }
-        out
-    });
-    let status = child.wait().unwrap();
-    let out = reader.join().unwrap();
-    (String::from_utf8_lossy(&out).into_owned(), status.code())
 }
 
 #[test]
@@ -49,10 +26,12 @@ fn without_a_terminal_each_test_says_when_it_starts_and_ends_with_the_time_left(
     assert_eq!(lines[3], "[2/2] System Call Overhead, 1 copy: done, 0 s left");
     // No terminal: no escape sequence, no pass-by-pass line.
     assert!(!err.contains('\x1b') && !err.contains("pass 1"), "{err:?}");
-    // -q: silent as ever.
+    // -q: no progress, only the summary at the end.
     let o = run(&mut short_run(&s, &["-q"]));
     assert_eq!(o.status.code(), Some(0));
-    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(err.starts_with("unixbench: partial index "), "{err}");
 }
 
 #[test]
@@ -73,12 +52,69 @@ fn on_a_terminal_one_live_line_says_the_test_the_pass_and_the_time_left() {
     // -v writes its lines over the live one, which is drawn again after them.
     let (tty, _) = on_a_terminal(short_run(&s, &["-v"]), true);
     let after = tty.split("COPIES: \"1\"").nth(1).unwrap_or_else(|| panic!("{tty:?}"));
-    assert!(after.contains("\x1b[s  [1/2] pass 1 of 2, "), "redrawn after -v's lines: {tty:?}");
-    // Run's progress on the same terminal: the live text sits at the end of Run's line.
+    assert!(
+        after.contains("\r[1/2] Pipe Throughput, 1 copy: pass 1 of 2, "),
+        "redrawn after -v's lines: {tty:?}"
+    );
+    // Run's progress on the same terminal: each of its lines written whole, the live line
+    // erased before it and drawn again after it.
     let (tty, _) = on_a_terminal(short_run(&s, &[]), true);
-    assert!(tty.contains("1 x Pipe Throughput \x1b[s  [1/2] Pipe Throughput, 1 copy: starts, "), "{tty:?}");
-    assert!(tty.contains("\x1b[K 1\x1b[s  [1/2] pass 1 of 2, "), "{tty:?}");
+    assert!(tty.contains("\r\x1b[K1 x Pipe Throughput  1 2\r\n\r[1/2] Pipe Throughput, 1 copy: "), "{tty:?}");
+    // -q: no live line; the summary alone.
     let (tty, code) = on_a_terminal(short_run(&s, &["-q"]), false);
     assert_eq!(code, Some(0));
-    assert!(tty.is_empty(), "-q: {tty:?}");
+    assert!(tty.starts_with("unixbench: partial index ") && tty.lines().count() == 2, "-q: {tty:?}");
+}
+
+/// On an 80-column terminal the live line fits (a long test name shortened, the pass and the
+/// time left kept) and is rewritten in place: the screen holds no line wider than the terminal
+/// and no fragment of an earlier live line, whether Run's progress shares the terminal or not,
+/// and the live line is gone once the run ends.
+#[test]
+fn on_an_80_column_terminal_the_live_line_never_wraps_nor_leaves_fragments() {
+    let s = Scratch::new("progress-80");
+    for both in [true, false] {
+        let mut c = ub(["--quick=8", "-c", "1", "--no-save", "--tmpdir"]);
+        c.arg(s.path()).args(["dhry2reg", "syscall"]).current_dir(s.path());
+        let (tty, code) = on_a_terminal(c, both);
+        assert_eq!(code, Some(0), "{tty}");
+        // The live line was drawn, its test's name shortened to fit.
+        assert!(tty.contains("\r[1/2] Dhrystone 2 using"), "{tty:?}");
+        assert!(tty.contains("...,"), "the name cut: {tty:?}");
+        let lines = screen(&tty);
+        // The report (after Run's rule) and our own lines may be long: the progress may not.
+        let end = lines.iter().position(|l| l.starts_with("=====")).unwrap_or(lines.len());
+        for l in lines[..end].iter().filter(|l| !l.starts_with("unixbench: ")) {
+            assert!(l.chars().count() <= 80, "a line wider than the terminal: {l:?}\n{tty:?}");
+            assert!(!l.starts_with('['), "a live line left behind: {l:?}\n{tty:?}");
+            assert!(l.matches("left").count() <= 1 && !l.contains("lefteft"), "a fragment: {l:?}");
+        }
+        if both {
+            assert!(
+                lines.iter().any(|l| l.starts_with("1 x Dhrystone 2 using register variables  1 2 3")),
+                "{lines:#?}"
+            );
+        }
+    }
+}
+
+/// A run of the standard index started on a terminal says first how long it will take and
+/// the ways out; stopped with Ctrl-C, it keeps what it measured and says so.
+#[test]
+fn the_standard_index_on_a_terminal_says_how_long_it_takes_first() {
+    let s = Scratch::new("progress-full");
+    let mut c = ub(["--no-save", "-c", "1", "--tmpdir"]);
+    c.arg(s.path()).current_dir(s.path());
+    let (tty, code) = on_a_terminal_until(c, false, Some("--quick estimates it"));
+    assert_eq!(code, Some(130), "{tty}");
+    let first = tty.lines().find(|l| l.starts_with("unixbench: ")).unwrap_or_else(|| panic!("{tty:?}"));
+    assert!(
+        first.starts_with("unixbench: the standard index takes about ")
+            && first.contains("Ctrl-C stops it and keeps a report of the tests done"),
+        "{first}"
+    );
+    assert!(tty.contains("stopped by SIGINT"), "{tty:?}");
+    // Not on a quick run, nor without a terminal.
+    let o = run(&mut ub(["-n", "--quick"]));
+    assert!(!stderr(&o).contains("takes about"), "{}", stderr(&o));
 }

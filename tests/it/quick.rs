@@ -141,3 +141,85 @@ fn a_quick_run_s_tsv_and_csv_say_what_kind_of_figure_each_is() {
     assert_eq!(row[head.iter().position(|h| *h == "Kind").unwrap()], "quick", "{csv}");
     assert_eq!(head.len(), row.len(), "{csv}");
 }
+
+/// One count of passes in every output of a quick run (`view::pass_count`): for each test, the
+/// passes of its score and those kept, alike in the text report's interval line, the JSON, the
+/// HTML's statistics and the log; the classic line's `samples` are the kept ones; the live
+/// line numbers each pass run (those measured again too) up to no more than the plan's most, and
+/// a second visit (a test loose or disturbed after its first) shows its own test's place.
+#[test]
+fn a_quick_run_counts_its_passes_alike_everywhere() {
+    let s = Scratch::new("quick-passes");
+    let results = s.path().join("results");
+    let args = ["--quick=16", "-c", "1", "syscall", "pipe"];
+    let plan = stdout(&run(ub(["-n"]).args(args)));
+    let mut c = ub(args);
+    c.args(["--json", "--results"]).arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let (tty, code) = on_a_terminal(c, false);
+    assert_eq!(code, Some(0), "{tty}");
+    let file = |ext: &str| {
+        let f = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
+        let mut f = f.filter(|p| p.extension().map_or(ext.is_empty(), |e| e == ext));
+        std::fs::read_to_string(f.next().unwrap()).unwrap()
+    };
+    let (report, json, html, log) = (file(""), file("json"), file("html"), file("log"));
+    for (place, name, message) in [(1, "syscall", "System Call Overhead"), (2, "pipe", "Pipe Throughput")] {
+        let text = report.lines().find(|l| l.starts_with(&format!("** {name}: "))).unwrap();
+        let words = text.rsplit_once("), ").unwrap().1;
+        let (scored, kept) = words.split_once(" passes, ").unwrap_or_else(|| panic!("{text}"));
+        let (scored, kept): (usize, usize) =
+            (scored.parse().unwrap(), kept.trim_end_matches(" kept").parse().unwrap());
+        let of = &json[json.find(&format!("\"name\": \"{name}\"")).unwrap()..];
+        assert!(
+            of.contains(&format!("\"scored_passes\": {scored},\n          \"kept_passes\": {kept},")),
+            "{name}: {text}\n{of}"
+        );
+        assert!(
+            html.contains(&format!(
+                "<b>{message}</b></td>\n   <td align=right data-label=\"Passes\"><tt>{words}</tt>"
+            )),
+            "{words}: {html}"
+        );
+        // The log's last section of the test (a second visit's, when it had one) ends on it.
+        assert!(
+            log.rsplit(&format!("\n{message} -- 1 copy"))
+                .next()
+                .unwrap()
+                .contains(&format!(">>>> passes: {words}\n")),
+            "{log}"
+        );
+        let line = report.lines().find(|l| l.starts_with(message)).unwrap();
+        assert!(line.ends_with(&format!(", {kept} samples)")), "{line}");
+        // The live line: each pass run numbered, up to the scored and the replaced ones.
+        let replaced = of[..of.find("\"stats\"").unwrap()].matches("\"why\": ").count();
+        let at = format!("] {message}, 1 copy");
+        let numbers: Vec<usize> = tty
+            .split('\r')
+            .filter(|l| l.contains(&at) && l.contains(": pass "))
+            .map(|l| l.split(": pass ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(numbers.iter().max(), Some(&(scored + replaced)), "{name}: {tty:?}");
+        let most: usize = plan
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")))
+            .unwrap()
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .rsplit('-')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        // The first test's share is the plan's (a later one's grows with what those before it
+        // left).
+        let first = tty.split('\r').find(|l| l.contains(&at) && l.contains(": pass 1 of at most ")).unwrap();
+        if place == 1 {
+            assert!(first.contains(&format!(": pass 1 of at most {most}, ")), "the plan's {most}: {first:?}");
+        }
+        if log.contains(&format!("\n{message} -- 1 copy (again)\n")) {
+            assert!(tty.contains(&format!("\r[{place}/2] {message}, 1 copy, again: pass ")), "{tty:?}");
+        }
+        assert!(!tty.contains(&format!("[{}/2] {message}", 3 - place)), "{tty:?}");
+    }
+}

@@ -341,8 +341,10 @@ const CRATES: &[Crate] = &[
         dir: "crates/base",
         name: "base",
         layers: &[
-            // The plain data: the run model, the baselines, the version, this binary's path.
-            &["model", "baselines", "version", "selfexe", "suggest"],
+            // The version (and what the binary was built as), which the run model records.
+            &["version"],
+            // The plain data: the run model, the baselines, this binary's path.
+            &["model", "baselines", "selfexe", "suggest"],
             // The catalogue: tests and groups (with their categories and baselines).
             &["suite"],
             // Measuring: sys, then errors and formatting (through sys), the protocol and

@@ -583,6 +583,8 @@ impl Run {
 pub struct Run {
     /// The banner's version string, e.g. `6.0.0-compatible; unixbench 0.1.0`.
     pub version: String,
+    /// What the binary that ran was built as (its target and commit).
+    pub build: crate::version::Build,
     pub system: SystemInfo,
     pub settings: Settings,
     pub runs: Vec<CopyRun>,

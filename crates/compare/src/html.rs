@@ -319,7 +319,7 @@ mod tests {
         );
         assert!(!p.contains("Warning"));
         let d = page(&srcs, false, &|t| t.message == "Pipe Throughput");
-        assert_eq!(charts(&d).matches("<rect class=\"d\"").count(), 6);
+        assert_eq!(charts(&d).matches(" d\" x=").count(), 6, "outlined, their colours kept");
     }
 
     #[test]

@@ -567,6 +567,7 @@ Count score:        220.0
         };
         let mut run = model::Run {
             version: "6.0.0-compatible; unixbench 0.1.0".into(),
+            build: Default::default(),
             system: SystemInfo {
                 hostname: "box".into(),
                 os: "GNU/Linux".into(),

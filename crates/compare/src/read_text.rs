@@ -29,10 +29,12 @@ pub(super) fn from_text(file: &str, text: &str) -> Result<Source, String> {
         mark_disturbed(&mut run.tests, &lines[start..end]);
         runs.push(run);
     }
-    // The notes `report::text` writes for a quick run and for `-t`; a report without them (the
-    // C suite's too) ran Run's durations. (`-i` has no note: a text report cannot tell it.)
+    // The notes `report::text` writes for a quick run, for `-t` and for any run not standard
+    // (`-i` too); a report without them (the C suite's too) ran Run's durations and passes.
     let note = |lead: &str| lines.iter().any(|l| l.strip_prefix("** ").is_some_and(|n| n.starts_with(lead)));
-    let (quick, short) = (note(report::view::QUICK_LEAD), note(report::view::SHORT_LEAD));
+    let short_kind = format!("{} (short)", report::view::NOT_STANDARD_LEAD);
+    let (quick, short) =
+        (note(report::view::QUICK_LEAD), note(report::view::SHORT_LEAD) || note(&short_kind));
     let date = starts.first().and_then(|&i| text_date(lines[i])).unwrap_or_else(|| "unknown".into());
     let host = text_host(&lines);
     Ok(Source { file: file.to_string(), kind: FileKind::Text, version, quick, short, date, runs, host })

@@ -75,7 +75,7 @@ fn run_home(argv0: &Path) -> PathBuf {
 fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let mut opts = match options::parse(args)? {
         Parsed::Help => return crate::error::print(&options::help()),
-        Parsed::Version => return crate::error::print(base::version::LINE),
+        Parsed::Version => return crate::error::print(&base::version::full()),
         Parsed::Run(o) => *o,
     };
     // A file size limit must not kill the run: writing the log or a report then fails with
@@ -123,12 +123,15 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     runner.save(&run);
     runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
     runner.console.start(&run);
+    if plan.is_full_index() {
+        runner.console.forewarn(plan.estimate(), plan.quick_estimate());
+    }
     note_memory_tmpdir(&plan, &opts, &dirs);
     let stopped_by = run_plan(&plan, &mut runner, &workdir, &mut run);
     run.interrupted = stopped_by.is_some();
     run.incomplete = false;
     runner.save(&run);
-    runner.console.finish(&run, opts.format);
+    runner.console.finish(&run, opts.format, &saved_where(runner.files.as_ref()));
     conclude(&run, runner, stopped_by)
 }
 
@@ -256,6 +259,7 @@ fn remeasures(opts: &Options, plan: &Plan) -> bool {
 fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run {
     Run {
         version: report::version(opts.semantics()),
+        build: base::version::build(),
         system,
         settings: Settings {
             tests: opts.tests.iter().map(|t| t.to_string()).collect(),
@@ -486,13 +490,16 @@ fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
             failed.join(", ")
         )));
     }
-    if let Some(f) = runner.files.as_ref().filter(|_| run.settings.verbosity != options::Verbosity::Quiet) {
-        let mut also = vec![".html", ".log"];
-        also.extend(f.csv_written().then_some(".csv"));
-        let json = f.json.as_ref().map(|p| format!(", JSON in {}", p.display())).unwrap_or_default();
-        output::note(&format!("results in {} (and {}){json}", f.base.display(), also.join(", ")));
-    }
     Ok(())
+}
+
+/// Where the run's files went, as its summary ends: `results in <base> (and .html, .log)`.
+fn saved_where(files: Option<&Files>) -> String {
+    let Some(f) = files else { return "no file written (--no-save)".to_string() };
+    let mut also = vec![".html", ".log"];
+    also.extend(f.csv_written().then_some(".csv"));
+    let json = f.json.as_ref().map(|p| format!(", JSON in {}", p.display())).unwrap_or_default();
+    format!("results in {} (and {}){json}", f.base.display(), also.join(", "))
 }
 
 /// The results and tmp directories, checked before anything runs. The tmp directory must exist

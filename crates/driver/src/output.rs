@@ -21,15 +21,30 @@ pub struct Console {
     progress_on_stderr: bool,
     /// How our progress (which test of how many, which pass, the time left) is shown.
     live: Live,
+    /// Run's progress is shown on the terminal of the live line: it is written a whole line at
+    /// a time ([`Console::pending`]), so that the live line always has a line of its own.
+    shares_terminal: bool,
+    /// Run's progress since its last newline, held back while it shares the terminal.
+    pending: String,
     /// The live text now on the terminal, redrawn after whatever is written over it.
     status: Option<String>,
     /// Where the run is: tests begun, of how many (set by [`Console::plan`]).
     at: usize,
     of: usize,
-    /// The test begun last: its copies and its name.
-    current: (usize, String),
+    /// The tests begun, in order (copies, message): a second visit shows its test's place.
+    begun: Vec<(usize, &'static str)>,
+    /// The test shown: its place in the run, its copies, its name, whether a second visit.
+    current: Current,
     /// The first error writing to stdout (full, closed, a broken pipe): reported at the end.
     pub stdout_error: Option<io::Error>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Current {
+    place: usize,
+    copies: usize,
+    message: &'static str,
+    again: bool,
 }
 
 /// How our progress is shown.
@@ -37,33 +52,36 @@ pub struct Console {
 enum Live {
     /// `-q`: not at all.
     Off,
-    /// Stderr is the terminal that shows Run's progress too: the live text at the end of Run's
-    /// line, the cursor put back before it, so that Run's next word erases it.
-    Inline,
-    /// Stderr is a terminal of its own: one line, rewritten in place.
+    /// Stderr is a terminal: one line, rewritten in place, never wider than the terminal.
     Line,
     /// No terminal (a file, a pipe, a CI log): a plain line when each test starts and ends.
     Plain,
 }
+
+/// The width assumed for a terminal that does not say its own (a serial console's).
+const DEFAULT_COLUMNS: usize = 80;
 
 impl Console {
     pub fn new(verbosity: Verbosity, format: Format) -> Console {
         let progress_on_stderr = format != Format::Text;
         let live = match (verbosity, sys::fd::isatty(2)) {
             (Verbosity::Quiet, _) => Live::Off,
-            // Inline when Run's progress is on the same terminal, whichever stream it uses.
-            (_, true) if progress_on_stderr || sys::fd::isatty(1) => Live::Inline,
             (_, true) => Live::Line,
             (_, false) => Live::Plain,
         };
+        // Run's progress on a terminal is taken to be on the live line's.
+        let shares_terminal = live == Live::Line && (progress_on_stderr || sys::fd::isatty(1));
         Console {
             verbosity,
             progress_on_stderr,
             live,
+            shares_terminal,
+            pending: String::new(),
             status: None,
             at: 0,
             of: 0,
-            current: (0, String::new()),
+            begun: Vec::new(),
+            current: Current::default(),
             stdout_error: None,
         }
     }
@@ -77,19 +95,42 @@ impl Console {
         self.verbosity == Verbosity::Quiet
     }
 
-    /// Progress text, where Run prints it (stdout), flushed at once; the live text is drawn
-    /// again after it, so that `-v`'s lines do not erase it.
+    /// Progress text, where Run prints it (stdout), flushed at once, or, on the live line's
+    /// terminal, as each of its lines is whole; the live text is drawn again after it, so that
+    /// neither breaks the other.
     fn progress(&mut self, s: &str) {
         if self.quiet() {
             return;
         }
-        self.clear_status();
-        if self.progress_on_stderr {
-            err(s.as_bytes());
+        let whole = if self.shares_terminal {
+            self.pending.push_str(s);
+            let Some(end) = self.pending.rfind('\n') else { return };
+            let rest = self.pending.split_off(end + 1);
+            std::mem::replace(&mut self.pending, rest)
         } else {
-            self.out(s.as_bytes());
-        }
+            s.to_string()
+        };
+        self.clear_status();
+        self.write_progress(whole.as_bytes());
         self.draw_status();
+    }
+
+    /// Writes Run's progress to its stream.
+    fn write_progress(&mut self, b: &[u8]) {
+        if self.progress_on_stderr {
+            err(b);
+        } else {
+            self.out(b);
+        }
+    }
+
+    /// Writes what Run's progress holds back (a line not yet ended), before the report.
+    fn flush_pending(&mut self) {
+        if !self.pending.is_empty() {
+            let held = std::mem::take(&mut self.pending);
+            self.clear_status();
+            self.write_progress(held.as_bytes());
+        }
     }
 
     /// Writes to stdout unbuffered (through the descriptor, so that a closed stdout is an error
@@ -102,29 +143,22 @@ impl Console {
         }
     }
 
-    /// Erases the live text from the terminal (it stays in `status`, to be drawn again).
+    /// Erases the live line from the terminal (it stays in `status`, to be drawn again).
     fn clear_status(&mut self) {
-        let erase: &[u8] = match self.live {
-            Live::Inline => b"\x1b[K",
-            Live::Line => b"\r\x1b[K",
-            Live::Off | Live::Plain => return,
-        };
-        if self.status.is_some() {
-            err(erase);
+        if self.live == Live::Line && self.status.is_some() {
+            err(b"\r\x1b[K");
         }
     }
 
     fn draw_status(&mut self) {
         let Some(text) = &self.status else { return };
-        let s = match self.live {
-            Live::Inline => format!("\x1b[s  {text}\x1b[u"),
-            Live::Line => {
-                // Cut to the terminal's width: a line that wraps cannot be rewritten in place.
-                let width = sys::fd::columns(2).unwrap_or(usize::MAX).saturating_sub(1);
-                format!("\r{}\x1b[K", text.chars().take(width).collect::<String>())
-            }
-            Live::Off | Live::Plain => return,
-        };
+        if self.live != Live::Line {
+            return;
+        }
+        // One column short of the width: a line that wraps cannot be rewritten in place, and
+        // some terminals wrap on the last column.
+        let width = sys::fd::columns(2).unwrap_or(DEFAULT_COLUMNS).saturating_sub(1);
+        let s = format!("\r{}\x1b[K", fit(text, self.current.message, width));
         err(s.as_bytes());
     }
 
@@ -137,18 +171,28 @@ impl Console {
                 err(format!("{text}\n").as_bytes());
             }
             Live::Plain => {}
-            Live::Inline | Live::Line => {
-                self.clear_status();
+            // Drawn over the last: a carriage return, then erased to the end of the line.
+            Live::Line => {
                 self.status = Some(text);
                 self.draw_status();
             }
         }
     }
 
-    /// `[7/24] Pipe Throughput, 2 copies`: the test begun last, where it stands in the run.
+    /// One line of our own on stderr (`unixbench: ...`), the live line erased before it and
+    /// drawn again after it.
+    pub fn note(&mut self, msg: &str) {
+        self.clear_status();
+        note(msg);
+        self.draw_status();
+    }
+
+    /// `[7/24] Pipe Throughput, 2 copies` (`, again` on a second visit): the test shown, where
+    /// it stands in the run.
     fn where_(&self) -> String {
-        let (copies, message) = &self.current;
-        format!("[{}/{}] {message}, {}", self.at, self.of.max(self.at), copies_word(*copies))
+        let c = &self.current;
+        let again = if c.again { ", again" } else { "" };
+        format!("[{}/{}] {}, {}{again}", c.place, self.of.max(self.at), c.message, copies_word(c.copies))
     }
 
     /// The banner, the directories block and (verbose) the test list.
@@ -161,6 +205,19 @@ impl Console {
         }
     }
 
+    /// Before the standard index begins on a terminal (the better part of an hour): how long
+    /// it will take, and the ways out.
+    pub fn forewarn(&mut self, estimate: f64, quick: f64) {
+        if self.live == Live::Line {
+            self.note(&format!(
+                "the standard index takes about {}; Ctrl-C stops it and keeps a report of the \
+                 tests done; --quick estimates it in about {}",
+                human(estimate),
+                human(quick)
+            ));
+        }
+    }
+
     /// Verbose: before each copy count.
     pub fn run_with(&mut self, copies: usize) {
         if self.verbosity == Verbosity::Verbose {
@@ -169,7 +226,7 @@ impl Console {
     }
 
     /// A test begins; `left` is the estimated time left of the whole run.
-    pub fn test(&mut self, copies: usize, message: &str, left: f64) {
+    pub fn test(&mut self, copies: usize, message: &'static str, left: f64) {
         self.begin(copies, message);
         // Said before Run's line begins, so that a log holding both streams keeps it whole.
         let text = format!("{}: starts, {} left", self.where_(), human(left));
@@ -178,19 +235,22 @@ impl Console {
     }
 
     /// A test is measured again after the others at its copy count (a quick run's second
-    /// visit); `left` is the estimated time left of the whole run.
-    pub fn again(&mut self, copies: usize, message: &str, left: f64) {
-        self.current = (copies, message.to_string());
-        let text =
-            format!("[again] {message}, {}: measured again, {} left", copies_word(copies), human(left));
+    /// visit), shown at its place in the run; `left` is the estimated time left of the whole
+    /// run.
+    pub fn again(&mut self, copies: usize, message: &'static str, left: f64) {
+        let place =
+            self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
+        self.current = Current { place, copies, message, again: true };
+        let text = format!("{}: measured again, {} left", self.where_(), human(left));
         self.show(text, true);
         self.progress(&report::text::progress_again(copies, message));
     }
 
     /// Counts a test begun (run, failed to start, or skipped).
-    fn begin(&mut self, copies: usize, message: &str) {
+    fn begin(&mut self, copies: usize, message: &'static str) {
         self.at += 1;
-        self.current = (copies, message.to_string());
+        self.begun.push((copies, message));
+        self.current = Current { place: self.at, copies, message, again: false };
     }
 
     /// Pass `number` of `of` (of at most `of`, where the test may stop sooner) is about to
@@ -201,16 +261,11 @@ impl Console {
         self.progress(&report::text::progress_pass(number));
     }
 
-    /// `[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left` (at the end of Run's line,
-    /// which names the test already: `[7/24] pass 3 of 10, 12 min left`).
+    /// `[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left`.
     fn pass_text(&self, number: usize, of: usize, at_most: bool, left: f64) -> String {
         let of = if at_most { format!("at most {of}") } else { of.to_string() };
-        match self.live {
-            Live::Inline => format!("[{}/{}] pass {number} of {of}, {} left", self.at, self.of, human(left)),
-            _ => format!("{}: pass {number} of {of}, {} left", self.where_(), human(left)),
-        }
+        format!("{}: pass {number} of {of}, {} left", self.where_(), human(left))
     }
-
     /// Verbose: the command of a pass.
     pub fn command(&mut self, command: &str, copies: usize) {
         if self.verbosity == Verbosity::Verbose {
@@ -249,7 +304,7 @@ impl Console {
         self.status = None;
     }
 
-    pub fn skipped(&mut self, copies: usize, message: &str, reason: &str) {
+    pub fn skipped(&mut self, copies: usize, message: &'static str, reason: &str) {
         self.begin(copies, message);
         self.progress(&format!("\n{copies} x {message}  skipped: {reason}\n"));
         let text = format!("{}: skipped", self.where_());
@@ -269,15 +324,24 @@ impl Console {
         err(format!("\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46)).as_bytes());
     }
 
-    /// The final print: the report after a rule of `=` (Run's), or the machine-readable document.
-    pub fn finish(&mut self, run: &Run, format: Format) {
+    /// The final print: the report after a rule of `=` (Run's), or the machine-readable
+    /// document; then the run summed up, `saved` saying where the files went: as `** ` lines
+    /// after the text report on stdout (unless `-q`, whose stdout is the report alone), and on
+    /// stderr (`-q` too) unless those lines went to the same file or terminal.
+    pub fn finish(&mut self, run: &Run, format: Format, saved: &str) {
+        self.flush_pending();
         self.clear_status();
         self.status = None;
-        let doc = match format {
-            Format::Text if !self.quiet() => report::text::console_rule() + &report::render(format, run),
-            _ => report::render(format, run),
-        };
+        let on_stdout = format == Format::Text && !self.quiet();
+        let mut doc = report::render(format, run);
+        if on_stdout {
+            doc = report::text::console_rule() + &doc + &report::text::summary_lines(run, saved);
+        }
         self.out(doc.as_bytes());
+        if !(on_stdout && self.stdout_error.is_none() && sys::fd::same_file(1, 2)) {
+            note(&report::view::summary(run));
+            note(saved);
+        }
     }
 }
 
@@ -305,6 +369,24 @@ pub use crate::fmt::duration as human;
 fn copies_word(n: usize) -> String {
     crate::fmt::number(Some(n), "copy", "copies")
 }
+
+/// `text` within `width` characters: the test's `name` in it shortened first (`...` ending
+/// what is left of it, no shorter than [`MIN_NAME`]), so that the pass and the time left stay;
+/// then cut at the width. (The live texts are ASCII: tests' names and numbers.)
+fn fit(text: &str, name: &str, width: usize) -> String {
+    let mut s = text.to_string();
+    let over = s.len().saturating_sub(width);
+    if over > 0 && name.is_ascii() && name.len() >= over + 3 + MIN_NAME {
+        s = s.replacen(name, &format!("{}...", name[..name.len() - over - 3].trim_end()), 1);
+    }
+    while s.len() > width {
+        s.pop();
+    }
+    s
+}
+
+/// The fewest characters of a test's name the live line keeps when it shortens it.
+const MIN_NAME: usize = 8;
 
 /// The result files of a run.
 pub struct Files {
@@ -556,7 +638,9 @@ mod tests {
     fn the_live_text_names_the_test_the_pass_and_the_time_left() {
         let mut c = Console { live: Live::Line, ..Console::new(Verbosity::Quiet, Format::Json) };
         c.plan(24);
-        c.at = 6;
+        for _ in 0..6 {
+            c.begin(1, "Other");
+        }
         c.begin(2, "Pipe Throughput");
         assert_eq!(
             c.pass_text(3, 10, false, 700.0),
@@ -569,8 +653,25 @@ mod tests {
         );
         c.begin(1, "Execl Throughput");
         assert_eq!(c.where_(), "[8/24] Execl Throughput, 1 copy");
-        c.live = Live::Inline;
-        assert_eq!(c.pass_text(2, 3, false, 5400.0), "[8/24] pass 2 of 3, 1 h 30 min left");
+        // A second visit shows its test's place, not the last test's.
+        c.again(2, "Pipe Throughput", 30.0);
+        assert_eq!(
+            c.pass_text(4, 6, true, 30.0),
+            "[7/24] Pipe Throughput, 2 copies, again: pass 4 of at most 6, 30 s left"
+        );
+    }
+
+    #[test]
+    fn the_live_text_fits_the_width_shortening_the_name_first() {
+        let name = "Dhrystone 2 using register variables";
+        let text = format!("[13/24] {name}, 1 copy, again: pass 4 of at most 6, 2 min left");
+        assert_eq!(fit(&text, name, 200), text);
+        let cut = fit(&text, name, 79);
+        assert!(cut.len() <= 79 && cut.len() > 75, "{cut}");
+        assert!(cut.starts_with("[13/24] Dhrystone 2 using") && cut.ends_with(", 2 min left"), "{cut}");
+        assert!(cut.contains("..."), "{cut}");
+        // Too narrow for even a short name: cut at the width.
+        assert_eq!(fit(&text, name, 20).chars().count(), 20);
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl Runner<'_> {
         if let Some(f) = &self.files {
             for e in f.write_reports(run) {
                 if !self.lost.contains(&e) {
-                    output::note(&format!("warning: {e}; the report still goes to stdout"));
+                    self.console.note(&format!("warning: {e}; the report still goes to stdout"));
                     self.lost.push(e);
                 }
             }
@@ -198,12 +198,14 @@ impl Runner<'_> {
         let cmd = command(self.exe, log, &self.policy, t, p);
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
+        let planned = self.policy.planned_passes(t, budget);
         for i in 1.. {
             if r.passes.len() >= npasses {
                 break;
             }
-            let left =
-                Left { passes: npasses - r.passes.len() - 1, secs: per_pass, at_most: budget.is_some() };
+            // Pass i of the planned passes, one more for each measured again.
+            let of = (planned + r.replaced.len()).max(i);
+            let left = Left { passes: of - i, secs: per_pass, at_most: budget.is_some() };
             match self.pass(t, &cmd, i, left, &mut r) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -276,10 +278,8 @@ impl Runner<'_> {
         let left = self.policy.end(spent);
         self.estimate.follow(left);
         self.console.test_end(self.estimate.left);
-        output::note(&format!(
-            "warning: {}: measuring again stopped ({why}); its first figure stands",
-            t.name
-        ));
+        self.console
+            .note(&format!("warning: {}: measuring again stopped ({why}); its first figure stands", t.name));
         self.log(&report::log::again_abandoned(why));
         spent
     }

@@ -87,6 +87,20 @@ impl Plan {
         self.tests.iter().copied().filter(move |t| fits(t, copies, self.semantics))
     }
 
+    /// Whether this is UnixBench's full run: the standard index (every test of the `index`
+    /// group, Run's durations and passes), which takes the better part of an hour.
+    pub fn is_full_index(&self) -> bool {
+        let index = suite::expand("index").unwrap_or_default();
+        self.policy == Policy::Standard { iterations: None }
+            && index.iter().all(|name| self.tests.iter().any(|t| t.name == *name))
+    }
+
+    /// The seconds a quick run of this plan would take: `--quick`'s default budget, which
+    /// for the index is far above three passes of each test.
+    pub fn quick_estimate(&self) -> f64 {
+        quick::DEFAULT_FRACTION * self.standard
+    }
+
     /// The quick budget, when this is a quick run.
     pub fn quick_budget(&self) -> Option<f64> {
         matches!(self.policy, Policy::Quick(_)).then_some(self.secs)
@@ -226,7 +240,7 @@ fn expect(policy: &mut Policy, t: &Test) -> (usize, usize, f64) {
         let n = policy.passes(t);
         return (n, n, policy.test_secs(t));
     };
-    let n = quick::passes_in(share, policy.pass_secs(t));
+    let n = policy.planned_passes(t, Some(share));
     let secs = n as f64 * policy.pass_secs(t);
     policy.end(secs);
     (quick::MIN_PASSES.min(n), n, secs)

@@ -91,6 +91,13 @@ impl Policy {
         }
     }
 
+    /// The passes `t` is planned to get, as the dry run, the live line and the report count
+    /// them: a quick test's what its share of the budget (`budget`) pays for, the most it is
+    /// expected to run; the others' all their passes.
+    pub fn planned_passes(&self, t: &Test, budget: Option<f64>) -> usize {
+        budget.map_or(self.passes(t), |b| quick::passes_in(b, self.pass_secs(t)))
+    }
+
     /// A pass's nominal seconds. A short or quick fstime pass's overhead (its settles and
     /// priming) shrinks with its settle.
     pub fn nominal_secs(&self, t: &Test) -> f64 {

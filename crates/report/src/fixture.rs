@@ -170,6 +170,7 @@ pub fn system() -> SystemInfo {
 pub fn reference() -> Run {
     Run {
         version: "6.0.0-compatible; unixbench 0.1.0".to_string(),
+        build: Default::default(),
         system: system(),
         settings: Settings {
             tests: vec!["index".to_string()],
@@ -236,6 +237,7 @@ pub fn troubled() -> Run {
     let index = vec![troubled_misc_block(&grep, &long), troubled_system_block(&dhry)];
     Run {
         version: "6.0.0-compatible; unixbench 0.1.0".to_string(),
+        build: Default::default(),
         system: troubled_system(),
         settings: Settings {
             tests: vec!["dhry2reg".into(), "hanoi".into(), "grep".into(), "execl".into(), "C".into()],

@@ -8,8 +8,8 @@ use super::fmt::{self, Zone};
 use super::page::{cell, head, head_row, RUN_HEAD};
 use super::svg::escape;
 use super::view::{
-    disturbed_verdict, duration_note, interval, score_title, scored, static_image_note, status_note,
-    unscored_reason, Note,
+    disturbed_verdict, duration_note, interval, passes_text, score_title, scored, static_image_note,
+    status_note, unscored_reason, Note, NOT_COMPARABLE,
 };
 use crate::model::{Category, CopyRun, Noise, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -34,6 +34,7 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
         escape(&format!("Benchmark of {} / {} on {}", sys.hostname, sys.system, fmt::date(&zone(now))));
     let mut s = head(&title);
     let _ = writeln!(s, "<h2>{title}</h2>");
+    s += &headline(run);
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &verdict_box(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
@@ -93,21 +94,41 @@ fn system_table(sys: &SystemInfo, brief: bool) -> String {
     s
 }
 
+/// The result first, in large figures under the title: each copy count's index
+/// (`view::headline`), then the run in one line (`view::summary`). Nothing before a test has
+/// an index.
+pub fn headline(run: &Run) -> String {
+    let mut s = String::from("<div class=\"headline\">\n");
+    for cr in &run.runs {
+        if let Some(b) = super::view::headline(cr) {
+            let copies = super::svg::copies_text(cr.copies);
+            let _ = writeln!(
+                s,
+                "<div><span class=\"big\">{}</span> {}, {copies}</div>",
+                fmt::f1(b.score),
+                score_title(b)
+            );
+        }
+    }
+    if !s.contains("big") {
+        return String::new();
+    }
+    let _ = write!(s, "<p>{}</p>\n</div>\n\n", escape(&super::view::summary(run)));
+    s
+}
+
 /// The run's verdict, in a framed box above the system table where no reader misses it: the kind
 /// of run (every reason when it is not standard), whether the noise measurement found tests
 /// disturbed (and which), and whether the run stopped early or is still going. The frame is red
 /// when any of these keeps the figures from being published as a standard run's.
 pub fn verdict_box(run: &Run) -> String {
     let why = run.not_standard();
-    let mut s = if why.is_empty() {
-        String::from("<b>A standard run.</b>\n")
-    } else {
-        let items: Vec<String> = why.iter().map(|w| format!("<li>{}</li>", escape(w))).collect();
-        format!(
-            "<b>Not a standard run ({}): not comparable with standard runs.</b>\n<ul>{}</ul>\n",
-            run.kind().name(),
-            items.join("")
-        )
+    let mut s = match super::view::not_standard_note(run) {
+        None => String::from("<b>A standard run.</b>\n"),
+        Some(n) => {
+            let items: Vec<String> = why.iter().map(|w| format!("<li>{}</li>", escape(w))).collect();
+            format!("<b>{} {NOT_COMPARABLE}</b>\n<ul>{}</ul>\n", escape(&n.lead), items.join(""))
+        }
     };
     if base::version::Semantics::of_version(&run.version) == base::version::Semantics::V513 {
         s += "<p><b>UnixBench 5.1.3&#39;s semantics</b> (--semantics 5.1.3): comparable with 5.1.3&#39;s \
@@ -132,9 +153,11 @@ fn noise_verdict(run: &Run, disturbed: Option<&str>) -> String {
         let names: Vec<String> = results
             .iter()
             .filter(|(_, r)| r.disturbed())
-            .map(|(cr, r)| format!("{} ({})", escape(&r.message), super::svg::copies_text(cr.copies)))
+            .map(|(cr, r)| {
+                format!("<li>{} ({})</li>", escape(&r.message), super::svg::copies_text(cr.copies))
+            })
             .collect();
-        return format!("<p><b>{v}</b> Disturbed: {}.</p>\n", names.join(", "));
+        return format!("<p><b>{v}</b> Disturbed:</p>\n<ul class=\"disturbed\">{}</ul>\n", names.join(""));
     }
     let line = if results.is_empty() {
         return String::new();
@@ -285,7 +308,7 @@ pub fn stats_table(cr: &CopyRun) -> String {
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
         let cells = [
             format!("<b>{}</b>", escape(&r.message)),
-            st.n.to_string(),
+            passes_text(r),
             fmt::f1(st.min),
             fmt::f1(st.median),
             fmt::f1(st.max),
@@ -305,8 +328,10 @@ pub fn stats_table(cr: &CopyRun) -> String {
         s += &cell(STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
         s += "</tr>\n";
     }
-    s += "</table></p>\n<p class=\"note\">Passes: those kept for the score (Run drops the worst third, \
-          rounded down), which Run&#39;s table above heads <i>Iters.</i> Intervals: 95%, of the \
+    s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
+          measured again is not one of them), and of them those kept (Run drops the worst third, \
+          rounded down), which Run&#39;s table above heads <i>Iters.</i>; the statistics are of the \
+          kept passes. Intervals: 95%, of the \
           geometric mean, on the log scale with Student&#39;s t; none from a single pass. An index&#39;s \
           interval is propagated from its tests&#39; intervals, assuming the tests are independent.</p>\n\n";
     s
@@ -480,6 +505,12 @@ mod tests {
 ";
         assert!(h.starts_with(want_head), "{h}");
         let want_tail = "<h2>Benchmark of vm / Debian GNU/Linux 12 (bookworm) on Mon Nov 30 2026</h2>
+<div class=\"headline\">
+<div><span class=\"big\">1433.1</span> System Benchmarks Index Score, 1 copy</div>
+<div><span class=\"big\">3209.6</span> System Benchmarks Index Score, 2 copies</div>
+<p>index 1433.1 at 1 copy, 3209.6 at 2 copies; a standard run; noise not read</p>
+</div>
+
 <p><b>BYTE UNIX Benchmarks (Version 6.0.0-compatible; unixbench 0.1.0)</b></p>
 
 <div class=\"verdict\"><b>A standard run.</b>
@@ -583,7 +614,7 @@ mod tests {
         let dhry = run.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
         let st = crate::stats::of_result(dhry).unwrap();
         let row = format!(
-            "<tr>\n   <td data-label=\"Test\"><b>Dhrystone 2 using register variables</b></td>\n   <td align=right data-label=\"Passes\"><tt>7</tt></td>\n   <td align=right data-label=\"Min\"><tt>{}</tt></td>",
+            "<tr>\n   <td data-label=\"Test\"><b>Dhrystone 2 using register variables</b></td>\n   <td align=right data-label=\"Passes\"><tt>10 passes, 7 kept</tt></td>\n   <td align=right data-label=\"Min\"><tt>{}</tt></td>",
             fmt::f1(st.min)
         );
         assert!(t.contains(&row), "{t}");
@@ -685,7 +716,7 @@ mod tests {
         let h = render(&fixture::noisy(), fixture::START1, fmt::utc);
         let top = &h[..h.find("<h3>Test System Information</h3>").unwrap()];
         let b = &top[top.find("<div class=\"verdict bad\">").expect("a red frame above the system table")..];
-        let verdict = "<p><b>1 test was disturbed; not fit to publish.</b> Disturbed: Pipe Throughput (2 copies).</p>\n</div>";
+        let verdict = "<p><b>1 test was disturbed; not fit to publish.</b> Disturbed:</p>\n<ul class=\"disturbed\"><li>Pipe Throughput (2 copies)</li></ul>\n</div>";
         assert!(b.contains("<b>A standard run.</b>") && b.contains(verdict), "{b}");
         assert_eq!(h.matches("not fit to publish").count(), 1, "said once, at the top");
         // A quiet run: a grey frame that says so.

@@ -24,6 +24,10 @@ pub fn render(run: &Run) -> String {
     j.key("schema").string("unixbench-results");
     j.key("schema_version").int(2);
     j.key("version").string(&run.version);
+    j.key("build").begin_object().key("target").string(run.build.target);
+    j.key("commit").string(run.build.commit).end_object();
+    j.key("summary");
+    summary(&mut j, run);
     j.key("interrupted").bool(run.interrupted);
     j.key("incomplete").bool(run.incomplete);
     let why = run.not_standard();
@@ -71,6 +75,26 @@ pub fn render(run: &Run) -> String {
     j.end_array();
     j.end_object();
     j.finish()
+}
+
+/// The run in brief, as the console ends it (`view::summary`, its `text`): each copy count's
+/// index (`view::headline`), the kind of run, how many tests were disturbed.
+fn summary(j: &mut Writer, run: &Run) {
+    j.begin_object();
+    j.key("text").string(&super::view::summary(run));
+    j.key("kind").string(run.kind().name());
+    j.key("disturbed").int(super::view::disturbed_count(run) as i64);
+    j.key("index").begin_array();
+    for cr in &run.runs {
+        j.begin_object();
+        j.key("copies").int(cr.copies as i64);
+        let b = super::view::headline(cr);
+        j.key("title").opt_string(b.map(score_title).as_deref());
+        j.key("score").opt_number(b.map(|b| b.score));
+        j.end_object();
+    }
+    j.end_array();
+    j.end_object();
 }
 
 fn system(j: &mut Writer, s: &SystemInfo) {
@@ -139,10 +163,13 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     j.key("score").opt_number(ok.then_some(r.score));
     j.key("unit").string(&r.unit);
     j.key("time").opt_number(ok.then_some(r.time));
-    // The passes kept for the score: `samples` is the name scripts read since schema 1 (the
-    // classic report's word), `kept_passes` the name every other output uses.
-    j.key("samples").int(r.kept.len() as i64);
-    j.key("kept_passes").int(r.kept.len() as i64);
+    // The passes of the score and those kept (`view::pass_count`): `samples` is the name
+    // scripts read since schema 1 (the classic report's word), `kept_passes` the name every
+    // other output uses.
+    let count = super::view::pass_count(r);
+    j.key("samples").int(count.kept as i64);
+    j.key("scored_passes").int(count.scored as i64);
+    j.key("kept_passes").int(count.kept as i64);
     j.key("baseline").opt_number(baseline);
     j.key("index").opt_number(index);
     j.key("error").opt_string(r.error.as_deref());
@@ -304,6 +331,22 @@ mod tests {
   "schema": "unixbench-results",
   "schema_version": 2,
   "version": "6.0.0-compatible; unixbench 0.1.0",
+  "build": {
+    "target": "unknown",
+    "commit": "unknown"
+  },
+  "summary": {
+    "text": "partial index 1057898706.1 at 1 copy; a short run, not standard; noise not read; interrupted",
+    "kind": "short",
+    "disturbed": 0,
+    "index": [
+      {
+        "copies": 1,
+        "title": "System Benchmarks Index Score (Partial Only)",
+        "score": 1057898706.1
+      }
+    ]
+  },
   "interrupted": true,
   "incomplete": false,
   "standard": false,
@@ -381,6 +424,7 @@ mod tests {
           "unit": "lps",
           "time": null,
           "samples": 0,
+          "scored_passes": 0,
           "kept_passes": 0,
           "baseline": null,
           "index": null,
@@ -403,6 +447,7 @@ mod tests {
           "unit": "lps",
           "time": 2.04,
           "samples": 2,
+          "scored_passes": 1,
           "kept_passes": 2,
           "baseline": 116700,
           "index": 1057898706.1,
@@ -446,6 +491,7 @@ mod tests {
           "unit": "lpm",
           "time": null,
           "samples": 0,
+          "scored_passes": 0,
           "kept_passes": 0,
           "baseline": null,
           "index": null,
@@ -533,7 +579,11 @@ mod tests {
     fn reference_run_has_every_result() {
         let s = render(&fixture::reference());
         assert_eq!(s.matches("\"message\": \"Pipe Throughput\"").count(), 4);
-        assert_eq!(s.matches("\"title\": \"System Benchmarks Index Score\"").count(), 2);
+        // Each copy count's index block, and the summary's.
+        assert_eq!(s.matches("\"title\": \"System Benchmarks Index Score\"").count(), 4);
+        assert!(s.contains(
+            "\"text\": \"index 1433.1 at 1 copy, 3209.6 at 2 copies; a standard run; noise not read\""
+        ));
         assert!(s.contains("\"score\": 3209.6"));
     }
 }

@@ -128,7 +128,8 @@ pub fn summary(r: &TestResult) -> String {
     } else {
         let _ = writeln!(s, ">>>> score: {}", perl_num(r.score));
         let _ = writeln!(s, ">>>> time: {}", perl_num(r.time));
-        let _ = writeln!(s, ">>>> iterations: {}", r.kept.len());
+        let _ = writeln!(s, ">>>> iterations: {}", super::view::pass_count(r).kept);
+        let _ = writeln!(s, ">>>> passes: {}", super::view::passes_text(r));
     }
     s.push('\n');
     s
@@ -247,6 +248,7 @@ Count score:  804441019.0
 >>>> score: 78540503.4328753
 >>>> time: 10.0464941428571
 >>>> iterations: 7
+>>>> passes: 10 passes, 7 kept
 
 ";
         assert_eq!(test_section(&r), want);
@@ -284,7 +286,7 @@ Count score:  804441019.0
             format!("\n{}\nSystem Call Overhead -- 2 copies\n==> cmd\n\n", "#".repeat(56))
         );
         assert!(summary(two).contains(
-            "\n>>>> Sum of 2 copies\n>>>> score: 3412695.8\n>>>> time: 10\n>>>> iterations: 7\n\n"
+            "\n>>>> Sum of 2 copies\n>>>> score: 3412695.8\n>>>> time: 10\n>>>> iterations: 7\n>>>> passes: 10 passes, 7 kept\n\n"
         ));
     }
 }

@@ -16,6 +16,17 @@ const STYLE: &str = "  <style type=\"text/css\">
     .verdict p, .verdict ul {
       margin: 0.4em 0;
     }
+    .headline {
+      margin: 0.5em 0 1em;
+    }
+    .headline .big {
+      font-size: 2.2em;
+      font-weight: bold;
+      margin-right: 0.2em;
+    }
+    .headline p {
+      margin: 0.3em 0;
+    }
     .notstd {
       color: #b00;
     }

@@ -88,7 +88,8 @@ pub const CSS: &str = "    .charts { display: flex; flex-wrap: wrap; gap: 0.5em 
     .charts .l { text-anchor: end; }
     .charts .tick { font-size: 11px; text-anchor: middle; fill: #555; }
     .axis path { stroke: #777; } .axis .grid { stroke: #e2e2e2; }
-    .c0 { fill: #9ecae1; } .c1 { fill: #3182bd; } .d { fill: #e6550d; }
+    .c0 { fill: #9ecae1; } .c1 { fill: #3182bd; }
+    .d { stroke: #e6550d; stroke-width: 3; stroke-dasharray: 4 2; }
     .ci { stroke: #000; stroke-width: 1.5; fill: none; }
     .legend span { display: inline-block; margin-right: 1.2em; }
     .legend svg { vertical-align: middle; margin-right: 0.3em; }
@@ -181,7 +182,7 @@ pub fn render(c: &Chart) -> String {
 /// One group's `<svg>`: its title, its axis, a row per series.
 fn group(g: &Group, series: &[(String, usize)], axis: Axis) -> String {
     let name = escape(&g.name);
-    // The word is in the title, where it has room; the bar is orange.
+    // The word is in the title, where it has room; the bar is outlined in orange.
     let mark = if g.bars.iter().flatten().any(|b| b.disturbed) { " \u{2014} disturbed" } else { "" };
     let base = 20.0 + ROW * g.bars.len() as f64 + 2.0;
     let h = base + 18.0;
@@ -225,7 +226,8 @@ fn bar_svg(bar: Option<&Bar>, label: &str, colour: usize, y: f64, a: Axis) -> St
         let _ = writeln!(s, "<text x=\"{X0}\" y=\"{}\">not run</text></g>", y + 11.0);
         return s;
     };
-    let class = if b.disturbed { "d".to_string() } else { format!("c{colour}") };
+    // The copy count's colour stays; a disturbed bar is outlined besides.
+    let class = if b.disturbed { format!("c{colour} d") } else { format!("c{colour}") };
     let _ = write!(
         s,
         "<rect class=\"{class}\" x=\"{X0}\" y=\"{}\" width=\"{:.1}\" height=\"12\"/>",
@@ -255,8 +257,8 @@ fn whisker(ci: Interval, cy: f64, a: Axis) -> String {
     format!("<path class=\"ci\" d=\"M{lo:.1} {cy}H{hi:.1}M{lo:.1} {}v8{end}\"/>", cy - 4.0)
 }
 
-/// Every mark of the chart and what it stands for: the colours of the series, orange when a
-/// test was disturbed, the whisker, and its arrowhead when one was cut.
+/// Every mark of the chart and what it stands for: the colours of the series, the orange
+/// outline of a disturbed test's bar, the whisker, and its arrowhead when one was cut.
 fn legend(c: &Chart, disturbed: bool, cut: bool) -> String {
     let key = |w: u32, shape: &str, text: &str| {
         format!("<span><svg width=\"{w}\" height=\"12\" aria-hidden=\"true\">{shape}</svg>{text}</span>\n")
@@ -267,7 +269,8 @@ fn legend(c: &Chart, disturbed: bool, cut: bool) -> String {
         s += &key(12, &bar(&format!("c{colour}")), &escape(text));
     }
     if disturbed {
-        s += &key(12, &bar("d"), "disturbed: other work took CPU from the test&#39;s copies");
+        let outlined = "<rect class=\"c0 d\" x=\"1.5\" y=\"1.5\" width=\"9\" height=\"9\"/>";
+        s += &key(12, outlined, "disturbed (outlined): other work took CPU from the test&#39;s copies");
     }
     s += &key(24, "<path class=\"ci\" d=\"M2 6H22M2 2v8M22 2v8\"/>", "95% interval");
     if cut {
@@ -448,11 +451,13 @@ mod tests {
     fn the_disturbed_are_marked_with_their_index() {
         let run = fixture::reference();
         let s = section(&run, &|r| r.name == "pipe" && r.copies == 2);
-        assert_eq!(s.matches("<rect class=\"d\"").count(), 3, "the test, its index score, the legend");
+        // The 2-copy colour kept, outlined: the test and its index score, and the legend's key.
+        assert_eq!(s.matches("<rect class=\"c1 d\"").count(), 2, "the test, its index score");
+        assert_eq!(s.matches("<rect class=\"c0 d\"").count(), 1, "the legend");
         assert_eq!(s.matches(" \u{2014} disturbed</text>").count(), 2);
         let pipe = s.split("<svg ").find(|g| g.contains(">Pipe Throughput \u{2014} disturbed<")).unwrap();
         assert!(pipe.contains("<rect class=\"c0\""), "1 copy is not marked: {pipe}");
-        assert!(s.contains("</svg>disturbed: other work took CPU"), "orange is in the legend");
+        assert!(s.contains("</svg>disturbed (outlined): other work took CPU"), "in the legend");
     }
 
     #[test]

@@ -11,8 +11,9 @@
 
 use super::fmt::{self, Tm, Zone};
 use super::view::{
-    disturbed_reason, disturbed_verdict, duration_note, interval, ordered_index, remeasure_note,
-    replaced_note, score_title, scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
+    disturbed_reason, disturbed_verdict, duration_note, interval, not_standard_note, ordered_index,
+    passes_text, remeasure_note, replaced_note, score_title, scored, static_image_note, status_note,
+    unscored_reason, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -102,14 +103,24 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
     s
 }
 
-/// The report's header, written once before any test runs: the banner line, the system block
-/// (docs/ORIGINAL.md, "Report header") and, when durations were changed with `-t`, a note saying
-/// so.
+/// The report's header: the banner line, the system block (docs/ORIGINAL.md, "Report header")
+/// and, for a run that is not standard, a note saying why (every reason), then the notes on a
+/// quick run, on durations changed with `-t`, on `--remeasure`.
 pub fn header(run: &Run) -> String {
     let mut s = format!("   BYTE UNIX Benchmarks (Version {})\n\n", run.version);
     s += &system_block(&run.system, run.settings.verbosity == Verbosity::Brief);
+    s += &not_standard_note(run).map_or(String::new(), |n| note_line(&n));
     s += &settings_note(&run.settings);
     s
+}
+
+/// The run summed up after the report on the console (never in the report's file, which
+/// `saved` would not describe): `** Summary: ...` ([`crate::view::summary`]) and where the
+/// files went.
+pub fn summary_lines(run: &Run, saved: &str) -> String {
+    let mut saved = saved.chars();
+    let first = saved.next().map(|c| c.to_ascii_uppercase()).into_iter();
+    format!("** Summary: {}\n** {}\n", crate::view::summary(run), first.chain(saved).collect::<String>())
 }
 
 fn system_block(sys: &SystemInfo, brief: bool) -> String {
@@ -285,12 +296,11 @@ pub fn quick_notes(cr: &CopyRun) -> String {
     let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
     for r in scored(cr) {
         let Some(st) = crate::stats::of_result(r) else { continue };
-        let passes = r.passes.len();
         let what = match st.ci95 {
             Some(_) => interval(st.ci95, st.geomean),
             None => "no interval".to_string(),
         };
-        let _ = writeln!(s, "** {}: {what}, {passes} pass{}", r.name, if passes == 1 { "" } else { "es" });
+        let _ = writeln!(s, "** {}: {what}, {}", r.name, passes_text(r));
     }
     for b in ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
@@ -426,7 +436,7 @@ mod tests {
         assert_eq!(notes.lines().count(), 1 + 12 + 1 + 1, "heading, 12 tests, the index, a blank");
         let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
         let st = crate::stats::of_result(dhry).unwrap();
-        let line = format!("** dhry2reg: {}, 10 passes\n", interval(st.ci95, st.geomean));
+        let line = format!("** dhry2reg: {}, 10 passes, 7 kept\n", interval(st.ci95, st.geomean));
         assert!(notes.contains(&line), "{notes}");
         assert!(notes.contains("** index system: "), "{notes}");
         assert!(notes.contains(", propagated from the tests' (assumed independent)\n"), "{notes}");
@@ -480,6 +490,8 @@ mod tests {
    CPU: no details available
    00:05:42 up 5 min,  0 user,  load average: 1.51, 0.62, 0.23; runlevel unknown
 
+** Not a standard run (short): durations set with -t 2, with shorter settles; -i 3: other pass counts than Run's 10 and 3; not comparable with standard runs.
+
 ** Durations set with -t 2: each test ran 2 s instead of its standard 10, 30 or 60 s; these scores are not comparable with standard runs.
 
 ------------------------------------------------------------------------
@@ -517,7 +529,7 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
     fn notes_never_look_like_classic_lines() {
         let report = report_in(&fixture::troubled(), fmt::utc);
         let notes: Vec<&str> = report.lines().filter(|l| l.starts_with("** ")).collect();
-        assert_eq!(notes.len(), 4, "{report}");
+        assert_eq!(notes.len(), 5, "{report}");
         for n in notes {
             for marker in [
                 " samples)",
@@ -572,8 +584,12 @@ Non-Index Benchmarks Index Score (Partial Only)                     19533.6
         let note = "** execl and spawn ran on the static image (no C library loader on this host): \
                     not comparable with the C suite's figures";
         assert_eq!(report.matches(note).count(), 2, "one per block:\n{report}");
-        // Everything else is the plain report: the note and its blank line are all it adds.
-        let without: String = report.replace(&format!("{note}\n\n"), "");
+        // Everything else is the plain report: the note and its blank line are all it adds, with
+        // the header's note of a run not standard.
+        let kind = "** Not a standard run (static image): Process Creation timed this static binary, \
+                    not the dynamically linked C program; not comparable with standard runs.\n\n";
+        assert_eq!(report.matches(kind).count(), 1, "{report}");
+        let without: String = report.replace(&format!("{note}\n\n"), "").replace(kind, "");
         assert_eq!(without, plain);
         let before: Vec<&str> = report[..report.find(note).unwrap()].lines().rev().take(2).collect();
         assert!(

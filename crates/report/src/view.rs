@@ -7,6 +7,7 @@ use crate::model::{
     Category, CopyRun, Disturbance, IndexBlock, Noise, Run, Settings, TestResult, DISTURBED, MAX_REMEASURED,
     STOPPED,
 };
+use std::fmt::Write as _;
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
@@ -206,10 +207,14 @@ pub fn remeasure_note(settings: &Settings) -> Option<Note> {
     })
 }
 
+/// How many scored tests (at every copy count) were disturbed.
+pub fn disturbed_count(run: &Run) -> usize {
+    run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count()
+}
+
 /// The verdict on a run some of whose scored tests were disturbed.
 pub fn disturbed_verdict(run: &Run) -> Option<String> {
-    let n = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
-    match n {
+    match disturbed_count(run) {
         0 => None,
         1 => Some("1 test was disturbed; not fit to publish.".to_string()),
         n => Some(format!("{n} tests were disturbed; not fit to publish.")),
@@ -226,4 +231,88 @@ pub fn status_note(run: &Run) -> Option<Note> {
         return None;
     };
     Some(Note { lead: lead.to_string(), rest: rest.to_string() })
+}
+
+/// A test's passes as every output counts them: `scored`, the passes its score is made of (the
+/// passes it measured, less the disturbed ones set aside and measured again), and of them
+/// `kept`, those left once Run drops the worst third: what Run's report calls `samples` and its
+/// log `iterations`. The live line numbers each pass as it runs, set aside ones included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassCount {
+    pub scored: usize,
+    pub kept: usize,
+}
+
+pub fn pass_count(r: &TestResult) -> PassCount {
+    PassCount { scored: r.passes.len(), kept: r.kept.len() }
+}
+
+/// `3 passes, 2 kept`: [`pass_count`] in words, as the text, the log and the HTML say it.
+pub fn passes_text(r: &TestResult) -> String {
+    let c = pass_count(r);
+    format!("{}, {} kept", fmt::number(Some(c.scored), "pass", "passes"), c.kept)
+}
+
+/// The index a copy count is summed up by: its first block in report order (the System
+/// Benchmarks Index when its tests ran).
+pub fn headline(cr: &CopyRun) -> Option<&IndexBlock> {
+    ordered_index(cr).into_iter().next()
+}
+
+/// The run in one line, as it ends on the console and in the summary of the JSON and the HTML:
+/// the index at each copy count, the kind of run, the disturbed tests:
+/// `index 1520.3 at 1 copy, 2780.1 at 2 copies; a standard run; no test disturbed`. No
+/// classic report's words (`Index Score`, a test's message), so no grep for them meets it.
+pub fn summary(run: &Run) -> String {
+    let mut s = String::new();
+    for cr in &run.runs {
+        let Some(b) = headline(cr) else { continue };
+        if s.is_empty() {
+            let what = if b.category == Category::System { "index" } else { b.category.key() };
+            s = format!("{}{what} ", if b.partial { "partial " } else { "" });
+        } else {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "{} at {}", fmt::f1(b.score), fmt::number(Some(cr.copies), "copy", "copies"));
+    }
+    if s.is_empty() {
+        s.push_str("no index score");
+    }
+    match run.kind() {
+        crate::model::RunKind::Standard => s.push_str("; a standard run; "),
+        k => {
+            let _ = write!(s, "; a {} run, not standard; ", k.name());
+        }
+    }
+    match (run.settings.noise, disturbed_count(run)) {
+        (false, _) => s.push_str("noise not read"),
+        (true, 0) => s.push_str("no test disturbed"),
+        (true, n) => {
+            let _ = write!(s, "{} disturbed", fmt::number(Some(n), "test", "tests"));
+        }
+    }
+    if run.interrupted {
+        s.push_str("; interrupted");
+    }
+    s
+}
+
+/// The lead of the note of a run that is not standard; `compare` tells a text report's kind
+/// by it too.
+pub const NOT_STANDARD_LEAD: &str = "Not a standard run";
+
+/// What the note of a run that is not standard says after its reasons.
+pub const NOT_COMPARABLE: &str = "not comparable with standard runs.";
+
+/// The note of a run that is not standard, every reason of [`Run::not_standard`] in it: the
+/// text report's first `** ` line, the head of the HTML's verdict box.
+pub fn not_standard_note(run: &Run) -> Option<Note> {
+    let why = run.not_standard();
+    if why.is_empty() {
+        return None;
+    }
+    Some(Note {
+        lead: format!("{NOT_STANDARD_LEAD} ({}):", run.kind().name()),
+        rest: format!("{}; {NOT_COMPARABLE}", why.join("; ")),
+    })
 }

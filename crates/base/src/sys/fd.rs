@@ -282,6 +282,25 @@ pub fn columns(fd: RawFd) -> Option<usize> {
     (r == 0 && ws.ws_col > 0).then_some(usize::from(ws.ws_col))
 }
 
+/// Sets the size of the terminal on `fd` (`TIOCSWINSZ`), as a terminal window does.
+pub fn set_window(fd: RawFd, columns: u16, rows: u16) -> io::Result<()> {
+    let ws = libc::winsize { ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: TIOCSWINSZ reads one winsize from ws, which outlives the call.
+    cvt(unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &ws) }).map(drop)
+}
+
+/// Whether descriptors `a` and `b` are open on one file (the same device and inode), as stdout
+/// and stderr are under `2>&1` or on one terminal.
+pub fn same_file(a: RawFd, b: RawFd) -> bool {
+    let id = |fd: RawFd| {
+        // SAFETY: st is plain data the kernel fills; no other pointer is involved.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: fstat writes one stat into st.
+        (unsafe { libc::fstat(fd, &mut st) } == 0).then_some((st.st_dev, st.st_ino))
+    };
+    id(a).is_some_and(|x| id(b) == Some(x))
+}
+
 /// A new pseudo-terminal (`posix_openpt`, `grantpt`, `unlockpt`): its master, and the path of
 /// its slave to open as a program's terminal.
 pub fn openpty() -> io::Result<(Fd, std::path::PathBuf)> {
