@@ -380,8 +380,9 @@ const CRATES: &[Crate] = &[
         ],
     },
     // The binary: the kernels (measuring, though in the top crate), then the applet table, then
-    // the commands that place the binary (`--install`, `--dropin`).
-    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"], &["install"]] },
+    // the commands that place the binary (`--install`, `--dropin`) and that print its manual and
+    // completions.
+    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"], &["install", "manual"]] },
 ];
 
 /// The crates the kernels may name: the measuring ones. The cold crates above them are the
