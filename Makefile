@@ -89,6 +89,7 @@ unixbench: twin-deps FORCE
 	$(need_rust_src)
 	RUSTC_BOOTSTRAP=1 $(CARGO) build --release --locked --target $(TARGET) $(call std_for_size,$(TARGET)) $(call remap,$(TARGET))
 	cp target/$(TARGET)/release/unixbench $@
+	@echo "$@: $$(wc -c < $@) bytes"
 
 # Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
 define need_debs

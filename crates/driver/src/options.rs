@@ -34,8 +34,9 @@ pub enum Takes {
 }
 
 /// One option of the driver's command line, declared once: parsing, the list of valid forms in
-/// the error for an unknown one, `run --help`, the top-level help's short list and the README's
-/// options (a test checks it) all come from [`OPTIONS`].
+/// the error for an unknown one, `run --help`, the top-level help's short list, the man page,
+/// the shells' completions and docs/USAGE.md's options (a test checks it) all come from
+/// [`OPTIONS`].
 pub struct Opt {
     pub short: Option<char>,
     pub long: Option<&'static str>,
@@ -876,19 +877,20 @@ mod tests {
         }
     }
 
-    /// The README names every option and every environment variable of the driver.
+    /// The usage reference (docs/USAGE.md, with the README) names every option and every
+    /// environment variable of the driver.
     #[test]
-    fn the_readme_names_every_option_and_variable() {
-        let readme = include_str!("../../../README.md");
+    fn the_usage_reference_names_every_option_and_variable() {
+        let readme = [include_str!("../../../README.md"), include_str!("../../../docs/USAGE.md")].concat();
         for o in OPTIONS {
             let named = o.long.is_some_and(|l| readme.contains(&format!("--{l}")))
                 || o.short.is_some_and(|c| {
                     readme.contains(&format!("`-{c}")) || readme.contains(&format!(" -{c} "))
                 });
-            assert!(named, "README.md does not name {}", o.forms());
+            assert!(named, "docs/USAGE.md does not name {}", o.forms());
         }
         for (name, _) in ENVIRONMENT {
-            assert!(readme.contains(name), "README.md does not name {name}");
+            assert!(readme.contains(name), "docs/USAGE.md does not name {name}");
         }
     }
 
