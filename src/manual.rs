@@ -35,8 +35,9 @@ pub fn man(usage: &str) -> String {
     m += &format!(".SH SYNOPSIS\n.nf\n{}.fi\n", roff(usage));
     let description = HELP_HEAD.split_once("\n\n").map_or(HELP_HEAD, |(_, d)| d);
     m += &format!(".SH DESCRIPTION\n{}", roff(description));
-    for (title, run) in [("Run's options", true), ("Our options", false)] {
-        m += &format!(".SH \"{}\"\n", title.to_uppercase());
+    // Titles in capitals as written: to_uppercase would bring Unicode's case tables in.
+    for (title, run) in [("RUN'S OPTIONS", true), ("OUR OPTIONS", false)] {
+        m += &format!(".SH \"{title}\"\n");
         for o in OPTIONS.iter().filter(|o| o.run == run) {
             m += &format!(".TP\n{}\n{}", man_forms(o), roff(&o.about()));
         }
