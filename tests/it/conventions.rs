@@ -57,7 +57,7 @@ fn rendered(page: &Path) -> Option<String> {
     assert!(o.status.success(), "rendering the man page: {}", stderr(&o));
     assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
     // Bold by overstrike, and the typographic minus some devices use, as plain text.
-    let text = stdout(&o).replace('\u{2212}', "-").replace('\u{2010}', "-");
+    let text = stdout(&o).replace(['\u{2212}', '\u{2010}'], "-");
     let mut plain = String::new();
     for c in text.chars() {
         if c == '\u{8}' {
