@@ -10,10 +10,10 @@
 mod applets;
 mod install;
 mod kernels;
-mod manual;
 
 // base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "Crates").
 use base::{args, error, protocol, selfexe, sys, timing};
+use driver::manual;
 
 use error::Error;
 use std::ffi::{OsStr, OsString};
@@ -178,7 +178,8 @@ fn version() -> String {
 /// `--completions SHELL`: the script for one shell.
 fn completions(argv: &[OsString]) -> error::Result {
     let shell = argv.get(1).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    match manual::completions(&shell) {
+    let programs: Vec<&str> = applets::APPLETS.iter().map(|a| a.name).collect();
+    match manual::completions(&shell, &programs) {
         Some(script) => no_more(&argv[1..]).and_then(|()| error::print(&script)),
         None => Err(Error::usage(format!(
             "--completions needs a shell: {} (got '{}')",

@@ -359,7 +359,8 @@ const CRATES: &[Crate] = &[
             &["host"],
             &["signals"],
             &["options"],
-            &["policy"],
+            // The manual page and the completions, from the option table.
+            &["policy", "manual"],
             &["output"],
             &["plan"],
             &["exec"],
@@ -380,9 +381,8 @@ const CRATES: &[Crate] = &[
         ],
     },
     // The binary: the kernels (measuring, though in the top crate), then the applet table, then
-    // the commands that place the binary (`--install`, `--dropin`) and that print its manual and
-    // completions.
-    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"], &["install", "manual"]] },
+    // the commands that place the binary (`--install`, `--dropin`).
+    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"], &["install"]] },
 ];
 
 /// The crates the kernels may name: the measuring ones. The cold crates above them are the

@@ -16,6 +16,7 @@ pub(crate) use scoring::{outcome, quick, score, stats};
 pub mod exec;
 pub mod host;
 pub mod hosttools;
+pub mod manual;
 pub mod options;
 pub mod output;
 pub mod passes;
