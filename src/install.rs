@@ -105,20 +105,12 @@ fn ours(link: &Path, me: &Path) -> Option<bool> {
 /// One line when names we add to `dir` are commands elsewhere on PATH (`int`, `pipe`, `Run`):
 /// whichever comes first on PATH is the one a shell runs. A link of ours there is no clash.
 fn warn_of_shadows(dir: &Path, me: &Path) {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let here = std::fs::canonicalize(dir).ok();
-    let others: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|p| p.is_absolute() && std::fs::canonicalize(p).ok() != here)
-        .collect();
-    let clash: Vec<&str> = applets::APPLETS
-        .iter()
-        .map(|a| a.name)
-        .filter(|n| others.iter().any(|p| ours(&p.join(n), me) == Some(false) && p.join(n).is_file()))
-        .collect();
+    let names: Vec<&str> = applets::APPLETS.iter().map(|a| a.name).collect();
+    let clash = driver::on_path_elsewhere(dir, &names, &|p| ours(p, me) == Some(true));
     if clash.is_empty() {
         return;
     }
-    let shown = clash.iter().take(6).copied().collect::<Vec<_>>().join(", ");
+    let shown = clash[..clash.len().min(6)].join(", ");
     let more = if clash.len() > 6 { format!(" and {} more", clash.len() - 6) } else { String::new() };
     let _ = writeln!(
         std::io::stderr(),

@@ -25,6 +25,10 @@ const HELP: &str = "\
 unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static binary
 
 Usage:
+";
+
+/// The commands, which the manual's synopsis shows too.
+const USAGE: &str = "\
   unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
                                          default: about 28 minutes per copy count)
   unixbench run [OPTIONS] [TEST|GROUP ...]
@@ -42,7 +46,9 @@ Usage:
   unixbench help | version               this help, the version (also --help, -h, --version)
   unixbench --man | --completions SHELL  the manual page unixbench(1); bash, zsh or fish's
                                          completions (make install installs both)
+";
 
+const HELP_OPTIONS: &str = "
 The options people reach for (all of them: unixbench run --help):
 ";
 
@@ -92,7 +98,7 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install::install(&argv[1..])),
         Some("--dropin") => (me, install::dropin(&argv[1..])),
-        Some("--man") => (me, no_more(&argv).and_then(|()| error::print(&manual::man(usage())))),
+        Some("--man") => (me, no_more(&argv).and_then(|()| error::print(&manual::man(USAGE)))),
         Some("--completions") => (me, completions(&argv)),
         Some("--version" | "-V" | "version") => (me, no_more(&argv).and_then(|()| error::print(&version()))),
         Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(&help()))),
@@ -189,14 +195,8 @@ fn completions(argv: &[OsString]) -> error::Result {
     }
 }
 
-/// The help's list of commands, for the manual's synopsis.
-fn usage() -> &'static str {
-    let list = HELP.split_once("Usage:\n").map_or("", |(_, rest)| rest);
-    list.split_once("\n\n").map_or(list, |(usage, _)| usage)
-}
-
 /// The top-level help: the commands, the options people reach for (from the driver's table of
 /// options), the pointers to the rest.
 fn help() -> String {
-    format!("{HELP}{}{HELP_END}", driver::options::brief_help())
+    format!("{HELP}{USAGE}{HELP_OPTIONS}{}{HELP_END}", driver::options::brief_help())
 }

@@ -43,7 +43,7 @@ pub fn man(usage: &str) -> String {
     m += ".SH NAME\nunixbench \\- the BYTE UNIX Benchmarks in one static binary\n.SH SYNOPSIS\n.nf\n";
     roff(&mut m, usage);
     m += ".fi\n.SH DESCRIPTION\n";
-    roff(&mut m, HELP_HEAD.split_once("\n\n").map_or(HELP_HEAD, |(_, d)| d));
+    roff(&mut m, HELP_HEAD);
     // Titles in capitals as written: to_uppercase would bring Unicode's case tables in.
     for (title, run) in [("RUN'S OPTIONS", true), ("OUR OPTIONS", false)] {
         put(&mut m, &[".SH \"", title, "\"\n"]);
@@ -152,9 +152,7 @@ fn value_words(o: &Opt) -> Option<String> {
 }
 
 fn bash(s: &mut String, words: &str) {
-    let (head, rest) = BASH.split_once("@CASES@").unwrap_or_default();
-    let (middle, tail) = rest.split_once("@WORDS@").unwrap_or_default();
-    *s += head;
+    *s += BASH_HEAD;
     let shells = SHELLS.join(" ");
     let cases = OPTIONS.iter().filter(|o| matches!(o.takes, Takes::Value(_)));
     for (o, names) in cases.map(|o| (o, o.words().collect::<Vec<_>>().join("|"))) {
@@ -170,7 +168,7 @@ fn bash(s: &mut String, words: &str) {
     *s += "        --completions) ";
     compgen(s, &shells);
     *s += "; return ;;\n";
-    *s += middle;
+    *s += BASH_MIDDLE;
     for w in OPTIONS.iter().flat_map(Opt::words) {
         put(s, &[&w, " "]);
     }
@@ -178,7 +176,7 @@ fn bash(s: &mut String, words: &str) {
         put(s, &[c, " "]);
     }
     *s += words;
-    *s += tail;
+    *s += BASH_TAIL;
 }
 
 /// `COMPREPLY=($(compgen -W 'WORDS' -- "$cur"))`.
@@ -188,17 +186,19 @@ fn compgen(s: &mut String, words: &str) {
     *s += " -- \"$cur\"))";
 }
 
-/// The bash script around the option table's cases (`@CASES@`) and the words (`@WORDS@`).
-const BASH: &str = r#"# bash completion for unixbench (unixbench --completions bash)
+/// The bash script around the option table's cases, then around the words.
+const BASH_HEAD: &str = r#"# bash completion for unixbench (unixbench --completions bash)
 _unixbench() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     case $prev in
-@CASES@        --install|--dropin) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+"#;
+const BASH_MIDDLE: &str = r#"        --install|--dropin) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     if [[ $COMP_CWORD -gt 1 && ${COMP_WORDS[1]} == compare ]]; then
         COMPREPLY=($(compgen -f -- "$cur")); return
     fi
-    COMPREPLY=($(compgen -W '@WORDS@' -- "$cur"))
+    COMPREPLY=($(compgen -W '"#;
+const BASH_TAIL: &str = r#"' -- "$cur"))
 }
 complete -o default -F _unixbench unixbench
 "#;

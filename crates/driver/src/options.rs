@@ -8,9 +8,10 @@ use crate::suite;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-pub const HELP_HEAD: &str = "\
-Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]
+const HELP_USAGE: &str = "Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]\n\n";
 
+/// What a run does: the help's first paragraph and the manual's description.
+pub const HELP_HEAD: &str = "\
 Runs the tests as UnixBench's ./Run does: each test at 1 copy, then at one copy per CPU this
 process may use (its affinity mask within its cgroup's cpuset and CPU quota), 10 passes (long
 tests) or 3 (short), the worst third dropped, the geometric mean kept, and the index against
@@ -456,7 +457,7 @@ impl Environment {
 /// `run --help`: the options and the environment from their tables, then every group and test
 /// with one line on what it runs, from the test table.
 pub fn help() -> String {
-    let mut h = String::from(HELP_HEAD);
+    let mut h = [HELP_USAGE, HELP_HEAD].concat();
     for (title, run, width) in [("Run's options:", true, 16), ("Our options:", false, 21)] {
         h += &format!("\n{title}\n");
         for o in OPTIONS.iter().filter(|o| o.run == run) {
