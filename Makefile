@@ -11,7 +11,9 @@
 #                     (arches.mk); make test-arches tests them all under qemu-user
 #   make dist         every binary into dist/ with SHA256SUMS; make test-repro checks that
 #                     the x86_64 build is reproducible
-#   make install      install into $(PREFIX)/bin; LINKS=1 also makes the applet symlinks
+#   make install      install into $(PREFIX)/bin, with the man page unixbench(1) and the bash,
+#                     zsh and fish completions under $(PREFIX)/share; LINKS=1 also makes
+#                     the applet symlinks
 #   make bench C=DIR  our kernels against the C UnixBench programs built in DIR (its pgms/)
 #   make graphics     build ./unixbench-graphics (glibc, Xlib/GLX; the 2D and 3D applets)
 #   make test-graphics    the graphics tests under Xvfb with Mesa's software GL
@@ -87,6 +89,7 @@ unixbench: twin-deps FORCE
 	$(need_rust_src)
 	RUSTC_BOOTSTRAP=1 $(CARGO) build --release --locked --target $(TARGET) $(call std_for_size,$(TARGET)) $(call remap,$(TARGET))
 	cp target/$(TARGET)/release/unixbench $@
+	@echo "$@: $$(wc -c < $@) bytes"
 
 # Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
 define need_debs
@@ -175,7 +178,8 @@ test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
 # that the aarch64 glibc twin of execl and spawn has a loader to run on, and libseccomp's
 # Python bindings for the old-kernel rig (its filter answers ENOSYS to the system calls newer
 # than 3.2), and chromium, whose headless mode lays out the HTML pages' charts and screenshots
-# them into target/screenshots/ (`make test` requires it: UNIXBENCH_NEED_CHROMIUM). Only as root
+# them into target/screenshots/ (`make test` requires it: UNIXBENCH_NEED_CHROMIUM), and man,
+# zsh and fish, which read the manual page and the completions the binary prints. Only as root
 # with apt; otherwise those rigs say they were skipped.
 test-deps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -186,6 +190,9 @@ test-deps:
 		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64; \
 		/usr/bin/python3 -c 'import seccomp' 2>/dev/null || need="$$need python3 python3-seccomp"; \
 		command -v chromium >/dev/null || need="$$need chromium"; \
+		command -v man >/dev/null || need="$$need man-db"; \
+		command -v zsh >/dev/null || need="$$need zsh"; \
+		command -v fish >/dev/null || need="$$need fish"; \
 		if [ -n "$$need" ]; then \
 			echo "installing:$$need"; \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
@@ -202,9 +209,16 @@ $(VENV)/bin/ansible-playbook:
 	/usr/bin/python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q '$(ANSIBLE)'
 
+# The manual page and the completions are printed by the binary just built, from its option table.
+SHARE   = $(DESTDIR)$(PREFIX)/share
 install: unixbench
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/man/man1 $(SHARE)/bash-completion/completions \
+		$(SHARE)/zsh/site-functions $(SHARE)/fish/vendor_completions.d
 	install -m 0755 unixbench $(DESTDIR)$(PREFIX)/bin/unixbench
+	./unixbench --man > $(SHARE)/man/man1/unixbench.1
+	./unixbench --completions bash > $(SHARE)/bash-completion/completions/unixbench
+	./unixbench --completions zsh > $(SHARE)/zsh/site-functions/_unixbench
+	./unixbench --completions fish > $(SHARE)/fish/vendor_completions.d/unixbench.fish
 	if [ "$(LINKS)" = 1 ]; then $(DESTDIR)$(PREFIX)/bin/unixbench --install -s $(DESTDIR)$(PREFIX)/bin; fi
 
 bench: unixbench

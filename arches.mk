@@ -245,7 +245,7 @@ dist: $(DIST_BINS)
 	rm -rf dist && mkdir dist
 	cp unixbench dist/unixbench-x86_64
 	for b in $(filter-out unixbench,$(DIST_BINS)); do cp $$b dist/; done
-	cd dist && sha256sum unixbench-* > SHA256SUMS
+	cd dist && sha256sum unixbench-* > SHA256SUMS && wc -c unixbench-*
 
 # The build is reproducible: the committed tree, cloned to another path (of another length),
 # builds to the same bytes as this tree's ./unixbench. (The paths of a build never reach the

@@ -57,13 +57,16 @@ pub fn install(args: &[OsString]) -> error::Result {
     let dir = Path::new(dir);
     // Opened as the tool opens every file: a FIFO or a device there never blocks it.
     if let Err(e) = crate::sys::fd::open_file(dir, crate::sys::fd::Open::Dir) {
-        return Err(Error::usage(format!(
-            "--install: {} is not a directory to install into: {e}",
-            args::quoted(dir.as_os_str())
-        )));
+        let q = args::quoted(dir.as_os_str());
+        return Err(Error::usage(if e.kind() == std::io::ErrorKind::NotFound {
+            format!("--install: {q} does not exist; make it first: mkdir -p {q}")
+        } else {
+            format!("--install: {q} is not a directory to install into: {e}")
+        }));
     }
     warn_if_open(dir, "the links made there");
     let me = selfexe::path().map_err(Error::failed)?;
+    warn_of_shadows(dir, &me);
     let mut report = Report::default();
     for a in applets::APPLETS {
         let link = dir.join(a.name);
@@ -97,6 +100,22 @@ fn ours(link: &Path, me: &Path) -> Option<bool> {
     } else {
         target.is_some_and(|t| t.dev() == m.dev() && t.ino() == m.ino())
     })
+}
+
+/// One line when names we add to `dir` are commands elsewhere on PATH (`int`, `pipe`, `Run`):
+/// whichever comes first on PATH is the one a shell runs. A link of ours there is no clash.
+fn warn_of_shadows(dir: &Path, me: &Path) {
+    let names: Vec<&str> = applets::APPLETS.iter().map(|a| a.name).collect();
+    let clash = driver::on_path_elsewhere(dir, &names, &|p| ours(p, me) == Some(true));
+    if clash.is_empty() {
+        return;
+    }
+    let shown = clash[..clash.len().min(6)].join(", ");
+    let more = if clash.len() > 6 { format!(" and {} more", clash.len() - 6) } else { String::new() };
+    let _ = writeln!(
+        std::io::stderr(),
+        "unixbench: warning: {shown}{more} are also commands on PATH; the first on PATH runs"
+    );
 }
 
 fn warn_if_open(dir: &Path, what: &str) {

@@ -1,10 +1,11 @@
 //! `unixbench`: the BYTE UNIX Benchmarks as one multicall binary.
 //!
 //! Dispatch, BusyBox-style: the basename of argv[0] (a leading `-` dropped) names an applet ->
-//! run it. Otherwise the first argument names an applet or a command (`--list`, `--install`,
-//! `--dropin`, `--version`, `--help`, `help`, `version`, `run`, `compare`); anything else that looks like Run's command line (an
-//! option or a test or group name, or nothing at all) goes to the driver. This is the one place that
-//! prints an error and maps it to the exit status.
+//! run it, under that name in the process table. Otherwise the first argument names an applet
+//! or a command (`--list`, `--install`, `--dropin`, `--man`, `--completions`, `--version`,
+//! `--help`, `help`, `version`, `run`, `compare`); anything else that looks like Run's command
+//! line (an option or a test or group name, or nothing at all) goes to the driver. This is the
+//! one place that prints an error and maps it to the exit status.
 
 mod applets;
 mod install;
@@ -12,6 +13,7 @@ mod kernels;
 
 // base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "Crates").
 use base::{args, error, protocol, selfexe, sys, timing};
+use driver::manual;
 
 use error::Error;
 use std::ffi::{OsStr, OsString};
@@ -22,6 +24,10 @@ const HELP: &str = "\
 unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static binary
 
 Usage:
+";
+
+/// The commands, which the manual's synopsis shows too.
+const USAGE: &str = "\
   unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
                                          default: about 28 minutes per copy count)
   unixbench run [OPTIONS] [TEST|GROUP ...]
@@ -37,7 +43,11 @@ Usage:
   unixbench --dropin DIR                 make DIR a UnixBench directory for wrapper scripts:
                                          Run, pgms/ (every program), results/, tmp/
   unixbench help | version               this help, the version (also --help, -h, --version)
+  unixbench --man | --completions SHELL  the manual page unixbench(1); bash, zsh or fish's
+                                         completions (make install installs both)
+";
 
+const HELP_OPTIONS: &str = "
 The options people reach for (all of them: unixbench run --help):
 ";
 
@@ -79,6 +89,9 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
     let base = Path::new(&argv[0]).file_name().map(OsStr::to_string_lossy).unwrap_or_default().into_owned();
     let base = base.trim_start_matches('-');
     if let Some(a) = applets::find(base) {
+        // The process table's name is the executable's file name (`unixbench`); a copy the
+        // driver runs as `pipe` shows as `pipe` in ps, top and pgrep, as C's program does.
+        sys::proc::set_name(a.name);
         return (a.name.to_string(), run_applet(a, argv));
     }
     argv.remove(0);
@@ -89,6 +102,8 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
         Some("--install") => (me, install::install(&argv[1..])),
         Some("--dropin") => (me, install::dropin(&argv[1..])),
+        Some("--man") => (me, no_more(&argv).and_then(|()| error::print(&manual::man(USAGE)))),
+        Some("--completions") => (me, completions(&argv)),
         Some("--version" | "-V" | "version") => {
             (me, no_more(&argv).and_then(|()| error::print(&base::version::full())))
         }
@@ -112,7 +127,7 @@ fn unknown_program(name: &str) -> Error {
     let names = applets::APPLETS
         .iter()
         .map(|a| a.name)
-        .chain(["run", "compare", "help", "version"])
+        .chain(manual::COMMANDS.iter().copied().filter(|c| !c.starts_with('-')))
         .chain(base::suite::TESTS.iter().map(|t| t.name))
         .chain(base::suite::group_names());
     let close = base::suggest::closest(name, names);
@@ -166,8 +181,22 @@ fn no_more(argv: &[OsString]) -> error::Result {
     }
 }
 
+/// `--completions SHELL`: the script for one shell.
+fn completions(argv: &[OsString]) -> error::Result {
+    let shell = argv.get(1).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let programs: Vec<&str> = applets::APPLETS.iter().map(|a| a.name).collect();
+    match manual::completions(&shell, &programs) {
+        Some(script) => no_more(&argv[1..]).and_then(|()| error::print(&script)),
+        None => Err(Error::usage(format!(
+            "--completions needs a shell: {} (got '{}')",
+            manual::SHELLS.join(", "),
+            args::escaped(&shell)
+        ))),
+    }
+}
+
 /// The top-level help: the commands, the options people reach for (from the driver's table of
 /// options), the pointers to the rest.
 fn help() -> String {
-    format!("{HELP}{}{HELP_END}", driver::options::brief_help())
+    format!("{HELP}{USAGE}{HELP_OPTIONS}{}{HELP_END}", driver::options::brief_help())
 }

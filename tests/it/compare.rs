@@ -280,7 +280,7 @@ fn bad_input_is_one_line_naming_the_file() {
         (&["b.json"], "b.json: holds only a 1-copy run"),
         (&["c2-only.txt"], "c2-only.txt: holds no 1-copy run to scale from (copies: 2)"),
         (&["missing.json", "a.json"], "missing.json: cannot read: No such file or directory"),
-        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv, json or html"),
+        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv, json, html, md"),
         (&[], "no files given"),
         (&["--bogus", "a.json"], "invalid option '--bogus'"),
     ];
@@ -374,7 +374,7 @@ fn a_pool_refuses_what_it_cannot_judge() {
         (&["--pool", "quick.json", "quick.txt"], "compare: quick.txt: the same run as quick.json"),
         (&["--pool", "pool-1.json", "b.json"], "compare: b.json: its host (other, unknown, 1 CPU) is not the first file's (vm, AMD EPYC, 2 CPUs): --pool judges one host's runs"),
         (&["--pool", "--hosts", "pool-1.json", "pool-2.json"], "compare: --pool and --hosts exclude each other"),
-        (&["--pool", "--format", "html", "pool-1.json", "pool-2.json"], "compare: --pool prints text, tsv or json, not html"),
+        (&["--pool", "--format", "html", "pool-1.json", "pool-2.json"], "compare: --pool prints text, tsv, json or md, not html"),
     ];
     assert_refused(cases);
     // Runs of different kinds pool, with the warning compare gives.

@@ -80,7 +80,7 @@ fn install_makes_working_symlinks_and_hard_links() {
 #[test]
 fn install_refuses_a_missing_directory() {
     let o = run(&mut ub(["--install", "-s", "/nonexistent/dir"]));
-    assert_usage_error(&o, "not a directory");
+    assert_usage_error(&o, "'/nonexistent/dir' does not exist; make it first: mkdir -p '/nonexistent/dir'");
 }
 
 #[test]

@@ -387,6 +387,33 @@ fn a_killed_copy_fails_its_test_and_the_run_goes_on() {
     assert_tmp_clean(&s);
 }
 
+/// The copies show in the process table under their program's name, as the C suite's do
+/// (`ps -o comm`, `pgrep pipe`), and their command line starts with it.
+#[test]
+fn copies_are_named_after_their_program() {
+    let s = Scratch::new("drv-comm");
+    let mut child = driver(&s, &["-q", "-i", "1", "-t", "3", "-c", "2", "pipe"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let me = child.id();
+    let mut copies = Vec::new();
+    wait_for("the two pipe copies", 30, || {
+        copies = children_named(me, "pipe");
+        copies.len() == 2
+    });
+    // Between exec and the name's setting the comm is still the file's: wait for the name.
+    let mut named = 0;
+    for pid in copies {
+        let comm = || std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        wait_for("the copy's name", 30, || comm().is_empty() || comm() == "pipe\n");
+        named += usize::from(comm() == "pipe\n");
+    }
+    assert!(named > 0, "no copy showed as pipe in /proc/PID/comm");
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn sigint_stops_cleanly_and_keeps_finished_results() {
     let s = Scratch::new("drv-int");

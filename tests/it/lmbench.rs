@@ -149,7 +149,7 @@ fn unquote(s: &str) -> String {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    assert_usage_error(&run(&mut ub(["lmbench", "--only", "proc,disk"])), "unknown section 'disk'");
+    assert_usage_error(&run(&mut ub(["lmbench", "--only", "proc,disk"])), "unknown --only name 'disk'");
     assert_usage_error(&run(&mut ub(["lmbench", "--frobnicate"])), "frobnicate");
     assert_usage_error(&run(&mut ub(["lmbench", "--summary"])), "at least one results file");
     assert_usage_error(&run(&mut ub(["lmbench", "--summary", "/nonexistent/x.json"])), "cannot read");

@@ -8,6 +8,7 @@ mod bad_input;
 mod charts;
 mod common;
 mod compare;
+mod conventions;
 mod cpu_kernels;
 mod dispatch;
 mod driver;

@@ -403,7 +403,8 @@ const CRATES: &[Crate] = &[
             &["host"],
             &["signals"],
             &["options"],
-            &["policy"],
+            // The manual page and the completions, from the option table.
+            &["policy", "manual"],
             &["output"],
             &["plan"],
             &["exec"],

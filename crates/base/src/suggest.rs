@@ -6,6 +6,12 @@
 
 /// The names of `names` closest to `word`, best first, at most three.
 pub fn closest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    // Each caller's kind of iterator would be a copy of the whole search: one copy, of a list.
+    closest_of(word, names.into_iter().collect())
+}
+
+#[inline(never)]
+fn closest_of<'a>(word: &str, names: Vec<&'a str>) -> Vec<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     let mut scored: Vec<(usize, &str)> = names
         .into_iter()

@@ -28,7 +28,7 @@ use std::ffi::OsString;
 use std::io::Write as _;
 
 const HELP: &str = "\
-Usage: unixbench compare [--format text|tsv|json|html] [--hosts | --pool] FILE [FILE ...]
+Usage: unixbench compare [--format text|tsv|json|html|md] [--hosts | --pool] FILE [FILE ...]
 
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
@@ -62,6 +62,8 @@ index, each labelled [k] by its place on the command line, with its host and kin
 chart of each test's index per file and copy count, with its 95% interval and the gain over
 1 copy (for more than 8 files, or with --hosts, each host's index score instead).
 
+With --format md, prints the table tsv prints as a GitHub-flavoured Markdown table.
+
 A FILE must be a regular file of at most 64 MiB (results files are a few KB). Its scores and
 indexes must be finite and below 1e15 (no machine comes near); a string longer than 100
 characters (a version, a host's names, a test's) is cut there, and a line on stderr says so.
@@ -74,16 +76,28 @@ enum Format {
     Tsv,
     Json,
     Html,
+    /// The TSV's table in GitHub-flavoured Markdown.
+    Markdown,
 }
 
+/// Every format by its `--format` name: parsing and its error come from here.
+const FORMATS: [(&str, Format); 5] = [
+    ("text", Format::Text),
+    ("tsv", Format::Tsv),
+    ("json", Format::Json),
+    ("html", Format::Html),
+    ("md", Format::Markdown),
+];
+
 fn parse_format(v: &str) -> Result<Format> {
-    match v {
-        "text" => Ok(Format::Text),
-        "tsv" => Ok(Format::Tsv),
-        "json" => Ok(Format::Json),
-        "html" => Ok(Format::Html),
-        _ => Err(Error::usage(format!("compare: invalid --format '{v}': expected text, tsv, json or html"))),
-    }
+    FORMATS.iter().find(|(n, _)| *n == v).map(|&(_, f)| f).ok_or_else(|| {
+        let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+        Error::usage(format!(
+            "compare: invalid --format '{}': expected {}",
+            crate::args::escaped(v),
+            names.join(", ")
+        ))
+    })
 }
 
 /// What the command line asks for.
@@ -158,7 +172,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
         return Err(Error::usage("compare: --pool and --hosts exclude each other"));
     }
     if a.pool && a.format == Format::Html {
-        return Err(Error::usage("compare: --pool prints text, tsv or json, not html"));
+        return Err(Error::usage("compare: --pool prints text, tsv, json or md, not html"));
     }
     Ok(Some(a))
 }
@@ -181,6 +195,7 @@ fn render_pool(format: Format, sources: Vec<source::Source>) -> Result<String> {
         Format::Text => pool::text(&p),
         Format::Tsv => pool::tsv(&p),
         Format::Json => pool::json(&p),
+        Format::Markdown => fmt::markdown_table(&pool::tsv(&p)),
         Format::Html => unreachable!("refused with the arguments"),
     })
 }
@@ -194,7 +209,8 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
         return match format {
             Format::Text => Ok(fleet::text(&sources)),
             Format::Tsv => Ok(fleet::tsv(&sources)),
-            Format::Json => Err(Error::usage("compare: --hosts prints text, tsv or html, not json")),
+            Format::Markdown => Ok(fmt::markdown_table(&fleet::tsv(&sources))),
+            Format::Json => Err(Error::usage("compare: --hosts prints text, tsv, md or html, not json")),
             Format::Html => unreachable!("the page above"),
         };
     }
@@ -205,6 +221,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
             Format::Text => table::scaling_text(&s),
             Format::Tsv => table::scaling_tsv(&s),
             Format::Json => table::scaling_json(&s),
+            Format::Markdown => fmt::markdown_table(&table::scaling_tsv(&s)),
             Format::Html => unreachable!("the page above"),
         });
     }
@@ -213,6 +230,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
         Format::Text => table::text(&c),
         Format::Tsv => table::tsv(&c),
         Format::Json => table::json(&c),
+        Format::Markdown => fmt::markdown_table(&table::tsv(&c)),
         Format::Html => unreachable!("the page above"),
     })
 }

@@ -16,6 +16,7 @@ pub(crate) use scoring::{outcome, quick, score, stats};
 pub mod exec;
 pub mod host;
 pub mod hosttools;
+pub mod manual;
 pub mod options;
 pub mod output;
 pub mod passes;
@@ -639,6 +640,20 @@ fn not_planted(dir: &Path) -> Result<()> {
         "{} {why}: it is left alone and not written through (remove it, or name another directory)",
         dir.display()
     )))
+}
+
+/// The `names` that are files in a PATH directory other than `dir` and not `ours` (a link of
+/// this binary's): `--install`'s check for names it would shadow. Here, built for size, rather
+/// than beside `--install`, which is built for speed with dispatch.
+#[inline(never)]
+pub fn on_path_elsewhere<'a>(dir: &Path, names: &[&'a str], ours: &dyn Fn(&Path) -> bool) -> Vec<&'a str> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let here = std::fs::canonicalize(dir).ok();
+    let others: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|p| p.is_absolute() && std::fs::canonicalize(p).ok() != here)
+        .collect();
+    let clash = |n: &&str| others.iter().any(|p| p.join(n).is_file() && !ours(&p.join(n)));
+    names.iter().copied().filter(clash).collect()
 }
 
 /// `dir` made absolute (the tests run in another working directory); an empty one is refused.

@@ -9,16 +9,17 @@ use base::version::Semantics;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-const HELP_HEAD: &str = "\
-Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]
+const HELP_USAGE: &str = "Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]\n\n";
 
+/// What a run does: the help's first paragraph and the manual's description.
+pub const HELP_HEAD: &str = "\
 Runs the tests as UnixBench's ./Run does: each test at 1 copy, then at one copy per CPU this
 process may use (its affinity mask within its cgroup's cpuset and CPU quota), 10 passes (long
 tests) or 3 (short), the worst third dropped, the geometric mean kept, and the index against
 the SPARCstation 20-61 baselines. With no TEST, runs `index`.
 ";
 
-const HELP_TAIL: &str = "\
+pub const HELP_TAIL: &str = "\
 Exit status: 0 all tests ran, 1 a test failed, 2 bad command line or unusable directory,
 128+N stopped by signal N (the finished tests are reported). A result that cannot be written
 to a file or stdout is said on stderr, exit 1.
@@ -35,8 +36,9 @@ pub enum Takes {
 }
 
 /// One option of the driver's command line, declared once: parsing, the list of valid forms in
-/// the error for an unknown one, `run --help`, the top-level help's short list and the README's
-/// options (a test checks it) all come from [`OPTIONS`].
+/// the error for an unknown one, `run --help`, the top-level help's short list, the man page,
+/// the shells' completions and docs/USAGE.md's options (a test checks it) all come from
+/// [`OPTIONS`].
 pub struct Opt {
     pub short: Option<char>,
     pub long: Option<&'static str>,
@@ -77,10 +79,45 @@ impl Opt {
         }
     }
 
+    /// Each word that names it: `-t`, `--time`.
+    pub fn words(&self) -> impl Iterator<Item = String> {
+        self.short.map(|c| format!("-{c}")).into_iter().chain(self.long.map(|l| format!("--{l}")))
+    }
+
+    /// Its help joined into one sentence, for the man page and the completions' descriptions.
+    pub fn about(&self) -> String {
+        self.help.join(" ")
+    }
+
+    /// What a shell may offer for its value, by the name the table gives the value.
+    pub fn values(&self) -> Values {
+        match self.takes {
+            Takes::Nothing => Values::None,
+            Takes::Value("DIR") => Values::Dirs,
+            Takes::Value("FILE") | Takes::Optional("FILE") => Values::Files,
+            Takes::Value("FORMAT") => Values::Words(Format::ALL.iter().map(|(n, _)| *n).collect()),
+            Takes::Value("IMAGE") => Values::Words(twin::exec_image::CHOICES.split(", ").collect()),
+            Takes::Value(_) | Takes::Optional(_) => Values::Any,
+        }
+    }
+
     /// How errors name it: the long form where it has one.
     fn name(&self) -> String {
         self.long.map_or_else(|| format!("-{}", self.short.unwrap_or('?')), |l| format!("--{l}"))
     }
+}
+
+/// What a shell's completion offers for an option's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Values {
+    /// The option takes none.
+    None,
+    /// A number or any word: nothing to offer.
+    Any,
+    Dirs,
+    Files,
+    /// One of these words.
+    Words(Vec<&'static str>),
 }
 
 /// The value of an option that takes one (the table guarantees it).
@@ -248,9 +285,10 @@ pub static OPTIONS: &[Opt] = &[
         run: false,
         help: &[
             "what the final print on stdout is: text (the report, default), html,",
-            "json, csv or tsv; progress then goes to stderr",
+            "json, csv, tsv or md (the TSV's table in Markdown); progress then goes",
+            "to stderr",
         ],
-        brief: Some("the final print on stdout: text, html, json, csv or tsv"),
+        brief: Some("the final print on stdout: text, html, json, csv, tsv or md"),
         apply: |o, v| {
             let v = value(v);
             o.format = v.to_str().and_then(Format::named).ok_or_else(|| {
@@ -454,7 +492,7 @@ impl Environment {
 /// `run --help`: the options and the environment from their tables, then every group and test
 /// with one line on what it runs, from the test table.
 pub fn help() -> String {
-    let mut h = String::from(HELP_HEAD);
+    let mut h = [HELP_USAGE, HELP_HEAD].concat();
     for (title, run, width) in [("Run's options:", true, 16), ("Our options:", false, 21)] {
         h += &format!("\n{title}\n");
         for o in OPTIONS.iter().filter(|o| o.run == run) {
@@ -636,28 +674,15 @@ fn find(arg: &lexopt::Arg) -> Result<&'static Opt> {
         lexopt::Arg::Long(l) => (OPTIONS.iter().find(|o| o.long == Some(*l)), format!("--{l}")),
         lexopt::Arg::Value(v) => (None, v.to_string_lossy().into_owned()),
     };
+    // One short line: the lists are behind `--help`.
     hit.ok_or_else(|| {
-        let names: Vec<String> = OPTIONS
-            .iter()
-            .flat_map(|o| {
-                o.short.map(|c| format!("-{c}")).into_iter().chain(o.long.map(|l| format!("--{l}")))
-            })
-            .collect();
+        let names: Vec<String> = OPTIONS.iter().flat_map(Opt::words).collect();
         let close = base::suggest::closest(&word, names.iter().map(String::as_str));
-        if close.is_empty() {
-            let allowed: Vec<String> = OPTIONS.iter().map(Opt::forms).collect();
-            Error::usage(format!(
-                "unknown option '{}' (allowed: {}; see 'unixbench run --help')",
-                crate::args::escaped(&word),
-                allowed.join(" ")
-            ))
-        } else {
-            Error::usage(format!(
-                "unknown option '{}'{}; every option: 'unixbench run --help'",
-                crate::args::escaped(&word),
-                base::suggest::did_you_mean(&close)
-            ))
-        }
+        Error::usage(format!(
+            "unknown option '{}'{}; every option: 'unixbench run --help'",
+            crate::args::escaped(&word),
+            base::suggest::did_you_mean(&close)
+        ))
     })
 }
 
@@ -727,11 +752,11 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
         }
         None => {
             let names = suite::TESTS.iter().map(|t| t.name).chain(suite::group_names());
+            // One short line: the lists are behind `--help`.
             Err(Error::usage(format!(
-                "unknown test or group '{}'{} (groups: {}; 'unixbench run --help' lists the tests)",
+                "unknown test or group '{}'{}; 'unixbench run --help' lists them",
                 crate::args::escaped(name),
                 base::suggest::did_you_mean(&base::suggest::closest(name, names)),
-                suite::group_names().collect::<Vec<_>>().join(", ")
             )))
         }
     }
@@ -916,7 +941,6 @@ mod tests {
     #[test]
     fn the_helps_and_the_errors_come_from_the_table() {
         let (h, brief) = (help(), brief_help());
-        let unknown = parse_in(vec!["--frob".into()], Environment::default()).unwrap_err().to_string();
         for o in OPTIONS {
             let f = o.forms();
             assert!(h.lines().any(|l| l.trim_start().starts_with(&f) && l.contains(o.help[0])), "{f}");
@@ -925,26 +949,26 @@ mod tests {
                 let f = o.brief_forms();
                 assert!(brief.lines().any(|l| l.trim_start().starts_with(&f) && l.ends_with(b)), "{f}");
             }
-            assert!(unknown.contains(&f), "{f}: {unknown}");
         }
         for (name, about) in ENVIRONMENT {
             assert!(h.lines().any(|l| l.trim_start().starts_with(name) && l.ends_with(about)), "{name}");
         }
     }
 
-    /// The README names every option and every environment variable of the driver.
+    /// The usage reference (docs/USAGE.md, with the README) names every option and every
+    /// environment variable of the driver.
     #[test]
-    fn the_readme_names_every_option_and_variable() {
-        let readme = include_str!("../../../README.md");
+    fn the_usage_reference_names_every_option_and_variable() {
+        let readme = [include_str!("../../../README.md"), include_str!("../../../docs/USAGE.md")].concat();
         for o in OPTIONS {
             let named = o.long.is_some_and(|l| readme.contains(&format!("--{l}")))
                 || o.short.is_some_and(|c| {
                     readme.contains(&format!("`-{c}")) || readme.contains(&format!(" -{c} "))
                 });
-            assert!(named, "README.md does not name {}", o.forms());
+            assert!(named, "docs/USAGE.md does not name {}", o.forms());
         }
         for (name, _) in ENVIRONMENT {
-            assert!(readme.contains(name), "README.md does not name {name}");
+            assert!(readme.contains(name), "docs/USAGE.md does not name {name}");
         }
     }
 
@@ -974,6 +998,8 @@ mod tests {
         let e = run(&["--quik"]).unwrap_err().to_string();
         assert!(e.starts_with("unknown option '--quik' (did you mean --quick?)"), "{e}");
         assert!(!e.contains("allowed:"), "{e}");
+        let e = run(&["--frob"]).unwrap_err().to_string();
+        assert_eq!(e, "unknown option '--frob'; every option: 'unixbench run --help'");
         let e = run(&["pipee"]).unwrap_err().to_string();
         assert!(e.starts_with("unknown test or group 'pipee' (did you mean pipe?)"), "{e}");
     }

@@ -40,10 +40,12 @@ Measures lmbench's summary figures for this host and prints them in lmbench 3's 
                   comma-separated. The sections, and each figure's name, column and program:
 ";
 
-const OPTIONS: &str = "\
-  --json FILE     also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)
+// Not `"\` then a line break: that would eat the first line's indent.
+const OPTIONS: &str =
+    "  --json FILE     also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)
   --dir DIR       make scratch files under DIR (default: $TMPDIR, else /tmp)
-  --summary FILE...  print one table with a row per saved results file
+  --summary FILE...
+                  print one table with a row per saved results file
 
 Figures are those of lmbench 3's table: latencies in microseconds, bandwidths in MB/s
 (10^6 bytes), memory latencies in nanoseconds. Memory latency is measured with a 128-byte
@@ -53,6 +55,9 @@ from a sweep of sizes. \"Main mem\" walks that buffer in order, which a prefetch
 \"Rand mem\" walks it in lmbench's random order, a new page each load (lat_mem_rd -t), which
 is the latency of memory itself.
 ";
+
+/// The option words, for the suggestion that answers a misspelt one.
+const WORDS: &[&str] = &["-s", "--short", "--only", "--json", "--dir", "--summary", "-h", "--help"];
 
 /// `lmbench --help`: the sections and their figures come from the figures table.
 fn help() -> String {
@@ -83,11 +88,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 let mut list = Vec::new();
                 for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                     if Section::by_name(s).is_none() && figures::figure(s).is_none() {
-                        let names: Vec<&str> = Section::ALL.iter().map(|s| s.name()).collect();
-                        return Err(Error::usage(format!(
-                            "unknown section '{s}' (sections: {}; or a figure name of the JSON file)",
-                            names.join(", ")
-                        )));
+                        return Err(unknown_section(s));
                     }
                     list.push(s.to_string());
                 }
@@ -105,7 +106,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 crate::error::print(&help())?;
                 return Err(Error::Exit(0));
             }
-            _ => return Err(arg.unexpected().into()),
+            _ => return Err(unknown_option(arg)),
         }
     }
     if summary && o.summary.is_empty() {
@@ -115,6 +116,31 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
         return Err(Error::usage("--summary prints saved results; it takes no measuring options"));
     }
     Ok(o)
+}
+
+/// A word of `--only` that names no section or figure: the closest names, on one short line
+/// (the list is behind `--help`).
+fn unknown_section(s: &str) -> Error {
+    let names = Section::ALL.iter().map(|s| s.name()).chain(figures::FIGURES.iter().map(|f| f.key));
+    Error::usage(format!(
+        "unknown --only name '{}'{}; see lmbench --help",
+        base::args::escaped(s),
+        base::suggest::did_you_mean(&base::suggest::closest(s, names))
+    ))
+}
+
+/// An option lmbench does not take, with the closest it does.
+fn unknown_option(arg: lexopt::Arg) -> Error {
+    let word = match &arg {
+        lexopt::Arg::Short(c) => format!("-{c}"),
+        lexopt::Arg::Long(l) => format!("--{l}"),
+        lexopt::Arg::Value(_) => return arg.unexpected().into(),
+    };
+    Error::usage(format!(
+        "unknown option '{}'{}; see lmbench --help",
+        base::args::escaped(&word),
+        base::suggest::did_you_mean(&base::suggest::closest(&word, WORDS.iter().copied()))
+    ))
 }
 
 /// Entry point of the `lmbench` applet.

@@ -4,8 +4,8 @@
 //! `base::model` (a `Run` of `CopyRun`s of `TestResult`s) and renders it through [`render`],
 //! whose exporters turn that data into text, all reading it through `view`: the classic text
 //! report and console strings (`text`, byte for byte as UnixBench's `Run`), the HTML report
-//! (`html`) and its charts (`svg`), the detailed log (`log`), CSV (`csv`), TSV (`tsv`) and
-//! JSON (`json`). None of them reads a clock, a file or the environment except through an
+//! (`html`) and its charts (`svg`), the detailed log (`log`), CSV (`csv`), TSV (`tsv`, also
+//! rendered as a Markdown table) and JSON (`json`). None of them reads a clock, a file or the environment except through an
 //! explicit argument (a time zone, a date; `render` is the one that passes the clock's), so each
 //! is tested against literal expected text. `sysinfo` is the one part that looks at the host, to
 //! fill `SystemInfo`, from uname(2), /proc, /etc/os-release and utmp: never an external command.
@@ -38,20 +38,23 @@ pub enum Format {
     Json,
     Csv,
     Tsv,
+    /// GitHub-flavoured Markdown: the TSV's table, for posts and issues.
+    Markdown,
 }
 
 impl Format {
     /// Every format by its `--format` name, the report first.
-    pub const ALL: [(&'static str, Format); 5] = [
+    pub const ALL: [(&'static str, Format); 6] = [
         ("text", Format::Text),
         ("html", Format::Html),
         ("json", Format::Json),
         ("csv", Format::Csv),
         ("tsv", Format::Tsv),
+        ("md", Format::Markdown),
     ];
 
     /// The names of [`Format::ALL`] as the error of a bad `--format` lists them.
-    pub const CHOICES: &'static str = "text, html, json, csv or tsv";
+    pub const CHOICES: &'static str = "text, html, json, csv, tsv or md";
 
     /// By name, as `--format` takes it.
     pub fn named(name: &str) -> Option<Format> {
@@ -68,6 +71,7 @@ pub fn render(format: Format, run: &Run) -> String {
         Format::Json => json::render(run),
         Format::Csv => csv::render(run),
         Format::Tsv => tsv::render(run),
+        Format::Markdown => fmt::markdown_table(&tsv::render(run)),
     }
 }
 

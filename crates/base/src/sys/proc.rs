@@ -114,6 +114,17 @@ pub fn become_subreaper() -> bool {
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) == 0 }
 }
 
+/// Names the calling process in the process table (`prctl(PR_SET_NAME)`, what `ps -o comm`,
+/// `top` and `pgrep` show), cut to the kernel's 15 bytes. Best effort: a failure changes only
+/// what ps shows.
+pub fn set_name(name: &str) {
+    let mut buf = [0u8; 16];
+    let n = name.len().min(15);
+    buf[..n].copy_from_slice(&name.as_bytes()[..n]);
+    // SAFETY: buf is a NUL-terminated string of at most 16 bytes, which PR_SET_NAME reads.
+    unsafe { libc::prctl(libc::PR_SET_NAME, buf.as_ptr() as libc::c_ulong, 0, 0, 0) };
+}
+
 /// `wait(2)`: any child. Returns (pid, raw wait status). Not retried: callers decide on EINTR.
 #[inline]
 pub fn wait_any() -> io::Result<(i32, i32)> {
