@@ -13,7 +13,7 @@ use crate::model::{CopyOutcome, Noise, Replaced, Run, TestResult, MAX_REMEASURED
 use crate::protocol::{self, Verdict};
 use crate::quick;
 use crate::score;
-use crate::suite::Test;
+use crate::suite::{self, Test};
 use crate::sys;
 use std::ffi::OsString;
 use std::io;
@@ -141,6 +141,7 @@ impl Runner<'_> {
             message: t.message.to_string(),
             category: Some(t.category),
             copies,
+            busy: suite::BUSY.contains(&t.name),
             ..Default::default()
         }
     }
