@@ -186,8 +186,15 @@ impl Console {
         self.progress(&report::text::progress_again(copies, message));
     }
 
+    /// A pass of a round is about to start; `left` is the estimated time left of the whole run.
+    pub fn round(&mut self, copies: usize, message: &str, round: usize, left: f64) {
+        self.current = (copies, message.to_string());
+        let text = format!("[round {round}] {message}, {}: {} left", copies_word(copies), human(left));
+        self.show(text, false);
+    }
+
     /// Counts a test begun (run, failed to start, or skipped).
-    fn begin(&mut self, copies: usize, message: &str) {
+    pub fn begin(&mut self, copies: usize, message: &str) {
         self.at += 1;
         self.current = (copies, message.to_string());
     }

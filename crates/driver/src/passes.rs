@@ -94,10 +94,33 @@ pub struct Runner<'a> {
     pub lost: Vec<String>,
     /// Whether a disturbed pass is measured again (`--remeasure`, a quick run).
     pub remeasure: bool,
+    /// In a run with rounds, where the log's lines go while a test's pass runs: its section,
+    /// written whole once its rounds end, so that the log keeps Run's layout.
+    pub buffer: Option<String>,
+}
+
+/// A test between its rounds: its result so far, its log section, and what it has spent of
+/// its budget (a quick run's share).
+pub struct InRounds {
+    pub test: &'static Test,
+    pub r: TestResult,
+    log: String,
+    budget: Option<f64>,
+    pub spent: f64,
+    /// It failed or was skipped: no more rounds.
+    pub out: bool,
+}
+
+impl InRounds {
+    /// Its share of a quick run's budget; None in another run.
+    pub fn budget(&self) -> Option<f64> {
+        self.budget
+    }
 }
 
 /// How a pass leaves its test.
-enum Step {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
     /// On to the next pass.
     Next,
     /// No more passes: the test failed, or the copies could not run.
@@ -115,11 +138,16 @@ struct Left {
     secs: f64,
     /// The test may stop before them (a quick run's).
     at_most: bool,
+    /// The pass is one of a round: the console shows the round, not the pass.
+    in_round: bool,
 }
 
 impl Runner<'_> {
     pub fn log(&mut self, s: &str) {
-        output::log(&mut self.files, s);
+        match &mut self.buffer {
+            Some(b) => b.push_str(s),
+            None => output::log(&mut self.files, s),
+        }
     }
 
     /// Rewrites the report files from the run so far. A file that cannot be written is said
@@ -197,7 +225,12 @@ impl Runner<'_> {
                 break;
             }
             let left =
-                Left { passes: npasses - r.passes.len() - 1, secs: per_pass, at_most: budget.is_some() };
+                Left {
+                passes: npasses - r.passes.len() - 1,
+                secs: per_pass,
+                at_most: budget.is_some(),
+                in_round: false,
+            };
             match self.pass(t, &cmd, i, left, &mut r) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -241,7 +274,7 @@ impl Runner<'_> {
                 break;
             }
             let fits = ((share - spent) / cost - 1.0).floor().max(0.0) as usize;
-            let left = Left { passes: fits, secs: cost, at_most: true };
+            let left = Left { passes: fits, secs: cost, at_most: true, in_round: false };
             let why = match self.pass(t, &cmd, i, left, r) {
                 Step::Next => continue,
                 Step::Interrupted => {
@@ -260,6 +293,80 @@ impl Runner<'_> {
         let spent = self.exec.now() - began;
         *r = self.conclude(t, std::mem::take(r), began);
         Some(spent)
+    }
+
+    /// Test `t` at `copies` copies, before its first round: its result, its share of a quick
+    /// run's budget taken.
+    pub fn open_rounds(&mut self, t: &'static Test, copies: usize) -> InRounds {
+        let budget = self.policy.begin(t);
+        self.console.begin(copies, t.message);
+        let r = Self::result(t, copies);
+        InRounds { test: t, r, log: String::new(), budget, spent: 0.0, out: false }
+    }
+
+    /// Whether `s` takes part in the next round: in a quick run while it runs at all (the
+    /// rounds stop together), else while it has fewer scored passes than its kind of run gives.
+    pub fn wants_round(&self, s: &InRounds) -> bool {
+        !s.out && (s.budget.is_some() || s.r.passes.len() < self.policy.passes(s.test))
+    }
+
+    /// One pass of `s` in round `round`, as `p` prepared it: the pass numbered on over every
+    /// pass the test ran, its round and start recorded, and a disturbed pass in its score set
+    /// aside while its share (or `MAX_REMEASURED`) has room, for a later round to replace.
+    pub fn round_pass(&mut self, s: &mut InRounds, p: &Prepared, round: usize) -> Step {
+        let t = s.test;
+        if s.r.command.is_empty() {
+            s.r.command = display(&p.argv, p.stdin.as_deref());
+            s.log = report::log::test_header(t.message, s.r.copies, &s.r.command);
+        }
+        self.buffer = Some(std::mem::take(&mut s.log));
+        self.console.round(s.r.copies, t.message, round, self.estimate.left);
+        let log = self.files.as_ref().map(|f| f.log_fd());
+        let cmd = command(self.exe, log, &self.policy, t, p);
+        let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
+        let left = Left { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
+        let number = s.r.passes.len() + s.r.replaced.len() + 1;
+        let step = self.pass(t, &cmd, number, left, &mut s.r);
+        s.spent += self.exec.now() - began;
+        if s.r.passes.len() > before {
+            let last = s.r.passes.last_mut().unwrap();
+            (last.round, last.start) = (Some(round), Some(start));
+        }
+        let limit = if s.budget.is_some() { usize::MAX } else { MAX_REMEASURED };
+        let cost = s.spent / number as f64;
+        self.replace_disturbed(&mut s.r, s.spent, Some(cost), s.budget, limit);
+        s.log = self.buffer.take().unwrap_or_default();
+        s.out = step != Step::Next;
+        step
+    }
+
+    /// A test that cannot take part in a round: its files could not be written (`failed`), or
+    /// it cannot run on this host (`skipped`). No more rounds for it; the others go on.
+    pub fn out_of_rounds(&mut self, s: &mut InRounds, failed: Option<String>, skipped: Option<String>) {
+        let (t, copies) = (s.test, s.r.copies);
+        match (&failed, &skipped) {
+            (Some(e), _) => self.console.failed(t.message, e),
+            (None, Some(why)) => self.console.skipped_now(why),
+            (None, None) => {}
+        }
+        (s.r.error, s.r.skipped, s.out) = (failed, skipped, true);
+        if s.r.command.is_empty() {
+            s.log = report::log::test_header(t.message, copies, "(not run)");
+        }
+    }
+
+    /// After its last round: `s` scored (or failed, or skipped), its log section written whole,
+    /// its time paid out of the budget.
+    pub fn close_rounds(&mut self, s: InRounds) -> TestResult {
+        let (t, r) = (s.test, s.r);
+        self.log(&s.log);
+        if r.skipped.is_some() || r.passes.is_empty() {
+            self.log(&report::log::summary(&r));
+            let left = self.policy.end(s.spent);
+            self.estimate.follow(left);
+            return r;
+        }
+        self.conclude(t, r, self.exec.now() - s.spent)
     }
 
     /// A second visit that could not finish, its test's first figure standing: said on the
@@ -309,7 +416,9 @@ impl Runner<'_> {
         if !self.exec.settle(self.policy.settle(t)) {
             return Step::Interrupted;
         }
-        self.console.pass(i, i + left.passes, left.at_most, self.estimate.left);
+        if !left.in_round {
+            self.console.pass(i, i + left.passes, left.at_most, self.estimate.left);
+        }
         self.console.command(&r.command, r.copies);
         let outcome = self.exec.pass(cmd, r.copies);
         // This pass is spent; a test that stops here gives back the passes it will not run.
@@ -382,7 +491,7 @@ impl Runner<'_> {
         r
     }
 
-    fn interrupted(&mut self) -> Option<TestResult> {
+    pub fn interrupted(&mut self) -> Option<TestResult> {
         let sig = self.exec.caught().unwrap_or(libc::SIGINT);
         self.console.test_stopped();
         self.log(&report::log::interrupted(signals::name(sig)));
@@ -532,6 +641,7 @@ mod tests {
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
             remeasure,
+            buffer: None,
         }
     }
 
@@ -698,6 +808,7 @@ mod tests {
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
             remeasure: true,
+            buffer: None,
         };
         let p = prepared();
         let mut r = runner.run_passes(pipe, 1, &p).unwrap();

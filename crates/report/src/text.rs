@@ -11,7 +11,8 @@
 
 use super::fmt::{self, Tm, Zone};
 use super::view::{
-    disturbed_reason, disturbed_verdict, duration_note, interval, ordered_index, remeasure_note,
+    disturbed_reason, disturbed_verdict, duration_note, interval, ordered_index, remeasure_note, rounds,
+    rounds_note, rounds_settings_note,
     replaced_note, score_title, scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
@@ -93,7 +94,7 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
     let mut s = header(run);
     for cr in &run.runs {
         s += &block_in(&run.system, cr, zone);
-        if run.settings.quick.is_some() {
+        if run.settings.quick.is_some() || run.settings.seed.is_some() {
             s += &quick_notes(cr);
         }
     }
@@ -138,8 +139,9 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
 }
 
 fn settings_note(settings: &Settings) -> String {
+    let rounds = rounds_settings_note(settings).map_or(String::new(), |n| note_line(&n));
     if let Some(budget) = settings.quick {
-        return format!(
+        return rounds + &format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
              disturbed pass measured again; the intervals follow each block. They are this run's own: \
@@ -148,7 +150,7 @@ fn settings_note(settings: &Settings) -> String {
         );
     }
     let notes = [duration_note(settings), remeasure_note(settings)];
-    notes.iter().flatten().map(note_line).collect()
+    rounds + &notes.iter().flatten().map(note_line).collect::<String>()
 }
 
 /// A note as the text report prints it: `** lead rest`, then a blank line.
@@ -293,12 +295,17 @@ pub fn quick_notes(cr: &CopyRun) -> String {
     }
     for b in ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
+        let from = match rounds(cr) {
+            Some(r) => format!("the spread of {} rounds' indexes", r.count),
+            None => "propagated from the tests' (assumed independent)".to_string(),
+        };
         let what = match ci {
-            Some(_) => format!("{}, propagated from the tests' (assumed independent)", interval(ci, b.score)),
+            Some(_) => format!("{}, {from}", interval(ci, b.score)),
             None => "no interval (a test has none)".to_string(),
         };
         let _ = writeln!(s, "** index {}: {what}", b.category.key());
     }
+    let _ = writeln!(s, "** {}", rounds_note(cr));
     s.push('\n');
     s
 }

@@ -206,6 +206,26 @@ pub fn remeasure_note(settings: &Settings) -> Option<Note> {
     })
 }
 
+/// The note of a run with rounds (every quick run by default, a standard one with
+/// `--interleave`): its seed, and for a standard run that it is still standard.
+pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
+    let seed = settings.seed?;
+    let standard = if settings.quick.is_none() && settings.duration.is_none() {
+        " An interleaved standard run is still standard: every pass has Run's duration, settle \
+         and count, only their order differs."
+    } else {
+        ""
+    };
+    Some(Note {
+        lead: format!("Rounds (seed {seed}):"),
+        rest: format!(
+            "each round ran one pass of every test, in an order shuffled afresh (--seed {seed} \
+             runs the same orders); each index's interval is the spread of the rounds' indexes, \
+             so it sees the host's speed wander within the run.{standard}"
+        ),
+    })
+}
+
 /// The verdict on a run some of whose scored tests were disturbed.
 pub fn disturbed_verdict(run: &Run) -> Option<String> {
     let n = run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count();
@@ -226,4 +246,33 @@ pub fn status_note(run: &Run) -> Option<Note> {
         return None;
     };
     Some(Note { lead: lead.to_string(), rest: rest.to_string() })
+}
+
+/// A copy count's rounds: how many, and how far the host's speed moved between them
+/// (`stats::moved`, 0.13 for 13%).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rounds {
+    pub count: usize,
+    pub moved: Option<f64>,
+}
+
+/// The rounds of `cr`, when its passes ran in rounds.
+pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
+    let count = cr.results.iter().flat_map(|r| &r.passes).filter_map(|p| p.round).max()?;
+    let factors = crate::stats::round_factors(&cr.results, |_| true);
+    Some(Rounds { count, moved: crate::stats::moved(&factors) })
+}
+
+/// What the intervals of `cr` can see, as a note: with rounds, how far the host's speed moved
+/// between them; without, that they cannot see its wander.
+pub fn rounds_note(cr: &CopyRun) -> String {
+    match rounds(cr) {
+        Some(Rounds { count, moved: Some(m) }) => {
+            format!("the host's speed moved {:.1}% between rounds ({count} rounds)", m * 100.0)
+        }
+        Some(Rounds { count, moved: None }) => format!("{count} round(s): too few to see the host's speed move"),
+        None => "no rounds: each test's passes ran back to back, so the intervals cannot see the \
+                 host's speed wander between tests (--interleave runs rounds)"
+            .to_string(),
+    }
 }
