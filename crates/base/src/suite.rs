@@ -70,8 +70,18 @@ pub struct Test {
 /// stopped (`model::TestResult::busy`). Not context1, spawn or the file and host tests, whose
 /// processes wait on each other or the disk.
 pub const BUSY: &[&str] = &[
-    "dhry2reg", "whetstone-double", "syscall", "pipe", "execl", "arithoh", "short", "int", "long", "float",
-    "double", "hanoi",
+    "dhry2reg",
+    "whetstone-double",
+    "syscall",
+    "pipe",
+    "execl",
+    "arithoh",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "hanoi",
 ];
 
 /// fstime's settle pauses and priming phases, in seconds: the C program's, the default of its

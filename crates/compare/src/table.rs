@@ -353,7 +353,29 @@ fn legend_text(c: &Comparison) -> String {
     if !text.is_empty() {
         let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
     }
-    o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
+    o.push_str(&intervals_note(&c.sources));
+    o
+}
+
+/// Where the index intervals come from, and which files' intervals may miss the host's
+/// wander: those whose passes did not run in rounds.
+pub(super) fn intervals_note(sources: &[Source]) -> String {
+    let without: Vec<String> = (0..sources.len())
+        .filter(|&i| !sources[i].rounds && sources[i].kind != FileKind::Text)
+        .map(|i| format!("[{}]", i + 1))
+        .collect();
+    let mut o = String::from(if sources.iter().any(|s| s.rounds) {
+        "Index intervals: the spread of the rounds' indexes where a run had rounds, else propagated from the tests'.\n"
+    } else {
+        "Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n"
+    });
+    if !without.is_empty() {
+        let _ = writeln!(
+            o,
+            "No rounds in {}: its passes ran back to back, so its intervals may miss the host's wander and mark a difference that is not real.",
+            without.join(", ")
+        );
+    }
     o
 }
 
@@ -464,6 +486,8 @@ fn source_json(j: &mut Writer, i: usize, s: &Source) {
     j.key("version").string(&s.version);
     j.key("quick").bool(s.quick);
     j.key("run_kind").string(s.run_kind().name());
+    // Without rounds its intervals may miss the host's wander between tests.
+    j.key("rounds").bool(s.rounds);
     j.key("hostname").string(&h.name);
     j.key("cpu").string(&h.cpu);
     j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));

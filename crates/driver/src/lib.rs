@@ -305,7 +305,9 @@ fn note_memory_tmpdir(plan: &Plan, opts: &Options, dirs: &Dirs) {
 fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> Option<i32> {
     let mut rng = run.settings.seed.map(|s| oorandom::Rand64::new(u128::from(s)));
     if let Some(seed) = run.settings.seed {
-        runner.log(&format!("** rounds, seed {seed}: each round one pass of every test, in a shuffled order\n"));
+        runner.log(&format!(
+            "** rounds, seed {seed}: each round one pass of every test, in a shuffled order\n"
+        ));
     }
     for &c in &plan.copies {
         runner.console.run_with(c);
@@ -344,7 +346,13 @@ fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) 
 /// second visits are one budget), the others until every test has its passes. Each test is
 /// scored after the last round, and the report saved. False when a signal stopped them: the
 /// copy count's tests are then not reported, as a test stopped between passes is not.
-fn run_rounds(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run, rng: &mut oorandom::Rand64) -> bool {
+fn run_rounds(
+    plan: &Plan,
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    run: &mut Run,
+    rng: &mut oorandom::Rand64,
+) -> bool {
     let c = run.runs.last().unwrap().copies;
     let mut tests: Vec<InRounds> = plan.tests_at(c).map(|t| runner.open_rounds(t, c)).collect();
     let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();

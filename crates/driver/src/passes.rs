@@ -224,8 +224,7 @@ impl Runner<'_> {
             if r.passes.len() >= npasses {
                 break;
             }
-            let left =
-                Left {
+            let left = Left {
                 passes: npasses - r.passes.len() - 1,
                 secs: per_pass,
                 at_most: budget.is_some(),

@@ -11,9 +11,9 @@
 
 use super::fmt::{self, Tm, Zone};
 use super::view::{
-    disturbed_reason, disturbed_verdict, duration_note, interval, ordered_index, remeasure_note, rounds,
-    rounds_note, rounds_settings_note,
-    replaced_note, score_title, scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
+    disturbed_reason, disturbed_verdict, duration_note, interval, ordered_index, remeasure_note,
+    replaced_note, rounds, rounds_note, rounds_settings_note, score_title, scored, static_image_note,
+    status_note, unscored_reason, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -141,7 +141,8 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
 fn settings_note(settings: &Settings) -> String {
     let rounds = rounds_settings_note(settings).map_or(String::new(), |n| note_line(&n));
     if let Some(budget) = settings.quick {
-        return rounds + &format!(
+        return rounds
+            + &format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
              disturbed pass measured again; the intervals follow each block. They are this run's own: \

@@ -176,6 +176,9 @@ pub const AGAIN: &str = " (again)";
 /// seconds): `compare` tells the kind of run of a text report by them.
 pub const QUICK_LEAD: &str = "Quick run";
 pub const SHORT_LEAD: &str = "Durations set with -t";
+/// The lead of the note on a run with rounds (before its seed): `compare` tells by it that a
+/// text report's intervals see the host's wander.
+pub const ROUNDS_LEAD: &str = "Rounds";
 
 /// The note of a run whose durations were set with `-t`.
 pub fn duration_note(settings: &Settings) -> Option<Note> {
@@ -217,7 +220,7 @@ pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
         ""
     };
     Some(Note {
-        lead: format!("Rounds (seed {seed}):"),
+        lead: format!("{ROUNDS_LEAD} (seed {seed}):"),
         rest: format!(
             "each round ran one pass of every test, in an order shuffled afresh (--seed {seed} \
              runs the same orders); each index's interval is the spread of the rounds' indexes, \
@@ -270,7 +273,9 @@ pub fn rounds_note(cr: &CopyRun) -> String {
         Some(Rounds { count, moved: Some(m) }) => {
             format!("the host's speed moved {:.1}% between rounds ({count} rounds)", m * 100.0)
         }
-        Some(Rounds { count, moved: None }) => format!("{count} round(s): too few to see the host's speed move"),
+        Some(Rounds { count, moved: None }) => {
+            format!("{count} round(s): too few to see the host's speed move")
+        }
         None => "no rounds: each test's passes ran back to back, so the intervals cannot see the \
                  host's speed wander between tests (--interleave runs rounds)"
             .to_string(),

@@ -400,7 +400,13 @@ mod tests {
         use crate::model::{Category, IndexRow};
         // Two tests, four rounds; the host ran 10% faster in rounds 2 and 4 than in 1 and 3,
         // and each test's own passes agree exactly within a round.
-        let pass = |count: f64, round| Pass { count, time: 1.0, timebase: 1.0, round: Some(round), ..Pass::default() };
+        let pass = |count: f64, round| Pass {
+            count,
+            time: 1.0,
+            timebase: 1.0,
+            round: Some(round),
+            ..Pass::default()
+        };
         let speed = [1.0, 1.1, 1.0, 1.1];
         let result = |message: &str, base: f64| TestResult {
             message: message.into(),
@@ -417,8 +423,12 @@ mod tests {
         assert_close(moved(&f).unwrap(), 0.1);
         // ln factors: ±ln(1.1)/2, s = ln(1.1)/2 · √(4/3); half = t(3) · s / 2.
         let row = |m: &str| IndexRow { message: m.into(), baseline: None, score: 0.0, index: Some(10.0) };
-        let block =
-            IndexBlock { category: Category::System, rows: vec![row("a"), row("b")], score: 20.0, partial: false };
+        let block = IndexBlock {
+            category: Category::System,
+            rows: vec![row("a"), row("b")],
+            score: 20.0,
+            partial: false,
+        };
         let i = index_interval(&block, &results).unwrap();
         let s = 1.1f64.ln() / 2.0 * (4.0f64 / 3.0).sqrt();
         assert_close(i.log_half, 3.18244630528 * s / 2.0);
@@ -427,7 +437,10 @@ mod tests {
         // t(3)·s/2 per test over √2, narrower than the rounds'; without rounds it is that.
         let flat: Vec<TestResult> = results
             .iter()
-            .map(|r| TestResult { passes: r.passes.iter().map(|p| Pass { round: None, ..p.clone() }).collect(), ..r.clone() })
+            .map(|r| TestResult {
+                passes: r.passes.iter().map(|p| Pass { round: None, ..p.clone() }).collect(),
+                ..r.clone()
+            })
             .collect();
         let p = index_interval(&block, &flat).unwrap();
         assert!(p.log_half < i.log_half, "{} {}", p.log_half, i.log_half);
