@@ -24,6 +24,7 @@ mod progress;
 mod quick;
 mod report;
 mod rigs;
+mod rounds;
 mod shell_tests;
 mod tidy;
 mod twin;

@@ -372,7 +372,7 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
     if !without.is_empty() {
         let _ = writeln!(
             o,
-            "No rounds in {}: its passes ran back to back, so its intervals may miss the host's wander and mark a difference that is not real.",
+            "No rounds in {}: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.",
             without.join(", ")
         );
     }
@@ -486,13 +486,13 @@ fn source_json(j: &mut Writer, i: usize, s: &Source) {
     j.key("version").string(&s.version);
     j.key("quick").bool(s.quick);
     j.key("run_kind").string(s.run_kind().name());
-    // Without rounds its intervals may miss the host's wander between tests.
-    j.key("rounds").bool(s.rounds);
     j.key("hostname").string(&h.name);
     j.key("cpu").string(&h.cpu);
     j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));
     j.key("os_release").string(&h.os_release);
     j.key("date").string(&s.date);
+    // Without rounds its intervals may miss the host's wander between tests.
+    j.key("rounds").bool(s.rounds);
     j.end_object();
 }
 

@@ -354,7 +354,10 @@ fn run_rounds(
     rng: &mut oorandom::Rand64,
 ) -> bool {
     let c = run.runs.last().unwrap().copies;
-    let mut tests: Vec<InRounds> = plan.tests_at(c).map(|t| runner.open_rounds(t, c)).collect();
+    let planned: Vec<&'static Test> = plan.tests_at(c).collect();
+    let budgets = runner.policy.begin_rounds(&planned);
+    let mut tests: Vec<InRounds> =
+        planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
     let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();
     let budget = budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0));
     let began = runner.exec.now();

@@ -294,10 +294,9 @@ impl Runner<'_> {
         Some(spent)
     }
 
-    /// Test `t` at `copies` copies, before its first round: its result, its share of a quick
-    /// run's budget taken.
-    pub fn open_rounds(&mut self, t: &'static Test, copies: usize) -> InRounds {
-        let budget = self.policy.begin(t);
+    /// Test `t` at `copies` copies, before its first round: its result, and `budget`, its share
+    /// of a quick run's (`Policy::begin_rounds`).
+    pub fn open_rounds(&mut self, t: &'static Test, copies: usize, budget: Option<f64>) -> InRounds {
         self.console.begin(copies, t.message);
         let r = Self::result(t, copies);
         InRounds { test: t, r, log: String::new(), budget, spent: 0.0, out: false }
