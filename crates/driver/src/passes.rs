@@ -748,6 +748,22 @@ mod tests {
     }
 
     #[test]
+    fn a_cpu_bound_copy_stopped_on_a_run_s_only_pass_is_stopped() {
+        // Half of a 4 s pass stopped on 2 CPUs: 2 s of the copy's CPU, 6 s idle.
+        let stopped = Noise { copies_cpu: 2.0, wall: 4.0, idle: 6.0, ..Default::default() };
+        let mut ex = Canned::new(4.0).counting(&[5.0]);
+        ex.noise = Some(stopped);
+        let r = run(&mut ex, Policy::Standard { iterations: Some(1) }, "syscall", 1).0.unwrap();
+        assert_eq!(r.passes.len(), 1);
+        assert_eq!(r.disturbance(), Some(crate::model::Disturbance::Stopped));
+        // context1's two processes wait on each other: its idle CPUs are no stop by themselves.
+        let mut ex = Canned::new(4.0).counting(&[5.0]);
+        ex.noise = Some(stopped);
+        let r = run(&mut ex, Policy::Standard { iterations: Some(1) }, "context1", 1).0.unwrap();
+        assert_eq!(r.disturbance(), None);
+    }
+
+    #[test]
     fn a_disturbed_pass_is_measured_again_when_asked_and_at_most_three_times() {
         let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
         let busy = Noise { foreign: 0.5, ..quiet };

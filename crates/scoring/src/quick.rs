@@ -297,6 +297,17 @@ mod tests {
     }
 
     #[test]
+    fn rounds_stop_after_three_when_every_test_is_tight_or_the_budget_is_spent() {
+        let r = |rates: &[f64]| TestResult { passes: ps(rates), ..TestResult::default() };
+        let (tight, loose) = (r(&[10.0, 10.0, 10.0]), r(&[5.0, 10.0, 20.0]));
+        assert!(!rounds_done(&[&tight], 2, 2.0, 100.0), "three rounds at least");
+        assert!(rounds_done(&[&tight, &tight], 3, 6.0, 100.0), "every test tight");
+        assert!(!rounds_done(&[&tight, &loose], 3, 6.0, 100.0), "one loose: on while it fits");
+        assert!(rounds_done(&[&tight, &loose], 3, 6.0, 7.9), "another round of 2 s overruns");
+        assert!(rounds_done(&[&loose], MAX_PASSES, 6.0, 1e9));
+    }
+
+    #[test]
     fn kept_drops_the_lowest_third_in_run_order() {
         // floor(7/3) = 2 dropped: the lowest two, 1.0 and 0.5.
         assert_eq!(kept(&[5.0, 1.0, 4.0, 2.0, 3.0, 6.0, 0.5]), vec![5.0, 4.0, 2.0, 3.0, 6.0]);
