@@ -108,8 +108,10 @@ for series in rounds flat; do
     for i in $(seq "$n"); do
         sed -n 's/.*"host_moved": \([0-9.e+-]*\).*/\1/p' "$(json "$series" "$i")"
     done | sort -g | awk '{ v[NR] = $1 } END {
-        if (NR) printf "  host moved between rounds: median %.1f%%, %.1f-%.1f%%\n", 100 * v[int((NR + 1) / 2)], 100 * v[1], 100 * v[NR]
+        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        if (NR) printf "  host moved between rounds: median %.1f%%, %.1f-%.1f%%\n", 100 * m, 100 * v[1], 100 * v[NR]
         else print "  host moved between rounds: not seen (no rounds)" }'
     grep "^$series$tab" "$work/time" | cut -f2 | sort -g |
-        awk '{ v[NR] = $1 } END { printf "  wall seconds per run: median %.0f (%.0f-%.0f)\n", v[int((NR + 1) / 2)], v[1], v[NR] }'
+        awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+            printf "  wall seconds per run: median %.0f (%.0f-%.0f)\n", m, v[1], v[NR] }'
 done
