@@ -160,6 +160,12 @@ fn compare_marks_only_a_real_difference_in_every_format() {
     assert!(json.contains("\"rounds\":true"), "{json}");
     let json = cmp(&["--format", "json", "b.json", "fast.json"]);
     assert!(json.contains("\"overlap\":false") && !json.contains("\"overlap\":true"), "{json}");
+    // HTML: each file against the first, its ratio and mark.
+    let html = cmp(&["--format", "html", "b.json", "fast.json"]);
+    assert!(html.contains("<h3>Against [1]: 1 parallel copy</h3>"), "{html}");
+    assert!(html.contains("<td align=right data-label=\"[2] vs [1]\"><tt>150.0%*</tt></td>"), "{html}");
+    let html = cmp(&["--format", "html", "a.json", "same.json"]);
+    assert!(html.contains("<tt>104.0%</tt>") && !html.contains("%*</tt>"), "{html}");
     // A file without rounds is compared as before, with one line saying what it may miss.
     std::fs::write(s.path().join("old.json"), doc(1.0, 0.10).replace("\"rounds\": true, ", "")).unwrap();
     let old = cmp(&["a.json", "old.json"]);
@@ -212,8 +218,8 @@ fn a_copy_stopped_for_half_of_a_one_pass_run_is_stopped() {
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let results = s.path().join("results");
-    let f = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
-    let report = f.filter(|p| p.extension().is_none()).next().unwrap();
+    let mut f = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
+    let report = f.find(|p| p.extension().is_none()).unwrap();
     let report = std::fs::read_to_string(report).unwrap();
     assert!(report.contains("** disturbed: syscall (stopped"), "{report}");
 }

@@ -199,6 +199,13 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
     Ok(Comparison { sources, tables, not_compared })
 }
 
+/// A cell against the first file's: its score as a percentage of the first's, and the mark
+/// its interval earns against the first's (`119.9%*`).
+pub(super) fn vs_first(first: &Option<Cell>, other: &Option<Cell>) -> String {
+    let pct = ratio(first, other).map_or("---".to_string(), |p| format!("{p:.1}%"));
+    format!("{pct}{}", mark(first, other).map_or(' ', Mark::symbol))
+}
+
 fn ratio(first: &Option<Cell>, other: &Option<Cell>) -> Option<f64> {
     match (first, other) {
         (Some(a), Some(b)) if a.score != 0.0 => Some(100.0 * b.score / a.score),
@@ -274,9 +281,7 @@ fn table_text(t: &Table) -> String {
             }
             line += &cell_text(cell);
             if j > 0 {
-                let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
-                let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
-                let _ = write!(line, " {pct:>8}{sym}");
+                let _ = write!(line, " {:>9}", vs_first(&r.cells[0], cell));
             }
         }
         o.push_str(line.trim_end());
