@@ -316,7 +316,8 @@ mod tests {
         // h2 (scale 3): Pipe's index 300 at 1 copy, 600 at 2 (a gain of 100%).
         assert!(c.contains(">300.0</text>") && c.contains(">600.0 +100%</text>"), "{p}");
         // The table: highest index first, each file with its label; every string escaped.
-        let rows: Vec<&str> = p.split("<tr>\n").skip(1).collect();
+        let files = p.split("</table>").next().unwrap();
+        let rows: Vec<&str> = files.split("<tr>\n").skip(1).collect();
         assert_eq!(rows.len(), 3);
         assert!(rows[0].starts_with("   <td data-label=\"file\">[3]</td>\n   <td data-label=\"host\">h&lt;2&gt;</td>\n   <td data-label=\"run\">standard</td>\n"), "{}", rows[0]);
         assert!(rows[0].contains("<td data-label=\"path\">h2.json</td>"), "{}", rows[0]);
