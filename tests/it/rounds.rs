@@ -64,7 +64,7 @@ fn an_interleaved_run_records_its_order_and_its_seed_replays_it() {
     assert!(json.contains("\"seed\": 5") && json.contains("\"rounds\": true"), "{json}");
     assert!(json.contains("\"kind\": \"short\"") && json.contains("\"host_moved\": "), "{json}");
     // The report's notes: the seed, and how far the host moved.
-    assert!(out.contains("** Rounds (seed 5): each round ran one pass of every test"), "{out}");
+    assert!(out.contains("** Rounds (seed 5): one pass of every test per round"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("** the host's speed moved ")), "{out}");
     assert!(out.contains("** index system: ") && out.contains("the spread of 3 rounds' indexes"), "{out}");
     assert!(log.starts_with("** rounds, seed 5: "), "{log}");

@@ -291,7 +291,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
         }
         let rows: Vec<_> = b.rows.iter().filter_map(|r| Some((r.index?, r.message.as_str()))).collect();
         // With rounds, the spread of the rounds' indexes, as the JSON's (through its two ends).
-        let ci = match crate::stats::round_factors(results, |_| true).len() {
+        let ci = match crate::stats::round_factors(results, &|_| true).len() {
             0 | 1 => source::index_ci(b.score, &rows, &tests),
             _ => crate::stats::index_interval(b, results).and_then(|c| source::from_ends(c.low, c.high)),
         };

@@ -214,11 +214,8 @@ pub static OPTIONS: &[Opt] = &[
         takes: Takes::Nothing,
         run: false,
         help: &[
-            "run the passes in rounds: each round one pass of every test, in an",
-            "order shuffled each round; each index's interval then comes from the",
-            "spread of the rounds' indexes, which sees the host's speed wander.",
-            "A quick run always does; a standard run keeps every pass's duration,",
-            "settle and count, and stays standard (only the order differs)",
+            "passes in rounds, one of every test per round in a shuffled order (a",
+            "quick run's default); the index's interval is the rounds' spread",
         ],
         brief: None,
         apply: |o, _| {
@@ -231,7 +228,7 @@ pub static OPTIONS: &[Opt] = &[
         long: Some("no-interleave"),
         takes: Takes::Nothing,
         run: false,
-        help: &["a quick run's passes back to back, test after test, without rounds"],
+        help: &["a quick run without rounds: each test's passes back to back"],
         brief: None,
         apply: |o, _| {
             o.interleave = Some(false);
@@ -243,10 +240,7 @@ pub static OPTIONS: &[Opt] = &[
         long: Some("seed"),
         takes: Takes::Value("N"),
         run: false,
-        help: &[
-            "the seed of the rounds' shuffled orders (the report says the one it",
-            "used), to run them again in the same orders; implies --interleave",
-        ],
+        help: &["the seed of the rounds' orders, to repeat them; implies --interleave"],
         brief: None,
         apply: |o, v| {
             o.seed = Some(parse_uint("--seed", &value(v), 0, MAX_SEED)?);

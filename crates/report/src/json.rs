@@ -375,6 +375,8 @@ mod tests {
     "quick_budget": null,
     "noise": false,
     "remeasure": false,
+    "rounds": false,
+    "seed": null,
     "verbosity": 1,
     "tmpdir": "/t",
     "resultdir": "/r"
@@ -386,6 +388,7 @@ mod tests {
       "end": 1795997217,
       "start_iso": "2026-11-30T00:05:42Z",
       "end_iso": "2026-11-30T00:06:57Z",
+      "rounds": null,
       "results": [
         {
           "name": "execl",
@@ -435,6 +438,8 @@ mod tests {
               "timebase": 1,
               "label": "lps",
               "kept": false,
+              "round": null,
+              "start": null,
               "noise": null,
               "copies": [
                 {

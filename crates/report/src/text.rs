@@ -430,7 +430,15 @@ mod tests {
             notes.starts_with("** 95% intervals (geometric mean, log scale, Student's t):\n** dhry2reg: "),
             "{notes}"
         );
-        assert_eq!(notes.lines().count(), 1 + 12 + 1 + 1, "heading, 12 tests, the index, a blank");
+        assert_eq!(
+            notes.lines().count(),
+            1 + 12 + 1 + 1 + 1,
+            "heading, 12 tests, the index, rounds, a blank"
+        );
+        assert!(
+            notes.contains("\n** no rounds: passes back to back, so the intervals cannot see"),
+            "{notes}"
+        );
         let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
         let st = crate::stats::of_result(dhry).unwrap();
         let line = format!("** dhry2reg: {}, 10 passes\n", interval(st.ci95, st.geomean));

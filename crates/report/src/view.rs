@@ -214,17 +214,15 @@ pub fn remeasure_note(settings: &Settings) -> Option<Note> {
 pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
     let seed = settings.seed?;
     let standard = if settings.quick.is_none() && settings.duration.is_none() {
-        " An interleaved standard run is still standard: every pass has Run's duration, settle \
-         and count, only their order differs."
+        " Still standard: each pass has Run's duration, settle and count."
     } else {
         ""
     };
     Some(Note {
         lead: format!("{ROUNDS_LEAD} (seed {seed}):"),
         rest: format!(
-            "each round ran one pass of every test, in an order shuffled afresh (--seed {seed} \
-             runs the same orders); each index's interval is the spread of the rounds' indexes, \
-             so it sees the host's speed wander within the run.{standard}"
+            "one pass of every test per round, in a shuffled order (--seed {seed} repeats it); \
+             each index's interval is the spread of the rounds' indexes.{standard}"
         ),
     })
 }
@@ -262,7 +260,7 @@ pub struct Rounds {
 /// The rounds of `cr`, when its passes ran in rounds.
 pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
     let count = cr.results.iter().flat_map(|r| &r.passes).filter_map(|p| p.round).max()?;
-    let factors = crate::stats::round_factors(&cr.results, |_| true);
+    let factors = crate::stats::round_factors(&cr.results, &|_| true);
     Some(Rounds { count, moved: crate::stats::moved(&factors) })
 }
 
@@ -270,14 +268,11 @@ pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
 /// between them; without, that they cannot see its wander.
 pub fn rounds_note(cr: &CopyRun) -> String {
     match rounds(cr) {
-        Some(Rounds { count, moved: Some(m) }) => {
-            format!("the host's speed moved {:.1}% between rounds ({count} rounds)", m * 100.0)
-        }
-        Some(Rounds { count, moved: None }) => {
-            format!("{count} round(s): too few to see the host's speed move")
-        }
-        None => "no rounds: each test's passes ran back to back, so the intervals cannot see the \
-                 host's speed wander between tests (--interleave runs rounds)"
-            .to_string(),
+        Some(r) => format!(
+            "the host's speed moved {:.1}% between rounds ({} rounds)",
+            r.moved.unwrap_or(0.0) * 100.0,
+            r.count
+        ),
+        None => "no rounds: passes back to back, so the intervals cannot see the host's speed wander".into(),
     }
 }

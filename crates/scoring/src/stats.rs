@@ -203,7 +203,7 @@ pub fn propagate(parts: &[(f64, Option<f64>)]) -> Option<Interval> {
 /// the geometric mean over the scored tests `only` admits of each pass's rate relative to its
 /// test's geometric mean over all its rounds (a test missing from a round, its pass measured
 /// again, is left out of that round's mean). Empty for passes without rounds.
-pub fn round_factors(results: &[TestResult], only: impl Fn(&TestResult) -> bool) -> Vec<f64> {
+pub fn round_factors(results: &[TestResult], only: &dyn Fn(&TestResult) -> bool) -> Vec<f64> {
     // (round, sum of log ratios, tests)
     let mut rounds: Vec<(usize, f64, usize)> = Vec::new();
     for r in results.iter().filter(|r| r.ok() && only(r)) {
@@ -245,7 +245,7 @@ pub fn moved(factors: &[f64]) -> Option<f64> {
 /// `results`. None when a row's test has no interval.
 pub fn index_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interval> {
     let in_block = |r: &TestResult| b.rows.iter().any(|row| row.index.is_some() && row.message == r.message);
-    let factors = round_factors(results, in_block);
+    let factors = round_factors(results, &in_block);
     if factors.len() >= 2 {
         return rounds_interval(b.score, &factors);
     }
@@ -415,7 +415,7 @@ mod tests {
             ..TestResult::default()
         };
         let results = vec![result("a", 100.0), result("b", 400.0)];
-        let f = round_factors(&results, |_| true);
+        let f = round_factors(&results, &|_| true);
         let g = 1.1f64.sqrt();
         for (x, want) in f.iter().zip([1.0 / g, g, 1.0 / g, g]) {
             assert_close(*x, want);
@@ -444,7 +444,7 @@ mod tests {
             .collect();
         let p = index_interval(&block, &flat).unwrap();
         assert!(p.log_half < i.log_half, "{} {}", p.log_half, i.log_half);
-        assert!(round_factors(&flat, |_| true).is_empty() && moved(&[1.0]).is_none());
+        assert!(round_factors(&flat, &|_| true).is_empty() && moved(&[1.0]).is_none());
     }
 
     #[test]
