@@ -539,6 +539,8 @@ pub struct Scaling {
     /// 1, then the other copy counts in file order.
     pub copies: Vec<usize>,
     pub rows: Vec<ScaleRow>,
+    /// The kind of run (standard, quick, short, static image), as the two-file compare says it.
+    pub run_kind: &'static str,
 }
 
 /// What a scaling row's values are.
@@ -558,6 +560,8 @@ pub struct ScaleRow {
     pub kind: ValueKind,
     /// One per copy count; None where that run lacks the test.
     pub values: Vec<Option<f64>>,
+    /// One per copy count: the run found the test (an index score: one of its tests) disturbed.
+    pub disturbed: Vec<bool>,
 }
 
 /// Builds the scaling table of a file holding a 1-copy run and at least one N-copy run.
@@ -598,10 +602,12 @@ pub fn scaling(s: &Source) -> Result<Scaling, String> {
             } else {
                 (ValueKind::Score, r.cells.iter().map(|c| c.map(|c| c.score)).collect())
             };
-            ScaleRow { name: r.name, kind, values }
+            let disturbed = r.cells.iter().map(|c| c.is_some_and(|c| c.disturbed)).collect();
+            ScaleRow { name: r.name, kind, values, disturbed }
         })
         .collect();
-    Ok(Scaling { file: s.file.clone(), copies: runs.iter().map(|r| r.copies).collect(), rows })
+    let copies = runs.iter().map(|r| r.copies).collect();
+    Ok(Scaling { file: s.file.clone(), copies, rows, run_kind: s.run_kind().name() })
 }
 
 fn gain(base: Option<f64>, v: Option<f64>) -> Option<f64> {
@@ -615,8 +621,9 @@ fn gain(base: Option<f64>, v: Option<f64>) -> Option<f64> {
 pub fn scaling_text(s: &Scaling) -> String {
     let multi = &s.copies[1..];
     let mut o = format!(
-        "Scaling of {}: 1 copy against {}\n\n",
+        "Scaling of {} ({} run): 1 copy against {}\n\n",
         s.file,
+        s.run_kind,
         multi.iter().map(|&n| copies_text(n)).collect::<Vec<_>>().join(", ")
     );
     let gain_head = |n: usize| if multi.len() == 1 { "Gain".to_string() } else { format!("Gain {n}") };
@@ -633,10 +640,11 @@ pub fn scaling_text(s: &Scaling) -> String {
             let _ = writeln!(o, "{rule}");
             ruled = true;
         }
-        let mut line = format!("{:<40} {:>10}", r.name, figure(r.values[0]));
-        for v in &r.values[1..] {
+        let d = |k: usize| if r.disturbed[k] { "d" } else { "" };
+        let mut line = format!("{:<40} {:>10}{}", r.name, figure(r.values[0]), d(0));
+        for (k, v) in r.values.iter().enumerate().skip(1) {
             let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
-            let _ = write!(line, " {:>10} {g:>8}", figure(*v));
+            let _ = write!(line, " {:>10} {g:>8}{}", figure(*v), d(k));
         }
         let _ = writeln!(o, "{}", line.trim_end());
     }
@@ -645,6 +653,9 @@ pub fn scaling_text(s: &Scaling) -> String {
         o.push_str("; tests without a baseline show their scores");
     }
     o.push_str(".\nGain: the N-copy value over the 1-copy value, less 100%.\n");
+    if s.rows.iter().any(|r| r.disturbed.contains(&true)) {
+        o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
+    }
     o
 }
 
@@ -676,6 +687,7 @@ pub fn scaling_json(s: &Scaling) -> String {
     j.key("schema").string("unixbench-scaling");
     j.key("schema_version").int(1);
     j.key("file").string(&s.file);
+    j.key("run_kind").string(s.run_kind);
     j.key("copies").begin_array();
     for n in &s.copies {
         j.int(*n as i64);
@@ -694,6 +706,11 @@ pub fn scaling_json(s: &Scaling) -> String {
         j.key("gain_pct").begin_array();
         for (k, v) in r.values.iter().enumerate() {
             j.opt_number(if k == 0 { None } else { pct(gain(r.values[0], *v)) });
+        }
+        j.end_array();
+        j.key("disturbed").begin_array();
+        for d in &r.disturbed {
+            j.bool(*d);
         }
         j.end_array().end_object();
     }
