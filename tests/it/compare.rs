@@ -29,7 +29,7 @@ fn assert_prints(args: &[&str], expected: &str) {
     }
 }
 
-const SCALING_C: &str = r#"Scaling of c-unixbench.txt: 1 copy against 2 copies
+const SCALING_C: &str = r#"Scaling of c-unixbench.txt (standard run): 1 copy against 2 copies
 
 Test                                         1 copy   2 copies     Gain
 ---------------------------------------- ---------- ---------- --------
@@ -87,6 +87,7 @@ vs [1]: the score as a percentage of [1]'s score.
 ?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [3]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
+No rounds in [1], [2]: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.
 "#;
 
 const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap	kind	disturbed
@@ -100,7 +101,7 @@ const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_p
 1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown	static image	no
 "#;
 
-const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1,"file":"a.json","copies":[1,2],"rows":[{"test":"Dhrystone 2 using register variables","kind":"index","values":[6730.1,13711.4],"gain_pct":[null,103.73]},{"test":"Pipe Throughput","kind":"index","values":[1679.3,3230.1],"gain_pct":[null,92.35]},{"test":"System Benchmarks Index Score","kind":"index_score","values":[3361.8,6655],"gain_pct":[null,97.96]}]}
+const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1,"file":"a.json","run_kind":"standard","copies":[1,2],"rows":[{"test":"Dhrystone 2 using register variables","kind":"index","values":[6730.1,13711.4],"gain_pct":[null,103.73],"disturbed":[false,false]},{"test":"Pipe Throughput","kind":"index","values":[1679.3,3230.1],"gain_pct":[null,92.35],"disturbed":[false,false]},{"test":"System Benchmarks Index Score","kind":"index_score","values":[3361.8,6655],"gain_pct":[null,97.96],"disturbed":[false,false]}]}
 "#;
 
 const OURS_VS_C: &str = r#"Runs compared:
@@ -166,6 +167,7 @@ vs [1]: the score as a percentage of [1]'s score.
 ?: an interval is unknown (a text report has none; a single kept pass gives none).
 Intervals unknown for [1]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
+No rounds in [2]: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.
 "#;
 
 #[test]
@@ -462,6 +464,7 @@ fn a_report_with_its_log_compares_as_its_json() {
                 // The JSON's date is marked UTC; the report's is a local time, without a zone.
                 .replace("Z\n", "\n")
                 .replace("Z\",\"runs\"", "\",\"runs\"")
+                .replace("Z\",\"rounds\"", "\",\"rounds\"")
                 .replace("Z\"}", "\"}");
             assert_eq!(from_log, from_json, "compare --format {format} {files:?}");
         }
@@ -589,4 +592,15 @@ fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
         "{html}"
     );
     assert!(html.contains("<td data-label=\"disturbed\">none</td>"), "{html}");
+    // The scaling table of the one file: its kind of run, and the disturbed figure marked.
+    let scaling = cmp(&["d.json"]);
+    assert!(scaling.starts_with("Scaling of d.json (standard run): 1 copy against 2 copies\n"), "{scaling}");
+    let pipe = scaling.lines().find(|l| l.starts_with("Pipe Throughput ")).unwrap();
+    assert!(pipe.contains("1679.3d "), "{pipe}");
+    assert!(scaling.contains("\nd: disturbed ("), "{scaling}");
+    let json = cmp(&["--format", "json", "d.json"]);
+    assert!(
+        json.contains("\"run_kind\":\"standard\"") && json.contains("\"disturbed\":[true,false]"),
+        "{json}"
+    );
 }

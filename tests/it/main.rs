@@ -26,6 +26,7 @@ mod progress;
 mod quick;
 mod report;
 mod rigs;
+mod rounds;
 mod semantics;
 mod shell_tests;
 mod tidy;

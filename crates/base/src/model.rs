@@ -124,6 +124,10 @@ pub struct Pass {
     pub label: String,
     /// What else the host did while the pass ran; None where /proc could not say.
     pub noise: Option<Noise>,
+    /// The round it ran in (from 1), in a run with rounds; None in one without.
+    pub round: Option<usize>,
+    /// When it started, seconds since the Epoch; None where not known (a loaded report).
+    pub start: Option<f64>,
 }
 
 /// What took CPU from a pass's copies, read around the pass (never inside it) from /proc and
@@ -221,6 +225,15 @@ impl Noise {
         }
     }
 
+    /// Whether `copies` copies that keep their CPUs busy by themselves (a CPU-bound test) were
+    /// stopped, judged by this pass alone: their CPU time fell short of `copies` x the wall time
+    /// by more than [`STOPPED`] of it, and the CPUs sat idle that long, with nothing else to
+    /// blame. More copies than CPUs leave none idle, so they are never judged stopped here.
+    pub fn stopped_alone(&self, copies: usize) -> bool {
+        let short = self.wall * copies as f64 - self.copies_cpu;
+        self.disturbance(f64::INFINITY).is_none() && share(short.min(self.idle), self.copies_cpu) > STOPPED
+    }
+
     /// The CPUs' idle seconds per second of the pass.
     pub fn idle_rate(&self) -> f64 {
         share(self.idle, self.wall)
@@ -295,6 +308,9 @@ pub struct TestResult {
     pub error: Option<String>,
     /// Why the test was skipped (a missing host program, no display), if it was.
     pub skipped: Option<String>,
+    /// Whether its copies keep their CPUs busy by themselves (a CPU-bound test): then a pass
+    /// whose copies idled was stopped, even with no pass that ran alone to judge it by.
+    pub busy: bool,
     /// The passes measured again, in run order, each with why: kept out of the score.
     pub replaced: Vec<Replaced>,
 }
@@ -339,7 +355,9 @@ impl TestResult {
 
     /// Why pass `p` was disturbed, judged against this test's passes (the replaced ones too).
     pub fn pass_disturbance(&self, p: &Pass) -> Option<Disturbance> {
-        p.noise?.disturbance(self.least_idle_rate())
+        let n = p.noise?;
+        let alone = self.busy && n.stopped_alone(p.copies.len());
+        n.disturbance(self.least_idle_rate()).or(alone.then_some(Disturbance::Stopped))
     }
 
     /// The idle rate of its least idle pass that nothing else ran beside: what the test leaves
@@ -508,6 +526,9 @@ pub struct Settings {
     pub noise: bool,
     /// Whether a disturbed pass was measured again (`--remeasure`, and every quick run).
     pub remeasure: bool,
+    /// The seed of the rounds' shuffled orders, in a run with rounds (every quick run, and a
+    /// standard one with `--interleave`); None in one without.
+    pub seed: Option<u64>,
     pub verbosity: Verbosity,
     pub tmpdir: String,
     pub resultdir: String,
@@ -640,5 +661,27 @@ mod tests {
         t.replaced.push(Replaced { pass: pass(0.5, 0.0, 1.5), why: Disturbance::Others, number: 1 });
         assert_eq!(t.pass_disturbance(&t.passes[0]), None);
         assert_eq!(t.disturbance(), None);
+    }
+
+    #[test]
+    fn a_cpu_bound_test_stopped_on_its_only_pass_is_stopped() {
+        // One copy stopped for 2 s of a 4 s pass on 2 CPUs: 2 s of CPU, 6 s idle.
+        let mut p = pass(2.0, 6.0, 0.0);
+        let n = p.noise.as_mut().unwrap();
+        n.wall = 4.0;
+        p.copies = vec![CopyOutcome::default()];
+        let mut t = test(vec![p.clone()]);
+        assert_eq!(t.disturbance(), None, "a test that may idle by itself is not judged alone");
+        t.busy = true;
+        assert_eq!(t.disturbance(), Some(Disturbance::Stopped));
+        // Its quiet pass: the copy's CPU all of the wall time; more copies than CPUs: none idle.
+        let mut q = pass(3.95, 4.05, 0.0);
+        q.noise.as_mut().unwrap().wall = 4.0;
+        q.copies = p.copies.clone();
+        assert_eq!(TestResult { busy: true, ..test(vec![q]) }.disturbance(), None);
+        let mut four = pass(8.0, 0.0, 0.0);
+        four.noise.as_mut().unwrap().wall = 4.0;
+        four.copies = vec![CopyOutcome::default(); 4];
+        assert_eq!(TestResult { busy: true, ..test(vec![four]) }.disturbance(), None);
     }
 }

@@ -65,6 +65,25 @@ pub struct Test {
     pub quick_min: u32,
 }
 
+/// The tests whose copies keep their CPUs busy by themselves (one process each, never waiting):
+/// a pass of theirs whose copies got far less CPU than its wall time while CPUs sat idle was
+/// stopped (`model::TestResult::busy`). Not context1, spawn or the file and host tests, whose
+/// processes wait on each other or the disk.
+pub const BUSY: &[&str] = &[
+    "dhry2reg",
+    "whetstone-double",
+    "syscall",
+    "pipe",
+    "execl",
+    "arithoh",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "hanoi",
+];
+
 /// fstime's settle pauses and priming phases, in seconds: the C program's, the default of its
 /// `-s` (ours), which short and quick runs pass shorter (`Arg::ShortSettle`).
 pub const FSTIME_SETTLE: f64 = 2.0;

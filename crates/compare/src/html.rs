@@ -27,6 +27,7 @@ pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&Test) -> bool) 
         let _ = writeln!(s, "<p class=\"note\"><b>Warning:</b> {}.</p>", escape(&w));
     }
     s += &table(sources);
+    s += &against_first(sources);
     let per_test = !hosts && sources.len() <= MAX_CHART_FILES;
     if per_test {
         s += "<h3>Index at each copy count</h3>\n";
@@ -112,6 +113,44 @@ fn table(sources: &[Source]) -> String {
     s += "</table></p>\n<p class=\"note\">file: the file&#39;s label in the charts, by its place on the \
           command line; run: its kind (standard, quick, or short: -t, -i or a static image); N copies: \
           the index at the file&#39;s largest copy count, in brackets.</p>\n\n";
+    s
+}
+
+/// Each file's figures against the first file's, at each copy count they all have: the score
+/// as a percentage of the first's and the mark its interval earns (`*` apart, `?` unknown, `!`
+/// other exec images), `d` for a disturbed figure; the text table's, without the scores.
+fn against_first(sources: &[Source]) -> String {
+    let Some(c) = super::table::compare(sources.to_vec()).ok().filter(|_| sources.len() > 1) else {
+        return String::new();
+    };
+    let mut s = String::new();
+    for t in &c.tables {
+        let heads: Vec<String> = (1..sources.len()).map(|k| format!("{} vs [1]", key(k))).collect();
+        let mut cols: Vec<(&str, bool)> = vec![("test", false)];
+        cols.extend(heads.iter().map(|h| (h.as_str(), true)));
+        let _ = write!(
+            s,
+            "<h3>Against [1]: {}</h3>\n<p><table class=\"stack\">\n",
+            super::table::table_title(t.copies)
+        );
+        s += &head_row(&cols);
+        for r in &t.rows {
+            let _ = write!(s, "<tr>\n{}", cell("test", false, &escape(&r.name)));
+            for (k, other) in r.cells.iter().enumerate().skip(1) {
+                let d = if other.as_ref().is_some_and(|x| x.disturbed) { "d" } else { "" };
+                let v =
+                    format!("<tt>{}{d}</tt>", escape(super::table::vs_first(&r.cells[0], other).trim_end()));
+                s += &cell(&heads[k - 1], true, &v);
+            }
+            s += "</tr>\n";
+        }
+        s += "</table></p>\n";
+    }
+    let _ = write!(
+        s,
+        "<p class=\"note\">*: the two 95% intervals do not overlap; ?: an interval is unknown; !: other exec images; d: disturbed. {}</p>\n\n",
+        escape(&super::table::intervals_note(sources)).replace('\n', " ")
+    );
     s
 }
 
@@ -277,7 +316,8 @@ mod tests {
         // h2 (scale 3): Pipe's index 300 at 1 copy, 600 at 2 (a gain of 100%).
         assert!(c.contains(">300.0</text>") && c.contains(">600.0 +100%</text>"), "{p}");
         // The table: highest index first, each file with its label; every string escaped.
-        let rows: Vec<&str> = p.split("<tr>\n").skip(1).collect();
+        let files = p.split("</table>").next().unwrap();
+        let rows: Vec<&str> = files.split("<tr>\n").skip(1).collect();
         assert_eq!(rows.len(), 3);
         assert!(rows[0].starts_with("   <td data-label=\"file\">[3]</td>\n   <td data-label=\"host\">h&lt;2&gt;</td>\n   <td data-label=\"run\">standard</td>\n"), "{}", rows[0]);
         assert!(rows[0].contains("<td data-label=\"path\">h2.json</td>"), "{}", rows[0]);

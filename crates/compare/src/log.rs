@@ -12,7 +12,7 @@
 
 use super::files::read_capped;
 use super::source::{self, FileKind, Index, Run, Source, Test};
-use crate::model::{CopyOutcome, ExecImage, TestResult};
+use crate::model::{CopyOutcome, ExecImage, Pass, TestResult};
 use crate::score;
 use std::ffi::OsStr;
 use std::io::Write as _;
@@ -48,6 +48,40 @@ struct Section {
     scored: bool,
     /// A quick run's second visit: the index of the test's first section.
     again_of: Option<usize>,
+    /// In a run with rounds, the rounds its passes ran in, in order (from the log's
+    /// `** round N: test ...` lines).
+    rounds: Vec<usize>,
+}
+
+/// The rounds of a run with rounds as its log lists them before the copy count's sections:
+/// each round's tests, by name.
+#[derive(Default)]
+struct RoundLines {
+    rounds: Vec<(usize, Vec<String>)>,
+    /// A section came after the last round line: the next round line begins a copy count.
+    stale: bool,
+}
+
+impl RoundLines {
+    /// Reads `** round N: a b c`; false for any other line.
+    fn read(&mut self, l: &str) -> bool {
+        let Some((n, names)) = l.strip_prefix("** round ").and_then(|r| r.split_once(": ")) else {
+            return false;
+        };
+        let Ok(n) = n.parse() else { return false };
+        if std::mem::take(&mut self.stale) {
+            self.rounds.clear();
+        }
+        self.rounds.push((n, names.split(' ').map(String::from).collect()));
+        true
+    }
+
+    /// The rounds test `message` took part in, in order.
+    fn of(&mut self, message: &str) -> Vec<usize> {
+        self.stale = true;
+        let Some(t) = crate::suite::TESTS.iter().find(|t| t.message == message) else { return Vec::new() };
+        self.rounds.iter().filter(|(_, names)| names.iter().any(|n| n == t.name)).map(|(k, _)| *k).collect()
+    }
 }
 
 /// `<message> -- 1 copy` / `<message> -- N copies`, the line after a section's rule, and
@@ -89,13 +123,24 @@ fn set_field(c: &mut CopyOutcome, key: &str, v: &str) -> bool {
 fn sections(text: &str) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
     let mut copy: Option<CopyOutcome> = None;
+    let mut rounds = RoundLines::default();
     let mut lines = text.lines().peekable();
     while let Some(l) = lines.next() {
+        if rounds.read(l) {
+            continue;
+        }
         if l.len() == 56 && l.bytes().all(|b| b == b'#') {
             if let Some((message, copies, again)) = lines.peek().and_then(|h| section_header(h)) {
                 let first = |s: &Section| s.message == message && s.copies == copies && s.again_of.is_none();
                 let again_of = if again { out.iter().rposition(first) } else { None };
-                out.push(Section { message: message.to_string(), copies, again_of, ..Section::default() });
+                let rounds = rounds.of(message);
+                out.push(Section {
+                    message: message.to_string(),
+                    copies,
+                    again_of,
+                    rounds,
+                    ..Section::default()
+                });
                 lines.next();
                 copy = None;
                 continue;
@@ -164,7 +209,7 @@ fn result(s: Section) -> Option<TestResult> {
         passes: (1..)
             .zip(s.passes)
             .filter(|(n, _)| !s.replaced.contains(n))
-            .map(|(_, p)| score::combine_copies(p))
+            .map(|(n, p)| Pass { round: s.rounds.get(n - 1).copied(), ..score::combine_copies(p) })
             .collect(),
         ..TestResult::default()
     };
@@ -245,12 +290,12 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
             }
         }
         let rows: Vec<_> = b.rows.iter().filter_map(|r| Some((r.index?, r.message.as_str()))).collect();
-        index.push(Index {
-            category: b.category,
-            score: b.score,
-            partial: b.partial,
-            ci: source::index_ci(b.score, &rows, &tests),
-        });
+        // With rounds, the spread of the rounds' indexes, as the JSON's (through its two ends).
+        let ci = match crate::stats::round_factors(results, &|_| true).len() {
+            0 | 1 => source::index_ci(b.score, &rows, &tests),
+            _ => crate::stats::index_interval(b, results).and_then(|c| source::from_ends(c.low, c.high)),
+        };
+        index.push(Index { category: b.category, score: b.score, partial: b.partial, ci });
     }
     if blocks.len() != report.index.len() {
         return Err(differs("its index scores"));

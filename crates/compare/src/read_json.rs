@@ -51,6 +51,7 @@ pub(super) fn from_json(file: &str, text: &str) -> Result<Source, String> {
         version: v.get("version").and_then(Value::as_str).unwrap_or("unknown").to_string(),
         quick,
         short,
+        rounds: set("rounds").and_then(Value::as_bool).unwrap_or(false),
         date,
         runs: out,
         host: json_host(v.get("system")),
@@ -138,11 +139,13 @@ fn json_run(r: &Value) -> Result<Run, String> {
                 Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
             })
             .collect();
+        // The file's own interval when it gives one (from its rounds, or propagated as here).
+        let own = opt_num(b, "ci95_low").zip(opt_num(b, "ci95_high")).and_then(|(lo, hi)| from_ends(lo, hi));
         index.push(Index {
             category,
             score,
             partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
-            ci: index_ci(score, &rows, &tests),
+            ci: own.or_else(|| index_ci(score, &rows, &tests)),
         });
     }
     Ok(Run { copies: copies as usize, tests, index })

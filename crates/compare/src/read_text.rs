@@ -37,7 +37,18 @@ pub(super) fn from_text(file: &str, text: &str) -> Result<Source, String> {
         (note(report::view::QUICK_LEAD), note(report::view::SHORT_LEAD) || note(&short_kind));
     let date = starts.first().and_then(|&i| text_date(lines[i])).unwrap_or_else(|| "unknown".into());
     let host = text_host(&lines);
-    Ok(Source { file: file.to_string(), kind: FileKind::Text, version, quick, short, date, runs, host })
+    let rounds = note(report::view::ROUNDS_LEAD);
+    Ok(Source {
+        file: file.to_string(),
+        kind: FileKind::Text,
+        version,
+        quick,
+        short,
+        rounds,
+        date,
+        runs,
+        host,
+    })
 }
 
 /// `Benchmark Run: Mon Nov 30 2026 00:05:42 - 00:33:38` -> `2026-11-30T00:05:42`, the start in

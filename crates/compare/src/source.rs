@@ -45,6 +45,9 @@ pub struct Source {
     /// When the first copy count started: ISO 8601, in UTC (`Z`) from the JSON, in the run
     /// host's local time (no zone) from a text report; `unknown` where the file does not say.
     pub date: String,
+    /// Whether its passes ran in rounds, so that its intervals see the host's wander between
+    /// them (the JSON's `settings.rounds`, the text's `** Rounds` note).
+    pub rounds: bool,
     /// One entry per copy count, in file order.
     pub runs: Vec<Run>,
     /// Who ran it, from the system block (`unknown` where the file does not say).

@@ -199,6 +199,13 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
     Ok(Comparison { sources, tables, not_compared })
 }
 
+/// A cell against the first file's: its score as a percentage of the first's, and the mark
+/// its interval earns against the first's (`119.9%*`).
+pub(super) fn vs_first(first: &Option<Cell>, other: &Option<Cell>) -> String {
+    let pct = ratio(first, other).map_or("---".to_string(), |p| format!("{p:.1}%"));
+    format!("{pct}{}", mark(first, other).map_or(' ', Mark::symbol))
+}
+
 fn ratio(first: &Option<Cell>, other: &Option<Cell>) -> Option<f64> {
     match (first, other) {
         (Some(a), Some(b)) if a.score != 0.0 => Some(100.0 * b.score / a.score),
@@ -274,9 +281,7 @@ fn table_text(t: &Table) -> String {
             }
             line += &cell_text(cell);
             if j > 0 {
-                let pct = ratio(&r.cells[0], cell).map_or("---".to_string(), |p| format!("{p:.1}%"));
-                let sym = mark(&r.cells[0], cell).map_or(' ', Mark::symbol);
-                let _ = write!(line, " {pct:>8}{sym}");
+                let _ = write!(line, " {:>9}", vs_first(&r.cells[0], cell));
             }
         }
         o.push_str(line.trim_end());
@@ -353,7 +358,29 @@ fn legend_text(c: &Comparison) -> String {
     if !text.is_empty() {
         let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
     }
-    o.push_str("Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n");
+    o.push_str(&intervals_note(&c.sources));
+    o
+}
+
+/// Where the index intervals come from, and which files' intervals may miss the host's
+/// wander: those whose passes did not run in rounds.
+pub(super) fn intervals_note(sources: &[Source]) -> String {
+    let without: Vec<String> = (0..sources.len())
+        .filter(|&i| !sources[i].rounds && sources[i].kind != FileKind::Text)
+        .map(|i| format!("[{}]", i + 1))
+        .collect();
+    let mut o = String::from(if sources.iter().any(|s| s.rounds) {
+        "Index intervals: the spread of the rounds' indexes where a run had rounds, else propagated from the tests'.\n"
+    } else {
+        "Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n"
+    });
+    if !without.is_empty() {
+        let _ = writeln!(
+            o,
+            "No rounds in {}: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.",
+            without.join(", ")
+        );
+    }
     o
 }
 
@@ -469,6 +496,8 @@ fn source_json(j: &mut Writer, i: usize, s: &Source) {
     j.key("cpu_count").opt_int(h.cpus.map(|n| n as i64));
     j.key("os_release").string(&h.os_release);
     j.key("date").string(&s.date);
+    // Without rounds its intervals may miss the host's wander between tests.
+    j.key("rounds").bool(s.rounds);
     j.end_object();
 }
 
@@ -510,6 +539,8 @@ pub struct Scaling {
     /// 1, then the other copy counts in file order.
     pub copies: Vec<usize>,
     pub rows: Vec<ScaleRow>,
+    /// The kind of run (standard, quick, short, static image), as the two-file compare says it.
+    pub run_kind: &'static str,
 }
 
 /// What a scaling row's values are.
@@ -529,6 +560,8 @@ pub struct ScaleRow {
     pub kind: ValueKind,
     /// One per copy count; None where that run lacks the test.
     pub values: Vec<Option<f64>>,
+    /// One per copy count: the run found the test (an index score: one of its tests) disturbed.
+    pub disturbed: Vec<bool>,
 }
 
 /// Builds the scaling table of a file holding a 1-copy run and at least one N-copy run.
@@ -569,10 +602,12 @@ pub fn scaling(s: &Source) -> Result<Scaling, String> {
             } else {
                 (ValueKind::Score, r.cells.iter().map(|c| c.map(|c| c.score)).collect())
             };
-            ScaleRow { name: r.name, kind, values }
+            let disturbed = r.cells.iter().map(|c| c.is_some_and(|c| c.disturbed)).collect();
+            ScaleRow { name: r.name, kind, values, disturbed }
         })
         .collect();
-    Ok(Scaling { file: s.file.clone(), copies: runs.iter().map(|r| r.copies).collect(), rows })
+    let copies = runs.iter().map(|r| r.copies).collect();
+    Ok(Scaling { file: s.file.clone(), copies, rows, run_kind: s.run_kind().name() })
 }
 
 fn gain(base: Option<f64>, v: Option<f64>) -> Option<f64> {
@@ -586,8 +621,9 @@ fn gain(base: Option<f64>, v: Option<f64>) -> Option<f64> {
 pub fn scaling_text(s: &Scaling) -> String {
     let multi = &s.copies[1..];
     let mut o = format!(
-        "Scaling of {}: 1 copy against {}\n\n",
+        "Scaling of {} ({} run): 1 copy against {}\n\n",
         s.file,
+        s.run_kind,
         multi.iter().map(|&n| copies_text(n)).collect::<Vec<_>>().join(", ")
     );
     let gain_head = |n: usize| if multi.len() == 1 { "Gain".to_string() } else { format!("Gain {n}") };
@@ -604,10 +640,11 @@ pub fn scaling_text(s: &Scaling) -> String {
             let _ = writeln!(o, "{rule}");
             ruled = true;
         }
-        let mut line = format!("{:<40} {:>10}", r.name, figure(r.values[0]));
-        for v in &r.values[1..] {
+        let d = |k: usize| if r.disturbed[k] { "d" } else { "" };
+        let mut line = format!("{:<40} {:>10}{}", r.name, figure(r.values[0]), d(0));
+        for (k, v) in r.values.iter().enumerate().skip(1) {
             let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
-            let _ = write!(line, " {:>10} {g:>8}", figure(*v));
+            let _ = write!(line, " {:>10} {g:>8}{}", figure(*v), d(k));
         }
         let _ = writeln!(o, "{}", line.trim_end());
     }
@@ -616,6 +653,9 @@ pub fn scaling_text(s: &Scaling) -> String {
         o.push_str("; tests without a baseline show their scores");
     }
     o.push_str(".\nGain: the N-copy value over the 1-copy value, less 100%.\n");
+    if s.rows.iter().any(|r| r.disturbed.contains(&true)) {
+        o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
+    }
     o
 }
 
@@ -647,6 +687,7 @@ pub fn scaling_json(s: &Scaling) -> String {
     j.key("schema").string("unixbench-scaling");
     j.key("schema_version").int(1);
     j.key("file").string(&s.file);
+    j.key("run_kind").string(s.run_kind);
     j.key("copies").begin_array();
     for n in &s.copies {
         j.int(*n as i64);
@@ -665,6 +706,11 @@ pub fn scaling_json(s: &Scaling) -> String {
         j.key("gain_pct").begin_array();
         for (k, v) in r.values.iter().enumerate() {
             j.opt_number(if k == 0 { None } else { pct(gain(r.values[0], *v)) });
+        }
+        j.end_array();
+        j.key("disturbed").begin_array();
+        for d in &r.disturbed {
+            j.bool(*d);
         }
         j.end_array().end_object();
     }

@@ -32,7 +32,7 @@ use crate::workdir::WorkDir;
 use base::version::{Semantics, SEMANTICS_VAR};
 use options::{Options, Parsed};
 use output::{Console, Files};
-use passes::{Prepared, Processes, Runner};
+use passes::{InRounds, Prepared, Processes, Runner, Step};
 use plan::{Estimate, Plan};
 use policy::Policy;
 use std::ffi::OsString;
@@ -119,6 +119,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
         lost: Vec::new(),
         remeasure: remeasures(&opts, &plan),
         semantics: plan.semantics,
+        buffer: None,
     };
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
@@ -271,6 +272,7 @@ fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run 
             // The host's noise is read around each pass unless UB_NOISE=off asks not to.
             noise: opts.env.noise(),
             remeasure: remeasures(opts, plan),
+            seed: plan.rounds.then(|| opts.seed.unwrap_or_else(fresh_seed)),
             verbosity: opts.verbosity,
             tmpdir: dirs.tmp.display().to_string(),
             resultdir: dirs.results.as_ref().map(|r| r.display().to_string()).unwrap_or_default(),
@@ -312,10 +314,22 @@ fn note_memory_tmpdir(plan: &Plan, opts: &Options, dirs: &Dirs) {
 /// Runs every (copies, test) of the plan into `run`, saving the report after each test.
 /// Returns the signal that stopped it, if one did.
 fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> Option<i32> {
+    let mut rng = run.settings.seed.map(|s| oorandom::Rand64::new(u128::from(s)));
+    if let Some(seed) = run.settings.seed {
+        runner.log(&format!(
+            "** rounds, seed {seed}: each round one pass of every test, in a shuffled order\n"
+        ));
+    }
     for &c in &plan.copies {
         runner.console.run_with(c);
         let now = sys::clock::time();
         run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
+        if let Some(rng) = rng.as_mut() {
+            if !run_rounds(plan, runner, workdir, run, rng) {
+                return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+            }
+            continue;
+        }
         for t in plan.tests_at(c) {
             let result = run_test(runner, workdir, t, c);
             let cr = run.runs.last_mut().unwrap();
@@ -335,6 +349,86 @@ fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) 
         run.runs.last_mut().unwrap().end = sys::clock::time();
     }
     None
+}
+
+/// The tests of the copy count begun last, in rounds: each round one pass of every test that
+/// wants one (`Runner::wants_round`), in an order shuffled afresh from `rng`, logged. A quick
+/// run's rounds go on until `quick::rounds_done` (its tests' shares and what it held back for
+/// second visits are one budget), the others until every test has its passes. Each test is
+/// scored after the last round, and the report saved. False when a signal stopped them: the
+/// copy count's tests are then not reported, as a test stopped between passes is not.
+fn run_rounds(
+    plan: &Plan,
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    run: &mut Run,
+    rng: &mut oorandom::Rand64,
+) -> bool {
+    let c = run.runs.last().unwrap().copies;
+    let planned: Vec<&'static Test> = plan.tests_at(c).collect();
+    let budgets = runner.policy.begin_rounds(&planned);
+    let mut tests: Vec<InRounds> =
+        planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
+    let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();
+    let budget = budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0));
+    let began = runner.exec.now();
+    for round in 1.. {
+        let mut order: Vec<usize> = (0..tests.len()).filter(|&i| runner.wants_round(&tests[i])).collect();
+        if order.is_empty() {
+            break;
+        }
+        shuffle(&mut order, rng);
+        let names: Vec<&str> = order.iter().map(|&i| tests[i].test.name).collect();
+        runner.log(&format!("** round {round}: {}\n", names.join(" ")));
+        for i in order {
+            if round_pass(runner, workdir, &mut tests[i], round) == Step::Interrupted {
+                runner.interrupted();
+                return false;
+            }
+        }
+        let spent = runner.exec.now() - began;
+        let running: Vec<&TestResult> = tests.iter().filter(|s| !s.out).map(|s| &s.r).collect();
+        if budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b)) {
+            break;
+        }
+    }
+    let cr = run.runs.last_mut().unwrap();
+    cr.results = tests.into_iter().map(|s| runner.close_rounds(s)).collect();
+    cr.index = score::index_blocks(&cr.results);
+    cr.end = sys::clock::time();
+    runner.save(run);
+    true
+}
+
+/// One pass of `s` in `round`, with the work directory holding its files while it runs.
+fn round_pass(runner: &mut Runner, workdir: &WorkDir, s: &mut InRounds, round: usize) -> Step {
+    let t = s.test;
+    match with_files(runner, workdir, t, |runner, p| runner.round_pass(s, &p, round)) {
+        Ok(Ok(step)) => step,
+        Ok(Err(why)) => {
+            runner.out_of_rounds(s, None, Some(why));
+            Step::Skipped
+        }
+        Err(e) => {
+            runner.out_of_rounds(s, Some(e.to_string()), None);
+            Step::Stop
+        }
+    }
+}
+
+/// Fisher-Yates, from `rng`: the same seed gives the same orders.
+fn shuffle(v: &mut [usize], rng: &mut oorandom::Rand64) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.rand_range(0..(i as u64 + 1)) as usize);
+    }
+}
+
+/// A seed for the rounds' orders when `--seed` gives none: the clock's nanoseconds and the
+/// process id, which differ from run to run.
+fn fresh_seed() -> u64 {
+    let t = sys::clock::gettimeofday();
+    // 53 bits: the results JSON keeps it as a number, which readers hold as a double.
+    ((t.fract() * 1e9) as u64 ^ (t as u64) << 20 ^ u64::from(std::process::id()) << 30) & options::MAX_SEED
 }
 
 /// A quick run's second visits, once every test at a copy count has run: the seconds held back

@@ -248,6 +248,45 @@ pub static OPTIONS: &[Opt] = &[
     },
     Opt {
         short: None,
+        long: Some("interleave"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &[
+            "passes in rounds, one of every test per round in a shuffled order (a",
+            "quick run's default); the index's interval is the rounds' spread",
+        ],
+        brief: None,
+        apply: |o, _| {
+            o.interleave = Some(true);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("no-interleave"),
+        takes: Takes::Nothing,
+        run: false,
+        help: &["a quick run without rounds: each test's passes back to back"],
+        brief: None,
+        apply: |o, _| {
+            o.interleave = Some(false);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("seed"),
+        takes: Takes::Value("N"),
+        run: false,
+        help: &["the seed of the rounds' orders, to repeat them; implies --interleave"],
+        brief: None,
+        apply: |o, v| {
+            o.seed = Some(parse_uint("--seed", &value(v), 0, MAX_SEED)?);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
         long: Some("results"),
         takes: Takes::Value("DIR"),
         run: false,
@@ -572,6 +611,11 @@ pub struct Options {
     pub dry_run: bool,
     /// `--remeasure`: a disturbed pass is measured again (a quick run's always are).
     pub remeasure: bool,
+    /// `--interleave` (true) or `--no-interleave` (false): passes in rounds or not; None leaves
+    /// the kind of run's default (rounds in a quick run).
+    pub interleave: Option<bool>,
+    /// `--seed N`: the rounds' orders (it implies rounds).
+    pub seed: Option<u64>,
     /// What the environment said.
     pub env: Environment,
     /// `--help` or `--version`, which end the parsing.
@@ -611,6 +655,9 @@ pub enum Parsed {
 
 pub use crate::model::MAX_COPIES;
 
+/// The largest `--seed`: 53 bits, which a JSON number holds exactly.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
 /// The most passes `-i` accepts.
 pub const MAX_ITERATIONS: u64 = 10_000;
 
@@ -638,6 +685,8 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         json: None,
         dry_run: false,
         remeasure: false,
+        interleave: None,
+        seed: None,
         env,
         asked: None,
     };
@@ -781,6 +830,9 @@ fn check_whole(mut o: Options) -> Result<Options> {
             "--quick and {} exclude each other: a quick run chooses its own pass durations and counts",
             if o.duration.is_some() { "-t" } else { "-i" }
         )));
+    }
+    if o.seed.is_some() && o.interleave == Some(false) {
+        return Err(Error::usage("--seed and --no-interleave exclude each other: the seed orders rounds"));
     }
     if o.json.is_none() && o.save && o.env.json {
         o.json = Some(JsonOut::Beside);

@@ -246,8 +246,17 @@ impl Console {
         self.progress(&report::text::progress_again(copies, message));
     }
 
+    /// A pass of a round is about to start; `left` is the estimated time left of the whole run.
+    pub fn round(&mut self, copies: usize, message: &'static str, round: usize, left: f64) {
+        let place =
+            self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
+        self.current = Current { place, copies, message, again: false };
+        let text = format!("[round {round}] {message}, {}: {} left", copies_word(copies), human(left));
+        self.show(text, false);
+    }
+
     /// Counts a test begun (run, failed to start, or skipped).
-    fn begin(&mut self, copies: usize, message: &'static str) {
+    pub fn begin(&mut self, copies: usize, message: &'static str) {
         self.at += 1;
         self.begun.push((copies, message));
         self.current = Current { place: self.at, copies, message, again: false };

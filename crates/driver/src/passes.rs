@@ -13,7 +13,7 @@ use crate::model::{CopyOutcome, Noise, Replaced, Run, TestResult, MAX_REMEASURED
 use crate::protocol::{self, Verdict};
 use crate::quick;
 use crate::score;
-use crate::suite::Test;
+use crate::suite::{self, Test};
 use crate::sys;
 use base::version::{Semantics, SEMANTICS_VAR};
 use std::ffi::OsString;
@@ -97,10 +97,33 @@ pub struct Runner<'a> {
     pub remeasure: bool,
     /// Whose semantics the copies follow: under 5.1.3's, each test's command names it.
     pub semantics: Semantics,
+    /// In a run with rounds, where the log's lines go while a test's pass runs: its section,
+    /// written whole once its rounds end, so that the log keeps Run's layout.
+    pub buffer: Option<String>,
+}
+
+/// A test between its rounds: its result so far, its log section, and what it has spent of
+/// its budget (a quick run's share).
+pub struct InRounds {
+    pub test: &'static Test,
+    pub r: TestResult,
+    log: String,
+    budget: Option<f64>,
+    pub spent: f64,
+    /// It failed or was skipped: no more rounds.
+    pub out: bool,
+}
+
+impl InRounds {
+    /// Its share of a quick run's budget; None in another run.
+    pub fn budget(&self) -> Option<f64> {
+        self.budget
+    }
 }
 
 /// How a pass leaves its test.
-enum Step {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
     /// On to the next pass.
     Next,
     /// No more passes: the test failed, or the copies could not run.
@@ -118,11 +141,16 @@ struct Left {
     secs: f64,
     /// The test may stop before them (a quick run's).
     at_most: bool,
+    /// The pass is one of a round: the console shows the round, not the pass.
+    in_round: bool,
 }
 
 impl Runner<'_> {
     pub fn log(&mut self, s: &str) {
-        output::log(&mut self.files, s);
+        match &mut self.buffer {
+            Some(b) => b.push_str(s),
+            None => output::log(&mut self.files, s),
+        }
     }
 
     /// Rewrites the report files from the run so far. A file that cannot be written is said
@@ -144,6 +172,7 @@ impl Runner<'_> {
             message: t.message.to_string(),
             category: Some(t.category),
             copies,
+            busy: suite::BUSY.contains(&t.name),
             ..Default::default()
         }
     }
@@ -205,7 +234,7 @@ impl Runner<'_> {
             }
             // Pass i of the planned passes, one more for each measured again.
             let of = (planned + r.replaced.len()).max(i);
-            let left = Left { passes: of - i, secs: per_pass, at_most: budget.is_some() };
+            let left = Left { passes: of - i, secs: per_pass, at_most: budget.is_some(), in_round: false };
             match self.pass(t, &cmd, i, left, &mut r) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -249,7 +278,7 @@ impl Runner<'_> {
                 break;
             }
             let fits = ((share - spent) / cost - 1.0).floor().max(0.0) as usize;
-            let left = Left { passes: fits, secs: cost, at_most: true };
+            let left = Left { passes: fits, secs: cost, at_most: true, in_round: false };
             let why = match self.pass(t, &cmd, i, left, r) {
                 Step::Next => continue,
                 Step::Interrupted => {
@@ -268,6 +297,79 @@ impl Runner<'_> {
         let spent = self.exec.now() - began;
         *r = self.conclude(t, std::mem::take(r), began);
         Some(spent)
+    }
+
+    /// Test `t` at `copies` copies, before its first round: its result, and `budget`, its share
+    /// of a quick run's (`Policy::begin_rounds`).
+    pub fn open_rounds(&mut self, t: &'static Test, copies: usize, budget: Option<f64>) -> InRounds {
+        self.console.begin(copies, t.message);
+        let r = Self::result(t, copies);
+        InRounds { test: t, r, log: String::new(), budget, spent: 0.0, out: false }
+    }
+
+    /// Whether `s` takes part in the next round: in a quick run while it runs at all (the
+    /// rounds stop together), else while it has fewer scored passes than its kind of run gives.
+    pub fn wants_round(&self, s: &InRounds) -> bool {
+        !s.out && (s.budget.is_some() || s.r.passes.len() < self.policy.passes(s.test))
+    }
+
+    /// One pass of `s` in round `round`, as `p` prepared it: the pass numbered on over every
+    /// pass the test ran, its round and start recorded, and a disturbed pass in its score set
+    /// aside while its share (or `MAX_REMEASURED`) has room, for a later round to replace.
+    pub fn round_pass(&mut self, s: &mut InRounds, p: &Prepared, round: usize) -> Step {
+        let t = s.test;
+        if s.r.command.is_empty() {
+            s.r.command = display(&p.argv, p.stdin.as_deref());
+            s.log = report::log::test_header(t.message, s.r.copies, &s.r.command);
+        }
+        self.buffer = Some(std::mem::take(&mut s.log));
+        self.console.round(s.r.copies, t.message, round, self.estimate.left);
+        let log = self.files.as_ref().map(|f| f.log_fd());
+        let cmd = command(self.exe, log, &self.policy, t, p);
+        let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
+        let left = Left { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
+        let number = s.r.passes.len() + s.r.replaced.len() + 1;
+        let step = self.pass(t, &cmd, number, left, &mut s.r);
+        s.spent += self.exec.now() - began;
+        if s.r.passes.len() > before {
+            let last = s.r.passes.last_mut().unwrap();
+            (last.round, last.start) = (Some(round), Some(start));
+        }
+        let limit = if s.budget.is_some() { usize::MAX } else { MAX_REMEASURED };
+        let cost = s.spent / number as f64;
+        self.replace_disturbed(&mut s.r, s.spent, Some(cost), s.budget, limit);
+        s.log = self.buffer.take().unwrap_or_default();
+        s.out = step != Step::Next;
+        step
+    }
+
+    /// A test that cannot take part in a round: its files could not be written (`failed`), or
+    /// it cannot run on this host (`skipped`). No more rounds for it; the others go on.
+    pub fn out_of_rounds(&mut self, s: &mut InRounds, failed: Option<String>, skipped: Option<String>) {
+        let (t, copies) = (s.test, s.r.copies);
+        match (&failed, &skipped) {
+            (Some(e), _) => self.console.failed(t.message, e),
+            (None, Some(why)) => self.console.skipped_now(why),
+            (None, None) => {}
+        }
+        (s.r.error, s.r.skipped, s.out) = (failed, skipped, true);
+        if s.r.command.is_empty() {
+            s.log = report::log::test_header(t.message, copies, "(not run)");
+        }
+    }
+
+    /// After its last round: `s` scored (or failed, or skipped), its log section written whole,
+    /// its time paid out of the budget.
+    pub fn close_rounds(&mut self, s: InRounds) -> TestResult {
+        let (t, r) = (s.test, s.r);
+        self.log(&s.log);
+        if r.skipped.is_some() || r.passes.is_empty() {
+            self.log(&report::log::summary(&r));
+            let left = self.policy.end(s.spent);
+            self.estimate.follow(left);
+            return r;
+        }
+        self.conclude(t, r, self.exec.now() - s.spent)
     }
 
     /// A second visit that could not finish, its test's first figure standing: said on the
@@ -315,7 +417,9 @@ impl Runner<'_> {
         if !self.exec.settle(self.policy.settle(t)) {
             return Step::Interrupted;
         }
-        self.console.pass(i, i + left.passes, left.at_most, self.estimate.left);
+        if !left.in_round {
+            self.console.pass(i, i + left.passes, left.at_most, self.estimate.left);
+        }
         self.console.command(&r.command, r.copies);
         let outcome = self.exec.pass(cmd, r.copies);
         // This pass is spent; a test that stops here gives back the passes it will not run.
@@ -388,7 +492,7 @@ impl Runner<'_> {
         r
     }
 
-    fn interrupted(&mut self) -> Option<TestResult> {
+    pub fn interrupted(&mut self) -> Option<TestResult> {
         let sig = self.exec.caught().unwrap_or(libc::SIGINT);
         self.console.test_stopped();
         self.log(&report::log::interrupted(signals::name(sig)));
@@ -539,6 +643,7 @@ mod tests {
             lost: Vec::new(),
             remeasure,
             semantics: Semantics::V6,
+            buffer: None,
         }
     }
 
@@ -648,6 +753,22 @@ mod tests {
     }
 
     #[test]
+    fn a_cpu_bound_copy_stopped_on_a_run_s_only_pass_is_stopped() {
+        // Half of a 4 s pass stopped on 2 CPUs: 2 s of the copy's CPU, 6 s idle.
+        let stopped = Noise { copies_cpu: 2.0, wall: 4.0, idle: 6.0, ..Default::default() };
+        let mut ex = Canned::new(4.0).counting(&[5.0]);
+        ex.noise = Some(stopped);
+        let r = run(&mut ex, Policy::Standard { iterations: Some(1) }, "syscall", 1).0.unwrap();
+        assert_eq!(r.passes.len(), 1);
+        assert_eq!(r.disturbance(), Some(crate::model::Disturbance::Stopped));
+        // context1's two processes wait on each other: its idle CPUs are no stop by themselves.
+        let mut ex = Canned::new(4.0).counting(&[5.0]);
+        ex.noise = Some(stopped);
+        let r = run(&mut ex, Policy::Standard { iterations: Some(1) }, "context1", 1).0.unwrap();
+        assert_eq!(r.disturbance(), None);
+    }
+
+    #[test]
     fn a_disturbed_pass_is_measured_again_when_asked_and_at_most_three_times() {
         let quiet = Noise { copies_cpu: 1.0, wall: 1.0, idle: 1.0, ..Default::default() };
         let busy = Noise { foreign: 0.5, ..quiet };
@@ -707,6 +828,7 @@ mod tests {
             lost: Vec::new(),
             remeasure: true,
             semantics: Semantics::V6,
+            buffer: None,
         };
         let p = prepared();
         let mut r = runner.run_passes(pipe, 1, &p).unwrap();

@@ -146,6 +146,30 @@ impl Policy {
         Some(share - held)
     }
 
+    /// Called as the rounds of `tests` start, all at once: each test's budget as [`Policy::begin`]
+    /// gives it, but each share taken out of what the next one shares (as a test that ran
+    /// before it would have paid it). None for each in the other runs.
+    pub fn begin_rounds(&mut self, tests: &[&Test]) -> Vec<Option<f64>> {
+        let left = match self {
+            Policy::Quick(b) => b.left,
+            _ => return tests.iter().map(|_| None).collect(),
+        };
+        let budgets: Vec<Option<f64>> = tests
+            .iter()
+            .map(|t| {
+                let share = self.begin(t);
+                if let (Policy::Quick(b), Some(s)) = (&mut *self, share) {
+                    b.left -= s;
+                }
+                share
+            })
+            .collect();
+        if let Policy::Quick(b) = self {
+            b.left = left;
+        }
+        budgets
+    }
+
     /// Called when every test at a copy count has run: the seconds a quick run held back from
     /// their shares, to measure again the tests `quick::due_again` names (no more than the
     /// budget has beyond the floors of the tests still to run); None for the other runs.
@@ -267,5 +291,21 @@ mod tests {
         assert!(!s.should_stop(&[], 1e9, None), "a standard test runs all its passes");
         assert!(s.room_to_remeasure(1e9, None, 0, None), "MAX_REMEASURED alone bounds it");
         assert!(!q.room_to_remeasure(0.0, None, 3, Some(10.0)), "no pass to judge the cost by");
+    }
+
+    #[test]
+    fn rounds_share_the_budget_among_their_tests_as_a_run_test_by_test_would() {
+        let floor = 3.0 * (1.0 + quick::PASS_COST);
+        let budget = || Policy::Quick(Budget::new(26.0 + 2.0 * floor, 2.0 * floor, 260.0));
+        let mut q = budget();
+        let b = q.begin_rounds(&[t("dhry2reg"), t("dhry2reg")]);
+        // Each its floor and half of its half of the 26 s over the floors; the rest held.
+        for s in &b {
+            assert!((s.unwrap() - (floor + 6.5)).abs() < 1e-9, "{b:?}");
+        }
+        assert!((q.release_held().unwrap() - 13.0).abs() < 1e-9);
+        let Policy::Quick(left) = q else { panic!() };
+        assert_eq!(left.left, 26.0 + 2.0 * floor, "nothing paid before the rounds run");
+        assert_eq!(Policy::Standard { iterations: None }.begin_rounds(&[t("pipe")]), [None]);
     }
 }

@@ -92,6 +92,8 @@ pub fn result(
                 timebase: 1.0,
                 label: unit.to_string(),
                 noise: None,
+                round: None,
+                start: None,
             }
         })
         .collect();
@@ -108,6 +110,7 @@ pub fn result(
         time,
         error: None,
         skipped: None,
+        busy: false,
         replaced: Vec::new(),
     }
 }
@@ -180,6 +183,7 @@ pub fn reference() -> Run {
             quick: None,
             noise: false,
             remeasure: false,
+            seed: None,
             verbosity: Verbosity::Normal,
             tmpdir: "/opt/ub/tmp".to_string(),
             resultdir: "/opt/ub/results".to_string(),

@@ -38,7 +38,12 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
     s += &verdict_box(run);
     s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
-    for n in [duration_note(&run.settings), super::view::remeasure_note(&run.settings)].iter().flatten() {
+    let notes = [
+        super::view::rounds_settings_note(&run.settings),
+        duration_note(&run.settings),
+        super::view::remeasure_note(&run.settings),
+    ];
+    for n in notes.iter().flatten() {
         s += &note_para(n);
     }
     s
@@ -332,8 +337,12 @@ pub fn stats_table(cr: &CopyRun) -> String {
           measured again is not one of them), and of them those kept (Run drops the worst third, \
           rounded down), which Run&#39;s table above heads <i>Iters.</i>; the statistics are of the \
           kept passes. Intervals: 95%, of the \
-          geometric mean, on the log scale with Student&#39;s t; none from a single pass. An index&#39;s \
-          interval is propagated from its tests&#39; intervals, assuming the tests are independent.</p>\n\n";
+          geometric mean, on the log scale with Student&#39;s t; none from a single pass. ";
+    s += match super::view::rounds(cr) {
+        Some(_) => "An index&#39;s interval is the spread of the rounds&#39; indexes.",
+        None => "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
+    };
+    let _ = write!(s, "</p>\n<p class=\"note\"><b>{}.</b></p>\n\n", escape(&super::view::rounds_note(cr)));
     s
 }
 

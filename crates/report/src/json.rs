@@ -64,6 +64,8 @@ pub fn render(run: &Run) -> String {
     j.key("quick_budget").opt_number(st.quick);
     j.key("noise").bool(st.noise);
     j.key("remeasure").bool(st.remeasure);
+    j.key("rounds").bool(st.seed.is_some());
+    j.key("seed").opt_int(st.seed.map(|s| s as i64));
     j.key("verbosity").int(i64::from(st.verbosity.level()));
     j.key("tmpdir").string(&st.tmpdir);
     j.key("resultdir").string(&st.resultdir);
@@ -137,6 +139,19 @@ fn copy_run(j: &mut Writer, cr: &CopyRun) {
     j.key("end").int(cr.end);
     j.key("start_iso").string(&super::fmt::iso_utc(cr.start));
     j.key("end_iso").string(&super::fmt::iso_utc(cr.end));
+    // How many rounds, and how far the host's speed moved between them; null without rounds.
+    j.key("rounds");
+    match super::view::rounds(cr) {
+        Some(r) => {
+            j.begin_object();
+            j.key("count").int(r.count as i64);
+            j.key("host_moved").opt_number(r.moved);
+            j.end_object();
+        }
+        None => {
+            j.null();
+        }
+    }
     j.key("results").begin_array();
     for r in &cr.results {
         result(j, cr, r);
@@ -228,6 +243,8 @@ fn pass(j: &mut Writer, p: &Pass, kept: bool) {
     j.key("timebase").number(p.timebase);
     j.key("label").string(&p.label);
     j.key("kept").bool(kept);
+    j.key("round").opt_int(p.round.map(|r| r as i64));
+    j.key("start").opt_number(p.start);
     if let Some(s) = p.start_skew() {
         j.key("start_skew").number(s);
     }
@@ -401,6 +418,8 @@ mod tests {
     "quick_budget": null,
     "noise": false,
     "remeasure": false,
+    "rounds": false,
+    "seed": null,
     "verbosity": 1,
     "tmpdir": "/t",
     "resultdir": "/r"
@@ -412,6 +431,7 @@ mod tests {
       "end": 1795997217,
       "start_iso": "2026-11-30T00:05:42Z",
       "end_iso": "2026-11-30T00:06:57Z",
+      "rounds": null,
       "results": [
         {
           "name": "execl",
@@ -463,6 +483,8 @@ mod tests {
               "timebase": 1,
               "label": "lps",
               "kept": false,
+              "round": null,
+              "start": null,
               "noise": null,
               "copies": [
                 {

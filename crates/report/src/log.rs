@@ -198,6 +198,8 @@ mod tests {
                 timebase: 1.0,
                 label: "lps".into(),
                 noise: None,
+                round: None,
+                start: None,
             })
             .collect();
         let r = TestResult {
@@ -214,6 +216,7 @@ mod tests {
             time: 10.0464941428571,
             error: None,
             skipped: None,
+            busy: false,
             replaced: Vec::new(),
         };
         let mut want = String::from(

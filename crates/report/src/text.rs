@@ -12,8 +12,8 @@
 use super::fmt::{self, Tm, Zone};
 use super::view::{
     disturbed_reason, disturbed_verdict, duration_note, interval, not_standard_note, ordered_index,
-    passes_text, remeasure_note, replaced_note, score_title, scored, static_image_note, status_note,
-    unscored_reason, Note, QUICK_LEAD,
+    passes_text, remeasure_note, replaced_note, rounds, rounds_note, rounds_settings_note, score_title,
+    scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -95,7 +95,7 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
     let mut s = header(run);
     for cr in &run.runs {
         s += &block_in(&run.system, cr, zone);
-        if run.settings.quick.is_some() {
+        if run.settings.quick.is_some() || run.settings.seed.is_some() {
             s += &quick_notes(cr);
         }
     }
@@ -150,8 +150,10 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
 }
 
 fn settings_note(settings: &Settings) -> String {
+    let rounds = rounds_settings_note(settings).map_or(String::new(), |n| note_line(&n));
     if let Some(budget) = settings.quick {
-        return format!(
+        return rounds
+            + &format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
              disturbed pass measured again; the intervals follow each block. They are this run's own: \
@@ -160,7 +162,7 @@ fn settings_note(settings: &Settings) -> String {
         );
     }
     let notes = [duration_note(settings), remeasure_note(settings)];
-    notes.iter().flatten().map(note_line).collect()
+    rounds + &notes.iter().flatten().map(note_line).collect::<String>()
 }
 
 /// A note as the text report prints it: `** lead rest`, then a blank line.
@@ -304,12 +306,17 @@ pub fn quick_notes(cr: &CopyRun) -> String {
     }
     for b in ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
+        let from = match rounds(cr) {
+            Some(r) => format!("the spread of {} rounds' indexes", r.count),
+            None => "propagated from the tests' (assumed independent)".to_string(),
+        };
         let what = match ci {
-            Some(_) => format!("{}, propagated from the tests' (assumed independent)", interval(ci, b.score)),
+            Some(_) => format!("{}, {from}", interval(ci, b.score)),
             None => "no interval (a test has none)".to_string(),
         };
         let _ = writeln!(s, "** index {}: {what}", b.category.key());
     }
+    let _ = writeln!(s, "** {}", rounds_note(cr));
     s.push('\n');
     s
 }
@@ -433,7 +440,15 @@ mod tests {
             notes.starts_with("** 95% intervals (geometric mean, log scale, Student's t):\n** dhry2reg: "),
             "{notes}"
         );
-        assert_eq!(notes.lines().count(), 1 + 12 + 1 + 1, "heading, 12 tests, the index, a blank");
+        assert_eq!(
+            notes.lines().count(),
+            1 + 12 + 1 + 1 + 1,
+            "heading, 12 tests, the index, rounds, a blank"
+        );
+        assert!(
+            notes.contains("\n** no rounds: passes back to back, so the intervals cannot see"),
+            "{notes}"
+        );
         let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
         let st = crate::stats::of_result(dhry).unwrap();
         let line = format!("** dhry2reg: {}, 10 passes, 7 kept\n", interval(st.ci95, st.geomean));

@@ -177,6 +177,9 @@ pub const AGAIN: &str = " (again)";
 /// seconds): `compare` tells the kind of run of a text report by them.
 pub const QUICK_LEAD: &str = "Quick run";
 pub const SHORT_LEAD: &str = "Durations set with -t";
+/// The lead of the note on a run with rounds (before its seed): `compare` tells by it that a
+/// text report's intervals see the host's wander.
+pub const ROUNDS_LEAD: &str = "Rounds";
 
 /// The note of a run whose durations were set with `-t`.
 pub fn duration_note(settings: &Settings) -> Option<Note> {
@@ -210,6 +213,24 @@ pub fn remeasure_note(settings: &Settings) -> Option<Note> {
 /// How many scored tests (at every copy count) were disturbed.
 pub fn disturbed_count(run: &Run) -> usize {
     run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count()
+}
+
+/// The note of a run with rounds (every quick run by default, a standard one with
+/// `--interleave`): its seed, and for a standard run that it is still standard.
+pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
+    let seed = settings.seed?;
+    let standard = if settings.quick.is_none() && settings.duration.is_none() {
+        " Still standard: each pass has Run's duration, settle and count."
+    } else {
+        ""
+    };
+    Some(Note {
+        lead: format!("{ROUNDS_LEAD} (seed {seed}):"),
+        rest: format!(
+            "one pass of every test per round, in a shuffled order (--seed {seed} repeats it); \
+             each index's interval is the spread of the rounds' indexes.{standard}"
+        ),
+    })
 }
 
 /// The verdict on a run some of whose scored tests were disturbed.
@@ -315,4 +336,32 @@ pub fn not_standard_note(run: &Run) -> Option<Note> {
         lead: format!("{NOT_STANDARD_LEAD} ({}):", run.kind().name()),
         rest: format!("{}; {NOT_COMPARABLE}", why.join("; ")),
     })
+}
+
+/// A copy count's rounds: how many, and how far the host's speed moved between them
+/// (`stats::moved`, 0.13 for 13%).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rounds {
+    pub count: usize,
+    pub moved: Option<f64>,
+}
+
+/// The rounds of `cr`, when its passes ran in rounds.
+pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
+    let count = cr.results.iter().flat_map(|r| &r.passes).filter_map(|p| p.round).max()?;
+    let factors = crate::stats::round_factors(&cr.results, &|_| true);
+    Some(Rounds { count, moved: crate::stats::moved(&factors) })
+}
+
+/// What the intervals of `cr` can see, as a note: with rounds, how far the host's speed moved
+/// between them; without, that they cannot see its wander.
+pub fn rounds_note(cr: &CopyRun) -> String {
+    match rounds(cr) {
+        Some(r) => format!(
+            "the host's speed moved {:.1}% between rounds ({} rounds)",
+            r.moved.unwrap_or(0.0) * 100.0,
+            r.count
+        ),
+        None => "no rounds: passes back to back, so the intervals cannot see the host's speed wander".into(),
+    }
 }

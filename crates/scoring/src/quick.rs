@@ -63,6 +63,27 @@ pub fn should_stop(passes: &[Pass], spent: f64, budget: f64) -> bool {
     !another_fits(spent, n, budget)
 }
 
+/// Whether a quick run's rounds at a copy count are done, after `rounds` rounds that took
+/// `spent` seconds of its `budget` (its tests' shares and what was held back, together):
+/// never before [`MIN_PASSES`] rounds; at [`MAX_PASSES`], or when the budget is spent, or
+/// another round, at the mean cost of those so far, would overrun it; or when every test
+/// (`tests`, those still running) has [`MIN_PASSES`] passes in its score, none disturbed, and
+/// its interval within ±[`TARGET`]. This is the second visit's job done within the rounds: a
+/// disturbed pass set aside is replaced by a later round.
+pub fn rounds_done(tests: &[&TestResult], rounds: usize, spent: f64, budget: f64) -> bool {
+    if rounds < MIN_PASSES {
+        return false;
+    }
+    if rounds >= MAX_PASSES || !another_fits(spent, rounds, budget) {
+        return true;
+    }
+    let settled = |r: &&TestResult| {
+        let clean = !r.passes.iter().any(|p| r.pass_disturbance(p).is_some());
+        r.passes.len() >= MIN_PASSES && clean && converged(&r.passes, TARGET)
+    };
+    tests.iter().all(settled)
+}
+
 /// Whether another pass, at the mean cost of the `n` run so far (`spent` seconds), fits in
 /// `budget`.
 pub fn another_fits(spent: f64, n: usize, budget: f64) -> bool {
@@ -273,6 +294,17 @@ mod tests {
             }
             assert!(samples.len() < 10_000, "the rule never stopped");
         }
+    }
+
+    #[test]
+    fn rounds_stop_after_three_when_every_test_is_tight_or_the_budget_is_spent() {
+        let r = |rates: &[f64]| TestResult { passes: ps(rates), ..TestResult::default() };
+        let (tight, loose) = (r(&[10.0, 10.0, 10.0]), r(&[5.0, 10.0, 20.0]));
+        assert!(!rounds_done(&[&tight], 2, 2.0, 100.0), "three rounds at least");
+        assert!(rounds_done(&[&tight, &tight], 3, 6.0, 100.0), "every test tight");
+        assert!(!rounds_done(&[&tight, &loose], 3, 6.0, 100.0), "one loose: on while it fits");
+        assert!(rounds_done(&[&tight, &loose], 3, 6.0, 7.9), "another round of 2 s overruns");
+        assert!(rounds_done(&[&loose], MAX_PASSES, 6.0, 1e9));
     }
 
     #[test]

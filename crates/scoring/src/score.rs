@@ -33,7 +33,7 @@ pub fn combine_copies(copies: Vec<CopyOutcome>) -> Pass {
     let elapsed = copies.iter().map(|c| c.elapsed).sum::<f64>() / n;
     let timebase = copies.first().and_then(|c| c.timebase).unwrap_or(0.0);
     let label = copies.first().and_then(|c| c.label.clone()).unwrap_or_default();
-    Pass { copies, count, time, elapsed, timebase, label, noise: None }
+    Pass { copies, count, time, elapsed, timebase, label, noise: None, round: None, start: None }
 }
 
 /// The passes' indices in ascending order of raw summed count; Run drops the first floor(P/3).

@@ -6,9 +6,12 @@
 //! the interval is computed on the log scale (mean of ln(rate) ± t(0.975, n−1)·s/√n, then
 //! exponentiated), so it is asymmetric around the score and never goes below zero.
 //!
-//! A category index is a geometric mean of test indexes; its interval is propagated on the log
-//! scale under the assumption that the tests are independent: the variance of the mean of k
-//! logs is the sum of their variances over k². Pure math only: exporters and `compare` call it,
+//! A category index is a geometric mean of test indexes. In a run with rounds (each round one
+//! pass of every test) each round gives an index, and the index's interval is the spread of
+//! those (log scale, Student t over the rounds): it sees the host's wander between rounds.
+//! Without rounds it is propagated on the log scale under the assumption that the tests are
+//! independent: the variance of the mean of k logs is the sum of their variances over k², which
+//! cannot see a wander that moves every test together. Pure math only: exporters and `compare` call it,
 //! the driver's `--quick` stopping rule (src/quick.rs) builds on it.
 
 use crate::model::{IndexBlock, Pass, TestResult};
@@ -196,9 +199,61 @@ pub fn propagate(parts: &[(f64, Option<f64>)]) -> Option<Interval> {
     Some(Interval::around(centre, var.sqrt() / k))
 }
 
-/// The propagated interval of an index block: its rows with an index, each with the interval of
-/// the test of that message in `results`. None when a row's test has no interval.
+/// How far each round of a run with rounds found the host's speed, in round order: per round,
+/// the geometric mean over the scored tests `only` admits of each pass's rate relative to its
+/// test's geometric mean over all its rounds (a test missing from a round, its pass measured
+/// again, is left out of that round's mean). Empty for passes without rounds.
+pub fn round_factors(results: &[TestResult], only: &dyn Fn(&TestResult) -> bool) -> Vec<f64> {
+    // (round, sum of log ratios, tests)
+    let mut rounds: Vec<(usize, f64, usize)> = Vec::new();
+    for r in results.iter().filter(|r| r.ok() && only(r)) {
+        let rated: Vec<(usize, f64)> = r
+            .passes
+            .iter()
+            .filter_map(|p| Some((p.round?, pass_rate(p))))
+            .filter(|&(_, x)| x > 0.0 && x.is_finite())
+            .collect();
+        let centre = rated.iter().map(|(_, x)| x.ln()).sum::<f64>() / rated.len().max(1) as f64;
+        for (k, x) in rated.iter().filter(|_| rated.len() >= 2) {
+            match rounds.iter_mut().find(|e| e.0 == *k) {
+                Some(e) => (e.1, e.2) = (e.1 + x.ln() - centre, e.2 + 1),
+                None => rounds.push((*k, x.ln() - centre, 1)),
+            }
+        }
+    }
+    rounds.sort_by_key(|e| e.0);
+    rounds.iter().map(|&(_, sum, n)| (sum / n as f64).exp()).collect()
+}
+
+/// The interval of an index of rounds whose speeds were `factors` ([`round_factors`]): the
+/// spread of the rounds' indexes on the log scale, Student t over the rounds, around `centre`.
+/// None for fewer than two rounds.
+pub fn rounds_interval(centre: f64, factors: &[f64]) -> Option<Interval> {
+    ci95(factors).map(|c| Interval::around(centre, c.log_half))
+}
+
+/// How far the host's speed moved between rounds: the fastest round over the slowest, less 1
+/// (0.13 for 13%). None for fewer than two rounds.
+pub fn moved(factors: &[f64]) -> Option<f64> {
+    let (lo, hi) = factors.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &f| (lo.min(f), hi.max(f)));
+    (factors.len() >= 2).then(|| hi / lo - 1.0)
+}
+
+/// The interval of an index block: in a run with rounds, from the spread of the rounds'
+/// indexes ([`rounds_interval`]), which sees the host's wander between them; else propagated
+/// from its rows with an index, each with the interval of the test of that message in
+/// `results`. None when a row's test has no interval.
 pub fn index_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interval> {
+    let in_block = |r: &TestResult| b.rows.iter().any(|row| row.index.is_some() && row.message == r.message);
+    let factors = round_factors(results, &in_block);
+    if factors.len() >= 2 {
+        return rounds_interval(b.score, &factors);
+    }
+    propagated_interval(b, results)
+}
+
+/// The interval of an index block propagated from its tests' (independence assumed).
+fn propagated_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interval> {
     let parts: Vec<(f64, Option<f64>)> = b
         .rows
         .iter()
@@ -338,6 +393,58 @@ mod tests {
         // A test with one sample has no interval, and neither has the index then.
         let block = IndexBlock { rows: vec![row("a", Some(10.0)), row("c", Some(40.0))], ..block };
         assert!(index_interval(&block, &results).is_none());
+    }
+
+    #[test]
+    fn an_index_of_rounds_takes_its_interval_from_the_rounds_spread() {
+        use crate::model::{Category, IndexRow};
+        // Two tests, four rounds; the host ran 10% faster in rounds 2 and 4 than in 1 and 3,
+        // and each test's own passes agree exactly within a round.
+        let pass = |count: f64, round| Pass {
+            count,
+            time: 1.0,
+            timebase: 1.0,
+            round: Some(round),
+            ..Pass::default()
+        };
+        let speed = [1.0, 1.1, 1.0, 1.1];
+        let result = |message: &str, base: f64| TestResult {
+            message: message.into(),
+            passes: (0..4).map(|k| pass(base * speed[k], k + 1)).collect(),
+            kept: (0..4).collect(),
+            ..TestResult::default()
+        };
+        let results = vec![result("a", 100.0), result("b", 400.0)];
+        let f = round_factors(&results, &|_| true);
+        let g = 1.1f64.sqrt();
+        for (x, want) in f.iter().zip([1.0 / g, g, 1.0 / g, g]) {
+            assert_close(*x, want);
+        }
+        assert_close(moved(&f).unwrap(), 0.1);
+        // ln factors: ±ln(1.1)/2, s = ln(1.1)/2 · √(4/3); half = t(3) · s / 2.
+        let row = |m: &str| IndexRow { message: m.into(), baseline: None, score: 0.0, index: Some(10.0) };
+        let block = IndexBlock {
+            category: Category::System,
+            rows: vec![row("a"), row("b")],
+            score: 20.0,
+            partial: false,
+        };
+        let i = index_interval(&block, &results).unwrap();
+        let s = 1.1f64.ln() / 2.0 * (4.0f64 / 3.0).sqrt();
+        assert_close(i.log_half, 3.18244630528 * s / 2.0);
+        assert_close(i.low, 20.0 * (-i.log_half).exp());
+        // Each test alone has no spread within a round: propagated, its interval would be
+        // t(3)·s/2 per test over √2, narrower than the rounds'; without rounds it is that.
+        let flat: Vec<TestResult> = results
+            .iter()
+            .map(|r| TestResult {
+                passes: r.passes.iter().map(|p| Pass { round: None, ..p.clone() }).collect(),
+                ..r.clone()
+            })
+            .collect();
+        let p = index_interval(&block, &flat).unwrap();
+        assert!(p.log_half < i.log_half, "{} {}", p.log_half, i.log_half);
+        assert!(round_factors(&flat, &|_| true).is_empty() && moved(&[1.0]).is_none());
     }
 
     #[test]
