@@ -76,18 +76,25 @@ twin-deps-arm:
 # The standard library is built from source for this binary, for size (docs/SIZE.md): aborting,
 # with std's `optimize_for_size` feature (its smaller sorts and formatting), and with no file
 # and line in panic messages (a panic is a bug either way; its message still prints). The
-# compiler is the same stable one, so no timed loop's code moves (bench/disasm.py); its unstable
+# compiler is the same stable one, so no timed loop's code moves (bench/disasm.py); with no
+# Debug formatting (-Zfmt-debug=none: no output of ours prints a value's Debug form); its unstable
 # build options are taken by RUSTC_BOOTSTRAP, here and nowhere else. The sources come with
 # rustup's rust-src component, added when missing.
 # (The x86 builds, 64- and 32-bit, on the stable toolchain; the other CPUs' are arches.mk's.)
 std_for_size = -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
-	--config 'target.$(1).rustflags = ["-Zlocation-detail=none"]'
+	--config 'target.$(1).rustflags = ["-Zlocation-detail=none", "-Zfmt-debug=none"]'
+# The x86_64 binary is linked by the toolchain's own lld (through its gcc-ld wrapper), which
+# folds functions of identical code into one (--icf=all) and keeps read-only data in the text
+# segment (--no-rosegment, as -z noseparate-code does for GNU ld): 8 KB (docs/SIZE.md).
+GCC_LD = $(shell rustc --print sysroot)/lib/rustlib/$(shell rustc -vV | sed -n 's/^host: //p')/bin/gcc-ld
+lld_icf = --config 'target.$(1).rustflags = ["-Clink-arg=-B$(GCC_LD)", "-Clink-arg=-fuse-ld=lld", \
+	"-Clink-arg=-Wl,--icf=all", "-Clink-arg=-Wl,--no-rosegment"]'
 need_rust_src = @rustup component list --installed 2>/dev/null | grep -q '^rust-src' || rustup component add rust-src
 
 unixbench: twin-deps FORCE
 	$(call need_target,$(TARGET))
 	$(need_rust_src)
-	RUSTC_BOOTSTRAP=1 $(CARGO) build --release --locked --target $(TARGET) $(call std_for_size,$(TARGET)) $(call remap,$(TARGET))
+	RUSTC_BOOTSTRAP=1 $(CARGO) build --release --locked --target $(TARGET) $(call std_for_size,$(TARGET)) $(call lld_icf,$(TARGET)) $(call remap,$(TARGET))
 	cp target/$(TARGET)/release/unixbench $@
 	@echo "$@: $$(wc -c < $@) bytes"
 

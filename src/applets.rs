@@ -38,6 +38,11 @@ fn run_driver(mut argv: Vec<OsString>) -> Result {
     }
 }
 
+/// The programs' names, as `--install`, `--dropin` and the completions list them.
+pub fn names() -> Vec<&'static str> {
+    APPLETS.iter().map(|a| a.name).collect()
+}
+
 /// All applets, in the order `--list` prints them.
 pub static APPLETS: &[Applet] = &[
     Applet {

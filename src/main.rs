@@ -8,12 +8,11 @@
 //! one place that prints an error and maps it to the exit status.
 
 mod applets;
-mod install;
 mod kernels;
 
 // base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "Crates").
 use base::{args, error, protocol, selfexe, sys, timing};
-use driver::manual;
+use driver::{install, manual};
 
 use error::Error;
 use std::ffi::{OsStr, OsString};
@@ -100,8 +99,8 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
     match first.as_deref() {
         None => (me, driver::main(argv)),
         Some("--list") => (me, no_more(&argv).and_then(|()| list())),
-        Some("--install") => (me, install::install(&argv[1..])),
-        Some("--dropin") => (me, install::dropin(&argv[1..])),
+        Some("--install") => (me, install::install(&argv[1..], &applets::names())),
+        Some("--dropin") => (me, install::dropin(&argv[1..], &applets::names())),
         Some("--man") => (me, no_more(&argv).and_then(|()| error::print(&manual::man(USAGE)))),
         Some("--completions") => (me, completions(&argv)),
         Some("--version" | "-V" | "version") => {
@@ -184,7 +183,7 @@ fn no_more(argv: &[OsString]) -> error::Result {
 /// `--completions SHELL`: the script for one shell.
 fn completions(argv: &[OsString]) -> error::Result {
     let shell = argv.get(1).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let programs: Vec<&str> = applets::APPLETS.iter().map(|a| a.name).collect();
+    let programs = applets::names();
     match manual::completions(&shell, &programs) {
         Some(script) => no_more(&argv[1..]).and_then(|()| error::print(&script)),
         None => Err(Error::usage(format!(

@@ -53,6 +53,11 @@ pub fn run<D: Deadline>(d: &mut D, num: &mut Pegs, disks: i32) {
     }
 }
 
+/// The disks on each peg, as `[a, b, c]`.
+fn pegs(p: &[i32]) -> String {
+    format!("[{}]", p.iter().map(i32::to_string).collect::<Vec<_>>().join(", "))
+}
+
 /// The peg counts after `loops` loops of `disks` disks, starting from all disks on peg 1.
 pub fn expected(disks: i32, loops: u64) -> Pegs {
     let moved = (loops as i32).wrapping_mul(disks);
@@ -81,9 +86,9 @@ pub fn main(argv: Vec<OsString>) -> Result {
     let should = expected(disks, loops);
     if num != should {
         return Err(Error::failed(format!(
-            "self-check failed: pegs hold {:?} after {loops} loops of {disks} disks, should be {:?}",
-            &num[1..],
-            &should[1..]
+            "self-check failed: pegs hold {} after {loops} loops of {disks} disks, should be {}",
+            pegs(&num[1..]),
+            pegs(&should[1..])
         )));
     }
     protocol::emit(&protocol::count(loops, 1, "lps"));

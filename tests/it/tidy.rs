@@ -409,6 +409,8 @@ const CRATES: &[Crate] = &[
             &["plan"],
             &["exec"],
             &["passes"],
+            // The commands that place the binary (`--install`, `--dropin`).
+            &["install"],
         ],
     },
     Crate {
@@ -426,9 +428,8 @@ const CRATES: &[Crate] = &[
             &["pool"],
         ],
     },
-    // The binary: the kernels (measuring, though in the top crate), then the applet table, then
-    // the commands that place the binary (`--install`, `--dropin`).
-    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"], &["install"]] },
+    // The binary: the kernels (measuring, though in the top crate), then the applet table.
+    Crate { dir: ".", name: "unixbench", layers: &[&["kernels"], &["applets"]] },
 ];
 
 /// The crates the kernels may name: the measuring ones. The cold crates above them are the

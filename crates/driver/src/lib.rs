@@ -16,6 +16,7 @@ pub(crate) use scoring::{outcome, quick, score, stats};
 pub mod exec;
 pub mod host;
 pub mod hosttools;
+pub mod install;
 pub mod manual;
 pub mod options;
 pub mod output;
@@ -109,18 +110,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     }
     let margin = opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN);
     let mut processes = Processes { watch: &watch, noise: run.settings.noise, margin };
-    let mut runner = Runner {
-        exe: &exe,
-        exec: &mut processes,
-        policy: plan.policy.clone(),
-        console: Console::new(opts.verbosity, opts.format),
-        files,
-        estimate: Estimate { left: plan.estimate() },
-        lost: Vec::new(),
-        remeasure: remeasures(&opts, &plan),
-        semantics: plan.semantics,
-        buffer: None,
-    };
+    let mut runner = new_runner(&opts, &plan, &run, &exe, &mut processes, files);
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
     runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
@@ -135,6 +125,29 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     runner.save(&run);
     runner.console.finish(&run, opts.format, &saved_where(runner.files.as_ref()));
     conclude(&run, runner, stopped_by)
+}
+
+/// What runs the plan's tests: its copies' processes, the console, the result files.
+fn new_runner<'a>(
+    opts: &Options,
+    plan: &Plan,
+    run: &Run,
+    exe: &'a Path,
+    exec: &'a mut Processes,
+    files: Option<Files>,
+) -> Runner<'a> {
+    Runner {
+        exe,
+        exec,
+        policy: plan.policy.clone(),
+        console: Console::new(opts.verbosity, opts.format),
+        files,
+        estimate: Estimate { left: plan.estimate() },
+        lost: Vec::new(),
+        remeasure: run.settings.remeasure,
+        semantics: plan.semantics,
+        buffer: None,
+    }
 }
 
 /// `--dry-run`: the plan, as text or (`--format json`) as JSON.

@@ -750,7 +750,9 @@ fn check_file_name(name: &OsString) -> Result<()> {
         None
     };
     match bad {
-        Some(why) => Err(Error::usage(format!("invalid UB_OUTPUT_FILE_NAME {:?}: {why}", s.as_ref()))),
+        Some(why) => {
+            Err(Error::usage(format!("invalid UB_OUTPUT_FILE_NAME '{}': {why}", crate::args::escaped(&s))))
+        }
         None => Ok(()),
     }
 }

@@ -135,7 +135,7 @@ impl Parser<'_> {
 
     fn found(&self) -> String {
         match self.text[floor_char(self.text, self.i)..].chars().next() {
-            Some(c) if c.is_control() => format!("{c:?}"),
+            Some(c) if c.is_control() => format!("U+{:04X}", u32::from(c)),
             Some(c) => format!("'{c}'"),
             None => "the end of input".into(),
         }

@@ -6,7 +6,6 @@
 //! not this binary's is left alone with a line on stderr, the rest is still made, and the status
 //! is then 1.
 
-use crate::applets;
 use crate::error::{self, Error};
 use crate::{args, selfexe};
 use std::ffi::OsString;
@@ -48,7 +47,7 @@ impl Report {
 
 /// `--install [-s] DIR`: one link per applet to this binary (symbolic with `-s`). A link of
 /// ours from an earlier install is replaced.
-pub fn install(args: &[OsString]) -> error::Result {
+pub fn install(args: &[OsString], programs: &[&str]) -> error::Result {
     let (symbolic, dir) = match args {
         [s, d] if s == "-s" => (true, d),
         [d] if d != "-s" => (false, d),
@@ -66,10 +65,10 @@ pub fn install(args: &[OsString]) -> error::Result {
     }
     warn_if_open(dir, "the links made there");
     let me = selfexe::path().map_err(Error::failed)?;
-    warn_of_shadows(dir, &me);
+    warn_of_shadows(dir, &me, programs);
     let mut report = Report::default();
-    for a in applets::APPLETS {
-        let link = dir.join(a.name);
+    for name in programs {
+        let link = dir.join(name);
         match ours(&link, &me) {
             Some(false) => report.in_the_way(&link, "--install"),
             held => {
@@ -104,9 +103,8 @@ fn ours(link: &Path, me: &Path) -> Option<bool> {
 
 /// One line when names we add to `dir` are commands elsewhere on PATH (`int`, `pipe`, `Run`):
 /// whichever comes first on PATH is the one a shell runs. A link of ours there is no clash.
-fn warn_of_shadows(dir: &Path, me: &Path) {
-    let names: Vec<&str> = applets::APPLETS.iter().map(|a| a.name).collect();
-    let clash = driver::on_path_elsewhere(dir, &names, &|p| ours(p, me) == Some(true));
+fn warn_of_shadows(dir: &Path, me: &Path, programs: &[&str]) {
+    let clash = crate::on_path_elsewhere(dir, programs, &|p| ours(p, me) == Some(true));
     if clash.is_empty() {
         return;
     }
@@ -119,7 +117,7 @@ fn warn_of_shadows(dir: &Path, me: &Path) {
 }
 
 fn warn_if_open(dir: &Path, what: &str) {
-    if let Some(why) = driver::open_to_others(dir) {
+    if let Some(why) = crate::open_to_others(dir) {
         let _ = writeln!(
             std::io::stderr(),
             "unixbench: warning: {} {why}: they can replace {what}",
@@ -138,7 +136,7 @@ const BINARY: &str = "unixbench";
 /// Run again, it brings the binary up to date and keeps what it made before. A `pgms/`,
 /// `results/` or `tmp/` that is a link, not a directory, or another user's is left alone with
 /// a line (nothing is written through it); without `pgms/`, `Run` is a copy of this binary.
-pub fn dropin(args: &[OsString]) -> error::Result {
+pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
     let [dir] = args else { return Err(Error::usage("usage: unixbench --dropin DIR")) };
     let dir = Path::new(dir);
     check_dropin_dir(dir)?;
@@ -169,8 +167,8 @@ pub fn dropin(args: &[OsString]) -> error::Result {
     };
     copy_self(&binary).map_err(|e| cant(&binary, e))?;
     report.made(&format!("{} (a copy of this binary)", binary.display()))?;
-    for a in applets::APPLETS.iter().filter(|a| a.name != "Run") {
-        let link = pgms.join(a.name);
+    for name in programs.iter().filter(|&&n| n != "Run") {
+        let link = pgms.join(name);
         match std::fs::read_link(&link) {
             Ok(t) if t == Path::new(BINARY) => {}
             Err(_) if std::fs::symlink_metadata(&link).is_err() => {
