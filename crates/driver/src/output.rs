@@ -7,6 +7,7 @@
 //! Measuring code never formats.
 
 use super::options::{Environment, Format, JsonOut, Verbosity};
+use crate::fmt::duration;
 use crate::model::{Noise, Run, TestResult};
 use crate::sys;
 use std::fs::File;
@@ -212,8 +213,8 @@ impl Console {
             self.note(&format!(
                 "the standard index takes about {}; Ctrl-C stops it and keeps a report of the \
                  tests done; --quick estimates it in about {}",
-                human(estimate),
-                human(quick)
+                duration(estimate),
+                duration(quick)
             ));
         }
     }
@@ -229,7 +230,7 @@ impl Console {
     pub fn test(&mut self, copies: usize, message: &'static str, left: f64) {
         self.begin(copies, message);
         // Said before Run's line begins, so that a log holding both streams keeps it whole.
-        let text = format!("{}: starts, {} left", self.where_(), human(left));
+        let text = format!("{}: starts, {} left", self.where_(), duration(left));
         self.show(text, true);
         self.progress(&report::text::progress_test(copies, message));
     }
@@ -241,7 +242,7 @@ impl Console {
         let place =
             self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
         self.current = Current { place, copies, message, again: true };
-        let text = format!("{}: measured again, {} left", self.where_(), human(left));
+        let text = format!("{}: measured again, {} left", self.where_(), duration(left));
         self.show(text, true);
         self.progress(&report::text::progress_again(copies, message));
     }
@@ -251,7 +252,7 @@ impl Console {
         let place =
             self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
         self.current = Current { place, copies, message, again: false };
-        let text = format!("[round {round}] {message}, {}: {} left", copies_word(copies), human(left));
+        let text = format!("[round {round}] {message}, {}: {} left", copies_word(copies), duration(left));
         self.show(text, false);
     }
 
@@ -273,7 +274,7 @@ impl Console {
     /// `[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left`.
     fn pass_text(&self, number: usize, of: usize, at_most: bool, left: f64) -> String {
         let of = if at_most { format!("at most {of}") } else { of.to_string() };
-        format!("{}: pass {number} of {of}, {} left", self.where_(), human(left))
+        format!("{}: pass {number} of {of}, {} left", self.where_(), duration(left))
     }
     /// Verbose: the command of a pass.
     pub fn command(&mut self, command: &str, copies: usize) {
@@ -285,7 +286,7 @@ impl Console {
     /// The test begun last has ended; `left` is the estimated time left of the whole run.
     pub fn test_end(&mut self, left: f64) {
         self.progress(report::text::PROGRESS_END);
-        let text = format!("{}: done, {} left", self.where_(), human(left));
+        let text = format!("{}: done, {} left", self.where_(), duration(left));
         self.show(text, true);
     }
 
@@ -372,7 +373,6 @@ fn stats_line(r: &TestResult) -> Option<String> {
 }
 
 /// `27 min`, `45 s`, `2 h 05 min`.
-pub use crate::fmt::duration as human;
 
 /// `1 copy`, `N copies`.
 fn copies_word(n: usize) -> String {

@@ -209,7 +209,7 @@ impl Plan {
                 r.passes.to_string()
             };
             let settle = r.settle.map_or("-".into(), |x| format!("{x:.1} s"));
-            let est = super::output::human(r.estimate);
+            let est = crate::fmt::duration(r.estimate);
             s += &format!(
                 "  {:>6}  {:<17}  {passes:>6}  {:>7.0}  {settle:>6}  {est}\n",
                 r.copies, r.test, r.secs
@@ -220,11 +220,11 @@ impl Plan {
                 "  then, at each copy count, the tests disturbed or not yet within +-{}% measured \
                  again: {} in all\n",
                 quick::TARGET * 100.0,
-                super::output::human(layout.again)
+                crate::fmt::duration(layout.again)
             );
         }
         let total = layout.total();
-        let human = super::output::human(total);
+        let human = crate::fmt::duration(total);
         // The seconds in brackets only where the words rounded them.
         let exact = format!("{total:.0} s");
         if human == exact {
