@@ -406,9 +406,14 @@ const CRATES: &[Crate] = &[
             // The manual page and the completions, from the option table.
             &["policy", "manual"],
             &["output"],
+            // The run's directories, checked then made.
+            &["dirs"],
             &["plan"],
+            &["dryrun"],
             &["exec"],
             &["passes"],
+            // The order of the tests: back to back or in rounds, then the second visits.
+            &["schedule"],
             // The commands that place the binary (`--install`, `--dropin`).
             &["install"],
         ],

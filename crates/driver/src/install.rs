@@ -104,7 +104,7 @@ fn ours(link: &Path, me: &Path) -> Option<bool> {
 /// One line when names we add to `dir` are commands elsewhere on PATH (`int`, `pipe`, `Run`):
 /// whichever comes first on PATH is the one a shell runs. A link of ours there is no clash.
 fn warn_of_shadows(dir: &Path, me: &Path, programs: &[&str]) {
-    let clash = crate::on_path_elsewhere(dir, programs, &|p| ours(p, me) == Some(true));
+    let clash = crate::dirs::on_path_elsewhere(dir, programs, &|p| ours(p, me) == Some(true));
     if clash.is_empty() {
         return;
     }
@@ -117,7 +117,7 @@ fn warn_of_shadows(dir: &Path, me: &Path, programs: &[&str]) {
 }
 
 fn warn_if_open(dir: &Path, what: &str) {
-    if let Some(why) = crate::open_to_others(dir) {
+    if let Some(why) = crate::sys::dir::open_to_others(dir) {
         let _ = writeln!(
             std::io::stderr(),
             "unixbench: warning: {} {why}: they can replace {what}",

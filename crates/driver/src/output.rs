@@ -372,8 +372,6 @@ fn stats_line(r: &TestResult) -> Option<String> {
     ))
 }
 
-/// `27 min`, `45 s`, `2 h 05 min`.
-
 /// `1 copy`, `N copies`.
 fn copies_word(n: usize) -> String {
     crate::fmt::number(Some(n), "copy", "copies")

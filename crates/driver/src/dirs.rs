@@ -1,0 +1,220 @@
+//! The run's directories: where the results and the tmp directory are (beside `Run` when the
+//! driver was called as `Run`), checked before anything is made, then made with the private
+//! work directory in the tmp directory.
+
+use crate::error::{Error, Result};
+use crate::options::Options;
+use crate::sys::{self, dir::open_to_others};
+use crate::workdir::WorkDir;
+use crate::{options, output};
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+
+/// The directory of the `Run` that was invoked as `argv0`, as Perl's FindBin finds it: the
+/// directory part of the path, else the first PATH entry that holds it, else `.`.
+pub(crate) fn run_home(argv0: &Path) -> PathBuf {
+    let dir = match argv0.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => std::env::var_os("PATH")
+            .and_then(|p| std::env::split_paths(&p).find(|d| d.join(argv0).is_file()))
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    // As FindBin's: the directory made absolute, `..` and links resolved.
+    std::fs::canonicalize(&dir).or_else(|_| std::path::absolute(&dir)).unwrap_or(dir)
+}
+
+/// The tmp directory (beside Run, when it is made), the run's private work directory in it
+/// (once the work directories of killed runs are gone) and the results directory; a warning
+/// for either shared directory that others can write. Returns what was made.
+pub(crate) fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> {
+    // A tmp dir made beside Run goes again if the run stops before it starts, or writes no
+    // files (--no-save); a run that saves leaves it, as Run does.
+    let made_tmp = MadeDir(dirs.make_tmp()?.then(|| dirs.tmp.clone()));
+    let swept = crate::workdir::sweep_stale(&dirs.tmp);
+    if !swept.is_empty() {
+        let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
+        output::note(&format!("removed the work directories of runs that were killed: {}", names.join(", ")));
+    }
+    let workdir = WorkDir::create(&dirs.tmp)
+        .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
+    let made_results = dirs.make_results()?;
+    for (d, what) in [(Some(&dirs.tmp), "tmp directory"), (dirs.results.as_ref(), "results directory")] {
+        if let Some((d, why)) = d.and_then(|d| Some((d, open_to_others(d)?))) {
+            output::note(&format!(
+                "warning: the {what} {} {why}: they can replace what this run writes there",
+                d.display()
+            ));
+        }
+    }
+    Ok((made_tmp, workdir, made_results))
+}
+
+/// The results and tmp directories, checked before anything runs. The tmp directory must exist
+/// (a typo must not make the file tests measure another disk); the results directory is made
+/// (0755, as Run; its last component only, as mkdir) by [`Dirs::make_results`], once
+/// everything else is known to be good.
+pub(crate) struct Dirs {
+    /// None with `--no-save`.
+    pub results: Option<PathBuf>,
+    pub tmp: PathBuf,
+    /// Whether `tmp` is the default beside `Run`, made when missing as Run makes it.
+    make_tmp: bool,
+    /// Say so when the results directory is made: one that was named (`--results`,
+    /// `UB_RESULTDIR`), not Run's own `results/`.
+    announce: bool,
+}
+
+impl Dirs {
+    /// `home`: the directory of the `Run` link the driver was entered through, if it was.
+    pub fn prepare(o: &Options, home: Option<&Path>) -> Result<Dirs> {
+        let env = |v: &Option<PathBuf>, k: &'static str| v.clone().map(|v| (v, k));
+        let beside = |d: &str| home.map(|h| (h.join(d), "the directory of Run"));
+        let (tmp, from) = o
+            .tmpdir
+            .clone()
+            .map(|t| (t, "--tmpdir"))
+            .or_else(|| env(&o.env.tmpdir, "UB_TMPDIR"))
+            .or_else(|| beside("tmp"))
+            .or_else(|| env(&o.env.system_tmpdir, "TMPDIR"))
+            .unwrap_or_else(|| ("/tmp".into(), "the default"));
+        let make_tmp = home.is_some() && from == "the directory of Run";
+        let tmp = absolute(&tmp, "tmp directory", from)?;
+        if make_tmp {
+            not_planted(&tmp)?;
+        }
+        if !tmp.exists() && !make_tmp {
+            return Err(Error::usage(format!(
+                "the tmp directory {} (from {from}) does not exist; it is not created: make it, or name another",
+                tmp.display()
+            )));
+        }
+        if tmp.exists() {
+            usable_dir(&tmp, "tmp directory")?;
+        }
+        let mut announce = false;
+        let results = if o.save {
+            let (r, from) = o
+                .results
+                .clone()
+                .map(|r| (r, "--results"))
+                .or_else(|| env(&o.env.results, "UB_RESULTDIR"))
+                .or_else(|| beside("results"))
+                .unwrap_or_else(|| ("results".into(), "the default"));
+            let r = absolute(&r, "results directory", from)?;
+            if from == "the directory of Run" {
+                not_planted(&r)?;
+            }
+            if r.exists() {
+                usable_dir(&r, "results directory")?;
+            } else if !r.parent().is_some_and(Path::is_dir) {
+                // As mkdir: a typo in a parent must not make a tree somewhere unexpected.
+                return Err(Error::usage(format!(
+                    "the results directory {} (from {from}) cannot be made: its parent does not \
+                     exist, and only the last component is made, as mkdir does",
+                    r.display()
+                )));
+            }
+            announce = from != "the default" && from != "the directory of Run";
+            Some(r)
+        } else {
+            None
+        };
+        let announce = announce && o.verbosity != options::Verbosity::Quiet;
+        Ok(Dirs { results, tmp, make_tmp, announce })
+    }
+
+    /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
+    fn make_tmp(&self) -> Result<bool> {
+        let made = self.make_tmp && !self.tmp.exists();
+        if made {
+            std::fs::DirBuilder::new().mode(0o755).create(&self.tmp).map_err(|e| {
+                Error::usage(format!("cannot create the tmp directory {}: {e}", self.tmp.display()))
+            })?;
+        }
+        usable_dir(&self.tmp, "tmp directory").map(|()| made)
+    }
+
+    /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
+    /// it was made here.
+    fn make_results(&self) -> Result<bool> {
+        let Some(r) = &self.results else { return Ok(false) };
+        let made = !r.exists();
+        if made {
+            std::fs::DirBuilder::new().mode(0o755).create(r).map_err(|e| {
+                Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
+            })?;
+            if self.announce {
+                output::note(&format!("made the results directory {}", r.display()));
+            }
+        }
+        usable_dir(r, "results directory").map(|()| made)
+    }
+}
+
+/// A directory this run made, removed (when empty) as the run ends unless kept.
+pub(crate) struct MadeDir(Option<PathBuf>);
+
+impl MadeDir {
+    pub fn keep(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for MadeDir {
+    fn drop(&mut self) {
+        if let Some(d) = &self.0 {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// Refuses Run's own `results/` or `tmp/` when it is a link or belongs to another user (who
+/// may have planted it there to have this run write elsewhere): named, left alone, exit 1.
+fn not_planted(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(m) = std::fs::symlink_metadata(dir) else { return Ok(()) };
+    let why = if m.file_type().is_symlink() {
+        "is a symbolic link".to_string()
+    } else if m.uid() != sys::proc::geteuid() {
+        format!("belongs to another user (uid {})", m.uid())
+    } else {
+        return Ok(());
+    };
+    Err(Error::failed(format!(
+        "{} {why}: it is left alone and not written through (remove it, or name another directory)",
+        dir.display()
+    )))
+}
+
+/// The `names` that are files in a PATH directory other than `dir` and not `ours` (a link of
+/// this binary's): `--install`'s check for names it would shadow. Here, built for size, rather
+/// than beside `--install`, which is built for speed with dispatch.
+#[inline(never)]
+pub fn on_path_elsewhere<'a>(dir: &Path, names: &[&'a str], ours: &dyn Fn(&Path) -> bool) -> Vec<&'a str> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let here = std::fs::canonicalize(dir).ok();
+    let others: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|p| p.is_absolute() && std::fs::canonicalize(p).ok() != here)
+        .collect();
+    let clash = |n: &&str| others.iter().any(|p| p.join(n).is_file() && !ours(&p.join(n)));
+    names.iter().copied().filter(clash).collect()
+}
+
+/// `dir` made absolute (the tests run in another working directory); an empty one is refused.
+pub(crate) fn absolute(dir: &Path, what: &str, from: &str) -> Result<PathBuf> {
+    std::path::absolute(dir).map_err(|e| {
+        Error::usage(format!("invalid {what} {} (from {from}): {e}", crate::args::quoted(dir.as_os_str())))
+    })
+}
+
+/// Checks that `dir` is a writable directory.
+pub(crate) fn usable_dir(dir: &Path, what: &str) -> Result {
+    // Opened as a directory, never blocking on what a path there may be.
+    if let Err(e) = sys::fd::open_file(dir, sys::fd::Open::Dir) {
+        return Err(Error::usage(format!("the {what} is not a usable directory: {e}")));
+    }
+    if !sys::fd::writable(dir.as_os_str()) {
+        return Err(Error::usage(format!("the {what} {} is not writable", dir.display())));
+    }
+    Ok(())
+}

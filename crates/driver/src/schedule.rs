@@ -1,0 +1,331 @@
+//! The order of a run: every test at each copy count, back to back as Run runs them or in
+//! rounds (one pass of every test per round, in a shuffled order), then a quick run's second
+//! visits; what each test runs (its command line in the work directory).
+
+use crate::model::{CopyRun, Run, TestResult};
+use crate::passes::{InRounds, Prepared, Runner, Step};
+use crate::plan::Plan;
+use crate::policy::Policy;
+use crate::suite::{Arg, Kind, Test};
+use crate::workdir::WorkDir;
+use crate::{host, options, quick, score, suite, sys};
+use base::version::Semantics;
+use std::ffi::OsString;
+use std::path::Path;
+
+/// Runs every (copies, test) of the plan into `run`, saving the report after each test.
+/// Returns the signal that stopped it, if one did.
+pub(crate) fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> Option<i32> {
+    let mut rng = run.settings.seed.map(|s| oorandom::Rand64::new(u128::from(s)));
+    if let Some(seed) = run.settings.seed {
+        runner.log(&format!(
+            "** rounds, seed {seed}: each round one pass of every test, in a shuffled order\n"
+        ));
+    }
+    for &c in &plan.copies {
+        runner.console.run_with(c);
+        let now = sys::clock::time();
+        run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
+        if let Some(rng) = rng.as_mut() {
+            if !run_rounds(plan, runner, workdir, run, rng) {
+                return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+            }
+            continue;
+        }
+        for t in plan.tests_at(c) {
+            let result = run_test(runner, workdir, t, c);
+            let cr = run.runs.last_mut().unwrap();
+            cr.end = sys::clock::time();
+            let Some(r) = result else {
+                return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+            };
+            // As Run: a test named twice keeps its last result.
+            cr.results.retain(|x| x.name != r.name);
+            cr.results.push(r);
+            cr.index = score::index_blocks(&cr.results);
+            runner.save(run);
+        }
+        if !revisit(runner, workdir, run) {
+            return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
+        }
+        run.runs.last_mut().unwrap().end = sys::clock::time();
+    }
+    None
+}
+
+/// The tests of the copy count begun last, in rounds: each round one pass of every test that
+/// wants one (`Runner::wants_round`), in an order shuffled afresh from `rng`, logged. A quick
+/// run's rounds go on until `quick::rounds_done` (its tests' shares and what it held back for
+/// second visits are one budget), the others until every test has its passes. Each test is
+/// scored after the last round, and the report saved. False when a signal stopped them: the
+/// copy count's tests are then not reported, as a test stopped between passes is not.
+fn run_rounds(
+    plan: &Plan,
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    run: &mut Run,
+    rng: &mut oorandom::Rand64,
+) -> bool {
+    let c = run.runs.last().unwrap().copies;
+    let planned: Vec<&'static Test> = plan.tests_at(c).collect();
+    let budgets = runner.policy.begin_rounds(&planned);
+    let mut tests: Vec<InRounds> =
+        planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
+    let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();
+    let budget = budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0));
+    let began = runner.exec.now();
+    for round in 1.. {
+        let mut order: Vec<usize> = (0..tests.len()).filter(|&i| runner.wants_round(&tests[i])).collect();
+        if order.is_empty() {
+            break;
+        }
+        shuffle(&mut order, rng);
+        let names: Vec<&str> = order.iter().map(|&i| tests[i].test.name).collect();
+        runner.log(&format!("** round {round}: {}\n", names.join(" ")));
+        for i in order {
+            if round_pass(runner, workdir, &mut tests[i], round) == Step::Interrupted {
+                runner.interrupted();
+                return false;
+            }
+        }
+        let spent = runner.exec.now() - began;
+        let running: Vec<&TestResult> = tests.iter().filter(|s| !s.out).map(|s| &s.r).collect();
+        if budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b)) {
+            break;
+        }
+    }
+    let cr = run.runs.last_mut().unwrap();
+    cr.results = tests.into_iter().map(|s| runner.close_rounds(s)).collect();
+    cr.index = score::index_blocks(&cr.results);
+    cr.end = sys::clock::time();
+    runner.save(run);
+    true
+}
+
+/// One pass of `s` in `round`, with the work directory holding its files while it runs.
+fn round_pass(runner: &mut Runner, workdir: &WorkDir, s: &mut InRounds, round: usize) -> Step {
+    let t = s.test;
+    match with_files(runner, workdir, t, |runner, p| runner.round_pass(s, &p, round)) {
+        Ok(Ok(step)) => step,
+        Ok(Err(why)) => {
+            runner.out_of_rounds(s, None, Some(why));
+            Step::Skipped
+        }
+        Err(e) => {
+            runner.out_of_rounds(s, Some(e.to_string()), None);
+            Step::Stop
+        }
+    }
+}
+
+/// Fisher-Yates, from `rng`: the same seed gives the same orders.
+fn shuffle(v: &mut [usize], rng: &mut oorandom::Rand64) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.rand_range(0..(i as u64 + 1)) as usize);
+    }
+}
+
+/// A seed for the rounds' orders when `--seed` gives none: the clock's nanoseconds and the
+/// process id, which differ from run to run.
+pub(crate) fn fresh_seed() -> u64 {
+    let t = sys::clock::gettimeofday();
+    // 53 bits: the results JSON keeps it as a number, which readers hold as a double.
+    ((t.fract() * 1e9) as u64 ^ (t as u64) << 20 ^ u64::from(std::process::id()) << 30) & options::MAX_SEED
+}
+
+/// A quick run's second visits, once every test at a copy count has run: the seconds held back
+/// from their shares (`Policy::release_held`) go to the tests `quick::due_again` names, each
+/// measured again (`Runner::revisit`) in turn: first what setting aside its disturbed passes
+/// costs to each test that has them, as far as the seconds go, then the rest to the tests whose
+/// interval is loose, in proportion to their three passes' seconds (`quick::share_again`).
+/// False when a signal stopped one.
+fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
+    let Some(mut pool) = runner.policy.release_held() else { return true };
+    let policy = &runner.policy;
+    let pass_secs = |r: &TestResult| suite::test(&r.name).map_or(0.0, |t| policy.pass_secs(t));
+    let due = quick::due_again(&run.runs.last().unwrap().results, pass_secs);
+    let mut weights: f64 = due.iter().filter(|d| d.is_loose()).map(|d| d.weight).sum();
+    for d in due {
+        let cr = run.runs.last_mut().unwrap();
+        let Some(t) = suite::test(&cr.results[d.index].name) else { continue };
+        let share = quick::share_again(pool, &d, weights);
+        if d.is_loose() {
+            weights -= d.weight;
+        }
+        let spent = revisit_test(runner, workdir, t, &mut cr.results[d.index], share);
+        cr.end = sys::clock::time();
+        let Some(spent) = spent else { return false };
+        pool -= spent;
+        cr.index = score::index_blocks(&cr.results);
+        runner.save(run);
+    }
+    true
+}
+
+/// Test `t`'s second visit, `r` its result so far, in `share` seconds: none when they would
+/// not pay for a pass, or its files cannot be provided again. The seconds it took; None when
+/// a signal stopped it.
+fn revisit_test(
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    t: &Test,
+    r: &mut TestResult,
+    share: f64,
+) -> Option<f64> {
+    if share < runner.policy.pass_secs(t) {
+        return Some(0.0);
+    }
+    let visit = |runner: &mut Runner, p: Prepared| runner.revisit(t, &p, r, share);
+    match with_files(runner, workdir, t, visit) {
+        Ok(Ok(spent)) => spent,
+        Ok(Err(_)) | Err(_) => Some(0.0),
+    }
+}
+
+/// One test at `copies` copies. None when a signal stopped it.
+fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: usize) -> Option<TestResult> {
+    let run = |runner: &mut Runner, p: Prepared| runner.run_passes(t, copies, &p);
+    match with_files(runner, workdir, t, run) {
+        Ok(Ok(r)) => r,
+        Ok(Err(why)) => Some(runner.not_run(t, copies, None, Some(why))),
+        Err(e) => Some(runner.not_run(t, copies, Some(e.to_string()), None)),
+    }
+}
+
+/// `visit` of test `t` as prepared, with the work directory holding the files it reads while
+/// it runs (and only then); why it is skipped when it cannot be prepared, or why its files
+/// could not be provided.
+fn with_files<R>(
+    runner: &mut Runner,
+    workdir: &WorkDir,
+    t: &Test,
+    visit: impl FnOnce(&mut Runner, Prepared) -> R,
+) -> std::io::Result<std::result::Result<R, String>> {
+    workdir.provide(t.name)?;
+    let r = prepare(t, &runner.policy, runner.semantics, workdir).map(|p| visit(runner, p));
+    workdir.release(t.name);
+    Ok(r)
+}
+
+/// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
+/// directory of its own, which the file tests' `-d WORKDIR` names for it (`exec::Command`),
+/// but under 5.1.3's semantics in the one they all share, as 5.1.3's fstime copies shared
+/// their files; the host tests in the work directory, where their scripts are.
+pub(crate) fn prepare<'w>(
+    t: &Test,
+    policy: &Policy,
+    semantics: Semantics,
+    workdir: &'w WorkDir,
+) -> std::result::Result<Prepared<'w>, String> {
+    let secs = |s: u32| policy.secs(t, s);
+    let words = |prog: &str, args: &[Arg]| kernel_argv(t, prog, args, policy, workdir.path());
+    let cwd = workdir.dir();
+    match t.kind {
+        Kind::Kernel { prog, args } => {
+            let own_dirs = semantics == Semantics::V6;
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs })
+        }
+        Kind::Graphics { prog, args } if cfg!(feature = "graphics") => {
+            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+        }
+        Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
+        Kind::Host { secs: s } => {
+            let h = host::command(t.name, workdir, secs(s))?;
+            Ok(Prepared { argv: h.argv, stdin: h.stdin, cwd, own_dirs: false })
+        }
+    }
+}
+
+/// A kernel's argv under `policy`: `prog`, then its arguments with each standard duration
+/// mapped to the one this run passes, `tmpdir` for the file tests' directory, and the words only
+/// a short or quick run passes (none in a standard run: its argv is Run's).
+pub(crate) fn kernel_argv(
+    t: &Test,
+    prog: &str,
+    args: &[Arg],
+    policy: &Policy,
+    tmpdir: &Path,
+) -> Vec<OsString> {
+    let mut argv = vec![OsString::from(prog)];
+    let settle = policy.fstime_settle();
+    for a in args {
+        match a {
+            Arg::Lit(s) => argv.push(s.into()),
+            Arg::Secs(s) => argv.push(policy.secs(t, *s).to_string().into()),
+            Arg::TmpDir => argv.push(tmpdir.as_os_str().to_owned()),
+            Arg::ShortSecs(s) if settle.is_some() => argv.push(policy.secs(t, *s).to_string().into()),
+            Arg::ShortSettle => {
+                if let Some(x) = settle {
+                    let x = format!("{x:.2}");
+                    argv.extend(["-s".into(), x.trim_end_matches('0').trim_end_matches('.').into()]);
+                }
+            }
+            Arg::ShortSecs(_) => {}
+        }
+    }
+    argv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{policy, suite};
+
+    /// A test's argv as the standard driver (Run's durations, or `-t`) and a quick run build it.
+    fn argv(name: &str, duration: Option<u32>, quick: bool) -> Vec<String> {
+        let t = suite::test(name).unwrap();
+        let Kind::Kernel { prog, args } = t.kind else { panic!("{name}") };
+        let policy = match (quick, duration) {
+            (true, _) => Policy::Quick(policy::Budget::new(1.0, 0.0, 1.0)),
+            (false, Some(secs)) => Policy::Short { secs, iterations: None },
+            (false, None) => Policy::Standard { iterations: None },
+        };
+        kernel_argv(t, prog, args, &policy, Path::new("/t"))
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_standard_run_passes_what_run_passes() {
+        assert_eq!(argv("whetstone-double", None, false), ["whetstone-double"]);
+        // A short run is not Run's: whetstone follows -t, fstime's settles shrink with it.
+        assert_eq!(argv("whetstone-double", Some(1), false), ["whetstone-double", "1"]);
+        assert_eq!(argv("dhry2reg", None, false), ["dhry2reg", "10"]);
+        assert_eq!(
+            argv("fstime", None, false),
+            ["fstime", "-c", "-t", "30", "-d", "/t", "-b", "1024", "-m", "2000"]
+        );
+        assert_eq!(
+            argv("fsdisk-r", Some(2), false),
+            ["fstime", "-r", "-t", "2", "-d", "/t", "-b", "4096", "-m", "8000", "-s", "0.13"]
+        );
+        for t in suite::TESTS {
+            if let Kind::Kernel { .. } = t.kind {
+                let words = argv(t.name, None, false);
+                assert!(!words.contains(&"-s".to_string()), "{}: {words:?}", t.name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_quick_run_shortens_whetstone_and_the_file_tests_settles() {
+        assert_eq!(argv("whetstone-double", None, true), ["whetstone-double", "1"]);
+        assert_eq!(
+            argv("fstime", None, true),
+            ["fstime", "-c", "-t", "2", "-d", "/t", "-b", "1024", "-m", "2000", "-s", "0.25"]
+        );
+        assert_eq!(
+            argv("fsbuffer-w", Some(7), true),
+            ["fstime", "-w", "-t", "2", "-d", "/t", "-b", "256", "-m", "500", "-s", "0.25"]
+        );
+        assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
+        assert_eq!(argv("context1", None, true), ["context1", "3"], "its own floor");
+        // fstime settles itself; the host-tool tests get the driver's short settle.
+        let q = Policy::Quick(policy::Budget::new(1.0, 0.0, 1.0));
+        let settles = |name| q.settle(suite::test(name).unwrap()) != policy::Settle::NONE;
+        assert!(!settles("fsdisk"));
+        assert!(settles("shell8"));
+        assert!(!settles("whetstone-double"));
+    }
+}
