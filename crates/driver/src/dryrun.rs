@@ -28,7 +28,7 @@ fn dry_run_json(plan: &Plan, dirs: &Dirs) -> String {
     j.begin_object();
     j.key("schema").string("unixbench-plan");
     j.key("schema_version").int(1);
-    j.key("kind").string(&plan.kind());
+    j.key("kind").string(&plan.kind_in_words());
     let layout = plan.lay_out();
     j.key("estimated_secs").number(layout.total().round());
     j.key("again_secs").number(layout.again.round());

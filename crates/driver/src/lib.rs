@@ -113,7 +113,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     run.incomplete = false;
     runner.save(&run);
     runner.console.finish(&run, opts.format, &saved_where(runner.files.as_ref()));
-    conclude(&run, runner, stopped_by)
+    end_run(&run, runner, stopped_by)
 }
 
 /// What runs the plan's tests: its copies' processes, the console, the result files.
@@ -244,7 +244,7 @@ fn note_memory_tmpdir(plan: &Plan, opts: &Options, dirs: &Dirs) {
 /// The exit status and the last word of a run that ended (or was stopped by `stopped_by`):
 /// what could not be written where, and which tests failed, make it non-zero. A result is
 /// never lost in silence.
-fn conclude(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
+fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
     if let Some(e) = runner.files.as_ref().and_then(|f| f.log_error()) {
         runner.lost.push(format!(
             "the log {} is incomplete: {e}",

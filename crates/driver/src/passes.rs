@@ -136,7 +136,7 @@ pub enum Step {
 
 /// What is left of a test's plan after a pass: its passes and the seconds of each.
 #[derive(Clone, Copy)]
-struct Left {
+struct Remaining {
     passes: usize,
     secs: f64,
     /// The test may stop before them (a quick run's).
@@ -234,7 +234,8 @@ impl Runner<'_> {
             }
             // Pass i of the planned passes, one more for each measured again.
             let of = (planned + r.replaced.len()).max(i);
-            let left = Left { passes: of - i, secs: per_pass, at_most: budget.is_some(), in_round: false };
+            let left =
+                Remaining { passes: of - i, secs: per_pass, at_most: budget.is_some(), in_round: false };
             match self.pass(t, &cmd, i, left, &mut r) {
                 Step::Next => {}
                 Step::Stop => break,
@@ -278,7 +279,7 @@ impl Runner<'_> {
                 break;
             }
             let fits = ((share - spent) / cost - 1.0).floor().max(0.0) as usize;
-            let left = Left { passes: fits, secs: cost, at_most: true, in_round: false };
+            let left = Remaining { passes: fits, secs: cost, at_most: true, in_round: false };
             let why = match self.pass(t, &cmd, i, left, r) {
                 Step::Next => continue,
                 Step::Interrupted => {
@@ -327,7 +328,7 @@ impl Runner<'_> {
         let log = self.files.as_ref().map(|f| f.log_fd());
         let cmd = command(self.exe, log, &self.policy, t, p);
         let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
-        let left = Left { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
+        let left = Remaining { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
         let number = s.r.passes.len() + s.r.replaced.len() + 1;
         let step = self.pass(t, &cmd, number, left, &mut s.r);
         s.spent += self.exec.now() - began;
@@ -412,7 +413,7 @@ impl Runner<'_> {
 
     /// Pass `i` of test `t` into `r`: the settle, the copies, their outcome read. `left` is what
     /// the plan gives back when the test stops here.
-    fn pass(&mut self, t: &Test, cmd: &Command, i: usize, left: Left, r: &mut TestResult) -> Step {
+    fn pass(&mut self, t: &Test, cmd: &Command, i: usize, left: Remaining, r: &mut TestResult) -> Step {
         self.log(&report::log::pass_header(i));
         if !self.exec.settle(self.policy.settle(t)) {
             return Step::Interrupted;

@@ -144,7 +144,7 @@ impl Layout {
 
 impl Plan {
     /// The kind of run, in words.
-    pub fn kind(&self) -> String {
+    pub fn kind_in_words(&self) -> String {
         match &self.policy {
             Policy::Standard { iterations: None } => {
                 "a standard run (Run's durations, passes and settles)".into()
@@ -199,7 +199,7 @@ impl Plan {
         };
         let mut s = format!(
             "Plan: {}{under}\n\n  copies  test               passes  seconds  settle  estimate\n",
-            self.kind()
+            self.kind_in_words()
         );
         let layout = self.lay_out();
         for r in &layout.rows {

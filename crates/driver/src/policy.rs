@@ -23,7 +23,7 @@ pub enum Policy {
 
 /// What is left of a quick run's budget (seconds), of the floors (three passes' seconds) and of
 /// the standard time of the tests not yet run: each test gets its `quick::share` of it.
-pub type Budget = quick::Left;
+pub use crate::quick::Budget;
 
 /// The pause before a pass: sleeps, with a `sync` before each when `sync` (or alone, when
 /// there are no sleeps): Run's is `sync; sleep 1; sync; sleep 2`.

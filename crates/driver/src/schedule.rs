@@ -45,7 +45,7 @@ pub(crate) fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run:
             cr.index = score::index_blocks(&cr.results);
             runner.save(run);
         }
-        if !revisit(runner, workdir, run) {
+        if !second_visits(runner, workdir, run) {
             return Some(runner.exec.caught().unwrap_or(libc::SIGINT));
         }
         run.runs.last_mut().unwrap().end = sys::clock::time();
@@ -139,7 +139,7 @@ pub(crate) fn fresh_seed() -> u64 {
 /// costs to each test that has them, as far as the seconds go, then the rest to the tests whose
 /// interval is loose, in proportion to their three passes' seconds (`quick::share_again`).
 /// False when a signal stopped one.
-fn revisit(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
+fn second_visits(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool {
     let Some(mut pool) = runner.policy.release_held() else { return true };
     let policy = &runner.policy;
     let pass_secs = |r: &TestResult| suite::test(&r.name).map_or(0.0, |t| policy.pass_secs(t));

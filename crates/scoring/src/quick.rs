@@ -202,17 +202,17 @@ pub const FSTIME_SETTLE: f64 = 0.25;
 /// (`weight`), the test about to start included; of `left`, `held` is held back ([`HELD`]) for
 /// measuring again at the end of the copy count.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Left {
+pub struct Budget {
     pub left: f64,
     pub floor: f64,
     pub weight: f64,
     pub held: f64,
 }
 
-impl Left {
+impl Budget {
     /// A budget with nothing held back yet.
-    pub fn new(left: f64, floor: f64, weight: f64) -> Left {
-        Left { left, floor, weight, held: 0.0 }
+    pub fn new(left: f64, floor: f64, weight: f64) -> Budget {
+        Budget { left, floor, weight, held: 0.0 }
     }
 }
 
@@ -221,7 +221,7 @@ impl Left {
 /// time (`weight`). Each test so gets its three passes and the same fraction of its standard
 /// time beyond them; a test that overran (a pass that cannot be shortened) is paid for by the
 /// tests after it, first out of what is over and then out of their floors, in proportion.
-pub fn share(l: Left, floor: f64, weight: f64) -> f64 {
+pub fn share(l: Budget, floor: f64, weight: f64) -> f64 {
     let left = l.left - l.held;
     if left <= 0.0 {
         return 0.0;
@@ -377,7 +377,7 @@ mod tests {
         // 60 s left for tests of standard times 10, 20, 30, whose floors are 3 s, 6 s and 3 s:
         // the first gets 3 s and 10/60 of the 48 s over, 11 s; if it took 17 s, the second
         // gets 6 s and 20/50 of the 34 s the floors leave over, 19.6 s; the last what is left.
-        let l = Left::new;
+        let l = Budget::new;
         assert_eq!(share(l(60.0, 12.0, 60.0), 3.0, 10.0), 11.0);
         assert!((share(l(43.0, 9.0, 50.0), 6.0, 20.0) - 19.6).abs() < 1e-9);
         assert_eq!(share(l(23.4, 3.0, 30.0), 3.0, 30.0), 23.4);
@@ -400,9 +400,9 @@ mod tests {
     fn half_of_what_a_share_gives_beyond_the_floor_is_held_back_for_measuring_again() {
         assert_eq!((held_back(11.0, 3.0), held_back(3.0, 3.0), held_back(2.0, 3.0)), (4.0, 0.0, 0.0));
         // What is held back is not shared out: 60 s with 8 held is 52 s to share.
-        let l = Left { held: 8.0, ..Left::new(60.0, 12.0, 60.0) };
+        let l = Budget { held: 8.0, ..Budget::new(60.0, 12.0, 60.0) };
         assert!((share(l, 3.0, 10.0) - (3.0 + 40.0 / 6.0)).abs() < 1e-9);
-        assert_eq!(share(Left { held: 60.0, ..l }, 3.0, 10.0), 0.0);
+        assert_eq!(share(Budget { held: 60.0, ..l }, 3.0, 10.0), 0.0);
         // Once no test is owed, the held seconds go to the loose tests due, by the seconds of
         // their three passes, among those still due.
         let loose = |weight| Due { index: 0, owed: 0.0, weight };
