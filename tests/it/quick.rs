@@ -151,7 +151,8 @@ fn a_quick_run_s_tsv_and_csv_say_what_kind_of_figure_each_is() {
 fn a_quick_run_counts_its_passes_alike_everywhere() {
     let s = Scratch::new("quick-passes");
     let results = s.path().join("results");
-    let args = ["--quick=16", "-c", "1", "syscall", "pipe"];
+    // Back to back, where a test's passes and its second visit follow each other.
+    let args = ["--quick=16", "--no-interleave", "-c", "1", "syscall", "pipe"];
     let plan = stdout(&run(ub(["-n"]).args(args)));
     let mut c = ub(args);
     c.args(["--json", "--results"]).arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());

@@ -247,12 +247,25 @@ impl Console {
         self.progress(&report::text::progress_again(copies, message));
     }
 
-    /// A pass of a round is about to start; `left` is the estimated time left of the whole run.
-    pub fn round(&mut self, copies: usize, message: &'static str, round: usize, left: f64) {
+    /// A pass of a round is about to start: the test's pass number and most passes (as every
+    /// output counts them); `left` is the estimated time left of the whole run.
+    pub fn round(
+        &mut self,
+        copies: usize,
+        message: &'static str,
+        round: usize,
+        pass: (usize, usize),
+        left: f64,
+    ) {
         let place =
             self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
         self.current = Current { place, copies, message, again: false };
-        let text = format!("[round {round}] {message}, {}: {} left", copies_word(copies), duration(left));
+        let (number, most) = pass;
+        let text = format!(
+            "[round {round}] {message}, {}: pass {number} of at most {most}, {} left",
+            copies_word(copies),
+            duration(left)
+        );
         self.show(text, false);
     }
 

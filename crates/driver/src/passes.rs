@@ -324,12 +324,14 @@ impl Runner<'_> {
             s.log = report::log::test_header(t.message, s.r.copies, &s.r.command);
         }
         self.buffer = Some(std::mem::take(&mut s.log));
-        self.console.round(s.r.copies, t.message, round, self.estimate.left);
+        // Numbered as the test's every other output counts its passes.
+        let number = s.r.passes.len() + s.r.replaced.len() + 1;
+        let most = self.policy.planned_passes(t, s.budget()).max(number);
+        self.console.round(s.r.copies, t.message, round, (number, most), self.estimate.left);
         let log = self.files.as_ref().map(|f| f.log_fd());
         let cmd = command(self.exe, log, &self.policy, t, p);
         let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
         let left = Remaining { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
-        let number = s.r.passes.len() + s.r.replaced.len() + 1;
         let step = self.pass(t, &cmd, number, left, &mut s.r);
         s.spent += self.exec.now() - began;
         if s.r.passes.len() > before {
