@@ -393,6 +393,8 @@ pub fn tsv(c: &Comparison) -> String {
     let mut o = String::from(
         "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\n",
     );
+    // Once per file: a run's kind looks at all its tests.
+    let kinds: Vec<&str> = c.sources.iter().map(|s| s.run_kind().name()).collect();
     for t in &c.tables {
         for r in &t.rows {
             for (j, cell) in r.cells.iter().enumerate() {
@@ -419,7 +421,7 @@ pub fn tsv(c: &Comparison) -> String {
                     opt(cell.map(|x| x.score)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.low)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.high)),
-                    c.sources[j].run_kind().name(),
+                    kinds[j],
                 );
             }
         }
