@@ -604,3 +604,200 @@ fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
         "{json}"
     );
 }
+
+// ---- What a file says is data; numbers at both ends; bounded work ------------------------------
+
+/// A results JSON of one 1-copy run: `host` as its host name and CPU model, `tests` as
+/// (name, score), each with an interval of +-1%.
+fn results_json(host: &str, start: u64, tests: &[(&str, f64)]) -> String {
+    let q = |s: &str| {
+        let mut o = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' | '\\' => o.extend(['\\', c]),
+                c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                c => o.push(c),
+            }
+        }
+        o + "\""
+    };
+    let results: Vec<String> = tests
+        .iter()
+        .map(|(m, s)| {
+            format!(
+                "{{\"message\":{},\"score\":{s:e},\"unit\":\"lps\",\"stats\":{{\"ci95_low\":{:e},\"ci95_high\":{:e}}}}}",
+                q(m),
+                s * 0.99,
+                s * 1.01
+            )
+        })
+        .collect();
+    format!(
+        "{{\"schema\":\"unixbench-results\",\"schema_version\":2,\"version\":\"6.0.0\",\"kind\":\"standard\",\
+         \"system\":{{\"hostname\":{h},\"machine\":\"x86_64\",\"os_release\":{h},\"cpu_count\":2,\
+         \"cpus\":[{{\"model\":{h}}}]}},\"runs\":[{{\"copies\":1,\"start\":{start},\"results\":[{}]}}]}}",
+        results.join(","),
+        h = q(host)
+    )
+}
+
+/// Characters that must never reach the output raw: the other C0 controls, DEL, C1, the
+/// bidirectional overrides and isolates, the zero-width ones.
+fn hidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
+const HOST_ESCAPED: &str = "\\x1b]0;owned\\x07\\u{202e}web\\u{200b}1\\u{feff}\\x7f\\x9b2J";
+
+/// Every output of compare (each format, --pool, --hosts) of files whose names, hosts and tests
+/// carry escape sequences, bidi overrides, zero-width characters and formulas: printed as data.
+#[test]
+fn what_a_file_says_is_printed_as_data_in_every_format() {
+    let dir = Scratch::new("cmp-data");
+    let host = "=HYPERLINK(\"x\")\u{1b}]0;owned\u{7}\u{202e}web\u{200b}1\u{feff}\u{7f}\u{9b}2J";
+    let tests = [("Pipe Throughput", 100.0), ("@SUM(A1)\u{1b}[2J\u{2066}", 5.0), ("-2+3\r\n", 7.0)];
+    let a = dir.path().join("a\u{1b}]0;t\u{7}\u{202e}.json");
+    let b = dir.path().join("+b\u{200b}.json");
+    std::fs::write(&a, results_json(host, 1_796_083_200, &tests)).unwrap();
+    let again = tests.map(|(m, s)| (m, s * 1.01));
+    std::fs::write(&b, results_json(host, 1_796_090_000, &again)).unwrap();
+    let runs: &[&[&str]] = &[
+        &["--format", "text"],
+        &["--format", "tsv"],
+        &["--format", "json"],
+        &["--format", "html"],
+        &["--pool", "--format", "text"],
+        &["--pool", "--format", "tsv"],
+        &["--pool", "--format", "json"],
+        &["--hosts", "--format", "text"],
+        &["--hosts", "--format", "tsv"],
+        &["--hosts", "--format", "html"],
+    ];
+    for args in runs {
+        let names = [a.file_name().unwrap(), b.file_name().unwrap()];
+        let o = run(ub(["compare"]).args(*args).args(names).current_dir(dir.path()));
+        assert!(o.status.success(), "compare {args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(!out.chars().any(hidden), "compare {args:?} printed a hidden character raw:\n{out:?}");
+        // The text names hosts and files; of the TSVs, --hosts' both, compare's the files,
+        // --pool's neither.
+        let file = "\\x1b]0;t\\x07\\u{202e}.json";
+        let marks = match (args.contains(&"text"), args.contains(&"tsv"), args[0]) {
+            (true, _, _) | (_, true, "--hosts") => vec![HOST_ESCAPED, file],
+            (_, true, "--format") => vec![file],
+            _ => vec![],
+        };
+        for mark in marks {
+            assert!(out.contains(mark), "compare {args:?} shows {mark} escaped:\n{out}");
+        }
+        if args.contains(&"tsv") {
+            for cell in out.lines().flat_map(|l| l.split('\t')) {
+                let formula = cell.starts_with(['=', '+', '-', '@']);
+                assert!(!formula || cell.parse::<f64>().is_ok(), "compare {args:?}: a formula cell {cell:?}");
+            }
+            let quoted = if args[0] == "--hosts" { "\t'=HYPERLINK" } else { "\t'@SUM(A1)" };
+            assert!(out.contains(quoted), "compare {args:?} quotes a formula:\n{out}");
+            assert!(args[0] == "--pool" || out.contains("\t'+b\\u{200b}.json"), "compare {args:?}:\n{out}");
+        }
+    }
+}
+
+/// Scores at both ends of what a file may hold (1e-300 against 1e14, below the bound of 1e15)
+/// keep every table's columns: no 300-digit figure, no `inf%`, no `+-inf%` in --pool.
+#[test]
+fn numbers_at_both_ends_keep_the_columns() {
+    let dir = Scratch::new("cmp-ends");
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    let ends = [("Pipe Throughput", 1e-300), ("Execl Throughput", 1e14), ("System Call Overhead", 0.0)];
+    let back = [("Pipe Throughput", 1e14), ("Execl Throughput", 1e-300), ("System Call Overhead", 5e-324)];
+    std::fs::write(&a, results_json("h", 1_796_083_200, &ends)).unwrap();
+    std::fs::write(&b, results_json("h", 1_796_090_000, &back)).unwrap();
+    for args in [&["--format", "text"][..], &["--pool"], &["--format", "tsv"], &["--pool", "--format", "tsv"]]
+    {
+        let o = run(ub(["compare"]).args(args).args(["a.json", "b.json"]).current_dir(dir.path()));
+        assert!(o.status.success(), "compare {args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            !out.contains("inf") && !out.contains("NaN") && !out.contains("nan"),
+            "compare {args:?}:\n{out}"
+        );
+        for w in out.split(['\t', ' ', '\n']) {
+            assert!(w.len() <= 30, "compare {args:?}: a cell of {} characters: {w}", w.len());
+        }
+        if args.contains(&"tsv") {
+            continue;
+        }
+        // The rows of a table line up with its head: the test name in 40 columns, then cells
+        // right-aligned to the head's columns, a row's marks (d, *) past them.
+        let lines: Vec<&str> = out.lines().collect();
+        let head = lines.iter().position(|l| l.starts_with("1 parallel copy")).unwrap();
+        let width = lines[head].len();
+        for l in lines[head + 1..].iter().take_while(|l| !l.is_empty()) {
+            assert!(
+                l.len() <= width + 3,
+                "compare {args:?}: a row wider than its head:\n{}\n{l}",
+                lines[head]
+            );
+        }
+    }
+}
+
+/// Waits for `child` at most ten minutes (a guard against a hang, not a timing: the run takes a
+/// few seconds), killing it past that.
+fn wait_guarded(mut child: std::process::Child, what: &str) -> std::process::Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what} took more than ten minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// `unixbench compare ARGS` under a limit of `mib` MiB of address space (`ulimit -v`): its exit
+/// status, stdout and stderr, through files of `dir` (a pipe nobody reads while waiting fills).
+fn compare_within(dir: &Scratch, mib: u64, args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let (out, err) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(format!("ulimit -v {}; exec \"$0\" compare \"$@\"", mib << 10)).arg(bin()).args(args);
+    c.stdout(std::fs::File::create(&out).unwrap()).stderr(std::fs::File::create(&err).unwrap());
+    let status = wait_guarded(c.spawn().unwrap(), "compare").status;
+    (status.code(), std::fs::read_to_string(&out).unwrap(), std::fs::read_to_string(&err).unwrap())
+}
+
+/// Two runs of 100,000 tests each are compared and pooled in linear time (it was quadratic)
+/// within 384 MiB of address space; a file of 60 MiB that is nothing but values is refused in
+/// one line before compare holds more than its bound, not killed.
+#[test]
+fn a_large_input_is_read_in_bounded_time_and_memory() {
+    let dir = Scratch::new("cmp-large");
+    let names: Vec<String> = (0..100_000).map(|i| format!("test {i}")).collect();
+    let tests: Vec<(&str, f64)> =
+        names.iter().enumerate().map(|(i, n)| (n.as_str(), 1.0 + i as f64)).collect();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    std::fs::write(&a, results_json("h", 1_796_083_200, &tests)).unwrap();
+    let again: Vec<(&str, f64)> = tests.iter().map(|&(m, s)| (m, s * 1.01)).collect();
+    std::fs::write(&b, results_json("h", 1_796_090_000, &again)).unwrap();
+    for pool in [false, true] {
+        let mut args = vec![std::ffi::OsStr::new("--format"), "tsv".as_ref(), a.as_os_str(), b.as_os_str()];
+        if pool {
+            args.insert(0, "--pool".as_ref());
+        }
+        let (status, out, err) = compare_within(&dir, 384, &args);
+        assert_eq!(status, Some(0), "compare {args:?}: {err}");
+        let rows = if pool { 100_000 } else { 200_000 };
+        assert_eq!(out.lines().count(), rows + 1, "compare {args:?}: a line per test and run");
+    }
+    let values = dir.path().join("values.json");
+    std::fs::write(&values, format!("[{}0]", "0,".repeat(30 << 20))).unwrap();
+    let (status, out, err) = compare_within(&dir, 384, &[values.as_os_str(), a.as_os_str()]);
+    assert_eq!((status, out.as_str(), err.lines().count()), (Some(2), "", 1), "{err}");
+    assert!(
+        err.contains("holds more JSON values than compare reads (they would take over 128 MiB)"),
+        "{err}"
+    );
+}

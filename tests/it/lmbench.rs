@@ -272,3 +272,38 @@ fn help_names_and_explains_every_figure() {
         assert!(help.lines().any(|l| l.contains(title) && l.contains(program)), "{title}: {help}");
     }
 }
+
+/// `--summary` of a results file whose host, OS and notes carry an OSC title sequence, a clear
+/// screen, bidi overrides and zero-width characters, and whose figures sit at both ends of what
+/// f64 holds: the strings are printed escaped, every row stays within its section's rule, and a
+/// file name with a control character is shown escaped in the one line of an error.
+#[test]
+fn a_summary_prints_what_a_file_says_as_data_in_its_columns() {
+    let dir = Scratch::new("lmbench-data");
+    let f = dir.path().join("r.json");
+    let text = r#"{"schema": "unixbench-lmbench", "schema_version": 1,
+        "host": {"name": "a\u001b]0;owned\u0007b", "os": "L\u202einux\u001b[2J\u009b"},
+        "figures": {"mhz": 1e300, "lat_syscall": 1e-300, "lat_pipe": 1e300, "bw_pipe": 5e-324,
+                    "lat_ctx2_0k": 1.5, "lat_udp\u001b[H": 2},
+        "notes": {"lat_tcp": "x\u200by\u2066\n\u007f"}}"#;
+    std::fs::write(&f, text).unwrap();
+    let o = run(ub(["lmbench", "--summary"]).arg(&f));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = stdout(&o);
+    let hidden = |c: char| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
+    };
+    assert!(!s.chars().any(hidden), "a hidden character printed raw:\n{s:?}");
+    assert!(s.contains("a\\x1b]0;o") && s.contains("x\\u{200b}y\\u{2066}\\n\\x7f"), "{s}");
+    let lines: Vec<&str> = s.lines().collect();
+    for (k, rule) in lines.iter().enumerate().filter(|(_, l)| l.starts_with("--------- ")) {
+        for row in lines[k + 1..].iter().take_while(|l| !l.is_empty()) {
+            assert!(row.trim_end().len() <= rule.len(), "a row past its rule:\n{rule}\n{row}");
+        }
+    }
+    assert!(!s.contains("inf") && !s.contains("e-3\n"), "{s}");
+    let named = dir.path().join("\u{1b}[2J\u{202e}.json");
+    std::fs::write(&named, "{}").unwrap();
+    assert_usage_error(&run(ub(["lmbench", "--summary"]).arg(&named)), "\\x1b[2J\\u{202e}.json");
+}

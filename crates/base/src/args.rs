@@ -18,20 +18,8 @@ pub fn quoted(value: &std::ffi::OsStr) -> String {
     format!("'{}'", escaped(&value.to_string_lossy()))
 }
 
-/// `s` with its control characters escaped, as [`quoted`] shows them.
-pub fn escaped(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// `s` as [`quoted`] shows it: [`crate::fmt::printable`], the one home of that rule.
+pub use crate::fmt::printable as escaped;
 
 /// Parses an unsigned integer argument in `min..=max`. `what` names the argument in errors,
 /// e.g. `duration`.

@@ -169,6 +169,26 @@ pub fn f1(v: f64) -> String {
     fixed(v, 1)
 }
 
+/// `v` to `prec` decimals for a table's column of `width` characters: as `{:.prec}` when that
+/// fits and does not show a value other than 0 as 0; else in scientific notation as short as it
+/// must be (`1.2e15`, `1e-300`); an infinity as `>1e308` or `<-1e308`, NaN as `nan`. So a
+/// figure at either end of what f64 holds keeps the table's columns.
+pub fn compact(v: f64, prec: usize, width: usize) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { ">1e308" } else { "<-1e308" }.into();
+    }
+    let fixed = format!("{v:.prec$}");
+    let vanishes = v != 0.0 && v.abs() < 0.5 * 10f64.powi(-(prec as i32));
+    if fixed.len() <= width && !vanishes {
+        return fixed;
+    }
+    let sci = |p: usize| format!("{v:.p$e}");
+    (0..3).rev().map(sci).find(|s| s.len() <= width).unwrap_or_else(|| sci(0))
+}
+
 /// C's `%.<prec>g`.
 pub fn general(v: f64, prec: usize) -> String {
     if !v.is_finite() {
@@ -242,13 +262,29 @@ pub fn file_name_part(s: &str) -> String {
     out
 }
 
-/// A string read from the system or a file made safe for line-oriented text: every control
-/// character (a newline that could fake a report line, an escape sequence) becomes `?`, and so
-/// does every character that is there to be unseen: the bidirectional overrides and isolates
-/// (which make a terminal show text in another order than it reads) and the zero-width ones
-/// (which make two names look the same).
+/// A string read from the system, a file or the command line made printable as data: the one
+/// home of that rule, used wherever such a string enters what is printed. Every control
+/// character (C0, DEL, C1: a newline that could fake a report line, an escape sequence that a
+/// terminal would obey) is escaped (`\n`, `\t`, `\r`, `\x1b`), and so is every character that is
+/// there to be unseen: the bidirectional overrides and isolates (which make a terminal show text
+/// in another order than it reads) and the zero-width ones (which make two names look the same),
+/// as `\u{202e}`. Applied twice it changes nothing more.
 pub fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() || is_unseen(c) { '?' } else { c }).collect()
+    if !s.chars().any(|c| c.is_control() || is_unseen(c)) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if is_unseen(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Unicode's format characters that hide or reorder text: U+061C, U+200B-U+200F,
@@ -275,6 +311,19 @@ pub fn markdown_table(tsv: &str) -> String {
     o
 }
 
+/// A text cell of a TSV or CSV made [`printable`] (so a tab or line break cannot split it), and
+/// not taken for a formula by a spreadsheet: one that starts with `=`, `+`, `-` or `@` gets a
+/// `'` before it, as OWASP's advice on CSV injection says. Only for text: a number's cell
+/// (`-3.2`) is written as it is.
+pub fn text_cell(s: &str) -> String {
+    let s = printable(s);
+    if s.starts_with(['=', '+', '-', '@']) {
+        format!("'{s}")
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,8 +341,19 @@ mod tests {
         assert_eq!(file_name_part("-rf"), "_rf");
         assert_eq!(file_name_part(""), "unknown");
         assert_eq!(file_name_part("web-1.example_x"), "web-1.example_x");
-        assert_eq!(printable("a\nb\x1b[2Jc\t"), "a?b?[2Jc?");
-        assert_eq!(printable("web\u{202e}1\u{200b}x\u{2066}é"), "web?1?x?é");
+        assert_eq!(printable("a\nb\x1b[2Jc\t\u{7f}\u{9b}"), "a\\nb\\x1b[2Jc\\t\\x7f\\x9b");
+        assert_eq!(
+            printable("web\u{202e}1\u{200b}x\u{2066}\u{feff}é"),
+            "web\\u{202e}1\\u{200b}x\\u{2066}\\u{feff}é"
+        );
+        let once = printable("a\u{1b}]0;x\u{7}");
+        assert_eq!(printable(&once), once);
+        assert_eq!(text_cell("=1+2"), "'=1+2");
+        for s in ["+1", "-rf", "@SUM(A1)"] {
+            assert_eq!(text_cell(s), format!("'{s}"));
+        }
+        assert_eq!(text_cell("\t=x"), "\\t=x", "a tab is escaped, so the cell starts with a backslash");
+        assert_eq!(text_cell("web-1"), "web-1");
     }
 
     #[test]
@@ -328,6 +388,22 @@ mod tests {
         ];
         for (v, want) in cases {
             assert_eq!(f1(v), want, "{v}");
+        }
+    }
+
+    #[test]
+    fn compact_numbers_keep_their_column() {
+        assert_eq!(compact(1234.56, 1, 12), "1234.6");
+        assert_eq!(compact(0.0, 1, 12), "0.0");
+        assert_eq!(compact(-3.25, 1, 8), "-3.2");
+        assert_eq!(compact(1e-300, 1, 12), "1.00e-300");
+        assert_eq!(compact(1e300, 1, 12), "1.00e300");
+        assert_eq!(compact(123456789012345.6, 1, 12), "1.23e14");
+        assert_eq!(compact(1e302, 1, 5), "1e302");
+        assert_eq!(compact(f64::INFINITY, 1, 7), ">1e308");
+        assert_eq!(compact(f64::NEG_INFINITY, 1, 7), "<-1e308");
+        for v in [1e-300, 5e-324, 1e300, f64::MAX, 0.04, 99999.94] {
+            assert!(compact(v, 1, 7).len() <= 7, "{v}: {}", compact(v, 1, 7));
         }
     }
 

@@ -37,20 +37,20 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
     Ok(cut_strings(src))
 }
 
-/// Cuts every string of `src` at [`MAX_TEXT`] characters, its control characters made `?` (a
-/// newline would break a table's line); returns the names of those cut.
+/// Cuts every string of `src` at [`MAX_TEXT`] characters and makes it and the file's name
+/// [`printable`](crate::fmt::printable) (a newline would break a table's line, an escape sequence
+/// would reach the terminal): every format prints them from here. Returns the names of those cut.
 fn cut_strings(src: &mut Source) -> Vec<&'static str> {
     let mut cut_names = Vec::new();
+    src.file = crate::fmt::printable(&src.file);
     let mut hold = |name: &'static str, s: &mut String| {
-        if s.chars().any(char::is_control) {
-            *s = crate::fmt::printable(s);
-        }
         if s.chars().count() > MAX_TEXT {
             *s = cut(s, MAX_TEXT);
             if !cut_names.contains(&name) {
                 cut_names.push(name);
             }
         }
+        *s = crate::fmt::printable(s);
     };
     hold("version", &mut src.version);
     hold("date", &mut src.date);

@@ -61,8 +61,8 @@ pub(super) fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
         h.cpus.map(|n| n.to_string()),
         Some(h.os_release.clone()),
         Some(h.cpu.clone()),
-        r.one.map(|v| format!("{v:.1}")),
-        r.many.map(|(n, v)| format!("{v:.1} ({n})")),
+        r.one.map(|v| crate::fmt::compact(v, 1, 12)),
+        r.many.map(|(n, v)| format!("{} ({n})", crate::fmt::compact(v, 1, 12))),
         Some(r.src.file.clone()),
     ]
 }
@@ -121,7 +121,11 @@ pub fn tsv(sources: &[Source]) -> String {
         let mut c = cells(i, r);
         c[6] = r.one.map(|v| v.to_string());
         c[7] = r.many.map(|m| format!("{}\t{}", m.0, m.1)).or(Some("\t".into()));
-        let line: Vec<String> = c.into_iter().map(|c| c.unwrap_or_default().replace('\n', " ")).collect();
+        // The host's names and the file are text a spreadsheet must not take for a formula.
+        for k in [1, 2, 4, 5, 8] {
+            c[k] = c[k].as_deref().map(crate::fmt::text_cell);
+        }
+        let line: Vec<String> = c.into_iter().map(Option::unwrap_or_default).collect();
         s += &line.join("\t");
         s.push('\n');
     }

@@ -64,9 +64,14 @@ chart of each test's index per file and copy count, with its 95% interval and th
 
 With --format md, prints the table tsv prints as a GitHub-flavoured Markdown table.
 
-A FILE must be a regular file of at most 64 MiB (results files are a few KB). Its scores and
-indexes must be finite and below 1e15 (no machine comes near); a string longer than 100
-characters (a version, a host's names, a test's) is cut there, and a line on stderr says so.
+A FILE must be a regular file of at most 64 MiB (results files are a few KB), and a JSON one's
+values must fit in 128 MiB of memory (each copy's figures, which compare does not use, are not
+kept). Its scores and indexes must be finite and below 1e15 (no machine comes near); a string
+longer than 100 characters (a version, a host's names, a test's) is cut there, and a line on
+stderr says so. Control characters, bidi overrides and zero-width characters in what a file
+says and in file names are shown escaped (\\x1b, \\u{202e}); a TSV text cell that starts
+with = + - or @ gets a ' before it. A figure too long for its column is written in scientific
+notation (1.00e-300, 2e-299%), one beyond what a double holds as >1e308%.
 ";
 
 /// Output format.

@@ -264,8 +264,9 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
     }
     // In the log's order, which is the run's, as the JSON lists them.
     let mut tests = Vec::new();
+    let by_name = source::ByName::new(report.tests.iter().map(|t| t.message.as_str()));
     for r in results {
-        let t = report.tests.iter().find(|t| t.message == r.message).filter(|t| same(t.score, r.score));
+        let t = by_name.get(&r.message).map(|k| &report.tests[k]).filter(|t| same(t.score, r.score));
         let Some(t) = t else { return Err(differs(&r.message)) };
         let stats = crate::stats::of_result(r);
         let image = r.exec_image().map(|i| source::image_of(Some(&i.kind)));

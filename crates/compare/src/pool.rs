@@ -320,7 +320,7 @@ pub fn tsv(p: &Pool) -> String {
                 o,
                 "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{span}\t{kind}\t{}\t{}",
                 t.copies,
-                r.name,
+                crate::fmt::text_cell(&r.name),
                 x.runs,
                 table::opt(s.map(|s| s.geomean)),
                 table::opt(ci.map(|i| i.low)),

@@ -13,8 +13,21 @@ fn category_keyed(key: &str) -> Option<Category> {
     Category::ALL.into_iter().find(|c| c.key() == key)
 }
 
+/// The most memory a JSON file's values may take once read (`json::Limits`): a results file
+/// takes far less, since its copies' figures are not kept; a file made of nothing but values
+/// is refused before compare holds more than this besides the file's bytes.
+pub const MAX_TREE: usize = 128 << 20;
+
 pub(super) fn from_json(file: &str, text: &str) -> Result<Source, String> {
-    let v = json::parse(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    // What compare never reads (each copy's figures, the noise, the passes replaced) is checked,
+    // not kept, and the rest is held to MAX_TREE: a file's memory is bounded, not just its size.
+    let limits = json::Limits { memory: MAX_TREE, skip: &["copies", "noise", "replaced"] };
+    let v = json::parse_within(text, &limits).map_err(|e| match e.msg.as_str() {
+        json::TOO_BIG => {
+            format!("holds more JSON values than compare reads (they would take over {} MiB)", MAX_TREE >> 20)
+        }
+        _ => format!("not valid JSON: {e}"),
+    })?;
     if v.get("schema").and_then(Value::as_str) != Some("unixbench-results") {
         return Err("a JSON file, but not unixbench results (no \"schema\": \"unixbench-results\")".into());
     }
@@ -129,6 +142,10 @@ fn json_run(r: &Value) -> Result<Run, String> {
         let key = text_of(b, "category").map_err(|e| format!("index[{i}]: {e}"))?;
         let category =
             category_keyed(key).ok_or_else(|| format!("index[{i}]: unknown category \"{key}\""))?;
+        // Once each, as a run writes them: index_ci's look-ups are then linear in the tests.
+        if index.iter().any(|x: &Index| x.category == category) {
+            return Err(format!("index[{i}]: category \"{key}\" a second time"));
+        }
         let score = num(b, "score").map_err(|e| format!("index[{i}]: {e}"))?;
         let rows: Vec<_> = b
             .get("rows")

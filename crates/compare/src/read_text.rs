@@ -241,10 +241,11 @@ impl Block {
                 let category =
                     category_named(name).ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
                 let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
-                for (m, ix) in self.rows.drain(..) {
-                    if let Some(t) = self.tests.iter_mut().find(|t| t.message == m) {
-                        t.index = ix;
-                    }
+                let at = crate::source::ByName::new(self.tests.iter().map(|t| t.message.as_str()));
+                let found: Vec<(usize, Option<f64>)> =
+                    self.rows.drain(..).filter_map(|(m, ix)| Some((at.get(&m)?, ix))).collect();
+                for (k, ix) in found {
+                    self.tests[k].index = ix;
                 }
                 self.index.push(Index { category, score, partial, ci: None });
                 self.in_index = false;

@@ -1,7 +1,7 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::source::{kinds_warning, FileKind, Image, Source};
+use super::source::{kinds_warning, ByName, FileKind, Image, Source};
 use crate::json::{number, Writer};
 use crate::model::Category;
 use crate::stats::Interval;
@@ -106,15 +106,18 @@ fn rows_for(runs: &[&super::source::Run]) -> Vec<Row> {
     let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
     names.sort();
     names.dedup();
+    let by_name: Vec<ByName> =
+        runs.iter().map(|r| ByName::new(r.tests.iter().map(|t| t.message.as_str()))).collect();
     let mut rows: Vec<Row> = names
         .into_iter()
         .map(|name| Row {
             name: name.to_string(),
             index_score: false,
-            cells: runs
+            cells: by_name
                 .iter()
-                .map(|r| {
-                    r.tests.iter().find(|t| t.message == name).map(|t| Cell {
+                .zip(runs)
+                .map(|(tests, r)| {
+                    tests.get(name).map(|k| &r.tests[k]).map(|t| Cell {
                         score: t.score,
                         ci: t.ci,
                         image: t.image,
@@ -145,56 +148,37 @@ fn rows_for(runs: &[&super::source::Run]) -> Vec<Row> {
 
 /// Lines the files up by copy count. Err names the file that cannot be lined up and why.
 pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
+    // Each file's copy counts sorted, with their runs: files of many runs line up in n log n.
+    let mut by_copies: Vec<Vec<(usize, usize)>> = Vec::new();
     for s in &sources {
-        let mut seen = Vec::new();
-        for r in &s.runs {
-            if seen.contains(&r.copies) {
-                return Err((
-                    s.file.clone(),
-                    format!("holds two {}-copy runs, which cannot be lined up", r.copies),
-                ));
-            }
-            seen.push(r.copies);
+        let mut runs: Vec<(usize, usize)> = s.runs.iter().enumerate().map(|(k, r)| (r.copies, k)).collect();
+        runs.sort_unstable();
+        if let Some(w) = runs.windows(2).find(|w| w[0].0 == w[1].0) {
+            let why = format!("holds two {}-copy runs, which cannot be lined up", w[0].0);
+            return Err((s.file.clone(), why));
         }
+        by_copies.push(runs);
     }
-    let mut all: Vec<usize> = Vec::new();
-    for s in &sources {
-        for r in &s.runs {
-            if !all.contains(&r.copies) {
-                all.push(r.copies);
-            }
-        }
-    }
-    let has = |s: &Source, n: usize| s.runs.iter().any(|r| r.copies == n);
-    let common: Vec<usize> = all.iter().copied().filter(|&n| sources.iter().all(|s| has(s, n))).collect();
+    let run_of = |i: usize, n: usize| {
+        let runs = &by_copies[i];
+        runs.binary_search_by_key(&n, |r| r.0).ok().map(|at| &sources[i].runs[runs[at].1])
+    };
+    let all = first_appearances(sources.iter().flat_map(|s| s.runs.iter().map(|r| r.copies)));
+    let (common, not_common): (Vec<usize>, Vec<usize>) =
+        all.into_iter().partition(|&n| (0..sources.len()).all(|i| run_of(i, n).is_some()));
     if common.is_empty() {
-        let first = &sources[0];
-        let odd =
-            sources.iter().find(|s| !s.runs.iter().any(|r| has(first, r.copies))).unwrap_or(&sources[1]);
-        let counts = |s: &Source| list(&s.runs.iter().map(|r| r.copies).collect::<Vec<_>>());
-        return Err((
-            odd.file.clone(),
-            format!(
-                "its runs (copies: {}) line up with none of {}'s (copies: {})",
-                counts(odd),
-                first.file,
-                counts(first)
-            ),
-        ));
+        return Err(nothing_in_common(&sources));
     }
     let tables = common
         .iter()
         .map(|&n| {
-            let runs: Vec<&super::source::Run> =
-                sources.iter().map(|s| s.runs.iter().find(|r| r.copies == n).unwrap()).collect();
+            let runs: Vec<&super::source::Run> = (0..sources.len()).filter_map(|i| run_of(i, n)).collect();
             Table { copies: n, rows: rows_for(&runs) }
         })
         .collect();
-    let not_compared = all
-        .iter()
-        .copied()
-        .filter(|n| !common.contains(n))
-        .map(|n| (n, (0..sources.len()).filter(|&i| has(&sources[i], n)).collect()))
+    let not_compared = not_common
+        .into_iter()
+        .map(|n| (n, (0..sources.len()).filter(|&i| run_of(i, n).is_some()).collect()))
         .collect();
     Ok(Comparison { sources, tables, not_compared })
 }
@@ -202,8 +186,35 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
 /// A cell against the first file's: its score as a percentage of the first's, and the mark
 /// its interval earns against the first's (`119.9%*`).
 pub(super) fn vs_first(first: &Option<Cell>, other: &Option<Cell>) -> String {
-    let pct = ratio(first, other).map_or("---".to_string(), |p| format!("{p:.1}%"));
+    let pct = ratio(first, other).map_or("---".to_string(), |p| percent(p, 1, 7));
     format!("{pct}{}", mark(first, other).map_or(' ', Mark::symbol))
+}
+
+/// Each copy count once, in the order first seen.
+fn first_appearances(counts: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut seen: Vec<(usize, usize)> = counts.enumerate().map(|(k, n)| (n, k)).collect();
+    seen.sort_unstable();
+    seen.dedup_by_key(|x| x.0);
+    seen.sort_unstable_by_key(|x| x.1);
+    seen.into_iter().map(|x| x.0).collect()
+}
+
+/// The error for files whose copy counts have none in common: the first file that shares none
+/// with the first file's.
+fn nothing_in_common(sources: &[Source]) -> (String, String) {
+    let first = &sources[0];
+    let mut mine: Vec<usize> = first.runs.iter().map(|r| r.copies).collect();
+    mine.sort_unstable();
+    let shares = |s: &Source| s.runs.iter().any(|r| mine.binary_search(&r.copies).is_ok());
+    let odd = sources.iter().find(|s| !shares(s)).unwrap_or(&sources[1]);
+    let counts = |s: &Source| list(&s.runs.iter().map(|r| r.copies).collect::<Vec<_>>());
+    let why = format!(
+        "its runs (copies: {}) line up with none of {}'s (copies: {})",
+        counts(odd),
+        first.file,
+        counts(first)
+    );
+    (odd.file.clone(), why)
 }
 
 fn ratio(first: &Option<Cell>, other: &Option<Cell>) -> Option<f64> {
@@ -299,14 +310,26 @@ pub(super) fn table_title(copies: usize) -> String {
     }
 }
 
-/// A figure as the reports print it, to 0.1; `---` for none.
+/// A figure as the reports print it, to 0.1, in at most 12 characters (`1.23e14` beyond, see
+/// `fmt::compact`); `---` for none.
 pub(super) fn figure(v: Option<f64>) -> String {
-    v.map_or("---".to_string(), |v| format!("{v:.1}"))
+    v.map_or("---".to_string(), |v| crate::fmt::compact(v, 1, 12))
 }
 
-/// An interval's half-width on the log scale as a percentage: `+-2.1%`.
+/// A percentage to `prec` decimals, the number in at most `width` characters (`1e302%` beyond).
+pub(super) fn percent(p: f64, prec: usize, width: usize) -> String {
+    format!("{}%", crate::fmt::compact(p, prec, width))
+}
+
+/// An interval's half-width on the log scale as a percentage: `+-2.1%`, at most 8 characters;
+/// `>1e308%` beyond what f64 holds.
 pub(super) fn half_width(ci: &Interval) -> String {
-    format!("+-{:.1}%", 100.0 * ci.log_half.exp_m1())
+    let p = 100.0 * ci.log_half.exp_m1();
+    if p.is_finite() {
+        format!("+-{}", percent(p, 1, 5))
+    } else {
+        percent(p, 1, 5)
+    }
 }
 
 /// A file's score in a row, its interval's half-width on the log scale as a percentage, and
@@ -314,7 +337,7 @@ pub(super) fn half_width(ci: &Interval) -> String {
 fn cell_text(cell: &Option<Cell>) -> String {
     let Some(x) = cell else { return format!(" {:>12} {:>7} ", "---", "") };
     let ci = x.ci.as_ref().map_or("---".to_string(), half_width);
-    format!(" {:>12.1} {ci:>7}{}", x.score, if x.disturbed { 'd' } else { ' ' })
+    format!(" {:>12} {ci:>7}{}", figure(Some(x.score)), if x.disturbed { 'd' } else { ' ' })
 }
 
 /// What the tables leave out: partial indexes, copy counts not in every file.
@@ -397,6 +420,8 @@ pub fn tsv(c: &Comparison) -> String {
     let mut o = String::from(
         "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\n",
     );
+    // Once per file: a run's kind looks at all its tests.
+    let kinds: Vec<&str> = c.sources.iter().map(|s| s.run_kind().name()).collect();
     for t in &c.tables {
         for r in &t.rows {
             for (j, cell) in r.cells.iter().enumerate() {
@@ -417,13 +442,13 @@ pub fn tsv(c: &Comparison) -> String {
                     o,
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}\t{}\t{disturbed}",
                     t.copies,
-                    r.name,
+                    crate::fmt::text_cell(&r.name),
                     j + 1,
-                    c.sources[j].file,
+                    crate::fmt::text_cell(&c.sources[j].file),
                     opt(cell.map(|x| x.score)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.low)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.high)),
-                    c.sources[j].run_kind().name(),
+                    kinds[j],
                 );
             }
         }
@@ -643,7 +668,7 @@ pub fn scaling_text(s: &Scaling) -> String {
         let d = |k: usize| if r.disturbed[k] { "d" } else { "" };
         let mut line = format!("{:<40} {:>10}{}", r.name, figure(r.values[0]), d(0));
         for (k, v) in r.values.iter().enumerate().skip(1) {
-            let g = gain(r.values[0], *v).map_or("---".to_string(), |g| format!("{g:.0}%"));
+            let g = gain(r.values[0], *v).map_or("---".to_string(), |g| percent(g, 0, 7));
             let _ = write!(line, " {:>10} {g:>8}{}", figure(*v), d(k));
         }
         let _ = writeln!(o, "{}", line.trim_end());
@@ -673,8 +698,15 @@ pub fn scaling_tsv(s: &Scaling) -> String {
     for r in &s.rows {
         for (j, v) in r.values.iter().enumerate() {
             let g = if j == 0 { None } else { pct(gain(r.values[0], *v)) };
-            let _ =
-                writeln!(o, "{}\t{}\t{}\t{}\t{}", r.name, kind_name(r.kind), s.copies[j], opt(*v), opt(g));
+            let _ = writeln!(
+                o,
+                "{}\t{}\t{}\t{}\t{}",
+                crate::fmt::text_cell(&r.name),
+                kind_name(r.kind),
+                s.copies[j],
+                opt(*v),
+                opt(g)
+            );
         }
     }
     o

@@ -80,7 +80,33 @@ const MAX_DEPTH: usize = 200;
 
 /// Parses one JSON text (surrounding whitespace allowed, nothing else).
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut p = Parser { s: text.as_bytes(), text, i: 0, depth: 0 };
+    parse_within(text, &Limits { memory: usize::MAX, skip: &[] })
+}
+
+/// What [`parse_within`] holds a parse to.
+pub struct Limits<'a> {
+    /// The most bytes the values read may take in memory, counted as [`cost`] counts them.
+    pub memory: usize,
+    /// Members whose value, when an array or an object, the reader checks but does not keep
+    /// (it reads as `null`): what its caller never looks at.
+    pub skip: &'a [&'a str],
+}
+
+/// The error's `msg` when the values would take more than [`Limits::memory`].
+pub const TOO_BIG: &str = "its values take more memory than the reader allows";
+
+/// [`parse`] within `limits`: the tree kept never takes more than `limits.memory` bytes (a
+/// [`TOO_BIG`] error instead), and the members named in `limits.skip` are not kept.
+pub fn parse_within(text: &str, limits: &Limits) -> Result<Value, ParseError> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        i: 0,
+        depth: 0,
+        left: limits.memory,
+        skip: limits.skip,
+        skipping: 0,
+    };
     p.ws();
     let v = p.value()?;
     p.ws();
@@ -90,11 +116,20 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
     Ok(v)
 }
 
+/// The bytes a value kept costs, besides its contents: its slot, and an allocation's overhead
+/// (a string's text and a container's items count on their own).
+const COST: usize = std::mem::size_of::<Value>() + 16;
+
 struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
     i: usize,
     depth: usize,
+    /// The bytes the values kept may still take.
+    left: usize,
+    skip: &'a [&'a str],
+    /// How deep inside members that are not kept the reader is.
+    skipping: usize,
 }
 
 impl Parser<'_> {
@@ -119,12 +154,31 @@ impl Parser<'_> {
         }
     }
 
+    /// Counts `bytes` more kept, unless skipping; a [`TOO_BIG`] error past the limit.
+    fn charge(&mut self, bytes: usize) -> Result<(), ParseError> {
+        if self.skipping > 0 {
+            return Ok(());
+        }
+        match self.left.checked_sub(bytes) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(self.err(TOO_BIG)),
+        }
+    }
+
     fn value(&mut self) -> Result<Value, ParseError> {
+        self.charge(COST)?;
         match self.s.get(self.i) {
             None => Err(self.eof("a value")),
             Some(b'{') => self.nested(Parser::object),
             Some(b'[') => self.nested(Parser::array),
-            Some(b'"') => self.string().map(Value::String),
+            Some(b'"') => {
+                let s = self.string()?;
+                self.charge(s.len())?;
+                Ok(Value::String(s))
+            }
             Some(b't') => self.word("true", Value::Bool(true)),
             Some(b'f') => self.word("false", Value::Bool(false)),
             Some(b'n') => self.word("null", Value::Null),
@@ -182,6 +236,7 @@ impl Parser<'_> {
                 }
             }
             let key = self.string()?;
+            self.charge(key.len() + COST)?;
             self.ws();
             match self.s.get(self.i) {
                 Some(b':') => self.i += 1,
@@ -191,13 +246,20 @@ impl Parser<'_> {
                 }
             }
             self.ws();
-            let v = self.value()?;
-            members.push((key, v));
+            let skip = matches!(self.s.get(self.i), Some(b'[' | b'{')) && self.skip.contains(&key.as_str());
+            self.skipping += usize::from(skip);
+            let v = self.value();
+            self.skipping -= usize::from(skip);
+            let v = if skip { v.map(|_| Value::Null)? } else { v? };
+            if self.skipping == 0 {
+                members.push((key, v));
+            }
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
                 Some(b'}') => {
                     self.i += 1;
+                    members.shrink_to_fit();
                     return Ok(Value::Object(members));
                 }
                 None => return Err(self.eof("an object")),
@@ -218,12 +280,16 @@ impl Parser<'_> {
         }
         loop {
             self.ws();
-            items.push(self.value()?);
+            let v = self.value()?;
+            if self.skipping == 0 {
+                items.push(v);
+            }
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
                 Some(b']') => {
                     self.i += 1;
+                    items.shrink_to_fit();
                     return Ok(Value::Array(items));
                 }
                 None => return Err(self.eof("an array")),
@@ -509,8 +575,15 @@ impl Writer {
         if !v.is_finite() {
             return self.null();
         }
-        // Display gives the shortest text that reads back as v, never an exponent: valid JSON.
-        self.raw(&format!("{v}"))
+        // Display and LowerExp give the shortest text that reads back as v, both valid JSON;
+        // the exponent only where JavaScript writes one too, before Display would print dozens of
+        // digits.
+        let a = v.abs();
+        if a != 0.0 && !(1e-6..1e21).contains(&a) {
+            self.raw(&format!("{v:e}"))
+        } else {
+            self.raw(&format!("{v}"))
+        }
     }
 
     pub fn opt_number(&mut self, v: Option<f64>) -> &mut Self {
@@ -586,6 +659,37 @@ pub fn number(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_at_both_ends_are_short() {
+        for (v, want) in [
+            (1e-300, "1e-300"),
+            (1e300, "1e300"),
+            (-2.5e21, "-2.5e21"),
+            (2.5e20, "250000000000000000000"),
+            (0.001, "0.001"),
+            (1e15, "1000000000000000"),
+        ] {
+            assert_eq!(number(v), want);
+            assert_eq!(parse(want).unwrap(), Value::Number(v));
+        }
+    }
+
+    #[test]
+    fn a_parse_within_limits_keeps_what_is_asked_and_no_more() {
+        let text = r#"{"copies": 2, "passes": [{"copies": [1, {"a": "b"}], "noise": {"x": 1}, "count": 3}]}"#;
+        let v = parse_within(text, &Limits { memory: 1 << 20, skip: &["copies", "noise"] }).unwrap();
+        assert_eq!(v.get("copies"), Some(&Value::Number(2.0)), "a number under a skipped name is kept");
+        let pass = &v.get("passes").and_then(Value::as_array).unwrap()[0];
+        assert_eq!((pass.get("copies"), pass.get("noise")), (Some(&Value::Null), Some(&Value::Null)));
+        assert_eq!(pass.get("count"), Some(&Value::Number(3.0)));
+        let bad = r#"{"copies": [1, }"#;
+        assert!(parse_within(bad, &Limits { memory: 1 << 20, skip: &["copies"] }).is_err(), "still checked");
+        let many = format!("[{}0]", "0,".repeat(1000));
+        let e = parse_within(&many, &Limits { memory: 1000 * COST, skip: &[] }).unwrap_err();
+        assert_eq!(e.msg, TOO_BIG);
+        assert!(parse_within(&many, &Limits { memory: 1002 * COST, skip: &[] }).is_ok());
+    }
 
     fn err(text: &str) -> (usize, usize, String) {
         let e = parse(text).unwrap_err();
@@ -694,7 +798,7 @@ mod tests {
         let want = r#"{
   "s": "a\"b\\c\nd\te\u0001\u007fé\u2028",
   "n": 0.1,
-  "big": 1000000000000000000000,
+  "big": 1e21,
   "nan": null,
   "inf": null,
   "i": -3,
@@ -736,7 +840,7 @@ mod tests {
         }
         j.opt_number(None).opt_int(Some(-7)).opt_int(None).end_array();
         let text = j.finish();
-        assert!(text.starts_with("[null,null,null,-0,0.000"), "{text}");
+        assert!(text.starts_with("[null,null,null,-0,5e-324,1.7976931348623157e308,"), "{text}");
         assert!(text.ends_with(",78540503.4,null,-7,null]\n"), "{text}");
         let back = parse(&text).unwrap();
         let back = back.as_array().unwrap();

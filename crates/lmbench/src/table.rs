@@ -41,7 +41,9 @@ impl HostResults {
 pub const NEVER: &[(&str, &str)] = &[("RPC/UDP, RPC/TCP", "not measured: Sun RPC is not part of this tool")];
 
 /// lmbench's `num`: a positive value in `len` characters, in K or M above ten thousand or ten
-/// million; nothing measured, or not positive, prints `len` blanks.
+/// million; nothing measured, or not positive, prints `len` blanks. Where getsummary would cut
+/// digits off (a value at either end of what a file can hold), the shortest C `%e` form that
+/// fits, or `#`s where none does.
 pub fn num(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         return " ".repeat(len);
@@ -50,6 +52,9 @@ pub fn num(val: f64, len: usize) -> String {
         let s: String = s.chars().take(w).collect();
         format!("{s:>w$}")
     };
+    if val >= 1e6 * 10f64.powi(len as i32 - 1) {
+        return sci(val, len);
+    }
     if val >= 10e6 {
         format!("{}M", clip(format!("{:.1}", val / 1e6), len - 1))
     } else if val >= 10e3 {
@@ -57,20 +62,36 @@ pub fn num(val: f64, len: usize) -> String {
     } else if val >= 10.0 {
         clip(format!("{val:.1}"), len)
     } else if val < 0.001 {
-        // C's %e: the exponent signed and at least two digits.
-        let e = format!("{val:.prec$e}", prec = len.saturating_sub(6));
-        let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
-        let x: i32 = x.parse().unwrap_or(0);
-        clip(format!("{m}e{}{:02}", if x < 0 { '-' } else { '+' }, x.abs()), len)
+        sci(val, len)
     } else {
         clip(format!("{val:.prec$}", prec = len.saturating_sub(2)), len)
     }
 }
 
-/// lmbench's `inum`: a whole number right-aligned in `len`, blanks when not positive.
+/// C's `%.Ne` (the exponent signed, at least two digits) in `len` characters: getsummary's
+/// precision, `len` - 6, or less where the exponent takes three digits; `#`s where even no
+/// decimals do not fit.
+fn sci(val: f64, len: usize) -> String {
+    if !val.is_finite() {
+        return "#".repeat(len);
+    }
+    let c_e = |prec: usize| {
+        let e = format!("{val:.prec$e}");
+        let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
+        let x: i32 = x.parse().unwrap_or(0);
+        format!("{m}e{}{:02}", if x < 0 { '-' } else { '+' }, x.abs())
+    };
+    let fits = (0..=len.saturating_sub(6)).rev().map(c_e).find(|s| s.len() <= len);
+    format!("{:>len$}", fits.unwrap_or_else(|| "#".repeat(len)))
+}
+
+/// lmbench's `inum`: a whole number right-aligned in `len`, blanks when not positive, `#`s
+/// when it has more digits than `len`.
 pub fn inum(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         " ".repeat(len)
+    } else if val >= 10f64.powi(len as i32) {
+        "#".repeat(len)
     } else {
         format!("{:>len$}", val as i64)
     }
@@ -215,7 +236,10 @@ impl Block {
 fn cell(h: &HostResults, key: &str, w: usize) -> String {
     let v = h.get(key);
     if key == "mhz" {
-        if v > 0.0 {
+        // getsummary's `%4.0f`, `#`s beyond it.
+        if v >= 1e4 {
+            "#".repeat(w)
+        } else if v > 0.0 {
             format!("{v:4.0}")
         } else {
             " ".repeat(w)
@@ -352,6 +376,16 @@ mod tests {
         assert_eq!(num(f64::NAN, 5), "     ");
         assert_eq!(inum(2596.1, 4), "2596");
         assert_eq!(inum(-1.0, 4), "    ");
+        // Both ends of what a file can hold keep the column.
+        assert_eq!(num(1e-300, 7), " 1e-300");
+        assert_eq!(num(1e-300, 8), "1.0e-300");
+        assert_eq!(num(1e-300, 4), "####");
+        assert_eq!(num(1e300, 6), "1e+300");
+        assert_eq!(num(1e300, 4), "####");
+        assert_eq!(num(f64::INFINITY, 5), "#####");
+        assert_eq!(num(9_999e6, 5), "9999M", "the largest M that fits");
+        assert_eq!(inum(1e300, 4), "####");
+        assert_eq!(inum(9999.0, 4), "9999");
     }
 
     fn host(name: &str) -> HostResults {
