@@ -414,8 +414,9 @@ const CRATES: &[Crate] = &[
             &["passes"],
             // The order of the tests: back to back or in rounds, then the second visits.
             &["schedule"],
-            // The commands that place the binary (`--install`, `--dropin`).
-            &["install"],
+            // The commands that place the binary (`--install`, `--dropin`); the top-level
+            // command line's words.
+            &["install", "cli"],
         ],
     },
     Crate {

@@ -13,6 +13,7 @@ pub(crate) use base::{args, error, fmt, model, protocol, selfexe, suite, sys};
 pub(crate) use probe::{cpulimit, noise, sysinfo};
 pub(crate) use scoring::{outcome, quick, score, stats};
 
+pub mod cli;
 pub mod dirs;
 mod dryrun;
 pub mod exec;

@@ -65,7 +65,7 @@ pub(crate) fn to_json(res: &HostResults, h: &Harness, points: &memory::Points, m
     }
     j.end_object();
     j.key("notes").begin_object();
-    for (k, v) in &res.notes {
+    for (k, v) in res.notes.iter() {
         j.key(k).string(v);
     }
     j.end_object();

@@ -20,9 +20,40 @@ pub struct HostResults {
     /// Figure key -> value, for what was measured.
     pub figures: BTreeMap<String, f64>,
     /// Figure key -> why it has no value (or what to know about the one it has).
-    pub notes: BTreeMap<String, String>,
+    pub notes: Notes,
     /// Measured in the short mode (`-s`): a smoke test, not figures to compare.
     pub short: bool,
+}
+
+/// Why figures have no value, by key, in key order: a few at most, so a sorted list (a second
+/// map type would cost the binary 4 KB).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Notes(Vec<(String, String)>);
+
+impl Notes {
+    pub fn insert(&mut self, key: String, why: String) {
+        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+            Ok(i) => self.0[i].1 = why,
+            Err(i) => self.0.insert(i, (key, why)),
+        }
+    }
+
+    pub fn remove(&mut self, key: &str) {
+        self.0.retain(|(k, _)| k != key);
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| k == key)
+    }
+
+    /// (key, why), in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(_, v)| v)
+    }
 }
 
 impl HostResults {
@@ -340,7 +371,7 @@ pub fn footnotes(hosts: &[HostResults]) -> String {
         o.push_str(&format!("  {cols}: {why}.\n"));
     }
     for h in hosts {
-        for (key, why) in &h.notes {
+        for (key, why) in h.notes.iter() {
             let title = figures::figure(key).map_or(key.as_str(), |f| f.title);
             if hosts.len() > 1 {
                 o.push_str(&format!("  {} {title} ({key}): {why}\n", h.host));
