@@ -549,22 +549,23 @@ fn a_hostile_hostname_is_data_in_every_file() {
         .env_remove("UB_OUTPUT_FILE_NAME")
         .env("UB_OUTPUT_JSON", "true"));
     assert!(o.status.success(), "{}", stderr(&o));
+    // The line break is shown escaped (`\n`), as every control character is.
     let files = names(&s.path().join("results"));
     assert_eq!(files.len(), 4, "{files:?}");
     for f in &files {
-        assert!(f.starts_with("_._x__b_evil_FAKE-"), "{f}");
+        assert!(f.starts_with("_._x__b_evil_nFAKE-"), "{f}");
     }
     let base = s.path().join("results").join(
         files.iter().find(|f| !f.contains(".html") && !f.contains(".json") && !f.contains(".log")).unwrap(),
     );
     let report = std::fs::read_to_string(&base).unwrap();
-    assert!(report.contains("   System: ../x/<b>evil?FAKE: "), "{report}");
+    assert!(report.contains("   System: ../x/<b>evil\\nFAKE: "), "{report}");
     assert!(!report.lines().any(|l| l.starts_with("FAKE")), "{report}");
     let html = std::fs::read_to_string(format!("{}.html", base.display())).unwrap();
-    assert!(html.contains("../x/&lt;b&gt;evil?FAKE") && !html.contains("<b>evil"), "{html}");
+    assert!(html.contains("../x/&lt;b&gt;evil\\nFAKE") && !html.contains("<b>evil"), "{html}");
     let json = std::fs::read_to_string(format!("{}.json", base.display())).unwrap();
-    assert!(json.contains("\"hostname\": \"../x/<b>evil?FAKE\""), "{json}");
-    assert!(stdout(&o).contains("   System: ../x/<b>evil?FAKE: "));
+    assert!(json.contains("\"hostname\": \"../x/<b>evil\\\\nFAKE\""), "{json}");
+    assert!(stdout(&o).contains("   System: ../x/<b>evil\\nFAKE: "));
 }
 
 // ---- 8. compare's inputs ---------------------------------------------------------------------
