@@ -137,6 +137,13 @@ fn json_run(r: &Value) -> Result<Run, String> {
             disturbed: t.get("disturbed").and_then(Value::as_bool).unwrap_or(false),
         });
     }
+    let index = json_index(r, &tests)?;
+    Ok(Run { copies: copies as usize, tests, index })
+}
+
+/// A run's index blocks, each once, with its interval: the file's own, else propagated from
+/// `tests`.
+fn json_index(r: &Value, tests: &[Test]) -> Result<Vec<Index>, String> {
     let mut index = Vec::new();
     for (i, b) in r.get("index").and_then(Value::as_array).unwrap_or(&[]).iter().enumerate() {
         let key = text_of(b, "category").map_err(|e| format!("index[{i}]: {e}"))?;
@@ -162,10 +169,10 @@ fn json_run(r: &Value) -> Result<Run, String> {
             category,
             score,
             partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
-            ci: own.or_else(|| index_ci(score, &rows, &tests)),
+            ci: own.or_else(|| index_ci(score, &rows, tests)),
         });
     }
-    Ok(Run { copies: copies as usize, tests, index })
+    Ok(index)
 }
 
 /// A result's interval: its `stats` object when present, else computed from its kept passes.
