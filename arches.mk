@@ -188,7 +188,7 @@ musl-$(1): target/musl/$($(1)_TRIPLE)/libc.a
 
 unixbench-$(1): target/musl/$($(1)_TRIPLE)/libc.a nightly $(if $($(1)_TWINS),$($(1)_TWINS)) FORCE
 	$(if $(filter src:%,$($(1)_MUSL)),$(if $($(1)_TWINS),UNIXBENCH_TWIN_MUSL_LIB=$(CURDIR)/target/musl/$($(1)_TRIPLE)/so)) \
-		$(NCARGO) build --release --locked --target $($(1)_TRIPLE) $(BUILD_STD) $(call remap,$($(1)_TRIPLE))
+		$(NCARGO) build --release --locked --target $($(1)_TRIPLE) $(call std_for_size,$($(1)_TRIPLE)) $(call remap,$($(1)_TRIPLE))
 	cp target/$($(1)_TRIPLE)/release/unixbench $$@
 
 $(1): unixbench-$(1)
