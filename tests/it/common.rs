@@ -198,3 +198,18 @@ pub fn screen(out: &str) -> Vec<String> {
     }
     lines.into_iter().map(|l| l.into_iter().collect()).collect()
 }
+
+/// The pids of the processes whose parent is `parent` and whose argv[0] is `name` (the stop
+/// tests' copies, to stop one).
+pub fn copies_named(parent: u32, name: &str) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The fields after the command's closing bracket: state, then the parent's pid.
+            let ppid = stat.rsplit_once(") ").and_then(|(_, r)| r.split(' ').nth(1)?.parse::<u32>().ok());
+            let argv0 = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            ppid == Some(parent) && argv0.split(|&b| b == 0).next() == Some(name.as_bytes())
+        })
+        .collect()
+}

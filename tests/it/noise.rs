@@ -147,20 +147,6 @@ fn quiet_run(name: &str, args: &[&str], clean: impl Fn(&str, &str) -> bool) -> R
     Err(last)
 }
 
-/// The pids of the processes whose parent is `parent` and whose argv[0] is `name`.
-fn children_named(parent: u32, name: &str) -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // The fields after the command's closing bracket: state, then the parent's pid.
-            let ppid = stat.rsplit_once(") ").and_then(|(_, r)| r.split(' ').nth(1)?.parse::<u32>().ok());
-            let argv0 = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            ppid == Some(parent) && argv0.split(|&b| b == 0).next() == Some(name.as_bytes())
-        })
-        .collect()
-}
-
 /// A copy stopped with SIGSTOP for half of a pass, then let go: the pass is named `stopped`, not
 /// put on other processes, and with --remeasure it is measured again. Run alone, as the CPU hog
 /// test: on a busy machine the idle time a stop leaves is taken by others.
@@ -177,7 +163,7 @@ fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
     // The first pass's copy, stopped half a second after it starts, for a second and a half.
     let t0 = std::time::Instant::now();
     let copy = loop {
-        if let Some(&pid) = children_named(child.id(), "syscall").first() {
+        if let Some(&pid) = copies_named(child.id(), "syscall").first() {
             break pid;
         }
         assert!(t0.elapsed().as_secs() < 30, "no copy started");

@@ -177,19 +177,6 @@ fn compare_marks_only_a_real_difference_in_every_format() {
     );
 }
 
-/// The pids of the processes whose parent is `parent` and whose argv[0] is `name`.
-fn children_named(parent: u32, name: &str) -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let ppid = stat.rsplit_once(") ").and_then(|(_, r)| r.split(' ').nth(1)?.parse::<u32>().ok());
-            let argv0 = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            ppid == Some(parent) && argv0.split(|&b| b == 0).next() == Some(name.as_bytes())
-        })
-        .collect()
-}
-
 /// A run of one pass, its only copy stopped with SIGSTOP for half of it: no earlier pass ran
 /// alone to judge it by, yet syscall's copy cannot idle by itself, so the pass is `stopped` and
 /// the test disturbed. Run alone, as the other stop test: on a busy machine others take the
@@ -205,7 +192,7 @@ fn a_copy_stopped_for_half_of_a_one_pass_run_is_stopped() {
     let child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let t0 = std::time::Instant::now();
     let copy = loop {
-        if let Some(&pid) = children_named(child.id(), "syscall").first() {
+        if let Some(&pid) = copies_named(child.id(), "syscall").first() {
             break pid;
         }
         assert!(t0.elapsed().as_secs() < 30, "no copy started");
