@@ -224,8 +224,10 @@ test-arches-it-%: test-arches-deps FORCE
 # (should_panic tests), so they link the cross gcc's unwinder (target/musl/TRIPLE/eh) rather than
 # the empty one of the release link, and std is built with its test harness.
 .SECONDEXPANSION:
+# One test at a time: qemu-user can deadlock or crash in a child forked while another of the
+# harness's threads holds one of qemu's own locks (seen on s390x in CI), and the exec tests fork.
 unit-%: target/musl/$$($$*_TRIPLE)/libc.a nightly test-arches-deps FORCE
-	CARGO_TARGET_$(call upper,$($*_TRIPLE))_RUNNER='$($*_QEMU) -cpu $(or $($*_UNIT_CPU),$($*_CPU))' \
+	RUST_TEST_THREADS=1 CARGO_TARGET_$(call upper,$($*_TRIPLE))_RUNNER='$($*_QEMU) -cpu $(or $($*_UNIT_CPU),$($*_CPU))' \
 		QEMU_CPU=$(or $($*_UNIT_CPU),$($*_CPU)) \
 		$(NCARGO) test --locked --workspace --lib --bins --target $($*_TRIPLE) -Zbuild-std \
 		--config 'target.$($*_TRIPLE).rustflags = ["-L", "native=target/musl/$($*_TRIPLE)/eh"]'
