@@ -238,6 +238,11 @@ fn our_text_report_against_the_c_one() {
 fn tsv_and_json_formats() {
     assert_prints(&["--format", "tsv", "a.json", "b.json"], TSV_AB);
     assert_prints(&["--format", "json", "a.json"], SCALING_JSON_A);
+    // The scaling TSV carries the kind of run and the disturbed mark as the JSON does.
+    let tsv = stdout(&compare(&["--format", "tsv", "a.json"]));
+    let mut lines = tsv.lines();
+    assert_eq!(lines.next(), Some("test\tkind\tcopies\tvalue\tgain_pct\trun_kind\tdisturbed"));
+    assert_eq!(lines.next(), Some("Dhrystone 2 using register variables\tindex\t1\t6730.1\t\tstandard\tno"));
     assert_prints(&["--format=json", "a.json"], SCALING_JSON_A);
     // Intervals computed from b.json's kept passes (no "stats" object there): the rates
     // 8.0e7, 8.1e7, 7.9e7 give exp(mean ln ± 4.30265·s/√3).

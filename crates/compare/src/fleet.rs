@@ -13,11 +13,15 @@ pub(super) struct Row<'a> {
     pub one: Option<f64>,
     /// The index at the file's largest copy count above 1, and that count.
     pub many: Option<(usize, f64)>,
+    /// Whether a test of the index at 1 copy, and at N copies, was disturbed.
+    pub disturbed: [bool; 2],
 }
 
-fn system_index(src: &Source, copies: usize) -> Option<f64> {
+fn system_index(src: &Source, copies: usize) -> Option<(f64, bool)> {
     let run = src.runs.iter().rev().find(|r| r.copies == copies)?;
-    run.index.iter().find(|b| b.category == Category::System).map(|b| b.score)
+    let score = run.index.iter().find(|b| b.category == Category::System)?.score;
+    let of_index = |m: &str| super::table::category_of(m) == Some(Category::System);
+    Some((score, run.tests.iter().any(|t| t.disturbed && of_index(&t.message))))
 }
 
 pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
@@ -25,7 +29,14 @@ pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
         .iter()
         .map(|src| {
             let n = src.runs.iter().map(|r| r.copies).filter(|&c| c > 1).max();
-            Row { src, one: system_index(src, 1), many: n.and_then(|n| Some((n, system_index(src, n)?))) }
+            let one = system_index(src, 1);
+            let many = n.and_then(|n| Some((n, system_index(src, n)?)));
+            Row {
+                src,
+                one: one.map(|o| o.0),
+                many: many.map(|(n, m)| (n, m.0)),
+                disturbed: [one.is_some_and(|o| o.1), many.is_some_and(|m| m.1 .1)],
+            }
         })
         .collect();
     let key = |r: &Row| (r.one.unwrap_or(-1.0), r.many.map_or(-1.0, |m| m.1));
@@ -38,22 +49,25 @@ pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
 }
 
 /// The text table's columns; those marked true are right-aligned.
-pub(super) const HEAD: [(&str, bool); 9] = [
+/// The index columns' heads end in a space, where their cells have `d` for disturbed.
+pub(super) const HEAD: [(&str, bool); 10] = [
     ("#", true),
     ("host", false),
     ("machine", false),
     ("CPUs", true),
     ("OS release", false),
     ("CPU", false),
-    ("1 copy", true),
-    ("N copies", true),
+    ("1 copy ", true),
+    ("N copies ", true),
+    ("run", false),
     ("file", false),
 ];
 
 /// A row's cells: rank, the host's identity, the index at 1 copy, (N, the index at N copies),
-/// the file. Unknowns are None.
-pub(super) fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
+/// each marked `d` when disturbed, the kind of run, the file. Unknowns are None.
+pub(super) fn cells(i: usize, r: &Row) -> [Option<String>; 10] {
     let h = &r.src.host;
+    let d = |k: usize| if r.disturbed[k] { 'd' } else { ' ' };
     [
         Some((i + 1).to_string()),
         Some(h.name.clone()),
@@ -61,8 +75,9 @@ pub(super) fn cells(i: usize, r: &Row) -> [Option<String>; 9] {
         h.cpus.map(|n| n.to_string()),
         Some(h.os_release.clone()),
         Some(h.cpu.clone()),
-        r.one.map(|v| crate::fmt::compact(v, 1, 12)),
-        r.many.map(|(n, v)| format!("{} ({n})", crate::fmt::compact(v, 1, 12))),
+        r.one.map(|v| format!("{}{}", crate::fmt::compact(v, 1, 12), d(0))),
+        r.many.map(|(n, v)| format!("{} ({n}){}", crate::fmt::compact(v, 1, 12), d(1))),
+        Some(r.src.run_kind().name().to_string()),
         Some(r.src.file.clone()),
     ]
 }
@@ -86,11 +101,18 @@ pub fn text(sources: &[Source]) -> String {
     );
     s += &layout(&table);
     s += "\nN copies: the index at the file's largest copy count, in brackets; ---: not run.\n";
+    s += "run: the kind of run (standard, quick, or short: -t, -i or a static image).\n";
+    if rows(sources).iter().any(|r| r.disturbed.contains(&true)) {
+        s += "d: a test of the index was disturbed (steal, other processes, a stop or a CPU quota took its time).\n";
+    }
+    if let Some(w) = super::source::kinds_warning(sources) {
+        s += &format!("** warning: {w}\n");
+    }
     s
 }
 
 fn layout(table: &[Vec<String>]) -> String {
-    let mut width = [0usize; 9];
+    let mut width = [0usize; HEAD.len()];
     for row in table {
         for (w, c) in width.iter_mut().zip(row) {
             *w = (*w).max(c.chars().count());
@@ -115,19 +137,36 @@ fn layout(table: &[Vec<String>]) -> String {
 /// The table as TSV: one header line, then a row per host; an unknown is empty, and N and
 /// the N-copy index are columns of their own.
 pub fn tsv(sources: &[Source]) -> String {
-    let mut s =
-        String::from("rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\n");
+    let mut s = String::from(
+        "rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\trun_kind\tdisturbed_1\tdisturbed_n\n",
+    );
     for (i, r) in rows(sources).iter().enumerate() {
         let mut c = cells(i, r);
         c[6] = r.one.map(|v| v.to_string());
         c[7] = r.many.map(|m| format!("{}\t{}", m.0, m.1)).or(Some("\t".into()));
         // The host's names and the file are text a spreadsheet must not take for a formula.
-        for k in [1, 2, 4, 5, 8] {
+        for k in [1, 2, 4, 5, 9] {
             c[k] = c[k].as_deref().map(crate::fmt::text_cell);
         }
+        // The columns added since the first TSV come last, so that older readers' columns stay.
+        c.swap(8, 9);
+        let yes = |known: bool, d: bool| {
+            if !known {
+                ""
+            } else if d {
+                "yes"
+            } else {
+                "no"
+            }
+        };
         let line: Vec<String> = c.into_iter().map(Option::unwrap_or_default).collect();
         s += &line.join("\t");
-        s.push('\n');
+        let _ = writeln!(
+            s,
+            "\t{}\t{}",
+            yes(r.one.is_some(), r.disturbed[0]),
+            yes(r.many.is_some(), r.disturbed[1])
+        );
     }
     s
 }
@@ -156,19 +195,47 @@ mod tests {
 
     #[test]
     fn a_row_per_host_sorted_by_index_with_identities() {
-        let srcs: Vec<Source> = [("slow", 100.0, 150.0), ("fast", 900.0, 1700.0), ("mid", 500.0, 900.0)]
+        let mut srcs: Vec<Source> = [("slow", 100.0, 150.0), ("fast", 900.0, 1700.0), ("mid", 500.0, 900.0)]
             .iter()
             .map(|(h, a, b)| load::load(&format!("{h}.txt"), &report(h, *a, *b)).unwrap())
             .collect();
+        // mid: a quick run whose N-copy System Call Overhead was disturbed.
+        srcs[2].quick = true;
+        srcs[2].runs[1].tests[0].disturbed = true;
         assert_eq!(srcs[0].host.name, "slow");
         assert_eq!((srcs[0].host.cpus, srcs[0].host.cpu.as_str()), (Some(2), "AMD EPYC"));
         let t = text(&srcs);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "Hosts compared: 3, by System Benchmarks Index Score at 1 copy, highest first");
-        assert_eq!(lines[2], "#  host  machine  CPUs  OS release  CPU       1 copy    N copies  file");
-        assert_eq!(lines[3], "1  fast  x86_64      2  6.1.0       AMD EPYC   900.0  1700.0 (2)  fast.txt");
-        assert_eq!(lines[5], "3  slow  x86_64      2  6.1.0       AMD EPYC   100.0   150.0 (2)  slow.txt");
+        assert_eq!(
+            lines[2],
+            "#  host  machine  CPUs  OS release  CPU       1 copy     N copies   run       file"
+        );
+        assert_eq!(
+            lines[3],
+            "1  fast  x86_64      2  6.1.0       AMD EPYC   900.0   1700.0 (2)   standard  fast.txt"
+        );
+        assert_eq!(
+            lines[4],
+            "2  mid   x86_64      2  6.1.0       AMD EPYC   500.0    900.0 (2)d  quick     mid.txt"
+        );
+        assert_eq!(
+            lines[5],
+            "3  slow  x86_64      2  6.1.0       AMD EPYC   100.0    150.0 (2)   standard  slow.txt"
+        );
+        assert!(t.contains("\nd: a test of the index was disturbed"), "{t}");
+        assert!(t.ends_with("** warning: comparing runs of different kinds (standard, quick): their figures are not comparable\n"), "{t}");
         let tsv = tsv(&srcs);
-        assert_eq!(tsv.lines().nth(2).unwrap(), "2\tmid\tx86_64\t2\t6.1.0\tAMD EPYC\t500\t2\t900\tmid.txt");
+        assert!(tsv.starts_with(
+            "rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\trun_kind\t"
+        ));
+        assert_eq!(
+            tsv.lines().nth(2).unwrap(),
+            "2\tmid\tx86_64\t2\t6.1.0\tAMD EPYC\t500\t2\t900\tmid.txt\tquick\tno\tyes"
+        );
+        assert_eq!(
+            tsv.lines().nth(1).unwrap(),
+            "1\tfast\tx86_64\t2\t6.1.0\tAMD EPYC\t900\t2\t1700\tfast.txt\tstandard\tno\tno"
+        );
     }
 }

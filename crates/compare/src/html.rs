@@ -239,7 +239,7 @@ fn hosts_chart(sources: &[Source]) -> Chart {
                 group: group.clone(),
                 value: ix.score,
                 ci: ix.ci,
-                disturbed: false,
+                disturbed: r.disturbed[series],
             });
         }
     }

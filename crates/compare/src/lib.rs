@@ -43,8 +43,8 @@ README: each test's index at 1 and at N copies, and the gain.
 
 With --hosts (a fleet's results, one file per host), prints one table with a row per file:
 the host as its system block names it (name, machine, CPUs, OS release, CPU model), its System
-Benchmarks Index Score at 1 copy and at its largest copy count, sorted by the first, highest
-first (text, tsv or html).
+Benchmarks Index Score at 1 copy and at its largest copy count (d where a test of it was
+disturbed), sorted by the first, highest first, and its kind of run (text, tsv or html).
 
 With --pool (two runs of one host at least; three or more, spread over an hour or more, for an
 interval of use), prints one table per copy count: each test's and index's figure pooled over the

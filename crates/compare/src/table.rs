@@ -692,20 +692,29 @@ fn kind_name(k: ValueKind) -> &'static str {
     }
 }
 
-/// The scaling table as TSV: one line per row and copy count.
+/// The scaling table as TSV: one line per row and copy count; the kind of run and the
+/// disturbed mark come last, as compare's TSV has them.
 pub fn scaling_tsv(s: &Scaling) -> String {
-    let mut o = String::from("test\tkind\tcopies\tvalue\tgain_pct\n");
+    let mut o = String::from("test\tkind\tcopies\tvalue\tgain_pct\trun_kind\tdisturbed\n");
     for r in &s.rows {
         for (j, v) in r.values.iter().enumerate() {
             let g = if j == 0 { None } else { pct(gain(r.values[0], *v)) };
             let _ = writeln!(
                 o,
-                "{}\t{}\t{}\t{}\t{}",
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}",
                 crate::fmt::text_cell(&r.name),
                 kind_name(r.kind),
                 s.copies[j],
                 opt(*v),
-                opt(g)
+                opt(g),
+                s.run_kind,
+                if v.is_none() {
+                    ""
+                } else if r.disturbed[j] {
+                    "yes"
+                } else {
+                    "no"
+                }
             );
         }
     }
