@@ -315,22 +315,6 @@ fn tagged(tag: &str) -> Vec<u32> {
     v
 }
 
-/// The pids of `parent`'s children whose command line starts with `name`.
-fn children_named(parent: u32, name: &str) -> Vec<u32> {
-    let mut v = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-        let Some(after) = stat.rsplit_once(") ").map(|(_, a)| a) else { continue };
-        let ppid: u32 = after.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
-        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-        if ppid == parent && cmd.split(|&b| b == 0).next() == Some(name.as_bytes()) {
-            v.push(pid);
-        }
-    }
-    v
-}
-
 fn wait_for(what: &str, secs: u64, mut f: impl FnMut() -> bool) {
     let end = Instant::now() + Duration::from_secs(secs);
     while !f() {
@@ -339,7 +323,7 @@ fn wait_for(what: &str, secs: u64, mut f: impl FnMut() -> bool) {
     }
 }
 
-fn kill(pid: u32, sig: &str) {
+fn kill(pid: impl std::fmt::Display, sig: &str) {
     let st = Command::new("kill").args([sig, &pid.to_string()]).status().unwrap();
     assert!(st.success(), "kill {sig} {pid}");
 }
@@ -362,7 +346,7 @@ fn a_killed_copy_fails_its_test_and_the_run_goes_on() {
     let me = child.id();
     let mut victim = Vec::new();
     wait_for("the pipe copy", 30, || {
-        victim = children_named(me, "pipe");
+        victim = copies_named(me, "pipe");
         !victim.is_empty()
     });
     kill(victim[0], "-KILL");
@@ -400,7 +384,7 @@ fn copies_are_named_after_their_program() {
     let me = child.id();
     let mut copies = Vec::new();
     wait_for("the two pipe copies", 30, || {
-        copies = children_named(me, "pipe");
+        copies = copies_named(me, "pipe");
         copies.len() == 2
     });
     // Between exec and the name's setting the comm is still the file's: wait for the name.
@@ -427,7 +411,7 @@ fn sigint_stops_cleanly_and_keeps_finished_results() {
         .unwrap();
     let me = child.id();
     // Once the second test's copies run, the first one's result is in.
-    wait_for("the pipe copies", 30, || children_named(me, "pipe").len() == 2);
+    wait_for("the pipe copies", 30, || copies_named(me, "pipe").len() == 2);
     kill(me, "-INT");
     let o = finish(child);
     let err = stderr(&o);
@@ -523,7 +507,7 @@ fn sigint_during_the_shell_test_leaves_no_script_running() {
         .spawn()
         .unwrap();
     let me = child.id();
-    wait_for("the looper copies", 30, || children_named(me, "looper").len() == 2);
+    wait_for("the looper copies", 30, || copies_named(me, "looper").len() == 2);
     // Let the scripts get going: background tst.sh jobs, sort, od, grep.
     std::thread::sleep(Duration::from_millis(1500));
     kill(me, "-INT");
@@ -546,7 +530,7 @@ fn sigterm_stops_with_143_and_brief_mode_drops_the_cpu_lines() {
         .spawn()
         .unwrap();
     let me = child.id();
-    wait_for("the pipe copy", 30, || children_named(me, "pipe").len() == 1);
+    wait_for("the pipe copy", 30, || copies_named(me, "pipe").len() == 1);
     kill(me, "-TERM");
     let o = finish(child);
     assert_eq!(o.status.code(), Some(143), "stderr: {}", stderr(&o));
@@ -571,7 +555,7 @@ fn copies_do_not_outlive_a_killed_driver() {
         .spawn()
         .unwrap();
     let me = child.id();
-    wait_for("the pipe copies", 30, || children_named(me, "pipe").len() == 2);
+    wait_for("the pipe copies", 30, || copies_named(me, "pipe").len() == 2);
     kill(me, "-KILL");
     let _ = finish(child);
     // The kernel kills each copy when its parent dies (and pipe's own child follows).
