@@ -400,7 +400,6 @@ const CRATES: &[Crate] = &[
             // The host tests' work directory, then their command lines.
             &["workdir"],
             &["hosttools"],
-            &["host"],
             &["signals"],
             &["options"],
             // The manual page and the completions, from the option table.

@@ -40,8 +40,6 @@ pub struct Command<'a> {
     /// `cwd` names `.`, that directory, instead (fstime's `-d`): a kernel's scratch files are
     /// then its own, and none outlives its copy, even one that had to be killed.
     pub own_dirs: bool,
-    /// A file to read stdin from; /dev/null when None.
-    pub stdin: Option<&'a Path>,
     /// Where stdout goes (the .log, opened for append), or /dev/null when None.
     pub stdout: Option<RawFd>,
     /// The pass's planned seconds (its nominal duration), whence the watchdog's limit.
@@ -273,7 +271,7 @@ fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs, limit: f
     Ok(Outcome::Done(w.outcomes(statuses)))
 }
 
-/// The copies' program, stdin and stdout, opened once for the pass.
+/// The copies' program, stdin (/dev/null) and stdout, opened once for the pass.
 struct Stdio {
     exe: CString,
     stdin: Fd,
@@ -287,12 +285,7 @@ impl Stdio {
     fn open(cmd: &Command) -> io::Result<Stdio> {
         let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
-        let stdin = match cmd.stdin {
-            Some(p) => sys::fd::open_file(p, sys::fd::Open::Read)
-                .map(|f| Fd::from_raw(std::os::unix::io::IntoRawFd::into_raw_fd(f)))
-                .map_err(|e| io::Error::new(e.kind(), format!("cannot open {e}")))?,
-            None => null_input()?,
-        };
+        let stdin = null_input()?;
         let discard = if cmd.stdout.is_none() { Some(null_output(cmd.cwd)?) } else { None };
         let stdout = cmd.stdout.or(discard.as_ref().map(Fd::raw)).unwrap_or(1);
         let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
@@ -688,7 +681,6 @@ mod tests {
             argv,
             cwd: root(),
             own_dirs: false,
-            stdin: None,
             stdout: None,
             planned: 0.0,
             slow: false,
@@ -736,7 +728,6 @@ mod tests {
             argv: &argv,
             cwd: root(),
             own_dirs: false,
-            stdin: None,
             stdout: None,
             planned: 0.0,
             slow: false,
@@ -788,7 +779,6 @@ mod tests {
             argv: &argv,
             cwd: root(),
             own_dirs: false,
-            stdin: None,
             stdout: None,
             planned: 10.0,
             slow,
@@ -812,7 +802,6 @@ mod tests {
             argv: &argv,
             cwd: &held,
             own_dirs: true,
-            stdin: None,
             stdout: None,
             planned: 0.0,
             slow: false,

@@ -43,23 +43,23 @@ use std::path::{Path, PathBuf};
 /// The programs the shell test's scripts run, besides `/bin/sh`.
 const SHELL_TOOLS: &[&str] = &["sort", "od", "grep", "tee", "wc", "rm"];
 
-/// Why a test cannot run on this host: one line for the console and the log, e.g.
-/// `skipped: no 'dc' program found in PATH`.
+/// Why a test cannot run on this host, e.g. `no 'dc' program found in PATH`: the console and
+/// the log put it after `skipped: `.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skip(pub String);
 
 impl fmt::Display for Skip {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "skipped: {}", self.0)
     }
 }
 
 impl Skip {
     fn missing(program: &str) -> Skip {
         if program.starts_with('/') {
-            Skip(format!("skipped: no '{program}' program found"))
+            Skip(format!("no '{program}' program found"))
         } else {
-            Skip(format!("skipped: no '{program}' program found in PATH"))
+            Skip(format!("no '{program}' program found in PATH"))
         }
     }
 }
@@ -91,7 +91,7 @@ pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, S
             // Every background job of a POSIX shell opens /dev/null: without it each of the
             // thousands of iterations would fail with an error line.
             if !Path::new("/dev/null").exists() {
-                return Err(Skip("skipped: no /dev/null (the shell's background jobs read it)".into()));
+                return Err(Skip("no /dev/null (the shell's background jobs read it)".into()));
             }
             let multi = wd.multi_sh().as_ref();
             if wd.multi_sh_executable() {
@@ -101,8 +101,7 @@ pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, S
             }
         }
         "C" => {
-            let cc =
-                c_compiler().ok_or_else(|| Skip("skipped: no 'cc' or 'gcc' program found in PATH".into()))?;
+            let cc = c_compiler().ok_or_else(|| Skip("no 'cc' or 'gcc' program found in PATH".into()))?;
             Ok(argv(&["looper".as_ref(), &secs, cc.as_ref(), CC_SOURCE.as_ref()]))
         }
         "dc" => {
@@ -124,7 +123,7 @@ pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, S
             require("/bin/true")?;
             Ok(argv(&["syscall".as_ref(), &secs, "exec".as_ref()]))
         }
-        _ => Err(Skip(format!("skipped: '{name}' is not a host-tool test"))),
+        _ => Err(Skip(format!("'{name}' is not a host-tool test"))),
     }
 }
 
@@ -197,7 +196,7 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
                 out.push('\n');
             }),
             Err(skip) => {
-                out.push_str(&skip.0);
+                out.push_str(&skip.to_string());
                 out.push('\n');
             }
         }
@@ -255,7 +254,7 @@ mod tests {
         assert_eq!(Skip::missing("dc").to_string(), "skipped: no 'dc' program found in PATH");
         assert_eq!(Skip::missing("/bin/sh").to_string(), "skipped: no '/bin/sh' program found");
         let wd = WorkDir::create(&std::env::temp_dir()).unwrap();
-        assert_eq!(host_test("pipe", &wd, 1).unwrap_err().0, "skipped: 'pipe' is not a host-tool test");
+        assert_eq!(host_test("pipe", &wd, 1).unwrap_err().0, "'pipe' is not a host-tool test");
         assert_eq!(find_program("ub-no-such-program-x"), None);
     }
 }

@@ -17,7 +17,6 @@ pub mod cli;
 pub mod dirs;
 mod dryrun;
 pub mod exec;
-pub mod host;
 pub mod hosttools;
 pub mod install;
 pub mod manual;

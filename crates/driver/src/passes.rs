@@ -18,7 +18,7 @@ use crate::sys;
 use base::version::{Semantics, SEMANTICS_VAR};
 use std::ffi::OsString;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What the pass loop needs of the world.
 pub trait Executor {
@@ -74,10 +74,9 @@ impl Executor for Processes<'_> {
     }
 }
 
-/// What a test runs: its argv, the file its stdin reads, its working directory (by descriptor).
+/// What a test runs: its argv and its working directory (by descriptor).
 pub struct Prepared<'w> {
     pub argv: Vec<OsString>,
-    pub stdin: Option<PathBuf>,
     pub cwd: &'w crate::sys::dir::Dir,
     /// Each copy in a directory of its own (`exec::Command::own_dirs`).
     pub own_dirs: bool,
@@ -215,7 +214,7 @@ impl Runner<'_> {
         let mut r = Self::result(t, copies);
         // A quick test runs until its interval is tight or its share of the budget is spent.
         let budget = self.policy.begin(t);
-        r.command = display(&p.argv, p.stdin.as_deref());
+        r.command = display(&p.argv);
         if self.semantics == Semantics::V513 {
             // The log's `==>` line and the JSON name what the copies ran under.
             r.command = format!("{SEMANTICS_VAR}={} {}", self.semantics.release(), r.command);
@@ -320,7 +319,7 @@ impl Runner<'_> {
     pub fn round_pass(&mut self, s: &mut InRounds, p: &Prepared, round: usize) -> Step {
         let t = s.test;
         if s.r.command.is_empty() {
-            s.r.command = display(&p.argv, p.stdin.as_deref());
+            s.r.command = display(&p.argv);
             s.log = report::log::test_header(t.message, s.r.copies, &s.r.command);
         }
         self.buffer = Some(std::mem::take(&mut s.log));
@@ -510,7 +509,6 @@ fn command<'c>(exe: &'c Path, log: Option<i32>, policy: &Policy, t: &Test, p: &'
         argv: &p.argv,
         cwd: p.cwd,
         own_dirs: p.own_dirs,
-        stdin: p.stdin.as_deref(),
         stdout: log,
         planned: policy.nominal_secs(t),
         slow: exec::slow_by_nature(t),
@@ -534,7 +532,7 @@ fn first_not_scored(outcomes: &[CopyOutcome]) -> Option<(usize, Verdict<'_>)> {
 }
 
 /// A command as the log's `==>` line and `-v` show it.
-pub fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
+pub fn display(argv: &[OsString]) -> String {
     let quote = |s: &str| {
         if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+".contains(&b)) {
             s.to_string()
@@ -542,11 +540,7 @@ pub fn display(argv: &[OsString], stdin: Option<&Path>) -> String {
             format!("\"{s}\"")
         }
     };
-    let mut s = argv.iter().map(|a| quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ");
-    if let Some(p) = stdin {
-        s.push_str(&format!(" < {}", quote(&p.to_string_lossy())));
-    }
-    s
+    argv.iter().map(|a| quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -653,7 +647,7 @@ mod tests {
     /// What the fake passes run: pipe, which they never start.
     fn prepared() -> Prepared<'static> {
         let cwd = Box::leak(Box::new(crate::sys::dir::Dir::open(Path::new("/")).unwrap()));
-        Prepared { argv: vec!["pipe".into(), "10".into()], stdin: None, cwd, own_dirs: false }
+        Prepared { argv: vec!["pipe".into(), "10".into()], cwd, own_dirs: false }
     }
 
     const STANDARD: Policy = Policy::Standard { iterations: None };
@@ -904,8 +898,8 @@ mod tests {
     #[test]
     fn command_display_quotes_only_when_needed() {
         let argv: Vec<OsString> = ["looper", "30", "dc"].iter().map(OsString::from).collect();
-        assert_eq!(display(&argv, Some(Path::new("/t/dc.dat"))), "looper 30 dc < /t/dc.dat");
+        assert_eq!(display(&argv), "looper 30 dc");
         let argv: Vec<OsString> = ["fstime", "-d", "/a b"].iter().map(OsString::from).collect();
-        assert_eq!(display(&argv, None), "fstime -d \"/a b\"");
+        assert_eq!(display(&argv), "fstime -d \"/a b\"");
     }
 }

@@ -8,7 +8,7 @@ use crate::plan::Plan;
 use crate::policy::Policy;
 use crate::suite::{Arg, Kind, Test};
 use crate::workdir::WorkDir;
-use crate::{host, options, quick, score, suite, sys};
+use crate::{hosttools, options, quick, score, suite, sys};
 use base::version::Semantics;
 use std::ffi::OsString;
 use std::path::Path;
@@ -223,15 +223,15 @@ pub(crate) fn prepare<'w>(
     match t.kind {
         Kind::Kernel { prog, args } => {
             let own_dirs = semantics == Semantics::V6;
-            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs })
+            Ok(Prepared { argv: words(prog, args), cwd, own_dirs })
         }
         Kind::Graphics { prog, args } if cfg!(feature = "graphics") => {
-            Ok(Prepared { argv: words(prog, args), stdin: None, cwd, own_dirs: true })
+            Ok(Prepared { argv: words(prog, args), cwd, own_dirs: true })
         }
         Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
         Kind::Host { secs: s } => {
-            let h = host::command(t.name, workdir, secs(s))?;
-            Ok(Prepared { argv: h.argv, stdin: h.stdin, cwd, own_dirs: false })
+            let argv = hosttools::host_test(t.name, workdir, secs(s)).map_err(|skip| skip.0)?;
+            Ok(Prepared { argv, cwd, own_dirs: false })
         }
     }
 }
