@@ -229,6 +229,9 @@ fn interrupted_shell8_leaves_no_files_and_no_processes() {
         return;
     }
     use std::os::unix::process::CommandExt;
+    // A harness started in the background by a non-interactive shell has SIGINT ignored, and
+    // looper (as the C one) would inherit that: the test is of Ctrl-C's default action.
+    base::sys::signal::default(libc::SIGINT).unwrap();
     let dir = workdir("shell8-int");
     let multi = dir.path().join("multi.sh");
     let mut child = ub(["looper".as_ref(), "60".as_ref(), multi.as_os_str(), "8".as_ref()])

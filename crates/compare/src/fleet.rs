@@ -20,7 +20,7 @@ pub(super) struct Row<'a> {
 fn system_index(src: &Source, copies: usize) -> Option<(f64, bool)> {
     let run = src.runs.iter().rev().find(|r| r.copies == copies)?;
     let score = run.index.iter().find(|b| b.category == Category::System)?.score;
-    let of_index = |m: &str| super::table::category_of(m) == Some(Category::System);
+    let of_index = |m: &str| super::source::category_of(m) == Some(Category::System);
     Some((score, run.tests.iter().any(|t| t.disturbed && of_index(&t.message))))
 }
 

@@ -186,7 +186,7 @@ fn pool_table(t: &Table) -> Vec<Pooled> {
 fn index_not_pooled(t: &Table, index: &Row, pooled: &[Pooled]) -> Option<NotPooled> {
     let c = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name)?;
     let tests: Vec<usize> = (0..t.rows.len())
-        .filter(|&i| !t.rows[i].index_score && table::category_of(&t.rows[i].name) == Some(c))
+        .filter(|&i| !t.rows[i].index_score && super::source::category_of(&t.rows[i].name) == Some(c))
         .filter(|&i| in_index(&t.rows[i].name))
         .collect();
     let ran = |run: usize| -> Vec<usize> {

@@ -110,6 +110,11 @@ pub fn kinds_warning(sources: &[Source]) -> Option<String> {
     (!w.is_empty()).then(|| format!("{}: their figures are not comparable", w.join(" and ")))
 }
 
+/// The category of the test whose report line is `message`.
+pub(super) fn category_of(message: &str) -> Option<Category> {
+    crate::suite::TESTS.iter().find(|t| t.message == message).map(|t| t.category)
+}
+
 /// A host's identity, as its system block gives it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Host {

@@ -1,7 +1,7 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::source::{kinds_warning, ByName, FileKind, Image, Source};
+use super::source::{category_of, kinds_warning, ByName, FileKind, Image, Source};
 use crate::json::{number, Writer};
 use crate::model::Category;
 use crate::stats::Interval;
@@ -93,11 +93,6 @@ fn list(ns: &[usize]) -> String {
 /// Index-score row name of a category.
 pub(super) fn index_title(c: Category) -> String {
     format!("{} Index Score", c.display())
-}
-
-/// The category of the test whose report line is `message`.
-pub(super) fn category_of(message: &str) -> Option<Category> {
-    crate::suite::TESTS.iter().find(|t| t.message == message).map(|t| t.category)
 }
 
 /// Rows for one copy count: the union of the tests in report order (byte order of the message),

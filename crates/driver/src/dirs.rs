@@ -33,17 +33,23 @@ pub(crate) fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> 
     let swept = crate::workdir::sweep_stale(&dirs.tmp);
     if !swept.is_empty() {
         let names: Vec<String> = swept.iter().map(|p| p.display().to_string()).collect();
-        output::note(&format!("removed the work directories of runs that were killed: {}", names.join(", ")));
+        output::note(
+            dirs.program,
+            &format!("removed the work directories of runs that were killed: {}", names.join(", ")),
+        );
     }
     let workdir = WorkDir::create(&dirs.tmp)
         .map_err(|e| Error::usage(format!("cannot make a work directory in {}: {e}", dirs.tmp.display())))?;
     let made_results = dirs.make_results()?;
     for (d, what) in [(Some(&dirs.tmp), "tmp directory"), (dirs.results.as_ref(), "results directory")] {
         if let Some((d, why)) = d.and_then(|d| Some((d, open_to_others(d)?))) {
-            output::note(&format!(
-                "warning: the {what} {} {why}: they can replace what this run writes there",
-                d.display()
-            ));
+            output::note(
+                dirs.program,
+                &format!(
+                    "warning: the {what} {} {why}: they can replace what this run writes there",
+                    d.display()
+                ),
+            );
         }
     }
     Ok((made_tmp, workdir, made_results))
@@ -62,6 +68,9 @@ pub(crate) struct Dirs {
     /// Say so when the results directory is made: one that was named (`--results`,
     /// `UB_RESULTDIR`), not Run's own `results/`.
     announce: bool,
+    /// The name our stderr lines begin with: `Run` when entered through its link, else
+    /// `unixbench`.
+    pub program: &'static str,
 }
 
 impl Dirs {
@@ -120,7 +129,8 @@ impl Dirs {
             None
         };
         let announce = announce && o.verbosity != options::Verbosity::Quiet;
-        Ok(Dirs { results, tmp, make_tmp, announce })
+        let program = if home.is_some() { "Run" } else { "unixbench" };
+        Ok(Dirs { results, tmp, make_tmp, announce, program })
     }
 
     /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
@@ -144,7 +154,7 @@ impl Dirs {
                 Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
             })?;
             if self.announce {
-                output::note(&format!("made the results directory {}", r.display()));
+                output::note(self.program, &format!("made the results directory {}", r.display()));
             }
         }
         usable_dir(r, "results directory").map(|()| made)

@@ -56,7 +56,6 @@ pub fn main(args: Vec<OsString>) -> Result {
 /// The driver entered through a link named `Run` (`argv0`): as UnixBench's, its results and tmp
 /// directories default to `results/` and `tmp/` beside it, made when missing.
 pub fn main_as_run(argv0: &std::ffi::OsStr, args: Vec<OsString>) -> Result {
-    let _ = output::PROGRAM.set("Run");
     main_in(args, Some(run_home(Path::new(argv0))))
 }
 
@@ -99,7 +98,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     }
     let margin = opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN);
     let mut processes = Processes { watch: &watch, noise: run.settings.noise, margin };
-    let mut runner = new_runner(&opts, &plan, &run, &exe, &mut processes, files);
+    let mut runner = new_runner(&opts, &plan, &run, (&exe, dirs.program), &mut processes, files);
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
     runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
@@ -121,7 +120,7 @@ fn new_runner<'a>(
     opts: &Options,
     plan: &Plan,
     run: &Run,
-    exe: &'a Path,
+    (exe, program): (&'a Path, &'static str),
     exec: &'a mut Processes,
     files: Option<Files>,
 ) -> Runner<'a> {
@@ -129,7 +128,7 @@ fn new_runner<'a>(
         exe,
         exec,
         policy: plan.policy.clone(),
-        console: Console::new(opts.verbosity, opts.format),
+        console: Console::new(program, opts.verbosity, opts.format),
         files,
         estimate: Estimate { left: plan.estimate() },
         lost: Vec::new(),
@@ -233,11 +232,14 @@ fn note_memory_tmpdir(plan: &Plan, opts: &Options, dirs: &Dirs) {
         && opts.verbosity != options::Verbosity::Quiet
         && sys::fd::in_memory_fs(dirs.tmp.as_os_str())
     {
-        output::note(&format!(
-            "note: {} is in memory (tmpfs); the file tests will not measure a disk \
+        output::note(
+            dirs.program,
+            &format!(
+                "note: {} is in memory (tmpfs); the file tests will not measure a disk \
              (use --tmpdir DIR on a disk to compare with runs of UnixBench's ./Run)",
-            dirs.tmp.display()
-        ));
+                dirs.tmp.display()
+            ),
+        );
     }
 }
 
@@ -262,7 +264,7 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         runner.lost.push(format!("cannot write the report to stdout: {}; {rest}", crate::error::reason(e)));
     }
     if let Some(sig) = stopped_by {
-        runner.lost.iter().for_each(|l| output::note(l));
+        runner.lost.iter().for_each(|l| output::note(runner.console.program, l));
         return Err(Error::failed_with(
             128 + sig,
             format!("stopped by {}: the report holds the tests that finished{saved}", signals::name(sig)),
@@ -279,7 +281,7 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         })
         .collect();
     if let Some((last, rest)) = runner.lost.split_last() {
-        rest.iter().for_each(|l| output::note(l));
+        rest.iter().for_each(|l| output::note(runner.console.program, l));
         let also =
             if failed.is_empty() { String::new() } else { format!(" (and {} test(s) failed)", failed.len()) };
         return Err(Error::failed(format!("{last}{also}")));

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 /// The console: progress as Run prints it, our own progress on stderr, failures.
 pub struct Console {
+    /// The name our stderr lines begin with ([`note`]).
+    pub program: &'static str,
     verbosity: Verbosity,
     /// Progress goes to stderr (when stdout carries a machine-readable document).
     progress_on_stderr: bool,
@@ -63,7 +65,7 @@ enum Live {
 const DEFAULT_COLUMNS: usize = 80;
 
 impl Console {
-    pub fn new(verbosity: Verbosity, format: Format) -> Console {
+    pub fn new(program: &'static str, verbosity: Verbosity, format: Format) -> Console {
         let progress_on_stderr = format != Format::Text;
         let live = match (verbosity, sys::fd::isatty(2)) {
             (Verbosity::Quiet, _) => Live::Off,
@@ -73,6 +75,7 @@ impl Console {
         // Run's progress on a terminal is taken to be on the live line's.
         let shares_terminal = live == Live::Line && (progress_on_stderr || sys::fd::isatty(1));
         Console {
+            program,
             verbosity,
             progress_on_stderr,
             live,
@@ -184,7 +187,7 @@ impl Console {
     /// drawn again after it.
     pub fn note(&mut self, msg: &str) {
         self.clear_status();
-        note(msg);
+        note(self.program, msg);
         self.draw_status();
     }
 
@@ -362,8 +365,8 @@ impl Console {
         }
         self.out(doc.as_bytes());
         if !(on_stdout && self.stdout_error.is_none() && sys::fd::same_file(1, 2)) {
-            note(&report::view::summary(run));
-            note(saved);
+            note(self.program, &report::view::summary(run));
+            note(self.program, saved);
         }
     }
 }
@@ -634,13 +637,10 @@ pub fn log(files: &mut Option<Files>, s: &str) {
     }
 }
 
-/// The name the driver's stderr lines begin with: `unixbench`, or `Run` through its link, as
-/// the dispatcher prefixes its errors.
-pub static PROGRAM: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-
-/// One line on stderr, `unixbench: <msg>`; a stderr that cannot be written is no reason to stop.
-pub fn note(msg: &str) {
-    err(format!("{}: {}\n", PROGRAM.get().unwrap_or(&"unixbench"), crate::args::escaped(msg)).as_bytes());
+/// One line on stderr, `<program>: <msg>` (`unixbench`, or `Run` through its link, as the
+/// dispatcher prefixes its errors); a stderr that cannot be written is no reason to stop.
+pub fn note(program: &str, msg: &str) {
+    err(format!("{program}: {}\n", crate::args::escaped(msg)).as_bytes());
 }
 
 /// Our words on stderr, which never hold up a stop (`error::write_console`); a stderr that
@@ -656,7 +656,7 @@ mod tests {
 
     #[test]
     fn the_live_text_names_the_test_the_pass_and_the_time_left() {
-        let mut c = Console { live: Live::Line, ..Console::new(Verbosity::Quiet, Format::Json) };
+        let mut c = Console { live: Live::Line, ..Console::new("unixbench", Verbosity::Quiet, Format::Json) };
         c.plan(24);
         for _ in 0..6 {
             c.begin(1, "Other");

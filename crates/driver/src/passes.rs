@@ -634,7 +634,7 @@ mod tests {
             exe: Path::new("/unused"),
             exec,
             policy,
-            console: Console::new(Verbosity::Quiet, Format::Json),
+            console: Console::new("unixbench", Verbosity::Quiet, Format::Json),
             files: None,
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
@@ -819,7 +819,7 @@ mod tests {
             exec: &mut ex,
             // A share of three passes: no room to measure one again on the first visit.
             policy: Policy::Quick(Budget::new(f, f, w)),
-            console: Console::new(Verbosity::Quiet, Format::Json),
+            console: Console::new("unixbench", Verbosity::Quiet, Format::Json),
             files: None,
             estimate: Estimate { left: 1000.0 },
             lost: Vec::new(),
