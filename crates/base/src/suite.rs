@@ -24,7 +24,8 @@ pub enum Arg {
     Lit(&'static str),
     /// The test's duration in seconds: this default unless `-t` overrides it.
     Secs(u32),
-    /// The directory for the file tests' scratch files.
+    /// The directory for the file tests' scratch files: the copy's working directory (the
+    /// work directory, or the copy's own in it), so the word is `.`.
     TmpDir,
     /// A short or quick run only: the test's duration, for a program whose standard command line
     /// has none (whetstone-double: Run passes nothing, and the program then aims at the C

@@ -36,9 +36,9 @@ pub struct Command<'a> {
     /// The working directory, held by descriptor.
     pub cwd: &'a Dir,
     /// Whether each copy runs in a directory of its own, `copy-<n>` in `cwd`, made before the
-    /// pass and removed whole after it (both through descriptors), and an argv word that names
-    /// `cwd` names `.`, that directory, instead (fstime's `-d`): a kernel's scratch files are
-    /// then its own, and none outlives its copy, even one that had to be killed.
+    /// pass and removed whole after it (both through descriptors): a kernel's scratch files
+    /// (fstime's `-d .`) are then its own, and none outlives its copy, even one that had to be
+    /// killed.
     pub own_dirs: bool,
     /// Where stdout goes (the .log, opened for append), or /dev/null when None.
     pub stdout: Option<RawFd>,
@@ -197,15 +197,13 @@ impl<'a> CopyDirs<'a> {
             d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
             return Ok(d);
         }
-        let own =
-            || cmd.argv.iter().map(|w| if Path::new(w) == cmd.cwd.path() { OsStr::new(".") } else { w });
+        d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
         for i in 1..=copies {
             let name = OsString::from(format!("copy-{i}"));
             cmd.cwd.make_private(&name).map_err(|e| {
                 io::Error::new(e.kind(), format!("cannot make the directory of copy {i}, {e}"))
             })?;
             d.made.push(name);
-            d.argvs.push(sys::proc::Argv::new(own())?);
         }
         Ok(d)
     }
@@ -792,10 +790,8 @@ mod tests {
         let watch = Watch::install().unwrap();
         let work = std::env::temp_dir().join(format!("ub-own-dirs-{}", sys::proc::getpid()));
         std::fs::create_dir(&work).unwrap();
-        // Each copy leaves a file behind, and the second is killed with it still open. The word
-        // naming the work directory names each copy's own.
-        let mut argv = sh("echo x > scratch; pwd >&2; echo \"$1\" >&2; echo 'COUNT|1|1|lps' >&2");
-        argv.extend([OsString::from("sh"), work.clone().into_os_string()]);
+        // Each copy leaves a file behind, and the second is killed with it still open.
+        let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
         let held = Dir::open(&work).unwrap();
         let cmd = Command {
             exe: Path::new("/bin/sh"),
@@ -809,7 +805,7 @@ mod tests {
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 60.0).unwrap() else { panic!() };
         let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
         let own = |n: u32| work.join(format!("copy-{n}")).to_str().unwrap().to_string();
-        assert_eq!(dirs, [format!("{}\n.", own(1)), format!("{}\n.", own(2))]);
+        assert_eq!(dirs, [own(1), own(2)]);
         let killed = sh("echo x > scratch; sleep 30");
         let cmd = Command { argv: &killed, ..cmd };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 0.5).unwrap() else { panic!() };

@@ -11,7 +11,6 @@ use crate::workdir::WorkDir;
 use crate::{hosttools, options, quick, score, suite, sys};
 use base::version::Semantics;
 use std::ffi::OsString;
-use std::path::Path;
 
 /// Runs every (copies, test) of the plan into `run`, saving the report after each test.
 /// Returns the signal that stopped it, if one did.
@@ -218,7 +217,7 @@ pub(crate) fn prepare<'w>(
     workdir: &'w WorkDir,
 ) -> std::result::Result<Prepared<'w>, String> {
     let secs = |s: u32| policy.secs(t, s);
-    let words = |prog: &str, args: &[Arg]| kernel_argv(t, prog, args, policy, workdir.path());
+    let words = |prog: &str, args: &[Arg]| kernel_argv(t, prog, args, policy);
     let cwd = workdir.dir();
     match t.kind {
         Kind::Kernel { prog, args } => {
@@ -237,22 +236,17 @@ pub(crate) fn prepare<'w>(
 }
 
 /// A kernel's argv under `policy`: `prog`, then its arguments with each standard duration
-/// mapped to the one this run passes, `tmpdir` for the file tests' directory, and the words only
-/// a short or quick run passes (none in a standard run: its argv is Run's).
-pub(crate) fn kernel_argv(
-    t: &Test,
-    prog: &str,
-    args: &[Arg],
-    policy: &Policy,
-    tmpdir: &Path,
-) -> Vec<OsString> {
+/// mapped to the one this run passes, `.` for the file tests' directory (the copy's working
+/// directory), and the words only a short or quick run passes (none in a standard run: its
+/// argv is Run's).
+pub(crate) fn kernel_argv(t: &Test, prog: &str, args: &[Arg], policy: &Policy) -> Vec<OsString> {
     let mut argv = vec![OsString::from(prog)];
     let settle = policy.fstime_settle();
     for a in args {
         match a {
             Arg::Lit(s) => argv.push(s.into()),
             Arg::Secs(s) => argv.push(policy.secs(t, *s).to_string().into()),
-            Arg::TmpDir => argv.push(tmpdir.as_os_str().to_owned()),
+            Arg::TmpDir => argv.push(".".into()),
             Arg::ShortSecs(s) if settle.is_some() => argv.push(policy.secs(t, *s).to_string().into()),
             Arg::ShortSettle => {
                 if let Some(x) = settle {
@@ -280,10 +274,7 @@ mod tests {
             (false, Some(secs)) => Policy::Short { secs, iterations: None },
             (false, None) => Policy::Standard { iterations: None },
         };
-        kernel_argv(t, prog, args, &policy, Path::new("/t"))
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect()
+        kernel_argv(t, prog, args, &policy).iter().map(|w| w.to_string_lossy().into_owned()).collect()
     }
 
     #[test]
@@ -294,11 +285,11 @@ mod tests {
         assert_eq!(argv("dhry2reg", None, false), ["dhry2reg", "10"]);
         assert_eq!(
             argv("fstime", None, false),
-            ["fstime", "-c", "-t", "30", "-d", "/t", "-b", "1024", "-m", "2000"]
+            ["fstime", "-c", "-t", "30", "-d", ".", "-b", "1024", "-m", "2000"]
         );
         assert_eq!(
             argv("fsdisk-r", Some(2), false),
-            ["fstime", "-r", "-t", "2", "-d", "/t", "-b", "4096", "-m", "8000", "-s", "0.13"]
+            ["fstime", "-r", "-t", "2", "-d", ".", "-b", "4096", "-m", "8000", "-s", "0.13"]
         );
         for t in suite::TESTS {
             if let Kind::Kernel { .. } = t.kind {
@@ -313,11 +304,11 @@ mod tests {
         assert_eq!(argv("whetstone-double", None, true), ["whetstone-double", "1"]);
         assert_eq!(
             argv("fstime", None, true),
-            ["fstime", "-c", "-t", "2", "-d", "/t", "-b", "1024", "-m", "2000", "-s", "0.25"]
+            ["fstime", "-c", "-t", "2", "-d", ".", "-b", "1024", "-m", "2000", "-s", "0.25"]
         );
         assert_eq!(
             argv("fsbuffer-w", Some(7), true),
-            ["fstime", "-w", "-t", "2", "-d", "/t", "-b", "256", "-m", "500", "-s", "0.25"]
+            ["fstime", "-w", "-t", "2", "-d", ".", "-b", "256", "-m", "500", "-s", "0.25"]
         );
         assert_eq!(argv("pipe", None, true), ["pipe", "1"]);
         assert_eq!(argv("context1", None, true), ["context1", "3"], "its own floor");
