@@ -24,6 +24,7 @@ mod source;
 mod table;
 
 use crate::error::{Error, Result};
+use report::Format;
 use std::ffi::OsString;
 use std::io::Write as _;
 
@@ -74,29 +75,16 @@ with = + - or @ gets a ' before it. A figure too long for its column is written 
 notation (1.00e-300, 2e-299%), one beyond what a double holds as >1e308%.
 ";
 
-/// Output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Text,
-    Tsv,
-    Json,
-    Html,
-    /// The TSV's table in GitHub-flavoured Markdown.
-    Markdown,
-}
-
-/// Every format by its `--format` name: parsing and its error come from here.
-const FORMATS: [(&str, Format); 5] = [
-    ("text", Format::Text),
-    ("tsv", Format::Tsv),
-    ("json", Format::Json),
-    ("html", Format::Html),
-    ("md", Format::Markdown),
-];
+/// The formats compare prints, of the run's (`report::Format`): every one but CSV. Parsing
+/// and its error come from here.
+const FORMATS: [Format; 5] = [Format::Text, Format::Tsv, Format::Json, Format::Html, Format::Markdown];
 
 fn parse_format(v: &str) -> Result<Format> {
-    FORMATS.iter().find(|(n, _)| *n == v).map(|&(_, f)| f).ok_or_else(|| {
-        let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+    Format::named(v).filter(|f| FORMATS.contains(f)).ok_or_else(|| {
+        let names: Vec<&str> = FORMATS
+            .iter()
+            .filter_map(|f| Format::ALL.iter().find(|(_, g)| g == f).map(|(n, _)| *n))
+            .collect();
         Error::usage(format!(
             "compare: invalid --format '{}': expected {}",
             crate::args::escaped(v),
@@ -201,7 +189,7 @@ fn render_pool(format: Format, sources: Vec<source::Source>) -> Result<String> {
         Format::Tsv => pool::tsv(&p),
         Format::Json => pool::json(&p),
         Format::Markdown => fmt::markdown_table(&pool::tsv(&p)),
-        Format::Html => unreachable!("refused with the arguments"),
+        Format::Html | Format::Csv => unreachable!("refused with the arguments"),
     })
 }
 
@@ -216,7 +204,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
             Format::Tsv => Ok(fleet::tsv(&sources)),
             Format::Markdown => Ok(fmt::markdown_table(&fleet::tsv(&sources))),
             Format::Json => Err(Error::usage("compare: --hosts prints text, tsv, md or html, not json")),
-            Format::Html => unreachable!("the page above"),
+            Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         };
     }
     if sources.len() == 1 {
@@ -227,7 +215,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
             Format::Tsv => table::scaling_tsv(&s),
             Format::Json => table::scaling_json(&s),
             Format::Markdown => fmt::markdown_table(&table::scaling_tsv(&s)),
-            Format::Html => unreachable!("the page above"),
+            Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         });
     }
     let c = table::compare(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
@@ -236,6 +224,6 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
         Format::Tsv => table::tsv(&c),
         Format::Json => table::json(&c),
         Format::Markdown => fmt::markdown_table(&table::tsv(&c)),
-        Format::Html => unreachable!("the page above"),
+        Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
     })
 }
