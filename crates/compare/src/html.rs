@@ -7,7 +7,7 @@
 //! instead, all on one axis.
 
 use super::fleet::{self, Row};
-use super::source::{FileKind, Source, Test};
+use super::source::{FileKind, Source, TestResult};
 use crate::fmt::number;
 use crate::model::Category;
 use crate::stats::Interval;
@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 pub const MAX_CHART_FILES: usize = 8;
 
 /// The page. `disturbed` says which tests the noise measurement marked.
-pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&Test) -> bool) -> String {
+pub fn page(sources: &[Source], hosts: bool, disturbed: &dyn Fn(&TestResult) -> bool) -> String {
     let title = format!("unixbench compare: {}", number(Some(sources.len()), "file", "files"));
     let mut s = head(&escape(&title));
     let _ = writeln!(s, "<h2>{}</h2>", escape(&title));
@@ -190,7 +190,7 @@ fn disturbed_tests(src: &Source) -> String {
 
 /// A group per test with an index in any file (in report order), a bar per file and copy count,
 /// then a group per category's index score.
-fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&Test) -> bool) -> Chart {
+fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&TestResult) -> bool) -> Chart {
     let (mut series, mut base, mut points) = (Vec::new(), Vec::new(), Vec::new());
     for (k, src) in sources.iter().enumerate() {
         let one = src.runs.iter().position(|r| r.copies == 1).map(|i| series.len() + i);

@@ -11,7 +11,7 @@
 //! image stays).
 
 use super::files::read_capped;
-use super::source::{self, FileKind, Index, Run, Source, Test};
+use super::source::{self, FileKind, Index, Source};
 use crate::model::{CopyOutcome, ExecImage, Pass, TestResult};
 use crate::score;
 use std::ffi::OsStr;
@@ -256,7 +256,11 @@ fn apply(src: &mut Source, text: &str) -> Result<(), String> {
 }
 
 /// One run from the log's results, checked against the report's run of the same copy count.
-fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, String> {
+fn run_of(
+    copies: usize,
+    results: &[TestResult],
+    report: &source::CopyRun,
+) -> Result<source::CopyRun, String> {
     let differs = |what: &str| format!("its {copies}-copy run differs from the report's in {what}");
     // Results are one per message: as many as the report's, each the report's, are the same.
     if results.len() != report.tests.len() {
@@ -270,7 +274,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
         let Some(t) = t else { return Err(differs(&r.message)) };
         let stats = crate::stats::of_result(r);
         let image = r.exec_image().map(|i| source::image_of(Some(&i.kind)));
-        tests.push(Test {
+        tests.push(source::TestResult {
             message: t.message.clone(),
             score: r.score,
             unit: r.unit.clone(),
@@ -301,7 +305,7 @@ fn run_of(copies: usize, results: &[TestResult], report: &Run) -> Result<Run, St
     if blocks.len() != report.index.len() {
         return Err(differs("its index scores"));
     }
-    Ok(Run { copies, tests, index })
+    Ok(source::CopyRun { copies, tests, index })
 }
 
 #[cfg(test)]

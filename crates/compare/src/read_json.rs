@@ -5,7 +5,7 @@
 use crate::json::{self, Value};
 use crate::model::Category;
 use crate::source::{
-    from_ends, image_of, index_ci, times_an_image, FileKind, Host, Index, Run, Source, Test,
+    from_ends, image_of, index_ci, times_an_image, CopyRun, FileKind, Host, Index, Source, TestResult,
 };
 use crate::stats::{self, Interval};
 
@@ -106,7 +106,7 @@ fn text_of<'a>(v: &'a Value, key: &str) -> Result<&'a str, String> {
     v.get(key).and_then(Value::as_str).ok_or_else(|| format!("\"{key}\" is missing or not a string"))
 }
 
-fn json_run(r: &Value) -> Result<Run, String> {
+fn json_run(r: &Value) -> Result<CopyRun, String> {
     let copies = num(r, "copies")?;
     if copies < 1.0 || copies.fract() != 0.0 {
         return Err(format!("\"copies\" is {copies}, not a positive whole number"));
@@ -127,7 +127,7 @@ fn json_run(r: &Value) -> Result<Run, String> {
         // Files written before the twins existed have no exec_image: they timed the static one.
         let image = times_an_image(&message)
             .then(|| image_of(t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str)));
-        tests.push(Test {
+        tests.push(TestResult {
             message,
             score,
             unit: t.get("unit").and_then(Value::as_str).unwrap_or("").to_string(),
@@ -138,12 +138,12 @@ fn json_run(r: &Value) -> Result<Run, String> {
         });
     }
     let index = json_index(r, &tests)?;
-    Ok(Run { copies: copies as usize, tests, index })
+    Ok(CopyRun { copies: copies as usize, tests, index })
 }
 
 /// A run's index blocks, each once, with its interval: the file's own, else propagated from
 /// `tests`.
-fn json_index(r: &Value, tests: &[Test]) -> Result<Vec<Index>, String> {
+fn json_index(r: &Value, tests: &[TestResult]) -> Result<Vec<Index>, String> {
     let mut index = Vec::new();
     for (i, b) in r.get("index").and_then(Value::as_array).unwrap_or(&[]).iter().enumerate() {
         let key = text_of(b, "category").map_err(|e| format!("index[{i}]: {e}"))?;

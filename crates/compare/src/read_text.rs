@@ -4,7 +4,7 @@
 //! in the run's `.log`, which `log` reads.
 
 use crate::model::Category;
-use crate::source::{times_an_image, FileKind, Host, Image, Index, Run, Source, Test};
+use crate::source::{times_an_image, CopyRun, FileKind, Host, Image, Index, Source, TestResult};
 
 /// The category whose report name is `display` (`System Benchmarks`, ...).
 fn category_named(display: &str) -> Option<Category> {
@@ -130,7 +130,7 @@ fn index_row(l: &str) -> Option<(String, Option<f64>)> {
 
 /// Marks the tests a block's `** disturbed: <test> (...)` notes name (by the name that runs
 /// them, as every note does).
-fn mark_disturbed(tests: &mut [Test], block: &[&str]) {
+fn mark_disturbed(tests: &mut [TestResult], block: &[&str]) {
     let named: Vec<&str> = block
         .iter()
         .filter_map(|l| l.strip_prefix("** disturbed: ")?.split_once(" (").map(|(n, _)| n))
@@ -141,7 +141,7 @@ fn mark_disturbed(tests: &mut [Test], block: &[&str]) {
     }
 }
 
-fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
+fn text_block(lines: &[&str], start: usize, end: usize) -> Result<CopyRun, String> {
     let mut i = start + 1;
     while i < end && lines[i].trim().is_empty() {
         i += 1;
@@ -165,13 +165,13 @@ fn text_block(lines: &[&str], start: usize, end: usize) -> Result<Run, String> {
     if b.index.is_empty() {
         return Err(at(start, format!("the {copies}-copy run has no index block (truncated report?)")));
     }
-    Ok(Run { copies, tests: b.tests, index: b.index })
+    Ok(CopyRun { copies, tests: b.tests, index: b.index })
 }
 
 /// A `Benchmark Run:` block as it is read, line by line.
 #[derive(Default)]
 struct Block {
-    tests: Vec<Test>,
+    tests: Vec<TestResult>,
     index: Vec<Index>,
     /// The rows of the index block being read, until its score line.
     rows: Vec<(String, Option<f64>)>,
@@ -210,7 +210,15 @@ impl Block {
         }
         let (message, score, unit) =
             result_line(l).ok_or_else(|| at(j, format!("not a result line: '{t}'")))?;
-        self.tests.push(Test { message, score, unit, index: None, ci: None, image: None, disturbed: false });
+        self.tests.push(TestResult {
+            message,
+            score,
+            unit,
+            index: None,
+            ci: None,
+            image: None,
+            disturbed: false,
+        });
         Ok(true)
     }
 

@@ -49,7 +49,7 @@ pub struct Source {
     /// them (the JSON's `settings.rounds`, the text's `** Rounds` note).
     pub rounds: bool,
     /// One entry per copy count, in file order.
-    pub runs: Vec<Run>,
+    pub runs: Vec<CopyRun>,
     /// Who ran it, from the system block (`unknown` where the file does not say).
     pub host: Host,
 }
@@ -129,15 +129,15 @@ pub struct Host {
 
 /// Everything measured at one copy count.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Run {
+pub struct CopyRun {
     pub copies: usize,
-    pub tests: Vec<Test>,
+    pub tests: Vec<TestResult>,
     pub index: Vec<Index>,
 }
 
 /// One test's result.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Test {
+pub struct TestResult {
     /// The report's row name (the log message): what lines tests up across files.
     pub message: String,
     pub score: f64,
@@ -195,7 +195,7 @@ pub(super) fn from_ends(lo: f64, hi: f64) -> Option<Interval> {
 
 /// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
 /// with an index, as (index, message), each with the interval of the test of that message.
-pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[Test]) -> Option<Interval> {
+pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[TestResult]) -> Option<Interval> {
     let by_name = ByName::new(tests.iter().map(|t| t.message.as_str()));
     let ci = |msg: &str| by_name.get(msg).and_then(|k| tests[k].ci).map(|c| c.log_half);
     let parts: Vec<(f64, Option<f64>)> = rows.iter().map(|&(ix, msg)| (ix, ci(msg))).collect();

@@ -97,7 +97,7 @@ pub(super) fn index_title(c: Category) -> String {
 
 /// Rows for one copy count: the union of the tests in report order (byte order of the message),
 /// then the index scores in category order.
-fn rows_for(runs: &[&super::source::Run]) -> Vec<Row> {
+fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
     let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
     names.sort();
     names.dedup();
@@ -167,7 +167,8 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
     let tables = common
         .iter()
         .map(|&n| {
-            let runs: Vec<&super::source::Run> = (0..sources.len()).filter_map(|i| run_of(i, n)).collect();
+            let runs: Vec<&super::source::CopyRun> =
+                (0..sources.len()).filter_map(|i| run_of(i, n)).collect();
             Table { copies: n, rows: rows_for(&runs) }
         })
         .collect();
@@ -612,7 +613,7 @@ pub fn scaling(s: &Source) -> Result<Scaling, String> {
     let rows = table
         .into_iter()
         .map(|r| {
-            let tests: Vec<Option<&super::source::Test>> =
+            let tests: Vec<Option<&super::source::TestResult>> =
                 runs.iter().map(|run| run.tests.iter().find(|t| t.message == r.name)).collect();
             let indexed = !r.index_score && tests.iter().all(|t| t.map_or(true, |t| t.index.is_some()));
             let (kind, values) = if r.index_score {
