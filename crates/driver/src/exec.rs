@@ -27,19 +27,24 @@ use std::io;
 use std::os::unix::io::RawFd;
 use std::path::Path;
 
-/// What to start for each copy.
-pub struct Command<'a> {
-    /// This binary.
-    pub exe: &'a Path,
+/// What a test runs, as the schedule prepares it once for all its passes.
+pub struct Prepared<'w> {
     /// argv, argv[0] being the applet name.
-    pub argv: &'a [OsString],
+    pub argv: Vec<OsString>,
     /// The working directory, held by descriptor.
-    pub cwd: &'a Dir,
+    pub cwd: &'w Dir,
     /// Whether each copy runs in a directory of its own, `copy-<n>` in `cwd`, made before the
     /// pass and removed whole after it (both through descriptors): a kernel's scratch files
     /// (fstime's `-d .`) are then its own, and none outlives its copy, even one that had to be
     /// killed.
     pub own_dirs: bool,
+}
+
+/// What to start for each copy in one pass: the test as prepared, and what the pass adds.
+pub struct Command<'a> {
+    /// This binary.
+    pub exe: &'a Path,
+    pub test: &'a Prepared<'a>,
     /// Where stdout goes (the .log, opened for append), or /dev/null when None.
     pub stdout: Option<RawFd>,
     /// The pass's planned seconds (its nominal duration), whence the watchdog's limit.
@@ -142,11 +147,11 @@ fn check_limits(cmd: &Command, copies: usize) -> io::Result<()> {
             )));
         }
     }
-    let free = if cmd.own_dirs { sys::fd::free_inodes(cmd.cwd.path().as_os_str()) } else { None };
+    let free = if cmd.test.own_dirs { sys::fd::free_inodes(cmd.test.cwd.path().as_os_str()) } else { None };
     match free {
         Some(free) if (copies as u64) > free => Err(io::Error::other(format!(
             "{copies} copies need a directory each in {}, but its file system has {free} inodes free",
-            cmd.cwd.path().display()
+            cmd.test.cwd.path().display()
         ))),
         _ => Ok(()),
     }
@@ -183,24 +188,23 @@ pub fn run_pass(cmd: &Command, copies: usize, watch: &Watch, margin: f64) -> io:
     Ok(outcome)
 }
 
-/// The argv of each copy, and the directories made for the pass in `parent` (removed on drop).
+/// The copies' argv, and the directories made for the pass in `parent` (removed on drop).
 struct CopyDirs<'a> {
     parent: &'a Dir,
-    argvs: Vec<sys::proc::Argv>,
+    argv: sys::proc::Argv,
     made: Vec<OsString>,
 }
 
 impl<'a> CopyDirs<'a> {
     fn make(cmd: &Command<'a>, copies: usize) -> io::Result<CopyDirs<'a>> {
-        let mut d = CopyDirs { parent: cmd.cwd, argvs: Vec::new(), made: Vec::new() };
-        if !cmd.own_dirs {
-            d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
+        let argv = sys::proc::Argv::new(&cmd.test.argv)?;
+        let mut d = CopyDirs { parent: cmd.test.cwd, argv, made: Vec::new() };
+        if !cmd.test.own_dirs {
             return Ok(d);
         }
-        d.argvs.push(sys::proc::Argv::new(cmd.argv)?);
         for i in 1..=copies {
             let name = OsString::from(format!("copy-{i}"));
-            cmd.cwd.make_private(&name).map_err(|e| {
+            cmd.test.cwd.make_private(&name).map_err(|e| {
                 io::Error::new(e.kind(), format!("cannot make the directory of copy {i}, {e}"))
             })?;
             d.made.push(name);
@@ -212,7 +216,7 @@ impl<'a> CopyDirs<'a> {
     /// and closed after it, so that a pass holds no descriptor per copy; else `parent`.
     fn of(&self, copy: usize) -> io::Result<(Option<Dir>, &sys::proc::Argv)> {
         let own = self.made.get(copy).map(|name| self.parent.open_private_at(name)).transpose()?;
-        Ok((own, &self.argvs[copy.min(self.argvs.len() - 1)]))
+        Ok((own, &self.argv))
     }
 
     /// Removes the copies' directories whole, every one it can; the first that cannot go is
@@ -284,7 +288,7 @@ impl Stdio {
         let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
         let stdin = null_input()?;
-        let discard = if cmd.stdout.is_none() { Some(null_output(cmd.cwd)?) } else { None };
+        let discard = if cmd.stdout.is_none() { Some(null_output(cmd.test.cwd)?) } else { None };
         let stdout = cmd.stdout.or(discard.as_ref().map(Fd::raw)).unwrap_or(1);
         let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
         Ok(Stdio { exe, stdin, _discard: discard, stdout, failed_exec })
@@ -674,15 +678,8 @@ mod tests {
 
     fn run(argv: &[OsString], copies: usize, margin: f64) -> Vec<CopyOutcome> {
         let watch = Watch::install().unwrap();
-        let cmd = Command {
-            exe: Path::new("/bin/sh"),
-            argv,
-            cwd: root(),
-            own_dirs: false,
-            stdout: None,
-            planned: 0.0,
-            slow: false,
-        };
+        let test = Prepared { argv: argv.to_vec(), cwd: root(), own_dirs: false };
+        let cmd = Command { exe: Path::new("/bin/sh"), test: &test, stdout: None, planned: 0.0, slow: false };
         match run_pass(&cmd, copies, &watch, margin).unwrap() {
             Outcome::Done(o) => o,
             Outcome::Interrupted => panic!("interrupted"),
@@ -720,12 +717,10 @@ mod tests {
     #[test]
     fn a_failed_exec_is_spelled_out() {
         let watch = Watch::install().unwrap();
-        let argv = sh("true");
+        let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false };
         let cmd = Command {
             exe: Path::new("/nonexistent/unixbench"),
-            argv: &argv,
-            cwd: root(),
-            own_dirs: false,
+            test: &test,
             stdout: None,
             planned: 0.0,
             slow: false,
@@ -771,16 +766,9 @@ mod tests {
         let slow = |n: &str| slow_by_nature(crate::suite::test(n).unwrap());
         assert!(slow("shell1") && slow("C") && slow("fsbuffer") && slow("whetstone-double"));
         assert!(!slow("dhry2reg") && !slow("syscall") && !slow("pipe"));
-        let argv = sh("true");
-        let cmd = |slow| Command {
-            exe: Path::new("/bin/sh"),
-            argv: &argv,
-            cwd: root(),
-            own_dirs: false,
-            stdout: None,
-            planned: 10.0,
-            slow,
-        };
+        let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false };
+        let cmd =
+            |slow| Command { exe: Path::new("/bin/sh"), test: &test, stdout: None, planned: 10.0, slow };
         assert_eq!(cmd(false).limit(120.0), 150.0);
         assert_eq!(cmd(true).limit(120.0), 390.0);
     }
@@ -791,23 +779,16 @@ mod tests {
         let work = std::env::temp_dir().join(format!("ub-own-dirs-{}", sys::proc::getpid()));
         std::fs::create_dir(&work).unwrap();
         // Each copy leaves a file behind, and the second is killed with it still open.
-        let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
         let held = Dir::open(&work).unwrap();
-        let cmd = Command {
-            exe: Path::new("/bin/sh"),
-            argv: &argv,
-            cwd: &held,
-            own_dirs: true,
-            stdout: None,
-            planned: 0.0,
-            slow: false,
-        };
+        let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
+        let test = Prepared { argv, cwd: &held, own_dirs: true };
+        let cmd = Command { exe: Path::new("/bin/sh"), test: &test, stdout: None, planned: 0.0, slow: false };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 60.0).unwrap() else { panic!() };
         let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
         let own = |n: u32| work.join(format!("copy-{n}")).to_str().unwrap().to_string();
         assert_eq!(dirs, [own(1), own(2)]);
-        let killed = sh("echo x > scratch; sleep 30");
-        let cmd = Command { argv: &killed, ..cmd };
+        let killed = Prepared { argv: sh("echo x > scratch; sleep 30"), ..test };
+        let cmd = Command { test: &killed, ..cmd };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 0.5).unwrap() else { panic!() };
         assert!(o[0].error.as_deref().unwrap().contains("did not finish within"));
         assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "no copy's directory is left");

@@ -3,7 +3,7 @@
 //! (`exec`), and the tests below feed canned copy outcomes, so the loop, the policies and the
 //! scoring are checked without a process.
 
-use super::exec::{self, Command, Outcome};
+use super::exec::{self, Command, Outcome, Prepared};
 use super::noise;
 use super::output::{self, Console, Files};
 use super::plan::Estimate;
@@ -72,14 +72,6 @@ impl Executor for Processes<'_> {
     fn now(&self) -> f64 {
         sys::clock::monotonic()
     }
-}
-
-/// What a test runs: its argv and its working directory (by descriptor).
-pub struct Prepared<'w> {
-    pub argv: Vec<OsString>,
-    pub cwd: &'w crate::sys::dir::Dir,
-    /// Each copy in a directory of its own (`exec::Command::own_dirs`).
-    pub own_dirs: bool,
 }
 
 /// Runs the tests of a plan, holding what every pass needs.
@@ -504,15 +496,7 @@ impl Runner<'_> {
 
 /// The command a pass of `t` runs, as `p` prepared it; its stdout to the log, `log`.
 fn command<'c>(exe: &'c Path, log: Option<i32>, policy: &Policy, t: &Test, p: &'c Prepared) -> Command<'c> {
-    Command {
-        exe,
-        argv: &p.argv,
-        cwd: p.cwd,
-        own_dirs: p.own_dirs,
-        stdout: log,
-        planned: policy.nominal_secs(t),
-        slow: exec::slow_by_nature(t),
-    }
+    Command { exe, test: p, stdout: log, planned: policy.nominal_secs(t), slow: exec::slow_by_nature(t) }
 }
 
 /// Whether a second visit is done: its score holds no disturbed pass and its interval is

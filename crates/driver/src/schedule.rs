@@ -2,8 +2,9 @@
 //! rounds (one pass of every test per round, in a shuffled order), then a quick run's second
 //! visits; what each test runs (its command line in the work directory).
 
+use crate::exec::Prepared;
 use crate::model::{CopyRun, Run, TestResult};
-use crate::passes::{InRounds, Prepared, Runner, Step};
+use crate::passes::{InRounds, Runner, Step};
 use crate::plan::Plan;
 use crate::policy::Policy;
 use crate::suite::{Arg, Kind, Test};
