@@ -96,7 +96,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     if files.is_some() {
         made_tmp.keep();
     }
-    let margin = opts.env.watchdog_margin().unwrap_or(exec::WATCHDOG_MARGIN);
+    let margin = opts.watchdog_margin.unwrap_or(exec::WATCHDOG_MARGIN);
     let mut processes = Processes { watch: &watch, noise: run.settings.noise, margin };
     let mut runner = new_runner(&opts, &plan, &run, (&exe, dirs.program), &mut processes, files);
     // The result set holds a report (marked incomplete) from the start, never an empty file.
@@ -199,7 +199,7 @@ fn new_run(opts: &Options, plan: &Plan, dirs: &Dirs, system: SystemInfo) -> Run 
             duration: opts.duration,
             quick: plan.quick_budget(),
             // The host's noise is read around each pass unless UB_NOISE=off asks not to.
-            noise: opts.env.noise(),
+            noise: opts.noise,
             remeasure: remeasures(opts, plan),
             seed: plan.rounds.then(|| opts.seed.unwrap_or_else(fresh_seed)),
             verbosity: opts.verbosity,

@@ -515,17 +515,6 @@ impl Environment {
             semantics: set("UB_SEMANTICS"),
         }
     }
-
-    /// Whether the host's noise is read around each pass: unless `UB_NOISE=off`.
-    pub fn noise(&self) -> bool {
-        self.noise.as_ref().map_or(true, |v| noise_word(v).unwrap_or(true))
-    }
-
-    /// The watchdog's margin in seconds as `UB_WATCHDOG_MARGIN` sets it (checked by [`check_whole`]);
-    /// None when unset, for the default.
-    pub fn watchdog_margin(&self) -> Option<f64> {
-        self.watchdog.as_ref().and_then(|v| watchdog_margin(v).ok())
-    }
 }
 
 /// `run --help`: the options and the environment from their tables, then every group and test
@@ -616,6 +605,11 @@ pub struct Options {
     pub interleave: Option<bool>,
     /// `--seed N`: the rounds' orders (it implies rounds).
     pub seed: Option<u64>,
+    /// `UB_WATCHDOG_MARGIN`'s seconds, None for the default (settled once the line is read).
+    pub watchdog_margin: Option<f64>,
+    /// Whether the host's noise is read around each pass: unless `UB_NOISE=off` (settled once
+    /// the line is read).
+    pub noise: bool,
     /// What the environment said.
     pub env: Environment,
     /// `--help` or `--version`, which end the parsing.
@@ -687,6 +681,8 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         remeasure: false,
         interleave: None,
         seed: None,
+        watchdog_margin: None,
+        noise: true,
         env,
         asked: None,
     };
@@ -818,15 +814,11 @@ fn check_whole(mut o: Options) -> Result<Options> {
     if let Some(name) = &o.env.file_name {
         check_file_name(name)?;
     }
-    if let Some(m) = &o.env.watchdog {
-        watchdog_margin(m)?;
-    }
+    o.watchdog_margin = o.env.watchdog.as_ref().map(watchdog_margin).transpose()?;
     if o.semantics.is_none() {
         o.semantics = Some(env_semantics(o.env.semantics.as_ref())?);
     }
-    if let Some(n) = &o.env.noise {
-        noise_word(n)?;
-    }
+    o.noise = o.env.noise.as_ref().map(noise_word).transpose()?.unwrap_or(true);
     if o.quick.is_some() && (o.duration.is_some() || o.iterations.is_some()) {
         return Err(Error::usage(format!(
             "--quick and {} exclude each other: a quick run chooses its own pass durations and counts",
