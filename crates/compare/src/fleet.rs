@@ -20,8 +20,7 @@ pub(super) struct Row<'a> {
 fn system_index(src: &Source, copies: usize) -> Option<(f64, bool)> {
     let run = src.runs.iter().rev().find(|r| r.copies == copies)?;
     let score = run.index.iter().find(|b| b.category == Category::System)?.score;
-    let of_index = |m: &str| super::source::category_of(m) == Some(Category::System);
-    Some((score, run.tests.iter().any(|t| t.disturbed && of_index(&t.message))))
+    Some((score, run.index_disturbed(Category::System)))
 }
 
 pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
@@ -150,15 +149,7 @@ pub fn tsv(sources: &[Source]) -> String {
         }
         // The columns added since the first TSV come last, so that older readers' columns stay.
         c.swap(8, 9);
-        let yes = |known: bool, d: bool| {
-            if !known {
-                ""
-            } else if d {
-                "yes"
-            } else {
-                "no"
-            }
-        };
+        let yes = |known: bool, d: bool| super::source::yes_no(known.then_some(d));
         let line: Vec<String> = c.into_iter().map(Option::unwrap_or_default).collect();
         s += &line.join("\t");
         let _ = writeln!(

@@ -135,6 +135,22 @@ pub struct CopyRun {
     pub index: Vec<Index>,
 }
 
+impl CopyRun {
+    /// Whether a test of category `c`'s index was disturbed, which marks the index.
+    pub fn index_disturbed(&self, c: Category) -> bool {
+        self.tests.iter().any(|t| t.disturbed && category_of(&t.message) == Some(c))
+    }
+}
+
+/// A TSV cell for a flag: `yes` or `no`, empty where the value is unknown.
+pub(super) fn yes_no(flag: Option<bool>) -> &'static str {
+    match flag {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "",
+    }
+}
+
 /// One test's result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestResult {

@@ -1,7 +1,7 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::source::{category_of, kinds_warning, ByName, FileKind, Image, Source};
+use super::source::{kinds_warning, yes_no, ByName, FileKind, Image, Source};
 use crate::json::{number, Writer};
 use crate::model::Category;
 use crate::stats::Interval;
@@ -130,7 +130,7 @@ fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
                     score: i.score,
                     ci: i.ci,
                     image: None,
-                    disturbed: r.tests.iter().any(|t| t.disturbed && category_of(&t.message) == Some(c)),
+                    disturbed: r.index_disturbed(c),
                 })
             })
             .collect();
@@ -433,7 +433,7 @@ pub fn tsv(c: &Comparison) -> String {
                     };
                     (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
                 };
-                let disturbed = cell.map_or("", |x| if x.disturbed { "yes" } else { "no" });
+                let disturbed = yes_no(cell.map(|x| x.disturbed));
                 let _ = writeln!(
                     o,
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}\t{}\t{disturbed}",
@@ -704,13 +704,7 @@ pub fn scaling_tsv(s: &Scaling) -> String {
                 opt(*v),
                 opt(g),
                 s.run_kind,
-                if v.is_none() {
-                    ""
-                } else if r.disturbed[j] {
-                    "yes"
-                } else {
-                    "no"
-                }
+                yes_no(v.map(|_| r.disturbed[j]))
             );
         }
     }
