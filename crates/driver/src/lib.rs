@@ -264,7 +264,9 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         runner.lost.push(format!("cannot write the report to stdout: {}; {rest}", crate::error::reason(e)));
     }
     if let Some(sig) = stopped_by {
-        runner.lost.iter().for_each(|l| output::note(runner.console.program, l));
+        for l in &runner.lost {
+            runner.console.note(l);
+        }
         return Err(Error::failed_with(
             128 + sig,
             format!("stopped by {}: the report holds the tests that finished{saved}", signals::name(sig)),
@@ -281,7 +283,9 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         })
         .collect();
     if let Some((last, rest)) = runner.lost.split_last() {
-        rest.iter().for_each(|l| output::note(runner.console.program, l));
+        for l in rest {
+            runner.console.note(l);
+        }
         let also =
             if failed.is_empty() { String::new() } else { format!(" (and {} test(s) failed)", failed.len()) };
         return Err(Error::failed(format!("{last}{also}")));

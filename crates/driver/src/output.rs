@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 /// The console: progress as Run prints it, our own progress on stderr, failures.
 pub struct Console {
     /// The name our stderr lines begin with ([`note`]).
-    pub program: &'static str,
+    program: &'static str,
     verbosity: Verbosity,
     /// Progress goes to stderr (when stdout carries a machine-readable document).
     progress_on_stderr: bool,
