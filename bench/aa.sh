@@ -13,6 +13,8 @@
 #                   more (default 0)
 #   KEEP=DIR        keep every run's results directory (report, log, JSON) as DIR/SERIES-N
 #                   and its TSV beside it (default: a temporary directory, removed)
+#   STANDARD=1      one standard run (Run's passes, `-c COPIES`) in the middle of the series:
+#                   each series' median index against it, and how many intervals hold it
 #   SETTLE_LOAD, SETTLE_MAX   as bench/settle.sh: wait for a previous run's load to fall
 #
 # `sh bench/aa.sh ./unixbench 2 syscall pipe` with QUICK_ARGS=--quick=8 checks the script
@@ -58,8 +60,19 @@ one() {
     echo "$series$tab$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >> "$work/time"
 }
 
+# The standard run: its results directory and TSV, as the quick runs'.
+standard() {
+    settle aa.sh standard >&2
+    t0=$(date +%s.%N)
+    "$ub" -q -c "$copies" --tmpdir "$work/tmp" --results "$work/standard" --json --format tsv "$@" \
+        > "$work/standard.tsv"
+    t1=$(date +%s.%N)
+    echo "standard$tab$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >> "$work/time"
+}
+
 i=1
 while [ "$i" -le "$n" ]; do
+    [ "${STANDARD:-0}" = 1 ] && [ "$i" = $(((n + 1) / 2)) ] && standard "$@"
     # Alternate which series runs first, so neither always follows the other.
     if [ $((i % 2)) = 1 ]; then one rounds "$i" "$@"; one flat "$i" "$@"; else one flat "$i" "$@"; one rounds "$i" "$@"; fi
     [ "$i" -lt "$n" ] && sleep "${GAP:-0}"
@@ -104,6 +117,16 @@ for series in rounds flat; do
                 printf "  %s: median %.1f; intervals holding it %d of %d (%.0f%%, Wilson 95%% %.0f-%.0f%%); median half-width %.1f%%\n",
                     ix, m, k, NR, 100 * k / NR, 100 * (c - w), 100 * (c + w), 100 * hw }'
     done
+    # Against the standard run: the series' median index over its, and the intervals holding it.
+    if [ -s "$work/standard.tsv" ]; then
+        awk -F'\t' '$2 ~ /^index:/ { print $2 "\t" $9 }' "$work/standard.tsv" | while IFS="$tab" read -r ix std; do
+            grep "^$ix$tab" "$work/$series.index" | sort -t"$tab" -k2,2g | awk -F'\t' -v ix="$ix" -v s="$std" '
+                { v[NR] = $2; k += ($3 <= s && s <= $4) }
+                END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                    printf "  %s against the standard run'"'"'s %.1f: median %+.1f%%, intervals holding it %d of %d\n",
+                        ix, s, 100 * (m / s - 1), k, NR }'
+        done
+    fi
     # How far the host moved between rounds, as each run of rounds said (per copy count).
     for i in $(seq "$n"); do
         sed -n 's/.*"host_moved": \([0-9.e+-]*\).*/\1/p' "$(json "$series" "$i")"
@@ -115,3 +138,6 @@ for series in rounds flat; do
         awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
             printf "  wall seconds per run: median %.0f (%.0f-%.0f)\n", m, v[1], v[NR] }'
 done
+if grep -q "^standard$tab" "$work/time"; then
+    echo "== standard: 1 run, -c $copies: $(grep "^standard$tab" "$work/time" | cut -f2 | awk '{ printf "%.0f", $1 }') wall seconds"
+fi

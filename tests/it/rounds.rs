@@ -66,7 +66,11 @@ fn an_interleaved_run_records_its_order_and_its_seed_replays_it() {
     // The report's notes: the seed, and how far the host moved.
     assert!(out.contains("** Rounds (seed 5): one pass of every test per round"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("** the host's speed moved ")), "{out}");
-    assert!(out.contains("** index system: ") && out.contains("the spread of 3 rounds' indexes"), "{out}");
+    assert!(
+        out.contains("** index system: ")
+            && out.contains("the spread of 3 rounds' indexes, with the wander between runs"),
+        "{out}"
+    );
     assert!(log.starts_with("** rounds, seed 5: "), "{log}");
     // The same seed, the same orders.
     let (_, _, again) = rounds_run(&b, &args);

@@ -389,7 +389,7 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
         .map(|i| format!("[{}]", i + 1))
         .collect();
     let mut o = String::from(if sources.iter().any(|s| s.rounds) {
-        "Index intervals: the spread of the rounds' indexes where a run had rounds, else propagated from the tests'.\n"
+        "Index intervals: the spread of the rounds' indexes where a run had rounds (its intervals allowing for the host's wander between runs as wide as between rounds), else propagated from the tests'.\n"
     } else {
         "Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n"
     });

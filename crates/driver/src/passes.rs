@@ -242,7 +242,9 @@ impl Runner<'_> {
                 }
             }
         }
-        Some(self.conclude(t, r, began))
+        let r = self.conclude(t, r, began);
+        self.console.stats(&r, &[]);
+        Some(r)
     }
 
     /// A quick run's second visit to test `t`, once every test at its copy count has run: `r`
@@ -288,6 +290,7 @@ impl Runner<'_> {
         }
         let spent = self.exec.now() - began;
         *r = self.conclude(t, std::mem::take(r), began);
+        self.console.stats(r, &[]);
         Some(spent)
     }
 
@@ -482,7 +485,6 @@ impl Runner<'_> {
         }
         score::score_result(&mut r);
         self.log(&report::log::summary(&r));
-        self.console.stats(&r);
         r
     }
 

@@ -156,9 +156,9 @@ fn settings_note(settings: &Settings) -> String {
             + &format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
-             disturbed pass measured again; the intervals follow each block. They are this run's own: \
-             the host's wander between runs needs runs spread over time, pooled (unixbench compare \
-             --pool).\n\n"
+             disturbed pass measured again; the intervals follow each block. With rounds they allow \
+             for the host's speed wandering between runs as far as between rounds; a drift beyond \
+             that needs runs spread over time, pooled (unixbench compare --pool).\n\n"
         );
     }
     let notes = [duration_note(settings), remeasure_note(settings)];
@@ -297,7 +297,7 @@ pub fn index_block(b: &IndexBlock) -> String {
 pub fn quick_notes(cr: &CopyRun) -> String {
     let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
     for r in scored(cr) {
-        let Some(st) = crate::stats::of_result(r) else { continue };
+        let Some(st) = crate::stats::of_result(r, &cr.results) else { continue };
         let what = match st.ci95 {
             Some(_) => interval(st.ci95, st.geomean),
             None => "no interval".to_string(),
@@ -307,7 +307,7 @@ pub fn quick_notes(cr: &CopyRun) -> String {
     for b in ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
         let from = match rounds(cr) {
-            Some(r) => format!("the spread of {} rounds' indexes", r.count),
+            Some(r) => format!("the spread of {} rounds' indexes, with the wander between runs", r.count),
             None => "propagated from the tests' (assumed independent)".to_string(),
         };
         let what = match ci {
@@ -450,7 +450,7 @@ mod tests {
             "{notes}"
         );
         let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
-        let st = crate::stats::of_result(dhry).unwrap();
+        let st = crate::stats::of_result(dhry, &quick.runs[0].results).unwrap();
         let line = format!("** dhry2reg: {}, 10 passes, 7 kept\n", interval(st.ci95, st.geomean));
         assert!(notes.contains(&line), "{notes}");
         assert!(notes.contains("** index system: "), "{notes}");

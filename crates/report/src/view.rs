@@ -228,7 +228,8 @@ pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
         lead: format!("{ROUNDS_LEAD} (seed {seed}):"),
         rest: format!(
             "one pass of every test per round, in a shuffled order (--seed {seed} repeats it); \
-             each index's interval is the spread of the rounds' indexes.{standard}"
+             each index's interval is the spread of the rounds' indexes, and every interval allows \
+             for the host's speed wandering between runs as far as between rounds.{standard}"
         ),
     })
 }

@@ -9,6 +9,8 @@
 //! A category index is a geometric mean of test indexes. In a run with rounds (each round one
 //! pass of every test) each round gives an index, and the index's interval is the spread of
 //! those (log scale, Student t over the rounds): it sees the host's wander between rounds.
+//! One run's window cannot see how far the host's speed drifts between runs, so an interval of
+//! a run with rounds also allows for a wander between runs as wide as its rounds': [`wander`].
 //! Without rounds it is propagated on the log scale under the assumption that the tests are
 //! independent: the variance of the mean of k logs is the sum of their variances over k², which
 //! cannot see a wander that moves every test together. Pure math only: exporters and `compare` call it,
@@ -31,7 +33,8 @@ pub struct Stats {
     /// Coefficient of variation: the sample standard deviation (n−1) over the arithmetic mean.
     /// None when n < 2 or the mean is 0.
     pub cv: Option<f64>,
-    /// The 95% confidence interval of the score. None when n < 2 or a sample is ≤ 0.
+    /// The 95% confidence interval of the score; in a run with rounds, with the host's
+    /// [`wander`] added ([`of_result`]). None when n < 2 or a sample is ≤ 0.
     pub ci95: Option<Interval>,
 }
 
@@ -176,12 +179,17 @@ pub fn kept_rates(r: &TestResult) -> Vec<f64> {
     r.kept.iter().filter_map(|&i| r.passes.get(i)).map(pass_rate).collect()
 }
 
-/// The statistics of a test result; None when it produced no score.
-pub fn of_result(r: &TestResult) -> Option<Stats> {
+/// The statistics of a test result of a copy count whose results are `run`; None when it
+/// produced no score. In a run with rounds its interval allows for the host's [`wander`] too.
+pub fn of_result(r: &TestResult, run: &[TestResult]) -> Option<Stats> {
     if !r.ok() {
         return None;
     }
-    describe(&kept_rates(r))
+    let mut st = describe(&kept_rates(r))?;
+    if let (Some(ci), Some(w)) = (st.ci95, wander(&round_factors(run, &|_| true))) {
+        st.ci95 = Some(Interval::around(st.geomean, ci.log_half.hypot(w)));
+    }
+    Some(st)
 }
 
 /// The interval of a geometric mean of k values (a category index over its test indexes), each
@@ -225,11 +233,23 @@ pub fn round_factors(results: &[TestResult], only: &dyn Fn(&TestResult) -> bool)
     rounds.iter().map(|&(_, sum, n)| (sum / n as f64).exp()).collect()
 }
 
-/// The interval of an index of rounds whose speeds were `factors` ([`round_factors`]): the
-/// spread of the rounds' indexes on the log scale, Student t over the rounds, around `centre`.
-/// None for fewer than two rounds.
+/// The interval of an index of rounds whose speeds were `factors` ([`round_factors`]), around
+/// `centre`: the spread of the rounds' indexes on the log scale, Student t over the rounds, with
+/// the host's [`wander`] between runs added; t·s·√(1 + 1/R) in all. None for fewer than two
+/// rounds.
 pub fn rounds_interval(centre: f64, factors: &[f64]) -> Option<Interval> {
-    ci95(factors).map(|c| Interval::around(centre, c.log_half))
+    let (ci, w) = (ci95(factors)?, wander(factors)?);
+    Some(Interval::around(centre, ci.log_half.hypot(w)))
+}
+
+/// How far, on the log scale, the host's wander can put one run's figure from another's, as a
+/// 95% half-width: t(0.975, R−1)·s, s the spread of the `factors` of R rounds. A run samples
+/// the host's speed in its own window of minutes; rounds show how far that speed moves within
+/// a window, and the assumption is that it moves as far between windows, which one run cannot
+/// see. Without it identical quick runs an hour apart on a drifting VM were marked different in
+/// 29% of pairs (docs/FIDELITY.md, "A/A"). None for fewer than two rounds.
+pub fn wander(factors: &[f64]) -> Option<f64> {
+    ci95(factors).map(|c| c.log_half * (factors.len() as f64).sqrt())
 }
 
 /// How far the host's speed moved between rounds: the fastest round over the slowest, less 1
@@ -262,7 +282,7 @@ fn propagated_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interva
             let half = results
                 .iter()
                 .find(|r| r.message == row.message)
-                .and_then(of_result)
+                .and_then(|r| of_result(r, results))
                 .and_then(|s| s.ci95)
                 .map(|c| c.log_half);
             (ix, half)
@@ -431,7 +451,8 @@ mod tests {
         };
         let i = index_interval(&block, &results).unwrap();
         let s = 1.1f64.ln() / 2.0 * (4.0f64 / 3.0).sqrt();
-        assert_close(i.log_half, 3.18244630528 * s / 2.0);
+        assert_close(wander(&f).unwrap(), 3.18244630528 * s);
+        assert_close(i.log_half, 3.18244630528 * s * (1.0f64 + 1.0 / 4.0).sqrt());
         assert_close(i.low, 20.0 * (-i.log_half).exp());
         // Each test alone has no spread within a round: propagated, its interval would be
         // t(3)·s/2 per test over √2, narrower than the rounds'; without rounds it is that.
@@ -445,6 +466,13 @@ mod tests {
         let p = index_interval(&block, &flat).unwrap();
         assert!(p.log_half < i.log_half, "{} {}", p.log_half, i.log_half);
         assert!(round_factors(&flat, &|_| true).is_empty() && moved(&[1.0]).is_none());
+        // A test's own interval is its passes' spread with the wander added; without rounds,
+        // its passes' spread alone.
+        let own = describe(&kept_rates(&results[0])).unwrap().ci95.unwrap().log_half;
+        let with = of_result(&results[0], &results).unwrap().ci95.unwrap();
+        assert_close(with.log_half, own.hypot(wander(&f).unwrap()));
+        let alone = of_result(&flat[0], &flat).unwrap().ci95.unwrap();
+        assert_close(alone.log_half, own);
     }
 
     #[test]
@@ -471,9 +499,9 @@ mod tests {
             ..TestResult::default()
         };
         assert_eq!(kept_rates(&r), vec![40.0, 10.0]);
-        let s = of_result(&r).unwrap();
+        let s = of_result(&r, std::slice::from_ref(&r)).unwrap();
         assert_close(s.geomean, 20.0);
         let failed = TestResult { error: Some("boom".into()), ..r };
-        assert!(of_result(&failed).is_none());
+        assert!(of_result(&failed, &[]).is_none());
     }
 }
