@@ -338,11 +338,13 @@ pub fn stats_table(cr: &CopyRun) -> String {
           rounded down), which Run&#39;s table above heads <i>Iters.</i>; the statistics are of the \
           kept passes. Intervals: 95%, of the \
           geometric mean, on the log scale with Student&#39;s t; none from a single pass. ";
-    s += match super::view::rounds(cr) {
-        Some(_) => "An index&#39;s interval is the spread of the rounds&#39; indexes, and every interval \
-                    allows for the host&#39;s speed wandering between runs as far as between rounds.",
-        None => "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
-    };
+    match super::view::rounds(cr) {
+        Some(_) => {
+            let wander = escape(super::view::WANDER);
+            let _ = write!(s, "An index&#39;s interval is the spread of the rounds&#39; indexes, and {wander}.");
+        }
+        None => s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
+    }
     let _ = write!(s, "</p>\n<p class=\"note\"><b>{}.</b></p>\n\n", escape(&super::view::rounds_note(cr)));
     s
 }

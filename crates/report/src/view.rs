@@ -215,6 +215,10 @@ pub fn disturbed_count(run: &Run) -> usize {
     run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count()
 }
 
+/// What every interval of a run with rounds allows for (`stats::wander`), as the notes say it.
+pub const WANDER: &str =
+    "every interval allows for the host's speed wandering between runs as far as between rounds";
+
 /// The note of a run with rounds (every quick run by default, a standard one with
 /// `--interleave`): its seed, and for a standard run that it is still standard.
 pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
@@ -228,8 +232,7 @@ pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
         lead: format!("{ROUNDS_LEAD} (seed {seed}):"),
         rest: format!(
             "one pass of every test per round, in a shuffled order (--seed {seed} repeats it); \
-             each index's interval is the spread of the rounds' indexes, and every interval allows \
-             for the host's speed wandering between runs as far as between rounds.{standard}"
+             each index's interval is the spread of the rounds' indexes, and {WANDER}.{standard}"
         ),
     })
 }
