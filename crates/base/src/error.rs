@@ -3,7 +3,8 @@
 
 use std::fmt;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::SeqCst};
+use std::sync::OnceLock;
 
 /// Why an applet or the driver stopped.
 #[derive(Debug)]
@@ -82,9 +83,9 @@ pub fn print_table(s: &str) -> Result {
 static STOP_WAKE: AtomicI32 = AtomicI32::new(-1);
 /// A stop signal arrived: console writes now wait [`STOP_GRACE`] in all, then are abandoned.
 static STOPPING: AtomicBool = AtomicBool::new(false);
-/// When the grace ends (CLOCK_MONOTONIC seconds, as f64 bits; 0 until the first write after
-/// the stop).
-static GIVE_UP_AT: AtomicU64 = AtomicU64::new(0);
+/// When the grace ends (CLOCK_MONOTONIC seconds; unset until the first write after the stop).
+/// Set by writers, never by the handler, so a lock is fine: 32-bit MIPS has no 64-bit atomic.
+static GIVE_UP_AT: OnceLock<f64> = OnceLock::new();
 /// How long, in all, the console may hold up a stop: a reader that takes nothing in that time
 /// (a pipe nobody reads, a terminal stopped with Ctrl-S) loses the rest.
 const STOP_GRACE: f64 = 1.0;
@@ -152,8 +153,7 @@ fn wait_writable(fd: std::os::unix::io::RawFd) -> io::Result<bool> {
 /// The milliseconds left of the stop's grace, which starts at the first call.
 fn grace_left_ms() -> i32 {
     let now = crate::sys::clock::monotonic();
-    let _ = GIVE_UP_AT.compare_exchange(0, (now + STOP_GRACE).to_bits(), SeqCst, SeqCst);
-    let left = f64::from_bits(GIVE_UP_AT.load(SeqCst)) - now;
+    let left = *GIVE_UP_AT.get_or_init(|| now + STOP_GRACE) - now;
     (left * 1000.0).ceil().clamp(0.0, 1000.0 * STOP_GRACE) as i32
 }
 
