@@ -62,13 +62,13 @@ const THREE_WAY: &str = r#"Runs compared:
 ** warning: comparing runs of different kinds (standard, static image): their figures are not comparable
 
 1 parallel copy                                   [1]     95%           [2]     95%   vs [1]           [3]     95%   vs [1]
-Dhrystone 2 using register variables       78540503.4  +-0.6%     79995833.1  +-3.2%    101.9%     78540503.4     ---    100.0%?
+Dhrystone 2 using register variables       78540503.4  +-0.6%     79995833.1  +-4.0%    101.9%     78540503.4     ---    100.0%?
 Double-Precision Whetstone                        ---                    ---               ---        10246.7     ---       ---
 Execl Throughput                                  ---                    ---               ---         2114.7     ---       ---
 File Copy 1024 bufsize 2000 maxblocks             ---                    ---               ---      1117517.9     ---       ---
 File Copy 256 bufsize 500 maxblocks               ---                    ---               ---       289627.5     ---       ---
 File Copy 4096 bufsize 8000 maxblocks             ---                    ---               ---      3183417.2     ---       ---
-Pipe Throughput                             2089013.9  +-0.5%      2504995.0  +-2.6%    119.9%*     2089013.9     ---    100.0%?
+Pipe Throughput                             2089013.9  +-0.5%      2504995.0     ---    119.9%?     2089013.9     ---    100.0%?
 Pipe-based Context Switching                      ---                    ---               ---        26010.3     ---       ---
 Process Creation                                  ---                 6900.0     ---       ---         6781.8     ---       ---
 Shell Scripts (1 concurrent)                      ---                    ---               ---         9466.7     ---       ---
@@ -77,28 +77,31 @@ System Call Overhead                              ---                    ---    
 
 System Benchmarks Index Score                  3361.8  +-0.4%         1962.5     ---     58.4%?        1433.1     ---     42.6%?
 
+[2] against [1]: no test on the index: an interval is unknown
+[3] against [1]: no test on the index: an interval is unknown
+
 Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
 
 Not compared: 2 copies (only in [1], [3]).
 
 vs [1]: the score as a percentage of [1]'s score.
 95%: the half-width of the score's 95% interval (log scale), as a percentage.
-*: the two 95% confidence intervals do not overlap.
-?: an interval is unknown (a text report has none; a single kept pass gives none).
+*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.
+?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).
 Intervals unknown for [3]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 No rounds in [1], [2]: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.
 "#;
 
-const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap	kind	disturbed
-1	Dhrystone 2 using register variables	1	a.json	78540503.4	78000000	79000000			standard	no
-1	Dhrystone 2 using register variables	2	b.json	79995833.1	77549853.94578992	82518960.26063909	101.85	yes	static image	no
-1	Pipe Throughput	1	a.json	2089013.9	2080000	2100000			standard	no
-1	Pipe Throughput	2	b.json	2504995	2442262.8882195507	2569338.473048082	119.91	no	static image	no
-1	Process Creation	1	a.json						standard	
-1	Process Creation	2	b.json	6900					static image	no
-1	System Benchmarks Index Score	1	a.json	3361.8	3348.435831581553	3375.2175070537087			standard	no
-1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown	static image	no
+const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap	kind	disturbed	ratio_ci95_low	ratio_ci95_high	detectable_pct	marked
+1	Dhrystone 2 using register variables	1	a.json	78540503.4	78000000	79000000			standard	no				
+1	Dhrystone 2 using register variables	2	b.json	79995833.1	76941396.4285096	83171525.51184809	101.85	yes	static image	no	0.9845845323901238	1.053645123284324	4.45	no
+1	Pipe Throughput	1	a.json	2089013.9	2080000	2100000			standard	no				
+1	Pipe Throughput	2	b.json	2504995			119.91	unknown	static image	no				unknown
+1	Process Creation	1	a.json						standard					
+1	Process Creation	2	b.json	6900					static image	no				
+1	System Benchmarks Index Score	1	a.json	3361.8	3348.435831581553	3375.2175070537087			standard	no				
+1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown	static image	no				unknown
 "#;
 
 const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1,"file":"a.json","run_kind":"standard","copies":[1,2],"rows":[{"test":"Dhrystone 2 using register variables","kind":"index","values":[6730.1,13711.4],"gain_pct":[null,103.73],"disturbed":[false,false]},{"test":"Pipe Throughput","kind":"index","values":[1679.3,3230.1],"gain_pct":[null,92.35],"disturbed":[false,false]},{"test":"System Benchmarks Index Score","kind":"index_score","values":[3361.8,6655],"gain_pct":[null,97.96],"disturbed":[false,false]}]}
@@ -127,14 +130,16 @@ System Call Overhead                              ---              1718780.5    
 
 System Benchmarks Index Score                  1962.5     ---         1433.1     ---     73.0%?
 
+[2] against [1]: no test on the index: an interval is unknown
+
 Partial index in [1]: not every index test ran, so index scores may cover different tests.
 
 Not compared: 2 copies (only in [2]).
 
 vs [1]: the score as a percentage of [1]'s score.
 95%: the half-width of the score's 95% interval (log scale), as a percentage.
-*: the two 95% confidence intervals do not overlap.
-?: an interval is unknown (a text report has none; a single kept pass gives none).
+*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.
+?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).
 Intervals unknown for [1], [2]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;
@@ -152,6 +157,8 @@ System Call Overhead                         313255.1     ---       313255.1  +-
 
 System Benchmarks Index Score                   550.1     ---          550.1     ---    100.0%?
 
+[2] against [1]: no test on the index: an interval is unknown
+
 2 parallel copies                                 [1]     95%           [2]     95%   vs [1]
 Dhrystone 2 using register variables       24344325.6     ---     24344325.6  +-3.1%    100.0%?
 Double-Precision Whetstone                     2470.5     ---         2470.5     ---    100.0%?
@@ -159,12 +166,14 @@ System Call Overhead                         325406.5     ---       325406.5  +-
 
 System Benchmarks Index Score                   588.0     ---          588.0     ---    100.0%?
 
+[2] against [1]: no test on the index: an interval is unknown
+
 Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
 
 vs [1]: the score as a percentage of [1]'s score.
 95%: the half-width of the score's 95% interval (log scale), as a percentage.
-*: the two 95% confidence intervals do not overlap.
-?: an interval is unknown (a text report has none; a single kept pass gives none).
+*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.
+?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).
 Intervals unknown for [1]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 No rounds in [2]: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.
@@ -244,13 +253,14 @@ fn tsv_and_json_formats() {
     assert_eq!(lines.next(), Some("test\tkind\tcopies\tvalue\tgain_pct\trun_kind\tdisturbed"));
     assert_eq!(lines.next(), Some("Dhrystone 2 using register variables\tindex\t1\t6730.1\t\tstandard\tno"));
     assert_prints(&["--format=json", "a.json"], SCALING_JSON_A);
-    // Intervals computed from b.json's kept passes (no "stats" object there): the rates
-    // 8.0e7, 8.1e7, 7.9e7 give exp(mean ln ± 4.30265·s/√3).
+    // Intervals computed from b.json's passes (no "stats" object there), as the run gives them:
+    // the trimmed mean's (Dhrystone's four passes keep 8.0e7, 8.1e7, 7.9e7), none of use for
+    // Pipe's two kept passes.
     let o = compare(&["--format", "json", "a.json", "b.json"]);
     let out = stdout(&o);
     assert!(out.starts_with("{\"schema\":\"unixbench-compare\",\"schema_version\":1,"), "{out}");
-    assert!(out.contains("\"ci95_low\":77549853.9457"), "{out}");
-    assert!(out.contains("\"vs_first_pct\":119.91,\"overlap\":false"), "{out}");
+    assert!(out.contains("\"ci95_low\":76941396.428"), "{out}");
+    assert!(out.contains("\"vs_first_pct\":119.91,\"overlap\":null"), "{out}");
     assert!(out.contains("\"not_compared\":[{\"copies\":2,\"runs\":[1]}]"), "{out}");
 }
 
@@ -416,11 +426,12 @@ fn help_names_the_formats() {
 #[test]
 fn a_report_with_its_log_compares_as_its_json() {
     let s = Scratch::new("cmplog");
-    // "a" at 1 and 2 copies, "b" at 1 with execl on the static image, "q" a quick run; 3
-    // passes give pipe and syscall intervals, execl's one pass none (but its image).
+    // "a" at 1 and 2 copies, "b" at 1 with execl on the static image, "q" a quick run; 4
+    // passes (three kept, the fewest whose interval is of use) give pipe and syscall
+    // intervals, execl's one pass none (but its image).
     let plans: [(&str, &[&str], &str); 3] = [
-        ("a", &["-t", "1", "-i", "3", "-c", "1", "-c", "2"], "auto"),
-        ("b", &["-t", "1", "-i", "3", "-c", "1"], "static"),
+        ("a", &["-t", "1", "-i", "4", "-c", "1", "-c", "2"], "auto"),
+        ("b", &["-t", "1", "-i", "4", "-c", "1"], "static"),
         ("q", &["--quick=13", "-c", "1"], "auto"),
     ];
     for (dir, args, image) in plans {
@@ -518,7 +529,8 @@ fn a_report_with_its_log_compares_as_its_json() {
 
 /// The C UnixBench's report with its own log beside it (tests/fixtures/compare/c-unixbench.log,
 /// the log of c-unixbench.txt): the log's passes, scored as Run scores them, give back the
-/// log's own scores and every test's interval.
+/// log's own scores, the interval of every test of ten passes (of the 3-pass tests', two kept,
+/// none of use) and the index's.
 #[test]
 fn the_c_suites_report_with_its_log() {
     let s = Scratch::new("cmplog-c");
@@ -531,12 +543,17 @@ fn the_c_suites_report_with_its_log() {
     let rows: Vec<Vec<&str>> = tsv.lines().skip(1).map(|l| l.split('\t').collect()).collect();
     // 12 tests and the index, at 1 and 2 copies, for each of the two runs.
     assert_eq!(rows.len(), 2 * 13 * 2, "{tsv}");
+    let short = ["Execl", "File Copy", "Process Creation", "Shell Scripts"];
     for r in &rows {
-        let (lo, hi): (f64, f64) = (r[5].parse().unwrap(), r[6].parse().unwrap());
         let score: f64 = r[4].parse().unwrap();
+        if short.iter().any(|s| r[1].starts_with(s)) {
+            assert_eq!((r[5], r[6]), ("", ""), "{r:?}");
+            continue;
+        }
+        let (lo, hi): (f64, f64) = (r[5].parse().unwrap(), r[6].parse().unwrap());
         assert!(lo < score && score < hi, "{r:?}");
         if r[2] == "2" {
-            assert_eq!((r[7], r[8]), ("100", "yes"), "{r:?}");
+            assert_eq!((r[7], r[8], r[14]), ("100", "yes", "no"), "{r:?}");
         }
     }
     // To the 15 digits of the log's `>>>> score: 78540503.4328753` and `160012088.764291`.
@@ -581,14 +598,14 @@ fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
     assert!(text.contains(", quick run\n"), "{text}");
     let tsv = cmp(&["--format", "tsv", "d.json", "quick.json"]);
     assert!(tsv.starts_with(
-        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\n"
+        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\t"
     ));
     let row = tsv.lines().find(|l| l.starts_with("1\tPipe Throughput\t1\t")).unwrap();
-    assert!(row.ends_with("\tstandard\tyes"), "{row}");
+    assert!(row.contains("\tstandard\tyes\t"), "{row}");
     let row = tsv.lines().find(|l| l.starts_with("1\tSystem Call Overhead\t2\t")).unwrap();
-    assert!(row.ends_with("\tquick\tno"), "{row}");
+    assert!(row.contains("\tquick\tno\t"), "{row}");
     let json = cmp(&["--format", "json", "d.json", "quick.json"]);
-    assert!(json.contains("\"overlap\":null,\"disturbed\":true}"), "{json}");
+    assert!(json.contains("\"marked\":null,\"disturbed\":true}"), "{json}");
     assert!(json.contains("\"run_kind\":\"quick\""), "{json}");
     let html = cmp(&["--format", "html", "d.json", "quick.json"]);
     assert!(
@@ -805,4 +822,106 @@ fn a_large_input_is_read_in_bounded_time_and_memory() {
         err.contains("holds more JSON values than compare reads (they would take over 128 MiB)"),
         "{err}"
     );
+}
+
+// ---- The test on a difference, and the verdict in words ---------------------------------------
+
+/// A results JSON of one 1-copy run of Dhrystone whose index is `index` with the interval
+/// index/1.01 to index·1.01 on `df` degrees of freedom, as the run and its test write them;
+/// the test `disturbed` or not.
+fn indexed_json(start: u64, index: f64, df: f64, disturbed: bool) -> String {
+    let s = index / 10.0 * 116700.0;
+    format!(
+        "{{\"schema\":\"unixbench-results\",\"schema_version\":2,\"version\":\"6.0.0\",\"kind\":\"standard\",\
+         \"system\":{{\"hostname\":\"vm\",\"machine\":\"x86_64\",\"os_release\":\"6.18\",\"cpu_count\":2,\
+         \"cpus\":[{{\"model\":\"EPYC\"}}]}},\"runs\":[{{\"copies\":1,\"start\":{start},\"results\":[\
+         {{\"message\":\"Dhrystone 2 using register variables\",\"score\":{s},\"unit\":\"lps\",\
+         \"disturbed\":{disturbed},\"stats\":{{\"ci95_low\":{},\"ci95_high\":{},\"ci95_df\":{df}}}}}],\
+         \"index\":[{{\"category\":\"system\",\"score\":{index},\"partial\":false,\"ci95_low\":{},\
+         \"ci95_high\":{},\"ci95_df\":{df},\"rows\":[{{\"message\":\"Dhrystone 2 using register variables\",\
+         \"baseline\":116700,\"score\":{s},\"index\":{index}}}]}}]}}]}}",
+        s / 1.01,
+        s * 1.01,
+        index / 1.01,
+        index * 1.01
+    )
+}
+
+#[test]
+fn a_difference_is_tested_on_the_ratio_and_said_in_words_in_every_format() {
+    let s = Scratch::new("cmp-verdict");
+    let put = |name: &str, index: f64, disturbed: bool| {
+        std::fs::write(s.path().join(name), indexed_json(1795910742, index, 8.0, disturbed)).unwrap()
+    };
+    put("base.json", 1000.0, false);
+    put("slow.json", 900.0, false);
+    put("close.json", 1005.0, false);
+    put("busy.json", 900.0, true);
+    let cmp = |args: &[&str]| {
+        let o = run(ub(["compare"]).args(args).current_dir(s.path()));
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // Each ±1% on 8 degrees of freedom: the log ratio's standard error is √2·ln(1.01)/t(8), on
+    // 16 degrees of freedom; 10% slower is marked, with the ratio's interval 88.8% to 91.2%.
+    let text = cmp(&["base.json", "slow.json", "close.json"]);
+    let index = text.lines().find(|l| l.starts_with("System Benchmarks Index Score")).unwrap();
+    assert!(index.contains(" 90.0%*") && index.ends_with(" 100.5%"), "{index}");
+    assert!(text.contains("\n[2] is 10.0% \u{b1} 1.2% slower than [1] on the index\n"), "{text}");
+    // 0.5% is within what these two runs can show: not marked, and the smallest difference
+    // they could have shown (80% power) is said, with what to do for a sharper answer.
+    assert!(
+        text.contains(
+            "\n[3] against [1]: no difference shown on the index; these two runs cannot show one below 1.8% \
+             (for a sharper answer, compare --pool over three runs or more of each"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\n*: a difference is shown: the 95% interval of the ratio"), "{text}");
+    // A marked difference beside a disturbed run says the difference may be that other work.
+    let busy = cmp(&["base.json", "busy.json"]);
+    assert!(
+        busy.contains("[2] is 10.0% \u{b1} 1.2% slower than [1] on the index; a run was disturbed (d), so the difference may be that other work"),
+        "{busy}"
+    );
+    // The TSV: the present columns, then the ratio's interval, the detectable difference and
+    // the mark; overlap keeps its meaning (these intervals do not overlap, 1005's do).
+    let tsv = cmp(&["--format", "tsv", "base.json", "slow.json", "close.json"]);
+    assert!(tsv.starts_with(
+        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\t\
+         ratio_ci95_low\tratio_ci95_high\tdetectable_pct\tmarked\n"
+    ));
+    let row = |run: &str| {
+        let l = tsv
+            .lines()
+            .find(|l| l.starts_with(&format!("1\tSystem Benchmarks Index Score\t{run}\t")))
+            .unwrap();
+        l.split('\t').map(str::to_string).collect::<Vec<_>>()
+    };
+    let (slow, close) = (row("2"), row("3"));
+    assert_eq!((slow[8].as_str(), slow[14].as_str()), ("no", "yes"), "{slow:?}");
+    assert_eq!((close[8].as_str(), close[14].as_str()), ("yes", "no"), "{close:?}");
+    let num = |v: &str| v.parse::<f64>().unwrap();
+    assert!((num(&slow[11]) - 0.8884).abs() < 5e-4 && (num(&slow[12]) - 0.9117).abs() < 5e-4, "{slow:?}");
+    assert!((num(&close[13]) - 1.84).abs() < 0.01, "{close:?}");
+    assert_eq!(row("1")[14], "");
+    // JSON: the same per value, and the verdicts.
+    let json = cmp(&["--format", "json", "base.json", "slow.json", "close.json"]);
+    assert!(json.contains("\"marked\":true") && json.contains("\"marked\":false"), "{json}");
+    assert!(json.contains("\"detectable_pct\":1.84"), "{json}");
+    assert!(
+        json.contains("\"verdicts\":[{\"run\":2,\"test\":\"System Benchmarks Index Score\",\"marked\":true,\"text\":\"[2] is 10.0% \u{b1} 1.2% slower"),
+        "{json}"
+    );
+    // HTML and Markdown say the same.
+    let html = cmp(&["--format", "html", "base.json", "slow.json", "close.json"]);
+    assert!(
+        html.contains(
+            "<p class=\"verdict marked\">[2] is 10.0% \u{b1} 1.2% slower than [1] on the index</p>"
+        ),
+        "{html}"
+    );
+    assert!(html.contains("<p class=\"verdict\">[3] against [1]: no difference shown"), "{html}");
+    let md = cmp(&["--format", "md", "base.json", "slow.json"]);
+    assert!(md.lines().next().unwrap().contains("| detectable_pct | marked |"), "{md}");
 }

@@ -169,14 +169,6 @@ fn format_md_prints_markdown_tables_for_compare() {
     }
 }
 
-/// A cell holding `|` stays one cell.
-#[test]
-fn a_bar_inside_a_cell_is_escaped() {
-    let md = base::fmt::markdown_table("a\tb\nx|y\tz\n");
-    assert_eq!(markdown_tables(&md).len(), 1);
-    assert!(md.contains("x\\|y"), "{md}");
-}
-
 #[test]
 fn an_unknown_test_or_option_is_one_short_line() {
     for (args, needle) in [

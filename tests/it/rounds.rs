@@ -68,7 +68,7 @@ fn an_interleaved_run_records_its_order_and_its_seed_replays_it() {
     assert!(out.lines().any(|l| l.starts_with("** the host's speed moved ")), "{out}");
     assert!(
         out.contains("** index system: ")
-            && out.contains("the spread of 3 rounds' indexes, with the wander between runs"),
+            && out.contains("the spread of 3 rounds' indexes, with the host's wander between them"),
         "{out}"
     );
     assert!(log.starts_with("** rounds, seed 5: "), "{log}");

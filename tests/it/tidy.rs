@@ -381,7 +381,7 @@ const CRATES: &[Crate] = &[
         name: "report",
         layers: &[
             &["fixture"],
-            &["index4", "view"],
+            &["index4", "view", "markdown"],
             &["svg"],
             &["page"],
             &["text", "html", "json", "log", "csv", "tsv"],

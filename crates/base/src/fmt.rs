@@ -241,12 +241,6 @@ pub fn number(n: Option<usize>, what: &str, plural: &str) -> String {
     }
 }
 
-/// One line of free text (an error that may span lines) for a line-oriented format.
-pub fn one_line(s: &str) -> String {
-    let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    parts.join(" / ")
-}
-
 /// A host string as part of a file name: anything but ASCII letters, digits, `.`, `_` and `-`
 /// becomes `_`, and so does a leading `.`, so no host name makes a path, a hidden file or `..`.
 pub fn file_name_part(s: &str) -> String {
@@ -293,24 +287,6 @@ fn is_unseen(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
 
-/// A tab-separated table (a header line, then rows) as a GitHub-flavoured Markdown table: the
-/// header, the separator, each row with as many cells; a `|` in a cell is escaped. The one
-/// Markdown writer, so that the report's and compare's `--format md` agree.
-pub fn markdown_table(tsv: &str) -> String {
-    let row = |l: &str| {
-        let cells: Vec<String> = l.split('\t').map(|c| c.trim().replace('|', "\\|")).collect();
-        format!("| {} |\n", cells.join(" | "))
-    };
-    let mut lines = tsv.lines();
-    let Some(head) = lines.next() else { return String::new() };
-    let mut o = row(head);
-    o += &format!("|{}\n", "---|".repeat(head.split('\t').count()));
-    for l in lines.filter(|l| !l.is_empty()) {
-        o += &row(l);
-    }
-    o
-}
-
 /// A text cell of a TSV or CSV made [`printable`] (so a tab or line break cannot split it), and
 /// not taken for a formula by a spreadsheet: one that starts with `=`, `+`, `-` or `@` gets a
 /// `'` before it, as OWASP's advice on CSV injection says. Only for text: a number's cell
@@ -327,12 +303,6 @@ pub fn text_cell(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_tsv_becomes_a_markdown_table() {
-        let md = markdown_table("a\tb\n1|2\t\n");
-        assert_eq!(md, "| a | b |\n|---|---|\n| 1\\|2 |  |\n");
-    }
 
     #[test]
     fn host_strings_are_data() {
@@ -468,11 +438,5 @@ mod tests {
         assert_eq!(number(Some(0), "CPU", "CPUs"), "0 CPUs");
         assert_eq!(number(None, "CPU", "CPUs"), "unknown CPUs");
         assert_eq!(number(Some(1), "parallel copy", "parallel copies"), "1 parallel copy");
-    }
-
-    #[test]
-    fn one_line_joins_lines() {
-        assert_eq!(one_line("a\n\n  b \nc"), "a / b / c");
-        assert_eq!(one_line("plain"), "plain");
     }
 }

@@ -10,7 +10,6 @@ use super::fleet::{self, Row};
 use super::source::{FileKind, Source, TestResult};
 use crate::fmt::number;
 use crate::model::Category;
-use crate::stats::Interval;
 use report::page::{cell, head, head_row};
 use report::svg::{self, escape, Chart, Point};
 use std::fmt::Write as _;
@@ -117,8 +116,9 @@ fn table(sources: &[Source]) -> String {
 }
 
 /// Each file's figures against the first file's, at each copy count they all have: the score
-/// as a percentage of the first's and the mark its interval earns (`*` apart, `?` unknown, `!`
-/// other exec images), `d` for a disturbed figure; the text table's, without the scores.
+/// as a percentage of the first's and its mark (`*` a difference shown, `?` unknown, `!` other
+/// exec images), `d` for a disturbed figure; the text table's, without the scores; then the
+/// verdicts in words, with the ratio's interval and the smallest detectable difference.
 fn against_first(sources: &[Source]) -> String {
     let Some(c) = super::table::compare(sources.to_vec()).ok().filter(|_| sources.len() > 1) else {
         return String::new();
@@ -145,10 +145,14 @@ fn against_first(sources: &[Source]) -> String {
             s += "</tr>\n";
         }
         s += "</table></p>\n";
+        for v in super::table::verdicts(t) {
+            let class = if v.marked { "verdict marked" } else { "verdict" };
+            let _ = writeln!(s, "<p class=\"{class}\">{}</p>", escape(&v.text));
+        }
     }
     let _ = write!(
         s,
-        "<p class=\"note\">*: the two 95% intervals do not overlap; ?: an interval is unknown; !: other exec images; d: disturbed. {}</p>\n\n",
+        "<p class=\"note\">*: a difference is shown (the 95% interval of the ratio, by Welch&#39;s test on the log ratio, excludes 100%); ?: an interval is unknown; !: other exec images; d: disturbed. {}</p>\n\n",
         escape(&super::table::intervals_note(sources)).replace('\n', " ")
     );
     s
@@ -200,7 +204,7 @@ fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&TestResult) -> bool) -
             base.push(one.filter(|_| r.copies != 1));
             for t in &r.tests {
                 let Some(value) = t.index else { continue };
-                let ci = t.ci.map(|c| Interval::around(value, c.log_half));
+                let ci = t.ci.map(|c| c.recentred(value));
                 points.push(Point {
                     series: s,
                     key: 0,

@@ -1,6 +1,7 @@
 //! `unixbench compare A B [C ...]`: lines up runs from our results JSON and from text reports
 //! (ours or the C UnixBench's) by copy count, and prints one table per copy count: each test's
-//! score per run, its ratio to the first run, and a mark where the 95% intervals do not overlap.
+//! score per run, its ratio to the first run, and a mark where the test on their difference
+//! shows one (`stats::difference`), then a verdict in words on the index.
 //! Given one file with a 1-copy and an N-copy run, prints the UnixBench README's scaling table.
 //!
 //! With `--pool`, several runs of one host are judged together (`pool`).
@@ -32,8 +33,14 @@ const HELP: &str = "\
 Usage: unixbench compare [--format text|tsv|json|html|md] [--hosts | --pool] FILE [FILE ...]
 
 Lines up the runs of results files by copy count and prints one table per copy count: each
-test's score per file, the ratio to the first file in percent, and a mark (*) where the two 95%
-confidence intervals do not overlap. A FILE is a results JSON of unixbench or a text report in
+test's score per file, the ratio to the first file in percent, and a mark (*) where a difference
+is shown: the 95% interval of the ratio (the two runs' standard errors combined, Welch's test on
+the log scale) excludes 100%. Under each table, a line per file in words on the index: how much
+faster or slower than the first it is (with a warning where either run was disturbed), or that
+no difference was shown and the smallest difference these two runs could have shown (at 80%
+power). tsv and json add the ratio's interval (ratio_ci95_low, ratio_ci95_high), that smallest
+difference (detectable_pct) and the mark (marked); overlap says whether the two intervals
+overlap, which two different figures can. A FILE is a results JSON of unixbench or a text report in
 UnixBench's classic layout (of unixbench or of the C UnixBench; these carry no intervals, but
 the run's log, FILE.log beside it, does: when it is there and matches, it is read too).
 The list of files gives each one's host, CPU, kernel, date, version and kind of run (standard,
@@ -188,7 +195,7 @@ fn render_pool(format: Format, sources: Vec<source::Source>) -> Result<String> {
         Format::Text => pool::text(&p),
         Format::Tsv => pool::tsv(&p),
         Format::Json => pool::json(&p),
-        Format::Markdown => fmt::markdown_table(&pool::tsv(&p)),
+        Format::Markdown => report::markdown::table(&pool::tsv(&p)),
         Format::Html | Format::Csv => unreachable!("refused with the arguments"),
     })
 }
@@ -202,7 +209,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
         return match format {
             Format::Text => Ok(fleet::text(&sources)),
             Format::Tsv => Ok(fleet::tsv(&sources)),
-            Format::Markdown => Ok(fmt::markdown_table(&fleet::tsv(&sources))),
+            Format::Markdown => Ok(report::markdown::table(&fleet::tsv(&sources))),
             Format::Json => Err(Error::usage("compare: --hosts prints text, tsv, md or html, not json")),
             Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         };
@@ -214,7 +221,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
             Format::Text => table::scaling_text(&s),
             Format::Tsv => table::scaling_tsv(&s),
             Format::Json => table::scaling_json(&s),
-            Format::Markdown => fmt::markdown_table(&table::scaling_tsv(&s)),
+            Format::Markdown => report::markdown::table(&table::scaling_tsv(&s)),
             Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         });
     }
@@ -223,7 +230,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
         Format::Text => table::text(&c),
         Format::Tsv => table::tsv(&c),
         Format::Json => table::json(&c),
-        Format::Markdown => fmt::markdown_table(&table::tsv(&c)),
+        Format::Markdown => report::markdown::table(&table::tsv(&c)),
         Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
     })
 }

@@ -234,6 +234,12 @@ fn runs(text: &str) -> Vec<(usize, Vec<TestResult>)> {
     out
 }
 
+/// An interval as the JSON would give it back (its two ends and its degrees of freedom), so
+/// that a report with its log and the run's JSON compare to the same bits.
+fn through_ends(c: crate::stats::Interval) -> Option<crate::stats::Interval> {
+    crate::stats::Interval::from_ends(c.low, c.high, Some(c.df).filter(|d| d.is_finite()))
+}
+
 /// Whether a recomputed figure is the one the report prints (`%.1f`), allowing for a log that
 /// kept elapsed times a little coarser than the scoring did.
 fn same(report: f64, log: f64) -> bool {
@@ -279,7 +285,7 @@ fn run_of(
             score: r.score,
             unit: r.unit.clone(),
             index: None,
-            ci: stats.and_then(|s| s.ci95).and_then(|c| source::from_ends(c.low, c.high)),
+            ci: stats.and_then(|s| s.ci95).and_then(through_ends),
             image: if source::times_an_image(&t.message) { image.or(t.image) } else { None },
             disturbed: t.disturbed,
         });
@@ -294,12 +300,8 @@ fn run_of(
                 t.index = row.index;
             }
         }
-        let rows: Vec<_> = b.rows.iter().filter_map(|r| Some((r.index?, r.message.as_str()))).collect();
-        // With rounds, the spread of the rounds' indexes, as the JSON's (through its two ends).
-        let ci = match crate::stats::round_factors(results, &|_| true).len() {
-            0 | 1 => source::index_ci(b.score, &rows, &tests),
-            _ => crate::stats::index_interval(b, results).and_then(|c| source::from_ends(c.low, c.high)),
-        };
+        // As the run's JSON gives it (through its two ends and degrees of freedom).
+        let ci = crate::stats::index_interval(b, results).and_then(through_ends);
         index.push(Index { category: b.category, score: b.score, partial: b.partial, ci });
     }
     if blocks.len() != report.index.len() {
@@ -313,7 +315,6 @@ mod tests {
     use super::super::load;
     use super::*;
     use crate::model::{self, CopyRun, Cpu, Settings, SystemInfo};
-    use crate::stats;
     use scoring::outcome::parse_copy;
 
     const REPORT: &str = "   BYTE UNIX Benchmarks (Version 6.0.0-compatible; unixbench 0.1.0)
@@ -471,18 +472,16 @@ Count score:        220.0
         assert_eq!((execl.unit.as_str(), syscall.unit.as_str()), ("lps", "lps"));
         close(syscall.index.unwrap(), 10.0 * s / 15000.0);
         close(execl.index.unwrap(), 10.0 * e / 43.0);
-        // Intervals of the kept rates, as the JSON gives them.
-        let ci = stats::ci95(&[1.1e6, 1.21e6]).unwrap();
-        let got = syscall.ci.unwrap();
-        assert_eq!((got.low, got.high), (ci.low, ci.high));
-        close(got.log_half, 12.7062047362 * 1.1f64.ln() / 2.0);
-        assert!(execl.ci.is_some());
+        // Two kept passes each: no interval of use, as the JSON gives none.
+        assert!(syscall.ci.is_none() && execl.ci.is_none());
         assert_eq!((execl.image, syscall.image), (Some(source::Image::Dynamic), None));
         let ix = &run.index[0];
         assert_eq!((ix.category, ix.partial), (model::Category::System, true));
         close(ix.score, 10.0 * ((s / 15000.0).ln() / 2.0 + (e / 43.0).ln() / 2.0).exp());
-        let half = (got.log_half.powi(2) + execl.ci.unwrap().log_half.powi(2)).sqrt() / 2.0;
-        close(ix.ci.unwrap().log_half, half);
+        // The index's, propagated from the two tests' standard errors, each on one degree of
+        // freedom, as the JSON gives it.
+        let ci = ix.ci.unwrap();
+        assert!(ci.low < ix.score && ix.score < ci.high && (1.0..=2.0).contains(&ci.df), "{ci:?}");
     }
 
     #[test]
@@ -641,6 +640,7 @@ Count score:        220.0
                         ("COUNT|1000003|1|lps\n", 1.000_013_7),
                         ("COUNT|1200007|1|lps\n", 1.000_2),
                         ("COUNT|1100001|1|lps\n", 0.999_91),
+                        ("COUNT|1150001|1|lps\n", 1.000_1),
                     ],
                 ),
                 test(
@@ -649,6 +649,8 @@ Count score:        220.0
                     &[
                         ("COUNT|3001.234|0|MWIPS\nTIME|9.954\n", 10.0),
                         ("COUNT|3011.5|0|MWIPS\nTIME|10.012\n", 10.0),
+                        ("COUNT|3005.5|0|MWIPS\nTIME|10.002\n", 10.0),
+                        ("COUNT|2999.5|0|MWIPS\nTIME|9.992\n", 10.0),
                     ],
                 ),
                 test(
@@ -658,6 +660,7 @@ Count score:        220.0
                         (&format!("COUNT|2001|1|lps\n{img}"), 1.001),
                         (&format!("COUNT|2101|1|lps\n{img}"), 1.002),
                         (&format!("COUNT|2051|1|lps\n{img}"), 1.003),
+                        (&format!("COUNT|2071|1|lps\n{img}"), 1.001),
                     ],
                 ),
                 test("pipe", copies, &[("COUNT|5000|1|lps\n", 1.5)]),

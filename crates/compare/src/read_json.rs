@@ -4,9 +4,7 @@
 
 use crate::json::{self, Value};
 use crate::model::Category;
-use crate::source::{
-    from_ends, image_of, index_ci, times_an_image, CopyRun, FileKind, Host, Index, Source, TestResult,
-};
+use crate::source::{image_of, index_ci, times_an_image, CopyRun, FileKind, Host, Index, Source, TestResult};
 use crate::stats::{self, Interval};
 
 fn category_keyed(key: &str) -> Option<Category> {
@@ -164,7 +162,7 @@ fn json_index(r: &Value, tests: &[TestResult]) -> Result<Vec<Index>, String> {
             })
             .collect();
         // The file's own interval when it gives one (from its rounds, or propagated as here).
-        let own = opt_num(b, "ci95_low").zip(opt_num(b, "ci95_high")).and_then(|(lo, hi)| from_ends(lo, hi));
+        let own = file_interval(b);
         index.push(Index {
             category,
             score,
@@ -175,16 +173,23 @@ fn json_index(r: &Value, tests: &[TestResult]) -> Result<Vec<Index>, String> {
     Ok(index)
 }
 
+/// The interval an object of the results JSON gives: `ci95_low` and `ci95_high`, with
+/// `ci95_df` where the file has it (an older one does not: its standard error is then taken
+/// as the largest its ends allow).
+fn file_interval(o: &Value) -> Option<Interval> {
+    Interval::from_ends(opt_num(o, "ci95_low")?, opt_num(o, "ci95_high")?, opt_num(o, "ci95_df"))
+}
+
 /// A result's interval: its `stats` object when present, else computed from its kept passes.
 fn json_interval(t: &Value) -> Option<Interval> {
     if let Some(s) = t.get("stats") {
-        return from_ends(opt_num(s, "ci95_low")?, opt_num(s, "ci95_high")?);
+        return file_interval(s);
     }
-    let rates: Vec<f64> = t
-        .get("passes")?
-        .as_array()?
+    let passes = t.get("passes")?.as_array()?;
+    let kept: Vec<usize> =
+        (0..passes.len()).filter(|&k| passes[k].get("kept").and_then(Value::as_bool) == Some(true)).collect();
+    let rates: Vec<f64> = passes
         .iter()
-        .filter(|p| p.get("kept").and_then(Value::as_bool) == Some(true))
         .map(|p| {
             let (count, time, tb) = (
                 opt_num(p, "count").unwrap_or(0.0),
@@ -198,5 +203,6 @@ fn json_interval(t: &Value) -> Option<Interval> {
             }
         })
         .collect();
-    stats::ci95(&rates)
+    // As the run gives it: the trimmed mean's, none of use below three kept passes.
+    stats::trimmed_ci95(&rates, &kept).filter(|_| kept.len() >= stats::USEFUL_KEPT)
 }

@@ -200,22 +200,13 @@ pub(super) fn image_of(kind: Option<&str>) -> Image {
     }
 }
 
-/// An interval from its two ends, as the results JSON keeps it (`ci95_low`, `ci95_high`); the
-/// log path goes through here too, so that both give the same bits.
-pub(super) fn from_ends(lo: f64, hi: f64) -> Option<Interval> {
-    if lo <= 0.0 || hi < lo {
-        return None;
-    }
-    Some(Interval { low: lo, high: hi, log_half: (hi / lo).ln() / 2.0 })
-}
-
 /// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
 /// with an index, as (index, message), each with the interval of the test of that message.
 pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[TestResult]) -> Option<Interval> {
     let by_name = ByName::new(tests.iter().map(|t| t.message.as_str()));
-    let ci = |msg: &str| by_name.get(msg).and_then(|k| tests[k].ci).map(|c| c.log_half);
-    let parts: Vec<(f64, Option<f64>)> = rows.iter().map(|&(ix, msg)| (ix, ci(msg))).collect();
-    stats::propagate(&parts).map(|c| Interval::around(score, c.log_half))
+    let ci = |msg: &str| by_name.get(msg).and_then(|k| tests[k].ci);
+    let parts: Vec<(f64, Option<Interval>)> = rows.iter().map(|&(ix, msg)| (ix, ci(msg))).collect();
+    stats::propagate(&parts).map(|c| c.recentred(score))
 }
 
 /// Names looked up rather than searched for, so that lining up a file of many tests takes

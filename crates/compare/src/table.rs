@@ -4,7 +4,7 @@
 use super::source::{kinds_warning, yes_no, ByName, FileKind, Image, Source};
 use crate::json::{number, Writer};
 use crate::model::Category;
-use crate::stats::Interval;
+use crate::stats::{self, Difference, Interval};
 use std::fmt::Write as _;
 
 /// One run's figure in a row: the score and its interval, if known.
@@ -18,12 +18,13 @@ pub struct Cell {
     pub disturbed: bool,
 }
 
-/// How a run's interval relates to the first run's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the test on a run's figure against the first run's shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Mark {
-    Overlap,
-    /// The two 95% intervals do not overlap.
-    Apart,
+    /// The ratio's 95% interval holds 1: no difference shown.
+    Same(Difference),
+    /// The ratio's 95% interval excludes 1 (Welch's test on the log ratio).
+    Differs(Difference),
     /// One of the intervals is unknown.
     Unknown,
     /// The two timed different exec images (static against dynamic): not comparable at all.
@@ -37,20 +38,34 @@ impl Mark {
                 return Mark::Images;
             }
         }
-        match (first.ci, other.ci) {
-            (Some(a), Some(b)) if a.overlaps(&b) => Mark::Overlap,
-            (Some(_), Some(_)) => Mark::Apart,
-            _ => Mark::Unknown,
+        let (Some(a), Some(b)) = (first.ci, other.ci) else { return Mark::Unknown };
+        match stats::difference(first.score, &a, other.score, &b) {
+            Some(d) if d.marked => Mark::Differs(d),
+            Some(d) => Mark::Same(d),
+            None => Mark::Unknown,
         }
     }
     fn symbol(self) -> char {
         match self {
-            Mark::Overlap => ' ',
-            Mark::Apart => '*',
+            Mark::Same(_) => ' ',
+            Mark::Differs(_) => '*',
             Mark::Unknown => '?',
             Mark::Images => '!',
         }
     }
+    /// The difference tested, where there was one.
+    pub fn difference(self) -> Option<Difference> {
+        match self {
+            Mark::Same(d) | Mark::Differs(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the two cells' 95% intervals overlap (the TSV's and JSON's `overlap`; the mark is
+/// the test on the difference, which overlapping intervals can still pass).
+fn overlap(first: &Option<Cell>, other: &Option<Cell>) -> Option<bool> {
+    Some(first.as_ref()?.ci?.overlaps(&other.as_ref()?.ci?))
 }
 
 /// A row: a test, or a category's index score.
@@ -294,7 +309,79 @@ fn table_text(t: &Table) -> String {
         o.push_str(line.trim_end());
         o.push('\n');
     }
+    let verdicts = verdicts(t);
+    if !verdicts.is_empty() {
+        o.push('\n');
+    }
+    for v in verdicts {
+        let _ = writeln!(o, "{}", v.text);
+    }
     o
+}
+
+/// A file's figure against the first's on a table's headline index, in words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// The file, 0-based (1 or more).
+    pub run: usize,
+    /// The row judged: the System Benchmarks Index Score, else the first index score.
+    pub row: String,
+    /// Whether a difference is shown.
+    pub marked: bool,
+    pub text: String,
+}
+
+/// The row a table's verdicts speak of: the System Benchmarks Index Score, else its first
+/// index score; None for a table without one.
+fn headline(t: &Table) -> Option<&Row> {
+    let system = index_title(Category::System);
+    t.rows
+        .iter()
+        .find(|r| r.index_score && r.name == system)
+        .or_else(|| t.rows.iter().find(|r| r.index_score))
+}
+
+/// What to do for a sharper answer than two runs gave.
+pub const SHARPER: &str =
+    "for a sharper answer, compare --pool over three runs or more of each, spread over an hour, or longer runs (more rounds)";
+
+/// One line for each file after the first on a table's headline index: how much faster or
+/// slower than the first it is, with the 95% interval's half-width, and a warning where either
+/// run was disturbed; or that no difference was shown, and the smallest these two runs could
+/// have shown; or why there was no test.
+pub fn verdicts(t: &Table) -> Vec<Verdict> {
+    let Some(row) = headline(t) else { return Vec::new() };
+    let on =
+        if row.name == index_title(Category::System) { "the index".to_string() } else { row.name.clone() };
+    let mut out = Vec::new();
+    for j in 1..row.cells.len() {
+        let (first, other) = (&row.cells[0], &row.cells[j]);
+        let Some(m) = mark(first, other) else { continue };
+        let busy = |c: &Option<Cell>| c.is_some_and(|c| c.disturbed);
+        let mut text = format!("[{}] ", j + 1);
+        let _ = match m {
+            Mark::Differs(d) => write!(
+                text,
+                "is {:.1}% \u{b1} {:.1}% {} than [1] on {on}{}",
+                100.0 * (d.ratio - 1.0).abs(),
+                100.0 * (d.high - d.low) / 2.0,
+                if d.ratio < 1.0 { "slower" } else { "faster" },
+                match (busy(first), busy(other)) {
+                    (false, false) => "",
+                    _ => "; a run was disturbed (d), so the difference may be that other work",
+                }
+            ),
+            Mark::Same(d) => write!(
+                text,
+                "against [1]: no difference shown on {on}; these two runs cannot show one below {:.1}% ({SHARPER})",
+                100.0 * d.detectable
+            ),
+            Mark::Unknown => write!(text, "against [1]: no test on {on}: an interval is unknown"),
+            Mark::Images => write!(text, "against [1]: not comparable on {on}: other exec images"),
+        };
+        out.push(Verdict { run: j, row: row.name.clone(), marked: matches!(m, Mark::Differs(_)), text });
+    }
+    out
 }
 
 /// The title of a copy count's table: `1 parallel copy`, `2 parallel copies`.
@@ -361,8 +448,8 @@ pub(super) fn notes_text(c: &Comparison) -> String {
 fn legend_text(c: &Comparison) -> String {
     let mut o = String::from("\nvs [1]: the score as a percentage of [1]'s score.\n");
     o.push_str("95%: the half-width of the score's 95% interval (log scale), as a percentage.\n");
-    o.push_str("*: the two 95% confidence intervals do not overlap.\n");
-    o.push_str("?: an interval is unknown (a text report has none; a single kept pass gives none).\n");
+    o.push_str("*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.\n");
+    o.push_str("?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).\n");
     let rows = || c.tables.iter().flat_map(|t| &t.rows);
     if rows().any(|r| r.cells.iter().skip(1).any(|x| mark(&r.cells[0], x) == Some(Mark::Images))) {
         o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
@@ -389,7 +476,7 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
         .map(|i| format!("[{}]", i + 1))
         .collect();
     let mut o = String::from(if sources.iter().any(|s| s.rounds) {
-        "Index intervals: the spread of the rounds' indexes where a run had rounds (its intervals allowing for the host's wander between runs as wide as between rounds), else propagated from the tests'.\n"
+        "Index intervals: the spread of the rounds' indexes where a run had rounds (its intervals allowing for the host's own wander between rounds, net of the passes' noise, as its wander between runs), else propagated from the tests'.\n"
     } else {
         "Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n"
     });
@@ -414,29 +501,38 @@ fn pct(x: Option<f64>) -> Option<f64> {
 /// The comparison as TSV: one line per table row and run.
 pub fn tsv(c: &Comparison) -> String {
     let mut o = String::from(
-        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\n",
+        "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\t\
+         ratio_ci95_low\tratio_ci95_high\tdetectable_pct\tmarked\n",
     );
     // Once per file: a run's kind looks at all its tests.
     let kinds: Vec<&str> = c.sources.iter().map(|s| s.run_kind().name()).collect();
     for t in &c.tables {
         for r in &t.rows {
             for (j, cell) in r.cells.iter().enumerate() {
+                let m = if j == 0 { None } else { mark(&r.cells[0], cell) };
                 let (vs, overlap) = if j == 0 {
                     (String::new(), String::new())
                 } else {
-                    let m = match mark(&r.cells[0], cell) {
-                        Some(Mark::Overlap) => "yes",
-                        Some(Mark::Apart) => "no",
-                        Some(Mark::Unknown) => "unknown",
-                        Some(Mark::Images) => "images differ",
-                        None => "",
+                    let o = match (m, overlap(&r.cells[0], cell)) {
+                        (Some(Mark::Images), _) => "images differ",
+                        (_, Some(true)) => "yes",
+                        (_, Some(false)) => "no",
+                        (Some(_), None) => "unknown",
+                        (None, None) => "",
                     };
-                    (opt(pct(ratio(&r.cells[0], cell))), m.to_string())
+                    (opt(pct(ratio(&r.cells[0], cell))), o.to_string())
                 };
                 let disturbed = yes_no(cell.map(|x| x.disturbed));
+                let d = m.and_then(Mark::difference);
+                let marked = match m {
+                    Some(Mark::Differs(_)) => "yes",
+                    Some(Mark::Same(_)) => "no",
+                    Some(_) => "unknown",
+                    None => "",
+                };
                 let _ = writeln!(
                     o,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}\t{}\t{disturbed}",
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}\t{}\t{disturbed}\t{}\t{}\t{}\t{marked}",
                     t.copies,
                     crate::fmt::text_cell(&r.name),
                     j + 1,
@@ -445,6 +541,9 @@ pub fn tsv(c: &Comparison) -> String {
                     opt(cell.and_then(|x| x.ci).map(|i| i.low)),
                     opt(cell.and_then(|x| x.ci).map(|i| i.high)),
                     kinds[j],
+                    opt(d.map(|d| d.low)),
+                    opt(d.map(|d| d.high)),
+                    opt(pct(d.map(|d| 100.0 * d.detectable))),
                 );
             }
         }
@@ -463,6 +562,16 @@ pub fn json(c: &Comparison) -> String {
         j.key("rows").begin_array();
         for r in &t.rows {
             row_json(&mut j, r);
+        }
+        j.end_array();
+        j.key("verdicts").begin_array();
+        for v in verdicts(t) {
+            j.begin_object();
+            j.key("run").int(v.run as i64 + 1);
+            j.key("test").string(&v.row);
+            j.key("marked").bool(v.marked);
+            j.key("text").string(&v.text);
+            j.end_object();
         }
         j.end_array().end_object();
     }
@@ -522,7 +631,9 @@ fn source_json(j: &mut Writer, i: usize, s: &Source) {
     j.end_object();
 }
 
-/// A row: its test, and each file's value with its interval, ratio, overlap and verdict.
+/// A row: its test, and each file's value with its interval, ratio, overlap, the test on the
+/// difference (the ratio's interval, the smallest detectable difference, the mark) and
+/// whether it was disturbed.
 fn row_json(j: &mut Writer, r: &Row) {
     j.begin_object();
     j.key("test").string(&r.name);
@@ -534,12 +645,23 @@ fn row_json(j: &mut Writer, r: &Row) {
         j.key("ci95_low").opt_number(cell.and_then(|x| x.ci).map(|i| i.low));
         j.key("ci95_high").opt_number(cell.and_then(|x| x.ci).map(|i| i.high));
         j.key("vs_first_pct").opt_number(if k == 0 { None } else { pct(ratio(&r.cells[0], cell)) });
+        let m = if k == 0 { None } else { mark(&r.cells[0], cell) };
         j.key("overlap");
-        match (k, mark(&r.cells[0], cell)) {
-            (0, _) | (_, None) | (_, Some(Mark::Unknown)) => j.null(),
-            (_, Some(Mark::Overlap)) => j.bool(true),
-            (_, Some(Mark::Apart)) => j.bool(false),
-            (_, Some(Mark::Images)) => j.string("images differ"),
+        match (m, overlap(&r.cells[0], cell)) {
+            (None, _) | (Some(Mark::Unknown), _) => j.null(),
+            (Some(Mark::Images), _) => j.string("images differ"),
+            (_, Some(o)) => j.bool(o),
+            (_, None) => j.null(),
+        };
+        let d = m.and_then(Mark::difference);
+        j.key("ratio_ci95_low").opt_number(d.map(|d| d.low));
+        j.key("ratio_ci95_high").opt_number(d.map(|d| d.high));
+        j.key("detectable_pct").opt_number(pct(d.map(|d| 100.0 * d.detectable)));
+        j.key("marked");
+        match m {
+            Some(Mark::Differs(_)) => j.bool(true),
+            Some(Mark::Same(_)) => j.bool(false),
+            _ => j.null(),
         };
         j.key("disturbed");
         match cell {

@@ -697,7 +697,8 @@ mod tests {
 
     #[test]
     fn verbose_stats_line() {
-        // Rates 100, 110, 121: geomean 110, cv 0.0952, interval 110·e^∓0.23676 (src/stats.rs).
+        // Rates 100, 110, 121 kept, 50 dropped: geomean 110, cv 0.0952, the trimmed mean's
+        // interval (50 winsorized to 100; src/stats.rs).
         let pass = |count: f64| Pass { count, time: 1.0, timebase: 1.0, ..Pass::default() };
         let r = TestResult {
             passes: vec![pass(100.0), pass(110.0), pass(121.0), pass(50.0)],
@@ -706,7 +707,7 @@ mod tests {
         };
         assert_eq!(
             stats_line(&r, &[]).unwrap(),
-            "  kept passes 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 86.8 - 139.4 (-21.1% / +26.7%)\n"
+            "  kept passes 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 81.8 - 148.0 (-25.7% / +34.5%)\n"
         );
         assert!(stats_line(&TestResult::default(), &[]).is_none());
     }

@@ -702,13 +702,14 @@ mod tests {
 
     #[test]
     fn a_quick_test_stops_when_its_interval_is_tight_and_pays_its_budget() {
-        // Identical passes converge at the third; pipe's share is all of a 100 s budget.
+        // Identical passes converge at the fourth (three kept, the fewest with an interval of
+        // use); pipe's share is all of a 100 s budget.
         let mut ex = Canned::new(2.0).counting(&[7.0; 10]);
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
         let f = Policy::Quick(Budget::new(0.0, 0.0, w)).test_secs(suite::test("pipe").unwrap());
         let (r, policy) = run(&mut ex, Policy::Quick(Budget::new(100.0, f, w)), "pipe", 1);
-        assert_eq!(r.unwrap().passes.len(), 3);
-        assert_eq!(policy, Policy::Quick(Budget { held: (100.0 - f) / 2.0, ..Budget::new(94.0, 0.0, 0.0) }));
+        assert_eq!(r.unwrap().passes.len(), 4);
+        assert_eq!(policy, Policy::Quick(Budget { held: (100.0 - f) / 2.0, ..Budget::new(92.0, 0.0, 0.0) }));
         assert!(ex.settles.iter().all(|s| *s == Settle::NONE), "pipe writes no files");
         // Noisy passes in a small budget: it stops where another pass would overrun.
         let mut ex = Canned::new(2.0).counting(&[1.0, 9.0, 3.0, 7.0, 2.0, 8.0]);
@@ -778,11 +779,12 @@ mod tests {
         let r = run_with(&mut ex, i3, "pipe", 1, true).0.unwrap();
         assert_eq!((r.passes.len(), r.replaced.len()), (3, MAX_REMEASURED));
         assert!(r.disturbed());
-        // A quick run's three passes are three undisturbed ones, while its share has room.
+        // A quick run's passes (four: three kept, the fewest with an interval of use) are
+        // undisturbed ones, while its share has room.
         let w = crate::policy::standard_secs(suite::test("pipe").unwrap());
         let q = Policy::Quick(Budget::new(100.0, 0.0, w));
-        let r = run_with(&mut canned(&[busy, quiet, quiet, quiet]), q, "pipe", 1, true).0.unwrap();
-        assert_eq!((r.passes.len(), r.replaced.len()), (3, 1));
+        let r = run_with(&mut canned(&[busy, quiet, quiet, quiet, quiet]), q, "pipe", 1, true).0.unwrap();
+        assert_eq!((r.passes.len(), r.replaced.len()), (4, 1));
         // A share of three passes has no room: the disturbed pass stays, and says so.
         let f = Policy::Quick(Budget::new(0.0, 0.0, w)).test_secs(suite::test("pipe").unwrap());
         let q = Policy::Quick(Budget::new(f, f, w));
@@ -798,8 +800,8 @@ mod tests {
         let pipe = suite::test("pipe").unwrap();
         let w = crate::policy::standard_secs(pipe);
         let f = Policy::Quick(Budget::new(0.0, 0.0, w)).test_secs(pipe);
-        let mut ex = Canned::new(1.0).counting(&[5.0; 7]);
-        ex.noises = [busy, busy, busy, quiet, busy, quiet, quiet].into_iter().collect();
+        let mut ex = Canned::new(1.0).counting(&[5.0; 8]);
+        ex.noises = [busy, busy, busy, quiet, busy, quiet, quiet, quiet].into_iter().collect();
         let mut runner = Runner {
             exe: Path::new("/unused"),
             exec: &mut ex,
@@ -817,16 +819,17 @@ mod tests {
         let mut r = runner.run_passes(pipe, 1, &p).unwrap();
         assert!(r.disturbed() && r.replaced.is_empty());
         // The second visit, 10 s: the three set aside, one busy pass more set aside, and the
-        // score's three passes quiet ones, numbered on from the first visit's.
-        assert_eq!(runner.revisit(pipe, &p, &mut r, 10.0), Some(4.0));
-        assert_eq!((r.passes.len(), r.replaced.len()), (3, 4));
+        // score's passes quiet ones, numbered on from the first visit's: four, since three
+        // keep two, which give no interval of use.
+        assert_eq!(runner.revisit(pipe, &p, &mut r, 10.0), Some(5.0));
+        assert_eq!((r.passes.len(), r.replaced.len()), (4, 4));
         assert!(!r.disturbed() && r.score > 0.0, "scored again");
         assert_eq!(r.replaced.iter().map(|x| x.number).collect::<Vec<_>>(), [1, 2, 3, 5]);
-        assert_eq!(r.scored_numbers(), [4, 6, 7]);
+        assert_eq!(r.scored_numbers(), [4, 6, 7, 8]);
         // A test neither disturbed nor loose is left as it is; a share of less than a pass
         // runs none.
         assert_eq!(runner.revisit(pipe, &p, &mut r, 100.0), Some(0.0));
-        assert_eq!(r.passes.len(), 3);
+        assert_eq!(r.passes.len(), 4);
         let (mut loose, _) = run(&mut Canned::new(1.0).counting(&[1.0, 9.0, 3.0]), STANDARD_3, "pipe", 1);
         let before = loose.clone().unwrap();
         assert_eq!(runner.revisit(pipe, &p, loose.as_mut().unwrap(), 0.5), Some(0.0));

@@ -336,8 +336,9 @@ pub fn stats_table(cr: &CopyRun) -> String {
     s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
           measured again is not one of them), and of them those kept (Run drops the worst third, \
           rounded down), which Run&#39;s table above heads <i>Iters.</i>; the statistics are of the \
-          kept passes. Intervals: 95%, of the \
-          geometric mean, on the log scale with Student&#39;s t; none from a single pass. ";
+          kept passes. Intervals: 95%, of the score as Run keeps the passes (a trimmed mean: the \
+          dropped passes winsorized), on the log scale with Student&#39;s t; none below three kept \
+          passes, where the interval is of no use (two give t = 12.7). ";
     match super::view::rounds(cr) {
         Some(_) => {
             let wander = escape(super::view::WANDER);
@@ -634,7 +635,7 @@ mod tests {
         assert!(t.contains("which Run&#39;s table above heads <i>Iters.</i>"), "the one name explained: {t}");
         assert!(render(&run, fixture::START1, fmt::utc).contains(&t));
         // `low - high (-a% / +b%)`.
-        let ci = crate::stats::Interval::around(100.0, 0.01f64.ln_1p());
+        let ci = crate::stats::Interval::from_ends(100.0 / 1.01, 101.0, None).unwrap();
         assert_eq!(interval(Some(ci), 100.0), "99.0 - 101.0 (-1.0% / +1.0%)");
         assert_eq!(interval(None, 100.0), "---");
     }

@@ -139,13 +139,15 @@ fn copy_run(j: &mut Writer, cr: &CopyRun) {
     j.key("end").int(cr.end);
     j.key("start_iso").string(&super::fmt::iso_utc(cr.start));
     j.key("end_iso").string(&super::fmt::iso_utc(cr.end));
-    // How many rounds, and how far the host's speed moved between them; null without rounds.
+    // How many rounds, how far their indexes spread, and the host's own wander between them
+    // net of the passes' noise (a standard deviation); null without rounds.
     j.key("rounds");
     match super::view::rounds(cr) {
         Some(r) => {
             j.begin_object();
             j.key("count").int(r.count as i64);
             j.key("host_moved").opt_number(r.moved);
+            j.key("host_wander").opt_number(r.wander);
             j.end_object();
         }
         None => {
@@ -232,6 +234,7 @@ fn stats(j: &mut Writer, r: &TestResult, run: &[TestResult]) {
     j.key("cv").opt_number(s.cv);
     j.key("ci95_low").opt_number(s.ci95.map(|c| c.low));
     j.key("ci95_high").opt_number(s.ci95.map(|c| c.high));
+    j.key("ci95_df").opt_number(s.ci95.map(|c| c.df).filter(|d| d.is_finite()));
     j.end_object();
 }
 
@@ -294,7 +297,7 @@ fn copy(j: &mut Writer, c: &CopyOutcome) {
 }
 
 fn index_block(j: &mut Writer, b: &IndexBlock, cr: &CopyRun) {
-    // The index's interval, propagated from its tests' (independence assumed).
+    // The index's interval: its rounds' spread, else propagated from its tests'.
     let ci = crate::stats::index_interval(b, &cr.results);
     j.begin_object();
     j.key("category").string(b.category.key());
@@ -303,6 +306,7 @@ fn index_block(j: &mut Writer, b: &IndexBlock, cr: &CopyRun) {
     j.key("partial").bool(b.partial);
     j.key("ci95_low").opt_number(ci.map(|c| c.low));
     j.key("ci95_high").opt_number(ci.map(|c| c.high));
+    j.key("ci95_df").opt_number(ci.map(|c| c.df).filter(|d| d.is_finite()));
     j.key("rows").begin_array();
     for row in &b.rows {
         j.begin_object();
@@ -534,6 +538,7 @@ mod tests {
           "partial": true,
           "ci95_low": null,
           "ci95_high": null,
+          "ci95_df": null,
           "rows": [
             {
               "message": "Dhrystone 2 using register variables",

@@ -18,6 +18,7 @@ pub mod html;
 pub mod index4;
 pub mod json;
 pub mod log;
+pub mod markdown;
 pub mod page;
 pub mod svg;
 pub mod text;
@@ -71,7 +72,7 @@ pub fn render(format: Format, run: &Run) -> String {
         Format::Json => json::render(run),
         Format::Csv => csv::render(run),
         Format::Tsv => tsv::render(run),
-        Format::Markdown => fmt::markdown_table(&tsv::render(run)),
+        Format::Markdown => markdown::table(&tsv::render(run)),
     }
 }
 

@@ -33,7 +33,10 @@ pub fn test_again_header(message: &str, copies: usize, command: &str) -> String 
 /// Written when a second visit stops before its end (a copy failed, a program found it cannot
 /// run now): the test's first figure stands, and `compare` reading the log leaves the section out.
 pub fn again_abandoned(why: &str) -> String {
-    format!("\n>>>> error: measuring again stopped: {}; the first figure stands\n\n", fmt::one_line(why))
+    format!(
+        "\n>>>> error: measuring again stopped: {}; the first figure stands\n\n",
+        super::view::one_line(why)
+    )
 }
 
 /// Written before pass `i` (from 1) runs; the programs' stdout follows it.
@@ -120,9 +123,9 @@ pub fn summary(r: &TestResult) -> String {
         let _ = write!(s, "\n>>>> Sum of {} copies\n", r.copies);
     }
     if let Some(e) = &r.error {
-        let _ = writeln!(s, ">>>> error: {}", fmt::one_line(e));
+        let _ = writeln!(s, ">>>> error: {}", super::view::one_line(e));
     } else if let Some(why) = &r.skipped {
-        let _ = writeln!(s, ">>>> skipped: {}", fmt::one_line(why));
+        let _ = writeln!(s, ">>>> skipped: {}", super::view::one_line(why));
     } else if r.kept.is_empty() {
         s.push_str(">>>> error: no measured results\n");
     } else {

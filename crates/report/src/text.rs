@@ -300,6 +300,7 @@ pub fn quick_notes(cr: &CopyRun) -> String {
         let Some(st) = crate::stats::of_result(r, &cr.results) else { continue };
         let what = match st.ci95 {
             Some(_) => interval(st.ci95, st.geomean),
+            None if st.n == 2 => "no interval of use (two kept passes: t = 12.7)".to_string(),
             None => "no interval".to_string(),
         };
         let _ = writeln!(s, "** {}: {what}, {}", r.name, passes_text(r));
@@ -307,7 +308,9 @@ pub fn quick_notes(cr: &CopyRun) -> String {
     for b in ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
         let from = match rounds(cr) {
-            Some(r) => format!("the spread of {} rounds' indexes, with the wander between runs", r.count),
+            Some(r) => {
+                format!("the spread of {} rounds' indexes, with the host's wander between them", r.count)
+            }
             None => "propagated from the tests' (assumed independent)".to_string(),
         };
         let what = match ci {

@@ -66,9 +66,9 @@ pub fn score_title(b: &IndexBlock) -> String {
 /// Why a test of this block has no score, or None when it has one.
 pub fn unscored_reason(r: &TestResult) -> Option<String> {
     if let Some(e) = &r.error {
-        Some(format!("failed: {}", fmt::one_line(e)))
+        Some(format!("failed: {}", one_line(e)))
     } else if let Some(why) = &r.skipped {
-        Some(format!("skipped: {}", fmt::one_line(why)))
+        Some(format!("skipped: {}", one_line(why)))
     } else if r.kept.is_empty() {
         Some("failed: no measured results".to_string())
     } else {
@@ -215,9 +215,9 @@ pub fn disturbed_count(run: &Run) -> usize {
     run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count()
 }
 
-/// What every interval of a run with rounds allows for (`stats::wander`), as the notes say it.
-pub const WANDER: &str =
-    "every interval allows for the host's speed wandering between runs as far as between rounds";
+/// What every interval of a run with rounds allows for (`stats::host_wander`), as the notes say it.
+pub const WANDER: &str = "every interval allows for the host's own wander between rounds (net of the \
+     passes' noise) as its wander between runs";
 
 /// The note of a run with rounds (every quick run by default, a standard one with
 /// `--interleave`): its seed, and for a standard run that it is still standard.
@@ -342,30 +342,52 @@ pub fn not_standard_note(run: &Run) -> Option<Note> {
     })
 }
 
-/// A copy count's rounds: how many, and how far the host's speed moved between them
-/// (`stats::moved`, 0.13 for 13%).
+/// A copy count's rounds: how many, how far their indexes spread (`stats::moved`, 0.13 for
+/// 13%: the passes' noise and the host's wander together), and the host's own wander between
+/// them, net of that noise (`stats::host_wander`, one standard deviation: 0.01 for ±1%).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rounds {
     pub count: usize,
     pub moved: Option<f64>,
+    pub wander: Option<f64>,
 }
 
 /// The rounds of `cr`, when its passes ran in rounds.
 pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
     let count = cr.results.iter().flat_map(|r| &r.passes).filter_map(|p| p.round).max()?;
     let factors = crate::stats::round_factors(&cr.results, &|_| true);
-    Some(Rounds { count, moved: crate::stats::moved(&factors) })
+    let wander = crate::stats::host_wander(&cr.results, &|_| true).map(|w| w.sd.exp_m1());
+    Some(Rounds { count, moved: crate::stats::moved(&factors), wander })
 }
 
-/// What the intervals of `cr` can see, as a note: with rounds, how far the host's speed moved
-/// between them; without, that they cannot see its wander.
+/// What the intervals of `cr` can see, as a note: with rounds, how far the rounds' indexes
+/// spread and how much of that was the host itself; without, that they cannot see its wander.
 pub fn rounds_note(cr: &CopyRun) -> String {
     match rounds(cr) {
-        Some(r) => format!(
-            "the host's speed moved {:.1}% between rounds ({} rounds)",
-            r.moved.unwrap_or(0.0) * 100.0,
-            r.count
+        Some(Rounds { count, moved: Some(m), wander: Some(w) }) => format!(
+            "the host's speed moved {:.1}% between rounds ({count} rounds), most of it the passes' own \
+             noise where the host's own wander, net of it, is less: \u{b1}{:.1}%",
+            m * 100.0,
+            w * 100.0
         ),
+        Some(r) => format!("one round ({} in all): no wander between rounds to see", r.count),
         None => "no rounds: passes back to back, so the intervals cannot see the host's speed wander".into(),
+    }
+}
+
+/// One line of free text (an error that may span lines) for a line-oriented format.
+pub fn one_line(s: &str) -> String {
+    let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    parts.join(" / ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_joins_lines() {
+        assert_eq!(one_line("a\n\n  b \nc"), "a / b / c");
+        assert_eq!(one_line("plain"), "plain");
     }
 }

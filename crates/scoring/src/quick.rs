@@ -7,10 +7,9 @@
 //! The score of a quick test is computed exactly as a standard one (Run's drop of the lowest
 //! third, geometric mean of the rest), so the interval the rule watches is the interval of the
 //! very number the report prints, as its own passes give it: the wander between runs that the
-//! report adds in a run with rounds (`stats::wander`) is the host's, which no pass can narrow.
+//! report adds in a run with rounds (`stats::host_wander`) is the host's, which no pass can narrow.
 
 use crate::model::{Pass, TestResult};
-use crate::score;
 use crate::stats;
 
 /// The interval half-width, relative to the score, at which a test has enough passes: ±1%.
@@ -35,13 +34,17 @@ pub const DEFAULT_FRACTION: f64 = 0.095;
 pub const PASS_COST: f64 = 0.05;
 
 /// Whether the 95% interval of the score these passes give is within ±`target`: the interval
-/// of the kept passes' rates, kept as the score keeps them (`score::kept_in_run_order`).
+/// of the score as Run keeps the passes (`stats::passes_ci95`, a trimmed mean's).
 pub fn converged(passes: &[Pass], target: f64) -> bool {
-    let kept: Vec<f64> = score::kept_in_run_order(passes).into_iter().map(stats::pass_rate).collect();
-    match stats::ci95(&kept) {
-        Some(ci) => ci.relative_half_width(stats::geomean(&kept)) <= target,
-        None => false,
+    match stats::passes_ci95(passes) {
+        Some(ci) if has_interval(passes) => ci.relative_half_width(ci.low.sqrt() * ci.high.sqrt()) <= target,
+        _ => false,
     }
+}
+
+/// Whether the passes' score has an interval of use: [`stats::USEFUL_KEPT`] kept passes.
+pub fn has_interval(passes: &[Pass]) -> bool {
+    passes.len() - passes.len() / 3 >= stats::USEFUL_KEPT
 }
 
 /// Whether a quick test should stop, given its passes so far (in run order), the
@@ -148,7 +151,9 @@ pub fn owed_passes(r: &TestResult) -> usize {
 /// The tests of one copy count to measure again, a pass of each costing `pass_secs` seconds:
 /// first those with a disturbed pass still in their score, the cheapest to set right first (so
 /// that what is held covers as many as it can), then those whose interval is not within
-/// ±[`TARGET`], in run order. A test without a score (failed, skipped) is not measured again.
+/// ±[`TARGET`], in run order, those with no interval of use yet ([`has_interval`]) first: a pass
+/// that gives a test its interval is worth more than one that tightens another's. A test
+/// without a score (failed, skipped) is not measured again.
 pub fn due_again(results: &[TestResult], pass_secs: impl Fn(&TestResult) -> f64) -> Vec<Due> {
     let due = |(index, r): (usize, &TestResult)| {
         let (owed, secs) = (owed_passes(r), pass_secs(r));
@@ -157,8 +162,12 @@ pub fn due_again(results: &[TestResult], pass_secs: impl Fn(&TestResult) -> f64)
         (owed > 0.0 || loose).then_some(Due { index, owed, weight: MIN_PASSES as f64 * secs })
     };
     let mut due: Vec<Due> = results.iter().enumerate().filter(|(_, r)| r.ok()).filter_map(due).collect();
-    // Stable: the loose keep run order after every disturbed one.
-    due.sort_by(|a, b| a.is_loose().cmp(&b.is_loose()).then(a.owed.total_cmp(&b.owed)));
+    // Stable: the loose keep run order after every disturbed one, those without an interval
+    // first.
+    let useful = |d: &Due| d.is_loose() && has_interval(&results[d.index].passes);
+    due.sort_by(|a, b| {
+        a.is_loose().cmp(&b.is_loose()).then(useful(a).cmp(&useful(b))).then(a.owed.total_cmp(&b.owed))
+    });
     due
 }
 
@@ -251,6 +260,7 @@ pub fn passes_in(share: f64, pass_secs: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score;
 
     /// A fake sample source: rates around `centre` with relative noise of about `cv`
     /// (Irwin-Hall: the sum of 12 uniforms less 6 is close to a standard normal), reproducible.
@@ -300,9 +310,11 @@ mod tests {
     #[test]
     fn rounds_stop_after_three_when_every_test_is_tight_or_the_budget_is_spent() {
         let r = |rates: &[f64]| TestResult { passes: ps(rates), ..TestResult::default() };
-        let (tight, loose) = (r(&[10.0, 10.0, 10.0]), r(&[5.0, 10.0, 20.0]));
+        let (tight, loose) = (r(&[10.0, 10.0, 10.0, 10.0]), r(&[5.0, 10.0, 20.0]));
         assert!(!rounds_done(&[&tight], 2, 2.0, 100.0), "three rounds at least");
-        assert!(rounds_done(&[&tight, &tight], 3, 6.0, 100.0), "every test tight");
+        assert!(rounds_done(&[&tight, &tight], 4, 6.0, 100.0), "every test tight");
+        let bare = r(&[10.0, 10.0, 10.0]);
+        assert!(!rounds_done(&[&bare], 3, 6.0, 100.0), "two kept passes: no interval yet");
         assert!(!rounds_done(&[&tight, &loose], 3, 6.0, 100.0), "one loose: on while it fits");
         assert!(rounds_done(&[&tight, &loose], 3, 6.0, 7.9), "another round of 2 s overruns");
         assert!(rounds_done(&[&loose], MAX_PASSES, 6.0, 1e9));
@@ -364,9 +376,9 @@ mod tests {
         assert!(should_stop(&ps(&[1.0, 2.0, 3.0]), 3.0, 3.0), "a spent budget stops");
         assert!(!should_stop(&ps(&[1.0, 3.0, 2.0]), 3.0, 5.0), "another 1 s pass fits in 5 s");
         assert!(should_stop(&ps(&[1.0, 3.0, 2.0]), 3.0, 3.9), "a fourth 1 s pass would overrun 3.9 s");
-        // Identical samples converge at MIN_PASSES, not before.
-        assert!(!should_stop(&ps(&[9.0, 9.0]), 2.0, 100.0));
-        assert!(should_stop(&ps(&[9.0, 9.0, 9.0]), 3.0, 100.0));
+        // Identical samples converge once they have an interval of use (three kept), not before.
+        assert!(!should_stop(&ps(&[9.0, 9.0, 9.0]), 3.0, 100.0));
+        assert!(should_stop(&ps(&[9.0, 9.0, 9.0, 9.0]), 4.0, 100.0));
     }
 
     #[test]
@@ -434,18 +446,20 @@ mod tests {
             score::score_result(&mut r);
             r
         };
-        let tight = test(&[5.0, 5.0, 5.0], quiet);
-        let loose = test(&[1.0, 9.0, 3.0], quiet);
+        let tight = test(&[5.0, 5.0, 5.0, 5.0], quiet);
+        let loose = test(&[1.0, 9.0, 3.0, 4.0], quiet);
         let disturbed = test(&[5.0, 5.0, 5.0], busy);
         let mut partly = test(&[5.0, 5.0, 5.0, 5.0], quiet);
         partly.passes[1].noise = Some(busy);
         let failed = TestResult { error: Some("disk full".into()), ..loose.clone() };
-        let results = [tight, loose.clone(), failed, disturbed, loose, partly];
+        let bare = test(&[5.0, 5.0, 5.0], quiet);
+        let results = [tight, loose.clone(), failed, disturbed, loose, partly, bare];
         // Passes of 1 s: the test with one disturbed pass is owed 1.5 s and comes before the
-        // one with three (3.5 s); the loose follow in run order, owed nothing.
+        // one with three (3.5 s); the loose follow, owed nothing, the one with no interval yet
+        // (two kept passes) first, then in run order.
         let due = due_again(&results, |_| 1.0);
         let at = |d: &[Due]| d.iter().map(|d| (d.index, d.owed)).collect::<Vec<_>>();
-        assert_eq!(at(&due), [(5, 1.5), (3, 3.5), (1, 0.0), (4, 0.0)]);
+        assert_eq!(at(&due), [(5, 1.5), (3, 3.5), (6, 0.0), (1, 0.0), (4, 0.0)]);
         assert!(due.iter().all(|d| d.weight == 3.0));
         assert!(due_again(&[], |_| 1.0).is_empty());
     }
