@@ -10,6 +10,8 @@
 #   CPU=N           the CPU every arm is pinned to (default 1)
 #   COPIES=N        copies (default 1); QUICK_ARGS the runs' budget (default --quick)
 #   KEEP=DIR        keep every run's results (DIR/ARM-N) and the compare TSVs
+#   REUSE=1         with KEEP: run nothing, judge the runs kept there again (with this
+#                   UNIXBENCH's statistics: each run is read from its report and log)
 #
 # The quotas are set through cgroup v2's cpu.max where the cpu controller is there, else
 # cgroup v1's cpu.cfs_quota_us; the first line says which.
@@ -80,6 +82,7 @@ one() {
 
 # Each round of runs in another order (the arms rotated), so that no arm always follows another.
 i=1
+[ "${REUSE:-0}" = 1 ] && i=$((n + 1))
 while [ "$i" -le "$n" ]; do
     set -- $arms
     k=1
@@ -89,10 +92,12 @@ while [ "$i" -le "$n" ]; do
     i=$((i + 1))
 done
 
-json() { ls "$work/$1"/*.json | head -1; }
+# A run's text report, which compare reads with its log beside it: the passes scored again by
+# this binary's statistics, as the run's JSON would give them.
+report() { ls "$work/$1"/* | grep -v '\.[a-z]*$' | head -1; }
 # The index row of `compare X Y --format tsv`: Y's ratio to X, the mark, the detectable difference.
 pair() {
-    "$ub" compare --format tsv "$(json "$1")" "$(json "$2")" > "$work/cmp-$1-$2.tsv"
+    "$ub" compare --format tsv "$(report "$1")" "$(report "$2")" > "$work/cmp-$1-$2.tsv"
     awk -F'\t' -v c="$copies" '$1 == c && $2 == "System Benchmarks Index Score" && $3 == 2 {
         print $8 / 100, $15, $14 }' "$work/cmp-$1-$2.tsv"
 }
@@ -120,13 +125,14 @@ for q in $quotas; do
     echo "quota $q%: a against b$q marked in $m of $((n * n)) pairs; median ratio $r; median detectable difference stated $d%"
 done
 
-# Each run's index and interval (from its JSON), against its arm's spread and median.
+# Each run's index and interval (its report and log, as compare reads them), against its arm's
+# spread and median.
 for x in $arms; do
     i=1
     while [ "$i" -le "$n" ]; do
-        tr -d ' \n' < "$(json "$x-$i")" | grep -o '"category":"system","title":"[^"]*","score":[0-9.e+-]*,"partial":[a-z]*,"ci95_low":[0-9.e+-]*,"ci95_high":[0-9.e+-]*' \
-            | head -1 | sed 's/.*"score":\([^,]*\),.*"ci95_low":\([^,]*\),"ci95_high":\(.*\)/\1 \2 \3/' \
-            | sed "s/^/$x $i /"
+        r=$(report "$x-$i")
+        "$ub" compare --format tsv "$r" "$r" | awk -F'\t' -v c="$copies" -v a="$x" -v i="$i" \
+            '$1 == c && $2 == "System Benchmarks Index Score" && $3 == 1 { print a, i, $5, $6, $7 }'
         i=$((i + 1))
     done
 done > "$work/runs"
@@ -134,7 +140,7 @@ awk '
     { arm[NR] = $1; idx[NR] = $2; s[NR] = $3; lo[NR] = $4; hi[NR] = $5; n[$1]++; l = log($3); sum[$1] += l; sq[$1] += l * l }
     END {
         t[2] = 12.706; t[3] = 4.303; t[4] = 3.182; t[5] = 2.776; t[6] = 2.571; t[7] = 2.447; t[8] = 2.365; t[9] = 2.306; t[10] = 2.262
-        for (a in n) { m = sum[a] / n[a]; v = (sq[a] - n[a] * m * m) / (n[a] - 1); sd[a] = sqrt(v > 0 ? v : 0)
+        for (a in n) { m = sum[a] / n[a]; var = (sq[a] - n[a] * m * m) / (n[a] - 1); sd[a] = sqrt(var > 0 ? var : 0)
             tt = (n[a] in t) ? t[n[a]] : 2.0; calls[a] = 100 * (exp(tt * sd[a] * sqrt(1 + 1 / n[a])) - 1) }
         for (k = 1; k <= NR; k++) {
             a = arm[k]; j = 0

@@ -922,6 +922,7 @@ fn a_difference_is_tested_on_the_ratio_and_said_in_words_in_every_format() {
         "{html}"
     );
     assert!(html.contains("<p class=\"verdict\">[3] against [1]: no difference shown"), "{html}");
+    assert!(html.contains("<tt>90.0%* (88.8-91.2%)</tt>"), "the ratio's interval: {html}");
     let md = cmp(&["--format", "md", "base.json", "slow.json"]);
     assert!(md.lines().next().unwrap().contains("| detectable_pct | marked |"), "{md}");
 }

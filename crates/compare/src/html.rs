@@ -117,8 +117,8 @@ fn table(sources: &[Source]) -> String {
 
 /// Each file's figures against the first file's, at each copy count they all have: the score
 /// as a percentage of the first's and its mark (`*` a difference shown, `?` unknown, `!` other
-/// exec images), `d` for a disturbed figure; the text table's, without the scores; then the
-/// verdicts in words, with the ratio's interval and the smallest detectable difference.
+/// exec images), `d` for a disturbed figure, and the ratio's 95% interval; the text table's,
+/// without the scores; then the verdicts in words.
 fn against_first(sources: &[Source]) -> String {
     let Some(c) = super::table::compare(sources.to_vec()).ok().filter(|_| sources.len() > 1) else {
         return String::new();
@@ -138,8 +138,12 @@ fn against_first(sources: &[Source]) -> String {
             let _ = write!(s, "<tr>\n{}", cell("test", false, &escape(&r.name)));
             for (k, other) in r.cells.iter().enumerate().skip(1) {
                 let d = if other.as_ref().is_some_and(|x| x.disturbed) { "d" } else { "" };
-                let v =
-                    format!("<tt>{}{d}</tt>", escape(super::table::vs_first(&r.cells[0], other).trim_end()));
+                // The ratio's 95% interval where it was tested.
+                let ci = super::table::mark(&r.cells[0], other)
+                    .and_then(super::table::Mark::difference)
+                    .map_or(String::new(), |x| format!(" ({:.1}-{:.1}%)", 100.0 * x.low, 100.0 * x.high));
+                let vs = super::table::vs_first(&r.cells[0], other);
+                let v = format!("<tt>{}{d}{ci}</tt>", escape(vs.trim_end()));
                 s += &cell(&heads[k - 1], true, &v);
             }
             s += "</tr>\n";

@@ -278,7 +278,7 @@ fn run_of(
     for r in results {
         let t = by_name.get(&r.message).map(|k| &report.tests[k]).filter(|t| same(t.score, r.score));
         let Some(t) = t else { return Err(differs(&r.message)) };
-        let stats = crate::stats::of_result(r, results);
+        let stats = crate::stats::of_result(r);
         let image = r.exec_image().map(|i| source::image_of(Some(&i.kind)));
         tests.push(source::TestResult {
             message: t.message.clone(),

@@ -235,7 +235,7 @@ fn ratio(first: &Option<Cell>, other: &Option<Cell>) -> Option<f64> {
     }
 }
 
-fn mark(first: &Option<Cell>, other: &Option<Cell>) -> Option<Mark> {
+pub(super) fn mark(first: &Option<Cell>, other: &Option<Cell>) -> Option<Mark> {
     Some(Mark::of(first.as_ref()?, other.as_ref()?))
 }
 
@@ -476,7 +476,7 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
         .map(|i| format!("[{}]", i + 1))
         .collect();
     let mut o = String::from(if sources.iter().any(|s| s.rounds) {
-        "Index intervals: the spread of the rounds' indexes where a run had rounds (its intervals allowing for the host's own wander between rounds, net of the passes' noise, as its wander between runs), else propagated from the tests'.\n"
+        "Index intervals: the spread of the rounds' indexes where a run had rounds (holding the host's wander between them, not a drift slower than a run), else propagated from the tests'.\n"
     } else {
         "Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.\n"
     });

@@ -314,11 +314,11 @@ impl Console {
         }
     }
 
-    /// Verbose: the statistics of a scored test's kept passes, after its passes; `run`, the
-    /// copy count's results, once its rounds are done (`stats::of_result`).
-    pub fn stats(&mut self, r: &TestResult, run: &[TestResult]) {
+    /// Verbose: the statistics of a scored test's kept passes, after its passes (in a run with
+    /// rounds, once they are done: `stats::of_result`).
+    pub fn stats(&mut self, r: &TestResult) {
         if self.verbosity == Verbosity::Verbose {
-            if let Some(line) = stats_line(r, run) {
+            if let Some(line) = stats_line(r) {
                 self.progress(&line);
             }
         }
@@ -374,8 +374,8 @@ impl Console {
 
 /// `  kept passes 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi
 /// (-a% / +b%)`.
-fn stats_line(r: &TestResult, run: &[TestResult]) -> Option<String> {
-    let st = crate::stats::of_result(r, run)?;
+fn stats_line(r: &TestResult) -> Option<String> {
+    let st = crate::stats::of_result(r)?;
     let f1 = crate::fmt::f1;
     let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
     Some(format!(
@@ -706,9 +706,9 @@ mod tests {
             ..TestResult::default()
         };
         assert_eq!(
-            stats_line(&r, &[]).unwrap(),
+            stats_line(&r).unwrap(),
             "  kept passes 3, min 100.0, median 110.0, max 121.0, geomean 110.0, cv 9.52%, 95% interval 81.8 - 148.0 (-25.7% / +34.5%)\n"
         );
-        assert!(stats_line(&TestResult::default(), &[]).is_none());
+        assert!(stats_line(&TestResult::default()).is_none());
     }
 }

@@ -243,7 +243,7 @@ impl Runner<'_> {
             }
         }
         let r = self.conclude(t, r, began);
-        self.console.stats(&r, &[]);
+        self.console.stats(&r);
         Some(r)
     }
 
@@ -290,7 +290,7 @@ impl Runner<'_> {
         }
         let spent = self.exec.now() - began;
         *r = self.conclude(t, std::mem::take(r), began);
-        self.console.stats(r, &[]);
+        self.console.stats(r);
         Some(spent)
     }
 

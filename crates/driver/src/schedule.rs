@@ -96,9 +96,9 @@ fn run_rounds(
     }
     let cr = run.runs.last_mut().unwrap();
     cr.results = tests.into_iter().map(|s| runner.close_rounds(s)).collect();
-    // Each test's interval takes the wander between the rounds, known once they are all run.
+    // Each test's statistics, once its rounds are done.
     for r in &cr.results {
-        runner.console.stats(r, &cr.results);
+        runner.console.stats(r);
     }
     cr.index = score::index_blocks(&cr.results);
     cr.end = sys::clock::time();

@@ -91,7 +91,7 @@ fn row(run: &Run, cr: &CopyRun, cols: &[String], index: &[(Category, String)]) -
         results.iter().find(|r| &r.message == c).map(|r| Figure {
             score: r.score,
             disturbed: r.disturbed(),
-            ci: stats::of_result(r, &cr.results).and_then(|s| s.ci95),
+            ci: stats::of_result(r).and_then(|s| s.ci95),
         })
     });
     let blocks = index.iter().map(|(c, _)| {

@@ -309,7 +309,7 @@ pub fn stats_table(cr: &CopyRun) -> String {
         String::from("<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
     s += &head_row(&STATS_HEAD);
     for r in results {
-        let Some(st) = crate::stats::of_result(r, &cr.results) else { continue };
+        let Some(st) = crate::stats::of_result(r) else { continue };
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
         let cells = [
             format!("<b>{}</b>", escape(&r.message)),
@@ -625,7 +625,7 @@ mod tests {
         assert!(t.contains(heads), "{t}");
         // The fixture's seven kept Dhrystone passes.
         let dhry = run.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
-        let st = crate::stats::of_result(dhry, &run.runs[0].results).unwrap();
+        let st = crate::stats::of_result(dhry).unwrap();
         let row = format!(
             "<tr>\n   <td data-label=\"Test\"><b>Dhrystone 2 using register variables</b></td>\n   <td align=right data-label=\"Passes\"><tt>10 passes, 7 kept</tt></td>\n   <td align=right data-label=\"Min\"><tt>{}</tt></td>",
             fmt::f1(st.min)

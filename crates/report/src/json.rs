@@ -215,13 +215,13 @@ fn result(j: &mut Writer, cr: &CopyRun, r: &TestResult) {
     }
     j.end_array();
     j.key("stats");
-    stats(j, r, &cr.results);
+    stats(j, r);
     j.end_object();
 }
 
 /// The statistics of the kept per-pass rates (src/stats.rs), or null for a test without score.
-fn stats(j: &mut Writer, r: &TestResult, run: &[TestResult]) {
-    let Some(s) = crate::stats::of_result(r, run) else {
+fn stats(j: &mut Writer, r: &TestResult) {
+    let Some(s) = crate::stats::of_result(r) else {
         j.null();
         return;
     };
@@ -568,7 +568,7 @@ mod tests {
             results.iter().find(|r| r.get("name").and_then(|n| n.as_str()) == Some("dhry2reg")).unwrap();
         let st = dhry.get("stats").unwrap();
         let model = run.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
-        let want = crate::stats::of_result(model, &run.runs[0].results).unwrap();
+        let want = crate::stats::of_result(model).unwrap();
         assert_eq!(st.get("n").and_then(|v| v.as_f64()), Some(want.n as f64));
         assert_eq!(st.get("geomean").and_then(|v| v.as_f64()), Some(want.geomean));
         assert_eq!(st.get("ci95_low").and_then(|v| v.as_f64()), want.ci95.map(|c| c.low));

@@ -358,7 +358,7 @@ pub fn of_run(run: &Run, disturbed: &dyn Fn(&TestResult) -> bool) -> Chart {
                 };
                 tests.push(r);
                 let Some(value) = row.index else { continue };
-                let ci = stats::of_result(r, &cr.results).and_then(|s| s.ci95);
+                let ci = stats::of_result(r).and_then(|s| s.ci95);
                 let group = row.message.clone();
                 let (ci, disturbed) = (ci.map(|c| c.recentred(value)), disturbed(r));
                 points.push(Point { series, key: cat, group, value, ci, disturbed });

@@ -297,7 +297,7 @@ pub fn index_block(b: &IndexBlock) -> String {
 pub fn quick_notes(cr: &CopyRun) -> String {
     let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
     for r in scored(cr) {
-        let Some(st) = crate::stats::of_result(r, &cr.results) else { continue };
+        let Some(st) = crate::stats::of_result(r) else { continue };
         let what = match st.ci95 {
             Some(_) => interval(st.ci95, st.geomean),
             None if st.n == 2 => "no interval of use (two kept passes: t = 12.7)".to_string(),
@@ -452,8 +452,13 @@ mod tests {
             notes.contains("\n** no rounds: passes back to back, so the intervals cannot see"),
             "{notes}"
         );
+        // Two kept passes: an interval of no use is not printed, and the line says why.
+        assert!(
+            notes.contains("\n** execl: no interval of use (two kept passes: t = 12.7), 3 passes, 2 kept\n"),
+            "{notes}"
+        );
         let dhry = quick.runs[0].results.iter().find(|r| r.name == "dhry2reg").unwrap();
-        let st = crate::stats::of_result(dhry, &quick.runs[0].results).unwrap();
+        let st = crate::stats::of_result(dhry).unwrap();
         let line = format!("** dhry2reg: {}, 10 passes, 7 kept\n", interval(st.ci95, st.geomean));
         assert!(notes.contains(&line), "{notes}");
         assert!(notes.contains("** index system: "), "{notes}");

@@ -44,7 +44,7 @@ fn verdict(run: &Run, disturbed: bool, ci: Option<Interval>) -> String {
 fn line(run: &Run, cr: &CopyRun, r: &TestResult) -> String {
     let ok = r.ok();
     let (base, index) = if ok { baseline_index(cr, &r.message) } else { (None, None) };
-    let ci = stats::of_result(r, &cr.results).and_then(|s| s.ci95);
+    let ci = stats::of_result(r).and_then(|s| s.ci95);
     format!(
         "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
         cr.copies,

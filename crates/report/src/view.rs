@@ -215,9 +215,9 @@ pub fn disturbed_count(run: &Run) -> usize {
     run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count()
 }
 
-/// What every interval of a run with rounds allows for (`stats::host_wander`), as the notes say it.
-pub const WANDER: &str = "every interval allows for the host's own wander between rounds (net of the \
-     passes' noise) as its wander between runs";
+/// What the intervals of a run with rounds hold, and what they cannot, as the notes say it.
+pub const WANDER: &str = "every interval holds the host's wander between rounds, not a drift \
+     slower than the run (pool runs spread over time for that: unixbench compare --pool)";
 
 /// The note of a run with rounds (every quick run by default, a standard one with
 /// `--interleave`): its seed, and for a standard run that it is still standard.
@@ -371,7 +371,9 @@ pub fn rounds_note(cr: &CopyRun) -> String {
             w * 100.0
         ),
         Some(r) => format!("one round ({} in all): no wander between rounds to see", r.count),
-        None => "no rounds: passes back to back, so the intervals cannot see the host's speed wander".into(),
+        None => "no rounds: passes back to back, so the intervals cannot see the host's speed wander; \
+                 runs spread over time and pooled (unixbench compare --pool) can"
+            .into(),
     }
 }
 

@@ -6,8 +6,7 @@
 //!
 //! The score of a quick test is computed exactly as a standard one (Run's drop of the lowest
 //! third, geometric mean of the rest), so the interval the rule watches is the interval of the
-//! very number the report prints, as its own passes give it: the wander between runs that the
-//! report adds in a run with rounds (`stats::host_wander`) is the host's, which no pass can narrow.
+//! very number the report prints, as its own passes give it.
 
 use crate::model::{Pass, TestResult};
 use crate::stats;
