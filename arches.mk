@@ -5,7 +5,8 @@
 #                                            one binary
 #   make arches                              all of them
 #   make test-arches                         every target's tests under qemu-user (make test
-#                                            runs the same for TEST_ARCHES)
+#                                            runs the same for TEST_ARCHES, and checks that
+#                                            CHECK_ARCHES compile)
 #
 # They are built by one pinned, dated nightly (here and nowhere else) with rust-src, which builds
 # the standard library for the target (-Zbuild-std, aborting), and linked by Debian's cross gcc
@@ -17,6 +18,9 @@ NIGHTLY := nightly-2026-10-29
 ARCHES      := armv7 armv6 riscv64 s390x mipsel mips ppc64le
 # make test builds and tests these; make test-arches every one (one 32-bit, one big-endian).
 TEST_ARCHES := armv7 armv6 riscv64 s390x
+# make test checks that these compile (no link, nothing run), so that every CPU make dist ships
+# is built by make test in some form: MIPS has no 64-bit atomics, which broke it unseen once.
+CHECK_ARCHES := mipsel mips ppc64le
 # The unit tests, as a debug build under qemu-user, in make test and make test-arches. They
 # unwind, with the cross gcc's libgcc_eh: not for armv6 (Debian's armhf libgcc is ARMv7 code).
 # mips's is hard-float code, which saves FPU registers: qemu runs them as a 24Kf, which has one
@@ -232,11 +236,17 @@ unit-%: target/musl/$$($$*_TRIPLE)/libc.a nightly test-arches-deps FORCE
 		$(NCARGO) test --locked --workspace --lib --bins --target $($*_TRIPLE) -Zbuild-std \
 		--config 'target.$($*_TRIPLE).rustflags = ["-L", "native=target/musl/$($*_TRIPLE)/eh"]'
 
-# make test's part: each binary of TEST_ARCHES under qemu, and the unit tests of one 32-bit and
-# one big-endian target (UNIT_ARCHES, above). make test-arches: every target, and the unit
-# tests of UNIT_ARCHES_ALL.
+# A check build of one target (CHECK_ARCHES): its code compiles, std built for it as the
+# binary's is, the twins built where the target has them.
+check-arch-%: nightly $$(if $$($$*_TWINS),$$($$*_TWINS)) FORCE
+	$(NCARGO) check --locked --target $($*_TRIPLE) -Zbuild-std=std,panic_abort
+
+# make test's part: each binary of TEST_ARCHES under qemu, the unit tests of one 32-bit and
+# one big-endian target (UNIT_ARCHES, above), and the check builds of CHECK_ARCHES. make
+# test-arches: every target, and the unit tests of UNIT_ARCHES_ALL.
 test-arches-part: $(addprefix unixbench-,$(TEST_ARCHES))
-	$(MAKE) test-arches-it-$(subst $(space),+,$(TEST_ARCHES)) $(addprefix unit-,$(UNIT_ARCHES))
+	$(MAKE) test-arches-it-$(subst $(space),+,$(TEST_ARCHES)) $(addprefix unit-,$(UNIT_ARCHES)) \
+		$(addprefix check-arch-,$(CHECK_ARCHES))
 
 test-arches: $(addprefix unixbench-,$(ARCHES))
 	$(MAKE) test-arches-it-$(subst $(space),+,$(ARCHES)) $(addprefix unit-,$(UNIT_ARCHES_ALL))
