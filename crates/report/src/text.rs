@@ -156,9 +156,9 @@ fn settings_note(settings: &Settings) -> String {
             + &format!(
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
-             disturbed pass measured again; the intervals follow each block. With rounds they allow \
-             for the host's speed wandering between runs as far as between rounds; a drift beyond \
-             that needs runs spread over time, pooled (unixbench compare --pool).\n\n"
+             disturbed pass measured again; the intervals follow each block. With rounds they hold \
+             the host's speed wandering between rounds; a drift slower than the run needs runs \
+             spread over time, pooled (unixbench compare --pool).\n\n"
         );
     }
     let notes = [duration_note(settings), remeasure_note(settings)];

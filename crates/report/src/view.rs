@@ -365,8 +365,8 @@ pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
 pub fn rounds_note(cr: &CopyRun) -> String {
     match rounds(cr) {
         Some(Rounds { count, moved: Some(m), wander: Some(w) }) => format!(
-            "the host's speed moved {:.1}% between rounds ({count} rounds), most of it the passes' own \
-             noise where the host's own wander, net of it, is less: \u{b1}{:.1}%",
+            "the host's speed moved {:.1}% between rounds ({count} rounds); net of the passes' own \
+             noise, the host's own wander was \u{b1}{:.1}%",
             m * 100.0,
             w * 100.0
         ),
