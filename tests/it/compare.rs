@@ -95,7 +95,7 @@ No rounds in [1], [2]: passes ran back to back, so the intervals may miss the ho
 
 const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_pct	overlap	kind	disturbed	ratio_ci95_low	ratio_ci95_high	detectable_pct	marked
 1	Dhrystone 2 using register variables	1	a.json	78540503.4	78000000	79000000			standard	no				
-1	Dhrystone 2 using register variables	2	b.json	79995833.1	76941396.4285096	83171525.51184809	101.85	yes	static image	no	0.9845845323901238	1.053645123284324	4.45	no
+1	Dhrystone 2 using register variables	2	b.json	79995833.1	76941396.42850919	83171525.51184852	101.85	yes	static image	no	0.984584532391415	1.0536451232829422	4.45	no
 1	Pipe Throughput	1	a.json	2089013.9	2080000	2100000			standard	no				
 1	Pipe Throughput	2	b.json	2504995			119.91	unknown	static image	no				unknown
 1	Process Creation	1	a.json						standard					

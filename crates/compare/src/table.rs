@@ -33,10 +33,8 @@ pub enum Mark {
 
 impl Mark {
     fn of(first: &Cell, other: &Cell) -> Mark {
-        if let (Some(a), Some(b)) = (first.image, other.image) {
-            if a != b {
-                return Mark::Images;
-            }
+        if images_differ(first, other) {
+            return Mark::Images;
         }
         let (Some(a), Some(b)) = (first.ci, other.ci) else { return Mark::Unknown };
         match stats::difference(first.score, &a, other.score, &b) {
@@ -62,10 +60,20 @@ impl Mark {
     }
 }
 
-/// Whether the two cells' 95% intervals overlap (the TSV's and JSON's `overlap`; the mark is
-/// the test on the difference, which overlapping intervals can still pass).
-fn overlap(first: &Option<Cell>, other: &Option<Cell>) -> Option<bool> {
-    Some(first.as_ref()?.ci?.overlaps(&other.as_ref()?.ci?))
+/// Whether the two timed different exec images (static against dynamic).
+fn images_differ(first: &Cell, other: &Cell) -> bool {
+    matches!((first.image, other.image), (Some(a), Some(b)) if a != b)
+}
+
+/// The TSV's and JSON's `overlap` of a file's cell against the first's: whether the two 95%
+/// intervals overlap (the mark is the test on the difference, which overlapping intervals can
+/// still pass). None for the first file's cell or a missing one; `Err` for other exec images.
+fn overlap(first: &Option<Cell>, other: &Option<Cell>, j: usize) -> Option<Result<Option<bool>, ()>> {
+    let (a, b) = (first.as_ref()?, other.as_ref().filter(|_| j > 0)?);
+    if images_differ(a, b) {
+        return Some(Err(()));
+    }
+    Some(Ok(a.ci.zip(b.ci).map(|(x, y)| x.overlaps(&y))))
 }
 
 /// A row: a test, or a category's index score.
@@ -451,7 +459,10 @@ fn legend_text(c: &Comparison) -> String {
     o.push_str("*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.\n");
     o.push_str("?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).\n");
     let rows = || c.tables.iter().flat_map(|t| &t.rows);
-    if rows().any(|r| r.cells.iter().skip(1).any(|x| mark(&r.cells[0], x) == Some(Mark::Images))) {
+    let differ = |a: &Option<Cell>, b: &Option<Cell>| {
+        a.as_ref().zip(b.as_ref()).is_some_and(|(a, b)| images_differ(a, b))
+    };
+    if rows().any(|r| r.cells.iter().skip(1).any(|x| differ(&r.cells[0], x))) {
         o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
     }
     if rows().any(|r| r.cells.iter().flatten().any(|x| x.disturbed)) {
@@ -510,17 +521,13 @@ pub fn tsv(c: &Comparison) -> String {
         for r in &t.rows {
             for (j, cell) in r.cells.iter().enumerate() {
                 let m = if j == 0 { None } else { mark(&r.cells[0], cell) };
-                let (vs, overlap) = if j == 0 {
-                    (String::new(), String::new())
-                } else {
-                    let o = match (m, overlap(&r.cells[0], cell)) {
-                        (Some(Mark::Images), _) => "images differ",
-                        (_, Some(true)) => "yes",
-                        (_, Some(false)) => "no",
-                        (Some(_), None) => "unknown",
-                        (None, None) => "",
-                    };
-                    (opt(pct(ratio(&r.cells[0], cell))), o.to_string())
+                let vs = if j == 0 { String::new() } else { opt(pct(ratio(&r.cells[0], cell))) };
+                let overlap = match overlap(&r.cells[0], cell, j) {
+                    Some(Err(())) => "images differ",
+                    Some(Ok(Some(true))) => "yes",
+                    Some(Ok(Some(false))) => "no",
+                    Some(Ok(None)) => "unknown",
+                    None => "",
                 };
                 let disturbed = yes_no(cell.map(|x| x.disturbed));
                 let d = m.and_then(Mark::difference);
@@ -647,11 +654,10 @@ fn row_json(j: &mut Writer, r: &Row) {
         j.key("vs_first_pct").opt_number(if k == 0 { None } else { pct(ratio(&r.cells[0], cell)) });
         let m = if k == 0 { None } else { mark(&r.cells[0], cell) };
         j.key("overlap");
-        match (m, overlap(&r.cells[0], cell)) {
-            (None, _) | (Some(Mark::Unknown), _) => j.null(),
-            (Some(Mark::Images), _) => j.string("images differ"),
-            (_, Some(o)) => j.bool(o),
-            (_, None) => j.null(),
+        match overlap(&r.cells[0], cell, k) {
+            Some(Err(())) => j.string("images differ"),
+            Some(Ok(Some(o))) => j.bool(o),
+            Some(Ok(None)) | None => j.null(),
         };
         let d = m.and_then(Mark::difference);
         j.key("ratio_ci95_low").opt_number(d.map(|d| d.low));

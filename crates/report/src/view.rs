@@ -370,7 +370,10 @@ pub fn rounds_note(cr: &CopyRun) -> String {
             m * 100.0,
             w * 100.0
         ),
-        Some(r) => format!("one round ({} in all): no wander between rounds to see", r.count),
+        Some(Rounds { count: 1, .. }) => "one round: no wander between rounds to see".into(),
+        Some(r) => {
+            format!("{} rounds, but no test scored in two of them: no wander between rounds to see", r.count)
+        }
         None => "no rounds: passes back to back, so the intervals cannot see the host's speed wander; \
                  runs spread over time and pooled (unixbench compare --pool) can"
             .into(),
