@@ -274,12 +274,6 @@ fn bisect_quantile(p: f64, df: f64) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The 0.975 quantile of Student's t with `df` ≥ 1 degrees of freedom.
-pub fn t975(df: usize) -> f64 {
-    assert!(df >= 1, "t975 needs at least one degree of freedom");
-    t_quantile(0.975, df as f64)
-}
-
 /// The degrees of freedom of a sum of variances `parts` (each with its own), by
 /// Satterthwaite's formula; infinite where every part's is, or where the sum is 0.
 pub fn satterthwaite(parts: &[(f64, f64)]) -> f64 {
@@ -397,9 +391,7 @@ pub fn kept_rates(r: &TestResult) -> Vec<f64> {
 /// The interval of the score that `passes` give, kept as Run keeps them ([`trimmed_ci95`]).
 pub fn passes_ci95(passes: &[Pass]) -> Option<Interval> {
     let rates: Vec<f64> = passes.iter().map(pass_rate).collect();
-    let dropped = crate::score::by_count(passes);
-    let kept = &dropped[passes.len() / 3..];
-    trimmed_ci95(&rates, kept)
+    trimmed_ci95(&rates, &crate::score::combine_passes(passes)?.kept)
 }
 
 /// The statistics of a test result; None when it produced no score. Its interval is its
@@ -418,7 +410,7 @@ pub fn of_result(r: &TestResult) -> Option<Stats> {
 /// standard error an index propagates.
 fn test_interval(r: &TestResult) -> Option<Interval> {
     let rates: Vec<f64> = r.passes.iter().map(pass_rate).collect();
-    Some(trimmed_ci95(&rates, &r.kept)?.recentred(geomean(&kept_rates(r))))
+    trimmed_ci95(&rates, &r.kept)
 }
 
 /// The interval of a geometric mean of k values (a category index over its test indexes),
@@ -663,7 +655,6 @@ mod tests {
             let got = t_quantile(p, df);
             assert!(close(got, want, 1e-7), "t({p}, {df}) = {got}, want {want}");
         }
-        assert_close(t975(6), t_quantile(0.975, 6.0));
         // The short cuts agree with the bisection: the table, and the expansion past 30.
         for df in 1..=30 {
             assert!(close(T975[df - 1], bisect_quantile(0.975, df as f64), 1e-10), "{df}");
