@@ -25,7 +25,7 @@ use crate::sys::{self, dir::Dir, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
 use std::io;
 use std::os::unix::io::RawFd;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a test runs, as the schedule prepares it once for all its passes.
 pub struct Prepared<'w> {
@@ -40,10 +40,66 @@ pub struct Prepared<'w> {
     pub own_dirs: bool,
 }
 
+/// How each copy is started beyond its argv: under a wrapper command, with its environment
+/// changed (an arm of `unixbench ab`). The default starts the program as it is, in the driver's
+/// environment.
+#[derive(Debug, Clone, Default)]
+pub struct Launch {
+    /// A command the copy runs under (`--a-wrap`): the wrapper's path, found before the run,
+    /// then its words (its own name first).
+    pub wrap: Option<(PathBuf, Vec<OsString>)>,
+    /// Variables set (Some) or removed (None) in the copies' environment alone.
+    pub env: Vec<(OsString, Option<OsString>)>,
+}
+
+impl Launch {
+    /// The program as it is, in the driver's environment.
+    pub const NONE: Launch = Launch { wrap: None, env: Vec::new() };
+
+    /// What is exec'd: the wrapper, else `exe`.
+    fn program<'a>(&'a self, exe: &'a Path) -> &'a Path {
+        self.wrap.as_ref().map_or(exe, |(w, _)| w.as_path())
+    }
+
+    /// The copy's argv for a program `exe` prepared as `argv`: under a wrapper its words, then
+    /// the program by path and its arguments (an applet of a unixbench binary is then its
+    /// first argument, `unixbench pipe 10`, as argv[0] can no longer name it).
+    pub fn argv(&self, exe: &Path, argv: &[OsString]) -> Vec<OsString> {
+        let Some((_, words)) = &self.wrap else { return argv.to_vec() };
+        let mut v = words.clone();
+        if argv.first().map(Path::new) != Some(exe) {
+            v.push(exe.as_os_str().to_os_string());
+        }
+        v.extend(argv.iter().cloned());
+        v
+    }
+
+    /// The copies' environment as `NAME=value` words, when it differs from the driver's.
+    fn environment(&self) -> io::Result<Option<sys::proc::Argv>> {
+        if self.env.is_empty() {
+            return Ok(None);
+        }
+        let changed = |k: &OsStr| self.env.iter().any(|(n, _)| n == k);
+        let pair = |k: &OsStr, v: &OsStr| {
+            let mut w = k.to_os_string();
+            w.push("=");
+            w.push(v);
+            w
+        };
+        let kept = std::env::vars_os().filter(|(k, _)| !changed(k)).map(|(k, v)| pair(&k, &v));
+        let set = self.env.iter().filter_map(|(k, v)| v.as_ref().map(|v| pair(k, v)));
+        sys::proc::Argv::new(kept.chain(set).collect::<Vec<_>>()).map(Some)
+    }
+}
+
+/// [`Launch::NONE`], to lend.
+pub static AS_IT_IS: Launch = Launch::NONE;
+
 /// What to start for each copy in one pass: the test as prepared, and what the pass adds.
 pub struct Command<'a> {
-    /// This binary.
+    /// The program: this binary, or an arm's.
     pub exe: &'a Path,
+    pub launch: &'a Launch,
     pub test: &'a Prepared<'a>,
     /// Where stdout goes (the .log, opened for append), or /dev/null when None.
     pub stdout: Option<RawFd>,
@@ -103,6 +159,7 @@ struct CopyProcess {
 /// What every copy's child does between fork and exec.
 struct Child<'a> {
     exe: &'a CString,
+    env: Option<&'a sys::proc::Argv>,
     stdin: RawFd,
     stdout: RawFd,
     failed_exec: &'a [u8],
@@ -197,7 +254,7 @@ struct CopyDirs<'a> {
 
 impl<'a> CopyDirs<'a> {
     fn make(cmd: &Command<'a>, copies: usize) -> io::Result<CopyDirs<'a>> {
-        let argv = sys::proc::Argv::new(&cmd.test.argv)?;
+        let argv = sys::proc::Argv::new(cmd.launch.argv(cmd.exe, &cmd.test.argv))?;
         let mut d = CopyDirs { parent: cmd.test.cwd, argv, made: Vec::new() };
         if !cmd.test.own_dirs {
             return Ok(d);
@@ -276,6 +333,8 @@ fn run_in(cmd: &Command, copies: usize, watch: &Watch, dirs: &CopyDirs, limit: f
 /// The copies' program, stdin (/dev/null) and stdout, opened once for the pass.
 struct Stdio {
     exe: CString,
+    /// The copies' environment, when not the driver's.
+    env: Option<sys::proc::Argv>,
     stdin: Fd,
     /// The descriptor `stdout` names when the output is discarded, held open for the pass.
     _discard: Option<Fd>,
@@ -285,13 +344,15 @@ struct Stdio {
 
 impl Stdio {
     fn open(cmd: &Command) -> io::Result<Stdio> {
-        let exe = CString::new(cmd.exe.as_os_str().as_encoded_bytes())
+        let program = cmd.launch.program(cmd.exe);
+        let exe = CString::new(program.as_os_str().as_encoded_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
+        let env = cmd.launch.environment()?;
         let stdin = null_input()?;
         let discard = if cmd.stdout.is_none() { Some(null_output(cmd.test.cwd)?) } else { None };
         let stdout = cmd.stdout.or(discard.as_ref().map(Fd::raw)).unwrap_or(1);
-        let failed_exec = format!("unixbench: cannot execute {}: errno ", cmd.exe.display()).into_bytes();
-        Ok(Stdio { exe, stdin, _discard: discard, stdout, failed_exec })
+        let failed_exec = format!("unixbench: cannot execute {}: errno ", program.display()).into_bytes();
+        Ok(Stdio { exe, env, stdin, _discard: discard, stdout, failed_exec })
     }
 }
 
@@ -303,6 +364,7 @@ fn start(io: &Stdio, copies: usize, dirs: &CopyDirs) -> io::Result<(Vec<CopyProc
     let (stamps_rd, stamps_wr) = sys::fd::pipe_cloexec()?;
     let child = Child {
         exe: &io.exe,
+        env: io.env.as_ref(),
         stdin: io.stdin.raw(),
         stdout: io.stdout,
         failed_exec: &io.failed_exec,
@@ -574,7 +636,10 @@ fn spawn(child: &Child, index: u32, (cwd, argv): (RawFd, &sys::proc::Argv)) -> i
                 stamp[..4].copy_from_slice(&index.to_ne_bytes());
                 stamp[4..].copy_from_slice(&sys::clock::monotonic().to_bits().to_ne_bytes());
                 let _ = sys::fd::write_all(child.stamps, &stamp);
-                let e = sys::proc::execv(child.exe, argv);
+                let e = match child.env {
+                    Some(env) => sys::proc::execve(child.exe, argv, env),
+                    None => sys::proc::execv(child.exe, argv),
+                };
                 report_child_error(child.failed_exec, e);
             }
             sys::proc::exit_now(127)
@@ -679,7 +744,14 @@ mod tests {
     fn run(argv: &[OsString], copies: usize, margin: f64) -> Vec<CopyOutcome> {
         let watch = Watch::install().unwrap();
         let test = Prepared { argv: argv.to_vec(), cwd: root(), own_dirs: false };
-        let cmd = Command { exe: Path::new("/bin/sh"), test: &test, stdout: None, planned: 0.0, slow: false };
+        let cmd = Command {
+            exe: Path::new("/bin/sh"),
+            launch: &AS_IT_IS,
+            test: &test,
+            stdout: None,
+            planned: 0.0,
+            slow: false,
+        };
         match run_pass(&cmd, copies, &watch, margin).unwrap() {
             Outcome::Done(o) => o,
             Outcome::Interrupted => panic!("interrupted"),
@@ -706,6 +778,37 @@ mod tests {
     }
 
     #[test]
+    fn a_launch_wraps_the_copies_and_changes_their_environment_alone() {
+        let watch = Watch::install().unwrap();
+        // argv[0] is the program's path, as a C program's is: the wrapper runs it as it is.
+        let script = "echo \"COUNT|$UB_AB_X|1|${HOME:-none}\" >&2";
+        let argv = ["/bin/sh", "-c", script].map(OsString::from).to_vec();
+        let test = Prepared { argv, cwd: root(), own_dirs: false };
+        let launch = Launch {
+            // `env` runs the rest of its words: the program by path, then its arguments.
+            wrap: Some((PathBuf::from("/usr/bin/env"), vec!["env".into(), "UB_AB_Y=1".into()])),
+            env: vec![("UB_AB_X".into(), Some("7".into())), ("HOME".into(), None)],
+        };
+        let wrapped = launch.argv(Path::new("/bin/sh"), &test.argv);
+        assert_eq!(wrapped[..4], ["env", "UB_AB_Y=1", "/bin/sh", "-c"].map(OsString::from));
+        // An applet of a unixbench binary is named by its first argument under a wrapper.
+        let applet = launch.argv(Path::new("/bin/ub"), &["pipe".into(), "10".into()]);
+        assert_eq!(applet, ["env", "UB_AB_Y=1", "/bin/ub", "pipe", "10"].map(OsString::from));
+        let cmd = Command {
+            exe: Path::new("/bin/sh"),
+            launch: &launch,
+            test: &test,
+            stdout: None,
+            planned: 0.0,
+            slow: false,
+        };
+        let Outcome::Done(o) = run_pass(&cmd, 1, &watch, 60.0).unwrap() else { panic!() };
+        assert_eq!(o[0].count, Some(7.0), "{o:?}");
+        assert_eq!(o[0].label.as_deref(), Some("none"), "{o:?}");
+        assert!(std::env::var_os("UB_AB_X").is_none());
+    }
+
+    #[test]
     fn every_copy_of_many_reports_its_start() {
         let o = run(&sh("echo 'COUNT|1|1|lps' >&2"), 40, 60.0);
         assert_eq!(o.len(), 40);
@@ -720,6 +823,7 @@ mod tests {
         let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false };
         let cmd = Command {
             exe: Path::new("/nonexistent/unixbench"),
+            launch: &AS_IT_IS,
             test: &test,
             stdout: None,
             planned: 0.0,
@@ -767,8 +871,14 @@ mod tests {
         assert!(slow("shell1") && slow("C") && slow("fsbuffer") && slow("whetstone-double"));
         assert!(!slow("dhry2reg") && !slow("syscall") && !slow("pipe"));
         let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false };
-        let cmd =
-            |slow| Command { exe: Path::new("/bin/sh"), test: &test, stdout: None, planned: 10.0, slow };
+        let cmd = |slow| Command {
+            exe: Path::new("/bin/sh"),
+            launch: &AS_IT_IS,
+            test: &test,
+            stdout: None,
+            planned: 10.0,
+            slow,
+        };
         assert_eq!(cmd(false).limit(120.0), 150.0);
         assert_eq!(cmd(true).limit(120.0), 390.0);
     }
@@ -782,7 +892,14 @@ mod tests {
         let held = Dir::open(&work).unwrap();
         let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
         let test = Prepared { argv, cwd: &held, own_dirs: true };
-        let cmd = Command { exe: Path::new("/bin/sh"), test: &test, stdout: None, planned: 0.0, slow: false };
+        let cmd = Command {
+            exe: Path::new("/bin/sh"),
+            launch: &AS_IT_IS,
+            test: &test,
+            stdout: None,
+            planned: 0.0,
+            slow: false,
+        };
         let Outcome::Done(o) = run_pass(&cmd, 2, &watch, 60.0).unwrap() else { panic!() };
         let dirs: Vec<&str> = o.iter().map(|c| c.error.as_deref().unwrap()).collect();
         let own = |n: u32| work.join(format!("copy-{n}")).to_str().unwrap().to_string();

@@ -126,6 +126,7 @@ fn new_runner<'a>(
 ) -> Runner<'a> {
     Runner {
         exe,
+        launch: &exec::AS_IT_IS,
         exec,
         policy: plan.policy.clone(),
         console: Console::new(program, opts.verbosity, opts.format),

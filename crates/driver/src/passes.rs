@@ -77,6 +77,8 @@ impl Executor for Processes<'_> {
 /// Runs the tests of a plan, holding what every pass needs.
 pub struct Runner<'a> {
     pub exe: &'a Path,
+    /// How the copies start beyond their argv (an arm's wrapper and environment).
+    pub launch: &'a exec::Launch,
     pub exec: &'a mut dyn Executor,
     pub policy: Policy,
     pub console: Console,
@@ -215,7 +217,7 @@ impl Runner<'_> {
         let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
         let log = self.files.as_ref().map(|f| f.log_fd());
-        let cmd = command(self.exe, log, &self.policy, t, p);
+        let cmd = command((self.exe, self.launch), log, &self.policy, t, p);
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
         let planned = self.policy.planned_passes(t, budget);
@@ -261,7 +263,7 @@ impl Runner<'_> {
         self.console.again(r.copies, t.message, self.estimate.left);
         self.log(&report::log::test_again_header(t.message, r.copies, &r.command));
         let log = self.files.as_ref().map(|f| f.log_fd());
-        let cmd = command(self.exe, log, &self.policy, t, p);
+        let cmd = command((self.exe, self.launch), log, &self.policy, t, p);
         let (began, estimate) = (self.exec.now(), self.policy.pass_secs(t));
         let first = r.passes.len() + r.replaced.len() + 1;
         for i in first.. {
@@ -323,7 +325,7 @@ impl Runner<'_> {
         let most = self.policy.planned_passes(t, s.budget()).max(number);
         self.console.round(s.r.copies, t.message, round, (number, most), self.estimate.left);
         let log = self.files.as_ref().map(|f| f.log_fd());
-        let cmd = command(self.exe, log, &self.policy, t, p);
+        let cmd = command((self.exe, self.launch), log, &self.policy, t, p);
         let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
         let left = Remaining { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
         let step = self.pass(t, &cmd, number, left, &mut s.r);
@@ -497,8 +499,21 @@ impl Runner<'_> {
 }
 
 /// The command a pass of `t` runs, as `p` prepared it; its stdout to the log, `log`.
-fn command<'c>(exe: &'c Path, log: Option<i32>, policy: &Policy, t: &Test, p: &'c Prepared) -> Command<'c> {
-    Command { exe, test: p, stdout: log, planned: policy.nominal_secs(t), slow: exec::slow_by_nature(t) }
+fn command<'c>(
+    (exe, launch): (&'c Path, &'c exec::Launch),
+    log: Option<i32>,
+    policy: &Policy,
+    t: &Test,
+    p: &'c Prepared,
+) -> Command<'c> {
+    Command {
+        exe,
+        launch,
+        test: p,
+        stdout: log,
+        planned: policy.nominal_secs(t),
+        slow: exec::slow_by_nature(t),
+    }
 }
 
 /// Whether a second visit is done: its score holds no disturbed pass and its interval is
@@ -618,6 +633,7 @@ mod tests {
     fn runner(exec: &mut Canned, policy: Policy, remeasure: bool) -> Runner<'_> {
         Runner {
             exe: Path::new("/unused"),
+            launch: &exec::AS_IT_IS,
             exec,
             policy,
             console: Console::new("unixbench", Verbosity::Quiet, Format::Json),
@@ -804,6 +820,7 @@ mod tests {
         ex.noises = [busy, busy, busy, quiet, busy, quiet, quiet, quiet].into_iter().collect();
         let mut runner = Runner {
             exe: Path::new("/unused"),
+            launch: &exec::AS_IT_IS,
             exec: &mut ex,
             // A share of three passes: no room to measure one again on the first visit.
             policy: Policy::Quick(Budget::new(f, f, w)),

@@ -194,6 +194,16 @@ pub fn execv(path: &CString, argv: &Argv) -> io::Error {
     io::Error::last_os_error()
 }
 
+/// `execve(2)`: as [`execv`], with the environment `env` (`NAME=value` words) instead of the
+/// process's own.
+pub fn execve(path: &CString, argv: &Argv, env: &Argv) -> io::Error {
+    super::signal::reset_for_exec();
+    // SAFETY: path and every pointer of argv and env are valid NUL-terminated strings kept
+    // alive by them; both arrays are NULL-terminated.
+    unsafe { libc::execve(path.as_ptr(), argv.ptrs.as_ptr(), env.ptrs.as_ptr()) };
+    io::Error::last_os_error()
+}
+
 /// `execvp(3)`: as [`execv`] but searches PATH for `file` when it holds no '/'.
 pub fn execvp(file: &CString, argv: &Argv) -> io::Error {
     super::signal::reset_for_exec();
