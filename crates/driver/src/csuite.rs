@@ -35,6 +35,11 @@
 //!   fstime always settles 2 s, whatever our run's policy (see [`CSuite::command`]);
 //! - after the C test, `Run` removes `cctest.o` and `a.out` from `testdir/`; the caller may do
 //!   the same.
+//!
+//! What C's own programs then do is kept, as C's Run would meet it: a current gcc warns about
+//! C's K&R `cctest.c` on stderr at every compile, and stray stderr fails the pass here as it
+//! stops C's Run (docs/ORIGINAL.md, "Quirks", 4); every dc after a copy's first reads `dc.dat`
+//! at its end.
 
 use crate::hosttools::{self, SHELL_TOOLS};
 use crate::policy::Policy;
