@@ -86,8 +86,8 @@ pub struct CSuite {
     version: Option<String>,
 }
 
-/// The program to exec and its argv (argv[0] the program's full path, as C's Run execs it: C's
-/// execl re-execs argv[0]), and the environment the C programs and scripts read. See the
+/// The program to exec and its argv (`argv[0]` the program's full path, as C's Run execs it: C's
+/// execl re-execs `argv[0]`), and the environment the C programs and scripts read. See the
 /// module documentation for what the caller does with each field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CCommand {
