@@ -404,6 +404,8 @@ const CRATES: &[Crate] = &[
             &["options"],
             // The manual page and the completions, from the option table.
             &["policy", "manual"],
+            // A built C suite's command for a test under a policy (an arm of `ab`).
+            &["csuite"],
             &["output"],
             // The run's directories, checked then made.
             &["dirs"],

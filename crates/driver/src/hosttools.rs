@@ -41,7 +41,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The programs the shell test's scripts run, besides `/bin/sh`.
-const SHELL_TOOLS: &[&str] = &["sort", "od", "grep", "tee", "wc", "rm"];
+pub(crate) const SHELL_TOOLS: &[&str] = &["sort", "od", "grep", "tee", "wc", "rm"];
 
 /// Why a test cannot run on this host, e.g. `no 'dc' program found in PATH`: the console and
 /// the log put it after `skipped: `.
@@ -133,7 +133,7 @@ pub fn c_compiler() -> Option<&'static str> {
     ["cc", "gcc"].into_iter().find(|c| find_program(c).is_some())
 }
 
-fn require(program: &str) -> Result<PathBuf, Skip> {
+pub(crate) fn require(program: &str) -> Result<PathBuf, Skip> {
     find_program(program).ok_or_else(|| Skip::missing(program))
 }
 

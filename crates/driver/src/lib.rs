@@ -14,6 +14,7 @@ pub(crate) use probe::{cpulimit, noise, sysinfo};
 pub(crate) use scoring::{outcome, quick, score, stats};
 
 pub mod cli;
+pub mod csuite;
 pub mod dirs;
 mod dryrun;
 pub mod exec;
