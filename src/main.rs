@@ -73,6 +73,7 @@ fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
         }
         Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(&cli::help()))),
         Some("compare") => (me, compare::main(argv.split_off(1))),
+        Some("ab") => (me, driver::ab::main(argv.split_off(1))),
         Some("run") => {
             argv.remove(0);
             (me, driver::main(argv))

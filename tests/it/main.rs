@@ -3,6 +3,7 @@
 //! The binary under test is `$UNIXBENCH_BIN` when set (`make test` points it at the static
 //! release build, the one users copy) and cargo's debug build otherwise.
 
+mod ab;
 mod arches;
 mod bad_input;
 mod charts;

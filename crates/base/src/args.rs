@@ -109,3 +109,71 @@ mod tests {
         }
     }
 }
+
+/// A command line split into words as a POSIX shell splits one: blanks separate words, single
+/// quotes keep everything, double quotes keep everything but a backslash before `"`, `\`, `$`
+/// or `` ` ``, a backslash outside quotes keeps the next character. Nothing is expanded (`$HOME`,
+/// `*` and `~` stay as they are) and no shell runs. An unclosed quote or a trailing backslash is
+/// refused with the reason.
+pub fn split_words(line: &str) -> std::result::Result<Vec<String>, &'static str> {
+    let (mut words, mut word, mut in_word) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                }
+                in_word = false;
+                continue;
+            }
+            '\'' => loop {
+                match chars.next().ok_or("a single quote is not closed")? {
+                    '\'' => break,
+                    c => word.push(c),
+                }
+            },
+            '"' => loop {
+                match chars.next().ok_or("a double quote is not closed")? {
+                    '"' => break,
+                    '\\' => match chars.next().ok_or("a double quote is not closed")? {
+                        c @ ('"' | '\\' | '$' | '`') => word.push(c),
+                        '\n' => {}
+                        c => word.extend(['\\', c]),
+                    },
+                    c => word.push(c),
+                }
+            },
+            '\\' => match chars.next().ok_or("it ends in a backslash")? {
+                '\n' => {}
+                c => word.push(c),
+            },
+            c => word.push(c),
+        }
+        in_word = true;
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::split_words;
+
+    #[test]
+    fn words_split_as_the_shell_splits_them_and_nothing_is_expanded() {
+        let w = |s| split_words(s).unwrap();
+        assert_eq!(w("taskset -c 1"), ["taskset", "-c", "1"]);
+        assert_eq!(w("  nice\t-n  5 "), ["nice", "-n", "5"]);
+        assert_eq!(w(r#"sh -c 'exec "$@"' x"#), ["sh", "-c", r#"exec "$@""#, "x"]);
+        assert_eq!(w(r#"a "b c" d\ e "f\"g\\h\x" '' """#), ["a", "b c", "d e", r#"f"g\h\x"#, "", ""]);
+        assert_eq!(w("echo $HOME ~ *"), ["echo", "$HOME", "~", "*"]);
+        assert_eq!(w("a'b'\"c\"d"), ["abcd"]);
+        assert!(w("").is_empty());
+        assert_eq!(split_words("a 'b"), Err("a single quote is not closed"));
+        assert_eq!(split_words("a \"b"), Err("a double quote is not closed"));
+        assert_eq!(split_words("a\\"), Err("it ends in a backslash"));
+    }
+}

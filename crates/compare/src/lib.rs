@@ -108,12 +108,24 @@ struct Args {
     files: Vec<OsString>,
 }
 
+/// The file to read for `f`: an arm of an `ab` run's JSON is named `FILE#a` or `FILE#b`
+/// (`read_json` picks the arm), where no file has that name.
+fn ab_file(f: &OsString) -> &std::ffi::OsStr {
+    let b = f.as_encoded_bytes();
+    let arm = b.len() > 2 && matches!(&b[b.len() - 2..], b"#a" | b"#b" | b"#A" | b"#B");
+    if arm && !std::path::Path::new(f).exists() {
+        std::path::Path::new(f).to_str().map_or(f.as_os_str(), |s| std::ffi::OsStr::new(&s[..s.len() - 2]))
+    } else {
+        f
+    }
+}
+
 /// One file read, its log beside it, and held to the bounds of a real run: a figure beyond them
 /// is an error, a string cut is said in one line naming the file.
 fn read_source(f: &OsString) -> Result<source::Source> {
     let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
     let bad = |msg: String| Error::usage(format!("compare: {}: {msg}", crate::args::escaped(&name)));
-    let bytes = files::read_capped(f).map_err(bad)?;
+    let bytes = files::read_capped(ab_file(f)).map_err(bad)?;
     let text =
         String::from_utf8(bytes).map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
     let mut src = load::load(&name, &text).map_err(bad)?;

@@ -26,6 +26,10 @@ pub(super) fn from_json(file: &str, text: &str) -> Result<Source, String> {
         }
         _ => format!("not valid JSON: {e}"),
     })?;
+    let v = match v.get("schema").and_then(Value::as_str) {
+        Some("unixbench-ab") => ab_arm(file, &v)?,
+        _ => &v,
+    };
     if v.get("schema").and_then(Value::as_str) != Some("unixbench-results") {
         return Err("a JSON file, but not unixbench results (no \"schema\": \"unixbench-results\")".into());
     }
@@ -67,6 +71,19 @@ pub(super) fn from_json(file: &str, text: &str) -> Result<Source, String> {
         runs: out,
         host: json_host(v.get("system")),
     })
+}
+
+/// The results of one arm of an `ab` run's JSON, named by the file's suffix: `FILE#a`, `FILE#b`.
+fn ab_arm<'v>(file: &str, v: &'v Value) -> Result<&'v Value, String> {
+    let k = match file.get(file.len().saturating_sub(2)..) {
+        Some("#a" | "#A") => 0,
+        Some("#b" | "#B") => 1,
+        _ => return Err("an ab run's JSON, which holds two arms: name one as FILE#a or FILE#b".into()),
+    };
+    let arms = v.get("arms").and_then(Value::as_array).ok_or("an ab run's JSON without its \"arms\"")?;
+    arms.get(k)
+        .and_then(|a| a.get("run"))
+        .ok_or_else(|| format!("an ab run's JSON without arm {}", ["A", "B"][k]))
 }
 
 fn json_host(s: Option<&Value>) -> Host {

@@ -20,6 +20,9 @@ pub const USAGE: &str = "\
                                          the same, for test names that are also program names
   Run [OPTIONS] [TEST|GROUP ...]         the same, through a link named Run: every word is
                                          Run's, and results/ and tmp/ are beside the link
+  unixbench ab [--b-wrap CMD|--b-bin PATH|...] [OPTIONS] [TEST|GROUP ...]
+                                         A against B on this host in the same rounds, each
+                                         ratio with its 95% interval (ab --help)
   unixbench compare [--format F] FILE... compare results (reports, logs, JSON; ours or C's)
   unixbench lmbench [-s] [--only ...]    lmbench's latency and bandwidth table for this host
   unixbench PROGRAM [ARGS...]            run one kernel (the programs: --list)
@@ -38,7 +41,7 @@ The options people reach for (all of them: unixbench run --help):
 ";
 
 pub const HELP_END: &str = "\n\
-`PROGRAM --help` (or -h) prints one program's usage; `compare --help`, `lmbench --help` theirs.
+`PROGRAM --help` (or -h) prints one program's usage; `ab --help`, `compare --help`, `lmbench --help` theirs.
 ";
 
 /// The error for a word that names no program, command, test or group: the closest names that

@@ -50,15 +50,26 @@ pub struct Launch {
     pub wrap: Option<(PathBuf, Vec<OsString>)>,
     /// Variables set (Some) or removed (None) in the copies' environment alone.
     pub env: Vec<(OsString, Option<OsString>)>,
+    /// The program is argv[0], a path (a C UnixBench program, as C's Run execs it), not the
+    /// command's `exe`.
+    pub argv0_is_program: bool,
 }
 
 impl Launch {
     /// The program as it is, in the driver's environment.
-    pub const NONE: Launch = Launch { wrap: None, env: Vec::new() };
+    pub const NONE: Launch = Launch { wrap: None, env: Vec::new(), argv0_is_program: false };
 
-    /// What is exec'd: the wrapper, else `exe`.
-    fn program<'a>(&'a self, exe: &'a Path) -> &'a Path {
-        self.wrap.as_ref().map_or(exe, |(w, _)| w.as_path())
+    /// The program a copy runs: argv[0] or `exe`.
+    fn target<'a>(&self, exe: &'a Path, argv: &'a [OsString]) -> &'a Path {
+        match argv.first() {
+            Some(p) if self.argv0_is_program => Path::new(p),
+            _ => exe,
+        }
+    }
+
+    /// What is exec'd: the wrapper, else the program.
+    fn program<'a>(&'a self, exe: &'a Path, argv: &'a [OsString]) -> &'a Path {
+        self.wrap.as_ref().map_or_else(|| self.target(exe, argv), |(w, _)| w.as_path())
     }
 
     /// The copy's argv for a program `exe` prepared as `argv`: under a wrapper its words, then
@@ -67,7 +78,7 @@ impl Launch {
     pub fn argv(&self, exe: &Path, argv: &[OsString]) -> Vec<OsString> {
         let Some((_, words)) = &self.wrap else { return argv.to_vec() };
         let mut v = words.clone();
-        if argv.first().map(Path::new) != Some(exe) {
+        if !self.argv0_is_program {
             v.push(exe.as_os_str().to_os_string());
         }
         v.extend(argv.iter().cloned());
@@ -344,7 +355,7 @@ struct Stdio {
 
 impl Stdio {
     fn open(cmd: &Command) -> io::Result<Stdio> {
-        let program = cmd.launch.program(cmd.exe);
+        let program = cmd.launch.program(cmd.exe, &cmd.test.argv);
         let exe = CString::new(program.as_os_str().as_encoded_bytes())
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "program path holds a NUL byte"))?;
         let env = cmd.launch.environment()?;
@@ -788,14 +799,17 @@ mod tests {
             // `env` runs the rest of its words: the program by path, then its arguments.
             wrap: Some((PathBuf::from("/usr/bin/env"), vec!["env".into(), "UB_AB_Y=1".into()])),
             env: vec![("UB_AB_X".into(), Some("7".into())), ("HOME".into(), None)],
+            argv0_is_program: true,
         };
         let wrapped = launch.argv(Path::new("/bin/sh"), &test.argv);
         assert_eq!(wrapped[..4], ["env", "UB_AB_Y=1", "/bin/sh", "-c"].map(OsString::from));
         // An applet of a unixbench binary is named by its first argument under a wrapper.
+        let launch = Launch { argv0_is_program: false, ..launch };
         let applet = launch.argv(Path::new("/bin/ub"), &["pipe".into(), "10".into()]);
         assert_eq!(applet, ["env", "UB_AB_Y=1", "/bin/ub", "pipe", "10"].map(OsString::from));
+        let launch = Launch { argv0_is_program: true, ..launch };
         let cmd = Command {
-            exe: Path::new("/bin/sh"),
+            exe: Path::new("/nonexistent"),
             launch: &launch,
             test: &test,
             stdout: None,

@@ -13,8 +13,9 @@ pub(crate) use base::{args, error, fmt, model, protocol, selfexe, suite, sys};
 pub(crate) use probe::{cpulimit, noise, sysinfo};
 pub(crate) use scoring::{outcome, quick, score, stats};
 
+pub mod ab;
 pub mod cli;
-pub mod csuite;
+mod csuite;
 pub mod dirs;
 mod dryrun;
 pub mod exec;
@@ -117,7 +118,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
 }
 
 /// What runs the plan's tests: its copies' processes, the console, the result files.
-fn new_runner<'a>(
+pub(crate) fn new_runner<'a>(
     opts: &Options,
     plan: &Plan,
     run: &Run,
@@ -141,7 +142,7 @@ fn new_runner<'a>(
 }
 
 /// `--json=FILE` made absolute, and refused when it names a directory or an unusable one.
-fn check_json_file(opts: &mut Options) -> Result<()> {
+pub(crate) fn check_json_file(opts: &mut Options) -> Result<()> {
     if let Some(options::JsonOut::File(f)) = &mut opts.json {
         *f = absolute(f, "--json file", "--json")?;
         if f.is_dir() {
@@ -154,7 +155,7 @@ fn check_json_file(opts: &mut Options) -> Result<()> {
 }
 
 /// The system block of the reports, with the CPUs this process may use.
-fn describe_host(opts: &Options) -> SystemInfo {
+pub(crate) fn describe_host(opts: &Options) -> SystemInfo {
     let mut system = crate::sysinfo::gather(opts.verbosity == options::Verbosity::Brief);
     let roots = crate::cpulimit::Roots { proc: Path::new("/proc"), sys: Path::new("/sys") };
     system.cpu_limit = crate::cpulimit::detect(&roots, sys::info::affinity().as_deref());

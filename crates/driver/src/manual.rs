@@ -5,12 +5,13 @@
 //! with the binary alone prints them. Here rather than beside dispatch: this crate is built for
 //! size, and this is text.
 
-use crate::options::{Opt, Takes, Values, ENVIRONMENT, HELP_HEAD, HELP_TAIL, OPTIONS};
+use crate::options::{Opt, Section, Takes, Values, AB_HEAD, ENVIRONMENT, HELP_HEAD, HELP_TAIL, OPTIONS};
 use crate::suite;
 
 /// The words `unixbench` takes first besides options, tests, groups and programs (`dispatch`).
 pub const COMMANDS: &[&str] = &[
     "run",
+    "ab",
     "compare",
     "lmbench",
     "help",
@@ -45,9 +46,13 @@ pub fn man(usage: &str) -> String {
     m += ".fi\n.SH DESCRIPTION\n";
     roff(&mut m, HELP_HEAD);
     // Titles in capitals as written: to_uppercase would bring Unicode's case tables in.
-    for (title, run) in [("RUN'S OPTIONS", true), ("OUR OPTIONS", false)] {
+    let sections = [("RUN'S OPTIONS", Section::Run), ("OUR OPTIONS", Section::Ours), ("AB", Section::Ab)];
+    for (title, section) in sections {
         put(&mut m, &[".SH \"", title, "\"\n"]);
-        for o in OPTIONS.iter().filter(|o| o.run == run) {
+        if section == Section::Ab {
+            roff(&mut m, AB_HEAD);
+        }
+        for o in OPTIONS.iter().filter(|o| o.section == section) {
             m += ".TP\n";
             man_forms(&mut m, o);
             for l in o.help {

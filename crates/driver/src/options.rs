@@ -19,6 +19,26 @@ tests) or 3 (short), the worst third dropped, the geometric mean kept, and the i
 the SPARCstation 20-61 baselines. With no TEST, runs `index`.
 ";
 
+const AB_USAGE: &str = "Usage: unixbench ab [ARM OPTIONS] [RUN OPTIONS] [TEST|GROUP ...]\n\n";
+
+/// What `ab` does: its help's first paragraph and the manual's section.
+pub const AB_HEAD: &str = "\
+Compares two arms, A and B, on this host in one run: each is this binary unless an arm
+option changes it. In rounds, every test in a shuffled order, one pass of each arm back to
+back (AB, then BA), so that the host's wander hits both and cancels in their ratio; at least
+4 rounds, then until every test's ratio is known within +-1% (--precision) or the budget
+(twice a quick run's, or --quick=SECONDS) is spent. Prints whether B differs from A on the
+index and on each test, with 95% intervals. With no TEST, runs `index`. Writes no results
+directory: the report goes to stdout (--format), and --json=FILE keeps the JSON.
+Example: unixbench ab --b-wrap 'nice -n 10' -c 1 index
+";
+
+const AB_TAIL: &str = "\
+Not in ab: -t, --interleave, --no-interleave, --remeasure (a pair with a disturbed pass is
+always measured again), --results, --no-save, --json without =FILE.
+Exit status: 0 done, 1 a test failed in an arm, 2 bad command line, 128+N stopped by signal N.
+";
+
 pub const HELP_TAIL: &str = "\
 Exit status: 0 all tests ran, 1 a test failed, 2 bad command line or unusable directory,
 128+N stopped by signal N (the finished tests are reported). A result that cannot be written
@@ -43,8 +63,8 @@ pub struct Opt {
     pub short: Option<char>,
     pub long: Option<&'static str>,
     pub takes: Takes,
-    /// One of Run's own options (the first section of the help), or ours.
-    pub run: bool,
+    /// Where it belongs: Run's own options (the first section of the help), ours, or `ab`'s.
+    pub section: Section,
     /// Its lines in `run --help`.
     pub help: &'static [&'static str],
     /// Its line in the top-level help, for the options people reach for.
@@ -107,6 +127,17 @@ impl Opt {
     }
 }
 
+/// The sections of the option table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// Run's own options.
+    Run,
+    /// Ours, for every run.
+    Ours,
+    /// `unixbench ab`'s alone: what one arm changes, and the precision its rounds aim at.
+    Ab,
+}
+
 /// What a shell's completion offers for an option's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Values {
@@ -131,7 +162,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('q'),
         long: None,
         takes: Takes::Nothing,
-        run: true,
+        section: Section::Run,
         help: &["quiet: print only the final report (no banner, no progress)"],
         brief: Some("quiet: only the report"),
         apply: |o, _| {
@@ -143,7 +174,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('v'),
         long: None,
         takes: Takes::Nothing,
-        run: true,
+        section: Section::Run,
         help: &["verbose: also the test list, each command and its copies"],
         brief: Some("verbose: each command, the statistics"),
         apply: |o, _| {
@@ -155,7 +186,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('b'),
         long: None,
         takes: Takes::Nothing,
-        run: true,
+        section: Section::Run,
         help: &["brief: no CPU lines in the system block"],
         brief: None,
         apply: |o, _| {
@@ -167,7 +198,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('i'),
         long: None,
         takes: Takes::Value("N"),
-        run: true,
+        section: Section::Run,
         help: &["N passes for long tests, max(1, (N+1)/3) for short ones"],
         brief: Some("N passes for long tests, (N+1)/3 for short ones"),
         apply: |o, v| {
@@ -180,7 +211,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('c'),
         long: None,
         takes: Takes::Value("N"),
-        run: true,
+        section: Section::Run,
         help: &["run with N parallel copies (repeat for several runs: -c 1 -c 4)"],
         brief: Some("one run with N parallel copies (repeat: -c 1 -c 4)"),
         apply: |o, v| {
@@ -192,7 +223,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('t'),
         long: Some("time"),
         takes: Takes::Value("SECONDS"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "a short run: every test runs SECONDS instead of its standard duration,",
             "Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,",
@@ -210,7 +241,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("quick"),
         takes: Takes::Optional("SECONDS"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "a quick run: the same tests and copies, each pass shorter, each test",
             "3 passes, then stopped when its score's 95% interval is within +-1%",
@@ -233,7 +264,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("remeasure"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &[
             "measure a pass again when it was disturbed (steal, other processes,",
             "its copies stopped or throttled), at most 3 times per test; a quick",
@@ -250,7 +281,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("interleave"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &[
             "passes in rounds, one of every test per round in a shuffled order (a",
             "quick run's default); the index's interval is the rounds' spread",
@@ -265,7 +296,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("no-interleave"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &["a quick run without rounds: each test's passes back to back"],
         brief: None,
         apply: |o, _| {
@@ -277,7 +308,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("seed"),
         takes: Takes::Value("N"),
-        run: false,
+        section: Section::Ours,
         help: &["the seed of the rounds' orders, to repeat them; implies --interleave"],
         brief: None,
         apply: |o, v| {
@@ -289,7 +320,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("results"),
         takes: Takes::Value("DIR"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "results directory (default: $UB_RESULTDIR, else ./results; through a",
             "link named Run, results/ beside it)",
@@ -304,7 +335,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("tmpdir"),
         takes: Takes::Value("DIR"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else",
             "/tmp; it must exist: it is never created; through a link named Run,",
@@ -321,7 +352,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("format"),
         takes: Takes::Value("FORMAT"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "what the final print on stdout is: text (the report, default), html,",
             "json, csv, tsv or md (the TSV's table in Markdown); progress then goes",
@@ -344,7 +375,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("json"),
         takes: Takes::Optional("FILE"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "also write the results JSON: beside the report, or FILE (as",
             "UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise",
@@ -363,7 +394,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("no-save"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &["write no files (no results directory, no log)"],
         brief: None,
         apply: |o, _| {
@@ -375,7 +406,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('n'),
         long: Some("dry-run"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &[
             "print the plan (tests, copies, passes, durations, settles) and its",
             "estimated time, and run nothing (as JSON with --format json)",
@@ -390,7 +421,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("exec-image"),
         takes: Takes::Value("IMAGE"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "the image Execl Throughput and Process Creation time: auto (default: the",
             "dynamically linked twin of the C program where this host has its",
@@ -400,15 +431,7 @@ pub static OPTIONS: &[Opt] = &[
         ],
         brief: None,
         apply: |o, v| {
-            let v = value(v);
-            let s = v.to_str().filter(|s| twin::exec_image::parse_request(s).is_some()).ok_or_else(|| {
-                Error::usage(format!(
-                    "invalid --exec-image {}: expected {}",
-                    crate::args::quoted(&v),
-                    twin::exec_image::CHOICES
-                ))
-            })?;
-            o.exec_image = Some(s.to_string());
+            o.exec_image = Some(exec_image("--exec-image", &value(v))?);
             Ok(())
         },
     },
@@ -416,7 +439,7 @@ pub static OPTIONS: &[Opt] = &[
         short: None,
         long: Some("semantics"),
         takes: Takes::Value("RELEASE"),
-        run: false,
+        section: Section::Ours,
         help: &[
             "whose semantics the tests follow where UnixBench's releases give different",
             "figures: 6.0 (the default) or 5.1.3, that of most published scores (shared",
@@ -425,15 +448,7 @@ pub static OPTIONS: &[Opt] = &[
         ],
         brief: None,
         apply: |o, v| {
-            let v = value(v);
-            let s = v.to_str().and_then(Semantics::parse).ok_or_else(|| {
-                Error::usage(format!(
-                    "invalid --semantics {}: expected {}",
-                    crate::args::quoted(&v),
-                    base::version::SEMANTICS_CHOICES
-                ))
-            })?;
-            o.semantics = Some(s);
+            o.semantics = Some(semantics("--semantics", &value(v))?);
             Ok(())
         },
     },
@@ -441,7 +456,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('h'),
         long: Some("help"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &["this help"],
         brief: None,
         apply: |o, _| {
@@ -453,7 +468,7 @@ pub static OPTIONS: &[Opt] = &[
         short: Some('V'),
         long: Some("version"),
         takes: Takes::Nothing,
-        run: false,
+        section: Section::Ours,
         help: &["the version"],
         brief: None,
         apply: |o, _| {
@@ -461,7 +476,234 @@ pub static OPTIONS: &[Opt] = &[
             Ok(())
         },
     },
+    Opt {
+        short: None,
+        long: Some("a-wrap"),
+        takes: Takes::Value("CMD"),
+        section: Section::Ab,
+        help: &[
+            "arm A's copies run under this command line (split as the shell splits",
+            "it, quotes kept, nothing expanded, no shell run): taskset -c 1, nice -n 5,",
+            "cgexec -g cpu:half, a script of yours that ends in exec \"$@\"",
+        ],
+        brief: None,
+        apply: |o, v| arm_wrap(&mut o.arms[0], "--a-wrap", v),
+    },
+    Opt {
+        short: None,
+        long: Some("b-wrap"),
+        takes: Takes::Value("CMD"),
+        section: Section::Ab,
+        help: &["as --a-wrap, for arm B"],
+        brief: None,
+        apply: |o, v| arm_wrap(&mut o.arms[1], "--b-wrap", v),
+    },
+    Opt {
+        short: None,
+        long: Some("a-bin"),
+        takes: Takes::Value("PATH"),
+        section: Section::Ab,
+        help: &[
+            "arm A runs the kernels of another unixbench binary (an older build), or",
+            "the programs of a built C UnixBench directory (its pgms/, with the",
+            "command lines its Run gives each test)",
+        ],
+        brief: None,
+        apply: |o, v| {
+            o.arms[0].bin = Some(value(v).into());
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("b-bin"),
+        takes: Takes::Value("PATH"),
+        section: Section::Ab,
+        help: &["as --a-bin, for arm B"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[1].bin = Some(value(v).into());
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("a-tmpdir"),
+        takes: Takes::Value("DIR"),
+        section: Section::Ab,
+        help: &["where arm A's file tests write (default: --tmpdir's)"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[0].tmpdir = Some(value(v).into());
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("b-tmpdir"),
+        takes: Takes::Value("DIR"),
+        section: Section::Ab,
+        help: &["where arm B's file tests write (default: --tmpdir's)"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[1].tmpdir = Some(value(v).into());
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("a-semantics"),
+        takes: Takes::Value("RELEASE"),
+        section: Section::Ab,
+        help: &["arm A's semantics, 6.0 or 5.1.3 (default: --semantics's)"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[0].semantics = Some(semantics("--a-semantics", &value(v))?);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("b-semantics"),
+        takes: Takes::Value("RELEASE"),
+        section: Section::Ab,
+        help: &["arm B's semantics, 6.0 or 5.1.3 (default: --semantics's)"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[1].semantics = Some(semantics("--b-semantics", &value(v))?);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("a-exec-image"),
+        takes: Takes::Value("IMAGE"),
+        section: Section::Ab,
+        help: &["arm A's --exec-image"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[0].exec_image = Some(exec_image("--a-exec-image", &value(v))?);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("b-exec-image"),
+        takes: Takes::Value("IMAGE"),
+        section: Section::Ab,
+        help: &["arm B's --exec-image"],
+        brief: None,
+        apply: |o, v| {
+            o.arms[1].exec_image = Some(exec_image("--b-exec-image", &value(v))?);
+            Ok(())
+        },
+    },
+    Opt {
+        short: None,
+        long: Some("a-name"),
+        takes: Takes::Value("NAME"),
+        section: Section::Ab,
+        help: &["arm A's label (default: A, or what the arm changes)"],
+        brief: None,
+        apply: |o, v| arm_name(&mut o.arms[0], "--a-name", v),
+    },
+    Opt {
+        short: None,
+        long: Some("b-name"),
+        takes: Takes::Value("NAME"),
+        section: Section::Ab,
+        help: &["arm B's label (default: B, or what the arm changes)"],
+        brief: None,
+        apply: |o, v| arm_name(&mut o.arms[1], "--b-name", v),
+    },
+    Opt {
+        short: None,
+        long: Some("precision"),
+        takes: Takes::Value("PCT"),
+        section: Section::Ab,
+        help: &[
+            "the rounds stop once every test's ratio interval is within +-PCT%",
+            "(default 1), or the budget is spent",
+        ],
+        brief: None,
+        apply: |o, v| {
+            o.precision = Some(percent("--precision", &value(v))?);
+            Ok(())
+        },
+    },
 ];
+
+/// An `--exec-image` word, or the error naming `what` and the choices.
+fn exec_image(what: &str, v: &OsString) -> Result<String> {
+    let s = v.to_str().filter(|s| twin::exec_image::parse_request(s).is_some()).ok_or_else(|| {
+        Error::usage(format!(
+            "invalid {what} {}: expected {}",
+            crate::args::quoted(v),
+            twin::exec_image::CHOICES
+        ))
+    })?;
+    Ok(s.to_string())
+}
+
+/// A `--semantics` release, or the error naming `what` and the choices.
+fn semantics(what: &str, v: &OsString) -> Result<Semantics> {
+    v.to_str().and_then(Semantics::parse).ok_or_else(|| {
+        Error::usage(format!(
+            "invalid {what} {}: expected {}",
+            crate::args::quoted(v),
+            base::version::SEMANTICS_CHOICES
+        ))
+    })
+}
+
+/// `--precision`'s percent: from 0.1 to 50.
+fn percent(what: &str, v: &OsString) -> Result<f64> {
+    let s = v.to_string_lossy();
+    match s.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if (0.1..=50.0).contains(&p) => Ok(p),
+        _ => Err(Error::usage(format!(
+            "invalid {what} '{}': expected a percent from 0.1 to 50",
+            crate::args::escaped(&s)
+        ))),
+    }
+}
+
+/// `--a-wrap`'s command line, split into words; refused when it holds none or a quote is open.
+fn arm_wrap(arm: &mut ArmOptions, what: &str, v: Option<OsString>) -> Result<()> {
+    let v = value(v);
+    let line = v.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
+    let words = crate::args::split_words(line)
+        .map_err(|why| Error::usage(format!("invalid {what} {}: {why}", crate::args::quoted(&v))))?;
+    if words.is_empty() {
+        return Err(Error::usage(format!("{what} needs a command")));
+    }
+    arm.wrap = Some(words);
+    Ok(())
+}
+
+/// `--a-name`: a label of one line, not empty.
+fn arm_name(arm: &mut ArmOptions, what: &str, v: Option<OsString>) -> Result<()> {
+    let v = value(v).to_string_lossy().into_owned();
+    if v.trim().is_empty() || v.chars().any(char::is_control) || v.chars().count() > 40 {
+        return Err(Error::usage(format!(
+            "invalid {what} '{}': expected a label of 1 to 40 printable characters",
+            crate::args::escaped(&v)
+        )));
+    }
+    arm.name = Some(v);
+    Ok(())
+}
+
+/// What one arm of `unixbench ab` changes; all None is this binary as it is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ArmOptions {
+    pub wrap: Option<Vec<String>>,
+    pub bin: Option<PathBuf>,
+    pub tmpdir: Option<PathBuf>,
+    pub semantics: Option<Semantics>,
+    pub exec_image: Option<String>,
+    pub name: Option<String>,
+}
 
 /// The environment variables the driver reads, each declared once: `run --help` lists them,
 /// and [`Environment::read`] is the one place that reads them.
@@ -521,9 +763,33 @@ impl Environment {
 /// with one line on what it runs, from the test table.
 pub fn help() -> String {
     let mut h = [HELP_USAGE, HELP_HEAD].concat();
-    for (title, run, width) in [("Run's options:", true, 16), ("Our options:", false, 21)] {
+    h += &options_help(&[("Run's options:", Section::Run, 16), ("Our options:", Section::Ours, 21)]);
+    h += &tests_help();
+    h.push('\n');
+    h.push_str(HELP_TAIL);
+    h
+}
+
+/// `ab --help`: what it does, the arms' options, then a run's.
+pub fn ab_help() -> String {
+    let mut h = [AB_USAGE, AB_HEAD].concat();
+    h += &options_help(&[
+        ("What an arm changes:", Section::Ab, 21),
+        ("Run's options:", Section::Run, 16),
+        ("Our options:", Section::Ours, 21),
+    ]);
+    h += &tests_help();
+    h.push('\n');
+    h.push_str(AB_TAIL);
+    h
+}
+
+/// The options of `sections`, each under its title, each option's help lines beside its forms.
+fn options_help(sections: &[(&str, Section, usize)]) -> String {
+    let mut h = String::new();
+    for &(title, section, width) in sections {
         h += &format!("\n{title}\n");
-        for o in OPTIONS.iter().filter(|o| o.run == run) {
+        for o in OPTIONS.iter().filter(|o| o.section == section) {
             let forms = o.forms();
             let pad = if forms.len() < width { width } else { forms.len() + 2 };
             for (i, line) in o.help.iter().enumerate() {
@@ -532,7 +798,12 @@ pub fn help() -> String {
             }
         }
     }
-    h.push_str("\nGroups:\n");
+    h
+}
+
+/// Every group and test with one line on what it runs, and the environment.
+fn tests_help() -> String {
+    let mut h = String::from("\nGroups:\n");
     for (g, about) in suite::groups() {
         h.push_str(&format!("  {g:<18}{about}\n"));
     }
@@ -544,8 +815,6 @@ pub fn help() -> String {
     for (name, about) in ENVIRONMENT {
         h.push_str(&format!("  {name:<21}{about}\n"));
     }
-    h.push('\n');
-    h.push_str(HELP_TAIL);
     h
 }
 
@@ -612,6 +881,10 @@ pub struct Options {
     pub noise: bool,
     /// What the environment said.
     pub env: Environment,
+    /// `unixbench ab`'s arms, A and B (empty in a run).
+    pub arms: [ArmOptions; 2],
+    /// `--precision PCT` (`ab`): the ratio intervals the rounds aim at.
+    pub precision: Option<f64>,
     /// `--help` or `--version`, which end the parsing.
     asked: Option<Asked>,
 }
@@ -663,6 +936,16 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed> {
 /// The command line against `env`: each word through its entry of [`OPTIONS`] or as a test or
 /// group, then the checks that take the whole line.
 pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
+    parse_for(args, env, false)
+}
+
+/// `unixbench ab`'s command line: a run's, with the arms' options too.
+pub fn parse_ab(args: Vec<OsString>) -> Result<Parsed> {
+    parse_for(args, Environment::read(), true)
+}
+
+/// The command line against `env`, `ab`'s when `ab` (whose arm options a run refuses).
+fn parse_for(args: Vec<OsString>, env: Environment, ab: bool) -> Result<Parsed> {
     let mut o = Options {
         verbosity: Verbosity::Normal,
         iterations: None,
@@ -684,6 +967,8 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         watchdog_margin: None,
         noise: true,
         env,
+        arms: Default::default(),
+        precision: None,
         asked: None,
     };
     let mut p = lexopt::Parser::from_args(args);
@@ -691,7 +976,7 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
         match arg {
             lexopt::Arg::Value(v) => add_tests(&mut o, &v.to_string_lossy())?,
             arg => {
-                let opt = find(&arg)?;
+                let opt = find(&arg, ab)?;
                 let v = match opt.takes {
                     Takes::Nothing => None,
                     Takes::Value(_) => Some(
@@ -713,18 +998,24 @@ pub fn parse_in(args: Vec<OsString>, env: Environment) -> Result<Parsed> {
 }
 
 /// The entry of [`OPTIONS`] for an option word, or the error naming it and every valid form.
-fn find(arg: &lexopt::Arg) -> Result<&'static Opt> {
+fn find(arg: &lexopt::Arg, ab: bool) -> Result<&'static Opt> {
+    let mut known = OPTIONS.iter().filter(|o| ab || o.section != Section::Ab);
     let (hit, word) = match arg {
-        lexopt::Arg::Short(c) => (OPTIONS.iter().find(|o| o.short == Some(*c)), format!("-{c}")),
-        lexopt::Arg::Long(l) => (OPTIONS.iter().find(|o| o.long == Some(*l)), format!("--{l}")),
+        lexopt::Arg::Short(c) => (known.find(|o| o.short == Some(*c)), format!("-{c}")),
+        lexopt::Arg::Long(l) => (known.find(|o| o.long == Some(*l)), format!("--{l}")),
         lexopt::Arg::Value(v) => (None, v.to_string_lossy().into_owned()),
     };
+    let command = if ab { "ab" } else { "run" };
+    if let (None, Some(o)) = (hit, OPTIONS.iter().find(|o| o.words().any(|w| w == word))) {
+        return Err(Error::usage(format!("{} is an option of 'unixbench ab', not of a run", o.name())));
+    }
     // One short line: the lists are behind `--help`.
     hit.ok_or_else(|| {
-        let names: Vec<String> = OPTIONS.iter().flat_map(Opt::words).collect();
+        let names: Vec<String> =
+            OPTIONS.iter().filter(|o| ab || o.section != Section::Ab).flat_map(Opt::words).collect();
         let close = base::suggest::closest(&word, names.iter().map(String::as_str));
         Error::usage(format!(
-            "unknown option '{}'{}; every option: 'unixbench run --help'",
+            "unknown option '{}'{}; every option: 'unixbench {command} --help'",
             crate::args::escaped(&word),
             base::suggest::did_you_mean(&close)
         ))

@@ -208,11 +208,7 @@ impl Runner<'_> {
         let mut r = Self::result(t, copies);
         // A quick test runs until its interval is tight or its share of the budget is spent.
         let budget = self.policy.begin(t);
-        r.command = display(&p.argv);
-        if self.semantics == Semantics::V513 {
-            // The log's `==>` line and the JSON name what the copies ran under.
-            r.command = format!("{SEMANTICS_VAR}={} {}", self.semantics.release(), r.command);
-        }
+        r.command = self.command_line(p);
         self.console.test(copies, t.message, self.estimate.left);
         let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
@@ -296,6 +292,16 @@ impl Runner<'_> {
         Some(spent)
     }
 
+    /// What the log's `==>` line and the JSON say the copies ran: under 5.1.3's semantics,
+    /// named first.
+    fn command_line(&self, p: &Prepared) -> String {
+        let words = display(&p.argv);
+        match self.semantics {
+            Semantics::V513 => format!("{SEMANTICS_VAR}={} {words}", self.semantics.release()),
+            Semantics::V6 => words,
+        }
+    }
+
     /// Test `t` at `copies` copies, before its first round: its result, and `budget`, its share
     /// of a quick run's (`Policy::begin_rounds`).
     pub fn open_rounds(&mut self, t: &'static Test, copies: usize, budget: Option<f64>) -> InRounds {
@@ -316,7 +322,7 @@ impl Runner<'_> {
     pub fn round_pass(&mut self, s: &mut InRounds, p: &Prepared, round: usize) -> Step {
         let t = s.test;
         if s.r.command.is_empty() {
-            s.r.command = display(&p.argv);
+            s.r.command = self.command_line(p);
             s.log = report::log::test_header(t.message, s.r.copies, &s.r.command);
         }
         self.buffer = Some(std::mem::take(&mut s.log));

@@ -123,7 +123,7 @@ fn round_pass(runner: &mut Runner, workdir: &WorkDir, s: &mut InRounds, round: u
 }
 
 /// Fisher-Yates, from `rng`: the same seed gives the same orders.
-fn shuffle(v: &mut [usize], rng: &mut oorandom::Rand64) {
+pub(crate) fn shuffle(v: &mut [usize], rng: &mut oorandom::Rand64) {
     for i in (1..v.len()).rev() {
         v.swap(i, rng.rand_range(0..(i as u64 + 1)) as usize);
     }

@@ -20,6 +20,12 @@ pub const UNITS: [(&str, &str); 5] = [
 /// The whole run as a JSON document.
 pub fn render(run: &Run) -> String {
     let mut j = Writer::pretty();
+    write(&mut j, run);
+    j.finish()
+}
+
+/// The whole run as a JSON object into `j` (a document of its own, or an arm of `ab`'s).
+pub fn write(j: &mut Writer, run: &Run) {
     j.begin_object();
     j.key("schema").string("unixbench-results");
     j.key("schema_version").int(2);
@@ -27,7 +33,7 @@ pub fn render(run: &Run) -> String {
     j.key("build").begin_object().key("target").string(run.build.target);
     j.key("commit").string(run.build.commit).end_object();
     j.key("summary");
-    summary(&mut j, run);
+    summary(j, run);
     j.key("interrupted").bool(run.interrupted);
     j.key("incomplete").bool(run.incomplete);
     let why = run.not_standard();
@@ -45,7 +51,7 @@ pub fn render(run: &Run) -> String {
     }
     j.end_object();
     j.key("system");
-    system(&mut j, &run.system);
+    system(j, &run.system);
     let st = &run.settings;
     j.key("settings").begin_object();
     j.key("tests").begin_array();
@@ -72,11 +78,10 @@ pub fn render(run: &Run) -> String {
     j.end_object();
     j.key("runs").begin_array();
     for cr in &run.runs {
-        copy_run(&mut j, cr);
+        copy_run(j, cr);
     }
     j.end_array();
     j.end_object();
-    j.finish()
 }
 
 /// The run in brief, as the console ends it (`view::summary`, its `text`): each copy count's

@@ -13,6 +13,7 @@
 pub(crate) use base::{baselines, fmt, model, suite, sys};
 pub(crate) use scoring::{score, stats};
 
+pub mod ab;
 pub mod csv;
 pub mod html;
 pub mod index4;

@@ -8,6 +8,7 @@
 pub(crate) use base::{baselines, model, protocol, suite, sys};
 
 pub mod outcome;
+pub mod paired;
 pub mod quick;
 pub mod score;
 pub mod stats;

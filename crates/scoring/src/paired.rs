@@ -1,0 +1,271 @@
+//! Two arms measured side by side (`unixbench ab`): in each round every test ran one pass of
+//! arm A and one of arm B back to back, so the host's wander within the round hits both. Each
+//! round then gives one log ratio of B over A per test; their mean and Student's t over the
+//! rounds give the ratio and its 95% interval, with nothing of the host's slower drift in them
+//! (it moves A and B alike). An index's ratio is taken the same way from each round's mean log
+//! ratio over the index's tests, which is the log of the round's index of B over A's.
+
+use crate::model::{CopyRun, Pass, TestResult};
+use crate::stats::{pass_rate, t_quantile};
+
+/// The fewest rounds whose ratios a verdict stands on: with three, t on two degrees of freedom
+/// (4.3) makes an interval of little use, as a test's with three passes.
+pub const MIN_ROUNDS: usize = 4;
+
+/// B over A on one figure, from the rounds' paired log ratios.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paired {
+    /// exp of the mean log ratio: the geometric mean of the rounds' ratios.
+    pub ratio: f64,
+    /// The ratio's 95% interval.
+    pub low: f64,
+    pub high: f64,
+    /// The interval excludes 1: a difference is shown.
+    pub marked: bool,
+    /// The smallest difference (0.05 for 5%) that rounds as spread as these would show 80% of
+    /// the time: (t(0.975) + t(0.80))·s/√n on the log scale.
+    pub detectable: f64,
+    /// The interval's half-width on the log scale (0.01 is about ±1%).
+    pub log_half: f64,
+    /// Rounds paired.
+    pub rounds: usize,
+}
+
+/// The ratio and its interval from the rounds' log ratios (B over A). None below two rounds or
+/// for a ratio that is not finite.
+pub fn of_log_ratios(d: &[f64]) -> Option<Paired> {
+    let n = d.len();
+    if n < 2 || d.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let mean = d.iter().sum::<f64>() / n as f64;
+    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let se = (var / n as f64).sqrt();
+    let df = (n - 1) as f64;
+    let t = t_quantile(0.975, df);
+    let p = Paired {
+        ratio: mean.exp(),
+        low: (mean - t * se).exp(),
+        high: (mean + t * se).exp(),
+        marked: mean.abs() > t * se,
+        detectable: ((t + t_quantile(0.8, df)) * se).exp_m1(),
+        log_half: t * se,
+        rounds: n,
+    };
+    [p.ratio, p.low, p.high, p.detectable].iter().all(|x| x.is_finite()).then_some(p)
+}
+
+/// Each round's log ratio of `b`'s pass over `a`'s, by round number, for the rounds where
+/// both kept a pass (a pass set aside as disturbed is in neither's `passes`).
+pub fn round_ratios(a: &TestResult, b: &TestResult) -> Vec<(usize, f64)> {
+    let by_round = |r: &TestResult| -> Vec<(usize, f64)> {
+        r.passes.iter().filter_map(|p: &Pass| Some((p.round?, pass_rate(p)))).collect()
+    };
+    let bs = by_round(b);
+    let mut v: Vec<(usize, f64)> = by_round(a)
+        .into_iter()
+        .filter_map(|(round, ra)| {
+            let rb = bs.iter().rev().find(|(k, _)| *k == round)?.1;
+            (ra > 0.0 && rb > 0.0).then(|| (round, (rb / ra).ln()))
+        })
+        .collect();
+    // A round measured twice (the pair taken again) keeps its last.
+    v.reverse();
+    v.sort_by_key(|&(round, _)| round);
+    v.dedup_by_key(|&mut (round, _)| round);
+    v
+}
+
+/// One test's (or index's) row: B over A at one copy count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The test's name (`pipe`), or the index block's category key (`system`) for an index.
+    pub name: String,
+    /// The report's row name, or the index's (`System Benchmarks Index Score`).
+    pub message: String,
+    pub is_index: bool,
+    /// Each arm's figure: a test's score, an index's value.
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    pub paired: Option<Paired>,
+}
+
+/// The rows of one copy count: every test both arms ran, then each index block both have, its
+/// rounds those where every one of its tests was paired.
+pub fn rows(a: &CopyRun, b: &CopyRun) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut ratios: Vec<(&str, Vec<(usize, f64)>)> = Vec::new();
+    for ra in &a.results {
+        let Some(rb) = b.results.iter().find(|r| r.name == ra.name) else { continue };
+        let d = round_ratios(ra, rb);
+        let logs: Vec<f64> = d.iter().map(|&(_, x)| x).collect();
+        rows.push(Row {
+            name: ra.name.clone(),
+            message: ra.message.clone(),
+            is_index: false,
+            a: ra.ok().then_some(ra.score).filter(|s| *s > 0.0),
+            b: rb.ok().then_some(rb.score).filter(|s| *s > 0.0),
+            paired: of_log_ratios(&logs),
+        });
+        ratios.push((ra.message.as_str(), d));
+    }
+    for block in &a.index {
+        let Some(other) = b.index.iter().find(|x| x.category == block.category) else { continue };
+        let tests: Vec<&Vec<(usize, f64)>> = block
+            .rows
+            .iter()
+            .filter(|r| r.index.is_some())
+            .filter_map(|r| ratios.iter().find(|(m, _)| *m == r.message).map(|(_, d)| d))
+            .collect();
+        rows.push(Row {
+            name: block.category.key().to_string(),
+            message: format!("{} Index Score", block.category.display()),
+            is_index: true,
+            a: Some(block.score),
+            b: Some(other.score),
+            paired: of_log_ratios(&index_round_ratios(&tests)),
+        });
+    }
+    rows
+}
+
+/// Each round's mean log ratio over `tests`, for the rounds in which every one was paired.
+fn index_round_ratios(tests: &[&Vec<(usize, f64)>]) -> Vec<f64> {
+    let Some(first) = tests.first() else { return Vec::new() };
+    first
+        .iter()
+        .filter_map(|&(round, _)| {
+            let each: Option<Vec<f64>> =
+                tests.iter().map(|d| d.iter().find(|(k, _)| *k == round).map(|&(_, x)| x)).collect();
+            each.map(|xs| xs.iter().sum::<f64>() / xs.len() as f64)
+        })
+        .collect()
+}
+
+/// Whether every row's interval is within ±`precision` (0.01 for 1%) after enough rounds: the
+/// rounds may stop. A row with no interval yet keeps them going.
+pub fn precise(rows: &[Row], precision: f64) -> bool {
+    let within = (1.0 + precision).ln();
+    rows.iter()
+        .filter(|r| r.a.is_some() && r.b.is_some())
+        .all(|r| r.paired.is_some_and(|p| p.rounds >= MIN_ROUNDS && p.log_half <= within))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Category, Pass};
+
+    /// Normal deviates (Box-Muller) from a seeded generator.
+    struct Normal(oorandom::Rand64);
+    impl Normal {
+        fn next(&mut self) -> f64 {
+            let u = 1.0 - self.0.rand_float();
+            let v = self.0.rand_float();
+            (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+        }
+    }
+
+    fn result(name: &str, rates: &[(usize, f64)]) -> TestResult {
+        let t = crate::suite::test(name).unwrap();
+        let passes = rates
+            .iter()
+            .map(|&(round, r)| Pass {
+                count: r,
+                time: 1.0,
+                timebase: 1.0,
+                round: Some(round),
+                ..Pass::default()
+            })
+            .collect();
+        let mut r = TestResult {
+            name: name.into(),
+            message: t.message.into(),
+            category: Some(Category::System),
+            passes,
+            ..TestResult::default()
+        };
+        crate::score::score_result(&mut r);
+        r
+    }
+
+    #[test]
+    fn a_known_ratio_under_a_drift_is_found_and_the_drift_cancels() {
+        // The host slows by a third over the rounds; B is 10% slower than A within each round.
+        let rounds: Vec<(usize, f64, f64)> =
+            (1..=8).map(|k| (k, 1000.0 / (1.0 + 0.07 * k as f64), 900.0 / (1.0 + 0.07 * k as f64))).collect();
+        let a = result("pipe", &rounds.iter().map(|&(k, x, _)| (k, x)).collect::<Vec<_>>());
+        let b = result("pipe", &rounds.iter().map(|&(k, _, y)| (k, y)).collect::<Vec<_>>());
+        let d: Vec<f64> = round_ratios(&a, &b).iter().map(|&(_, x)| x).collect();
+        let p = of_log_ratios(&d).unwrap();
+        assert!((p.ratio - 0.9).abs() < 1e-12, "{p:?}");
+        assert!(p.marked && p.log_half < 1e-9, "{p:?}");
+        // The arms' own figures spread by a third: two runs compared apart would see no 10%.
+        assert!(
+            a.passes.iter().map(pass_rate).fold(0.0, f64::max)
+                > 1.4 * a.passes.iter().map(pass_rate).fold(f64::MAX, f64::min)
+        );
+    }
+
+    #[test]
+    fn rounds_pair_by_number_and_a_round_measured_again_keeps_its_last() {
+        let a = result("pipe", &[(1, 100.0), (2, 100.0), (3, 100.0)]);
+        let b = result("pipe", &[(1, 50.0), (1, 110.0), (3, 90.0), (4, 80.0)]);
+        let d = round_ratios(&a, &b);
+        assert_eq!(d.iter().map(|&(k, _)| k).collect::<Vec<_>>(), [1, 3]);
+        assert!((d[0].1 - 1.1f64.ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_paired_interval_holds_its_95_and_its_power_is_what_it_says() {
+        // 4000 simulated ab runs of 4 to 12 rounds: a round's log ratio is the true one plus
+        // noise of 1-3%, on top of a host that wanders by 10% between rounds (cancelled).
+        let mut z = Normal(oorandom::Rand64::new(7));
+        let (mut covered, mut runs, mut marked_at_detectable, mut tried) = (0, 0, 0, 0);
+        for run in 0..4000 {
+            let n = 4 + run % 9;
+            let sd = 0.01 + 0.02 * (run % 5) as f64 / 4.0;
+            let truth = -0.05;
+            let d: Vec<f64> = (0..n)
+                .map(|_| {
+                    let host = 0.1 * z.next();
+                    (truth + host + sd * z.next()) - host
+                })
+                .collect();
+            let p = of_log_ratios(&d).unwrap();
+            runs += 1;
+            covered += usize::from(p.low <= truth.exp() && truth.exp() <= p.high);
+            // A true difference as large as the detectable one is marked about 80% of the time.
+            let shifted: Vec<f64> = d.iter().map(|x| x - truth + (1.0 + p.detectable).ln()).collect();
+            tried += 1;
+            marked_at_detectable += usize::from(of_log_ratios(&shifted).unwrap().marked);
+        }
+        let coverage = covered as f64 / runs as f64;
+        assert!((0.935..=0.965).contains(&coverage), "coverage {coverage}");
+        let power = marked_at_detectable as f64 / tried as f64;
+        assert!(power > 0.75, "power at the detectable difference {power}");
+    }
+
+    #[test]
+    fn the_index_takes_the_rounds_where_every_test_was_paired() {
+        let a = vec![
+            result("pipe", &[(1, 100.0), (2, 100.0), (3, 100.0)]),
+            result("syscall", &[(1, 10.0), (2, 10.0), (3, 10.0)]),
+        ];
+        let b = vec![
+            result("pipe", &[(1, 90.0), (2, 91.0), (3, 89.0)]),
+            result("syscall", &[(1, 10.0), (3, 10.0)]),
+        ];
+        let (ca, cb) = (
+            CopyRun { copies: 1, index: crate::score::index_blocks(&a), results: a, ..Default::default() },
+            CopyRun { copies: 1, index: crate::score::index_blocks(&b), results: b, ..Default::default() },
+        );
+        let rows = rows(&ca, &cb);
+        let index = rows.iter().find(|r| r.is_index).unwrap();
+        let p = index.paired.unwrap();
+        assert_eq!(p.rounds, 2);
+        let expect = ((0.9f64.ln() + 0.89f64.ln()) / 2.0 / 2.0).exp();
+        assert!((p.ratio - expect).abs() < 1e-12, "{p:?} {expect}");
+        assert!(!precise(&rows, 0.01), "two rounds are too few");
+    }
+}
