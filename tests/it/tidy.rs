@@ -367,7 +367,7 @@ const CRATES: &[Crate] = &[
     Crate {
         dir: "crates/scoring",
         name: "scoring",
-        layers: &[&["outcome"], &["score"], &["stats"], &["quick"]],
+        layers: &[&["outcome"], &["score"], &["stats"], &["quick", "paired"]],
     },
     // What the host is and does, each probe on its own; the system block gathers its sources.
     Crate {
@@ -385,6 +385,8 @@ const CRATES: &[Crate] = &[
             &["svg"],
             &["page"],
             &["text", "html", "json", "log", "csv", "tsv"],
+            // `ab`'s outputs, which hold each arm's JSON and the page's footer.
+            &["ab"],
         ],
     },
     // lmbench's applet: the table of figures, the summary table, the results file, the command.
@@ -415,6 +417,10 @@ const CRATES: &[Crate] = &[
             &["passes"],
             // The order of the tests: back to back or in rounds, then the second visits.
             &["schedule"],
+            // What a run starts from: the host described, the run model, the JSON file checked.
+            &["setup"],
+            // Two arms in the same rounds.
+            &["ab"],
             // The commands that place the binary (`--install`, `--dropin`); the top-level
             // command line's words.
             &["install", "cli"],
@@ -472,8 +478,9 @@ fn the_architecture_names_every_crate_in_order() {
 fn compare_names_no_exporter_of_report() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let report = CRATES.iter().find(|c| c.name == "report").unwrap();
-    let exporters = report.layers.last().unwrap();
-    assert!(exporters.contains(&"html"), "the report's last layer is its exporters: {exporters:?}");
+    // The exporters' layer, and `ab`'s above it.
+    let at = report.layers.iter().position(|l| l.contains(&"html")).expect("the exporters' layer");
+    let exporters: Vec<&str> = report.layers[at..].concat();
     let mut files = Vec::new();
     rust_files(&root.join("crates/compare/src"), &mut files);
     assert!(files.len() > 3, "compare's sources found");

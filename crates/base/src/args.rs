@@ -160,7 +160,7 @@ pub fn split_words(line: &str) -> std::result::Result<Vec<String>, &'static str>
 
 #[cfg(test)]
 mod split_tests {
-    use super::split_words;
+    use super::*;
 
     #[test]
     fn words_split_as_the_shell_splits_them_and_nothing_is_expanded() {

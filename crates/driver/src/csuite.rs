@@ -141,6 +141,11 @@ impl CSuite {
         &self.root
     }
 
+    /// Its `testdir/`, where the host tests run.
+    pub fn testdir(&self) -> &Path {
+        &self.testdir
+    }
+
     /// The version its `Run` declares (`my $version = "6.0.0";`), e.g. `5.1.3` or `6.0.0`;
     /// None when it cannot be read. 5.1.3's `Run` ran no system or misc test above 16 copies.
     pub fn version(&self) -> Option<&str> {
@@ -190,7 +195,7 @@ impl CSuite {
             }
         }
         let nominal = f64::from(t.nominal_secs(secs));
-        Ok(CCommand { exe, argv, env: self.env(), cwd: None, stdin: None, nominal })
+        Ok(CCommand { exe, argv, env: self.environment(), cwd: None, stdin: None, nominal })
     }
 
     /// A host test, as `Run` starts it: `looper` in `testdir/` with the host's program and
@@ -225,14 +230,14 @@ impl CSuite {
                 let exe = self.built("syscall")?;
                 let argv = vec![exe.clone().into_os_string(), secs.to_string().into(), "exec".into()];
                 let nominal = f64::from(t.nominal_secs(Some(secs)));
-                return Ok(CCommand { exe, argv, env: self.env(), cwd: None, stdin: None, nominal });
+                return Ok(CCommand { exe, argv, env: self.environment(), cwd: None, stdin: None, nominal });
             }
             other => return Err(format!("the C suite has no '{other}' test")),
         };
         let mut argv = vec![exe.clone().into_os_string(), secs.to_string().into()];
         argv.extend(words);
         let nominal = f64::from(t.nominal_secs(Some(secs)));
-        Ok(CCommand { exe, argv, env: self.env(), cwd: Some(self.testdir.clone()), stdin, nominal })
+        Ok(CCommand { exe, argv, env: self.environment(), cwd: Some(self.testdir.clone()), stdin, nominal })
     }
 
     /// C's `multi.sh`, checked with everything the shell tests run: looper execs it through its
@@ -272,7 +277,7 @@ impl CSuite {
     }
 
     /// What `Run` exports that the C programs and scripts read.
-    fn env(&self) -> Vec<(OsString, OsString)> {
+    pub fn environment(&self) -> Vec<(OsString, OsString)> {
         vec![
             ("UB_BINDIR".into(), self.pgms.clone().into_os_string()),
             ("UB_TESTDIR".into(), self.testdir.clone().into_os_string()),
@@ -282,7 +287,7 @@ impl CSuite {
 }
 
 /// A regular file this process may execute.
-fn runnable(p: &Path) -> bool {
+pub(crate) fn runnable(p: &Path) -> bool {
     p.is_file() && crate::sys::fd::executable(p.as_os_str())
 }
 

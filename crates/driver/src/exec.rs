@@ -792,21 +792,21 @@ mod tests {
     fn a_launch_wraps_the_copies_and_changes_their_environment_alone() {
         let watch = Watch::install().unwrap();
         // argv[0] is the program's path, as a C program's is: the wrapper runs it as it is.
-        let script = "echo \"COUNT|$UB_AB_X|1|${HOME:-none}\" >&2";
+        let script = "echo \"COUNT|$AB_TEST_X|1|${HOME:-none}\" >&2";
         let argv = ["/bin/sh", "-c", script].map(OsString::from).to_vec();
         let test = Prepared { argv, cwd: root(), own_dirs: false };
         let launch = Launch {
             // `env` runs the rest of its words: the program by path, then its arguments.
-            wrap: Some((PathBuf::from("/usr/bin/env"), vec!["env".into(), "UB_AB_Y=1".into()])),
-            env: vec![("UB_AB_X".into(), Some("7".into())), ("HOME".into(), None)],
+            wrap: Some((PathBuf::from("/usr/bin/env"), vec!["env".into(), "AB_TEST_Y=1".into()])),
+            env: vec![("AB_TEST_X".into(), Some("7".into())), ("HOME".into(), None)],
             argv0_is_program: true,
         };
         let wrapped = launch.argv(Path::new("/bin/sh"), &test.argv);
-        assert_eq!(wrapped[..4], ["env", "UB_AB_Y=1", "/bin/sh", "-c"].map(OsString::from));
+        assert_eq!(wrapped[..4], ["env", "AB_TEST_Y=1", "/bin/sh", "-c"].map(OsString::from));
         // An applet of a unixbench binary is named by its first argument under a wrapper.
         let launch = Launch { argv0_is_program: false, ..launch };
         let applet = launch.argv(Path::new("/bin/ub"), &["pipe".into(), "10".into()]);
-        assert_eq!(applet, ["env", "UB_AB_Y=1", "/bin/ub", "pipe", "10"].map(OsString::from));
+        assert_eq!(applet, ["env", "AB_TEST_Y=1", "/bin/ub", "pipe", "10"].map(OsString::from));
         let launch = Launch { argv0_is_program: true, ..launch };
         let cmd = Command {
             exe: Path::new("/nonexistent"),
@@ -819,7 +819,7 @@ mod tests {
         let Outcome::Done(o) = run_pass(&cmd, 1, &watch, 60.0).unwrap() else { panic!() };
         assert_eq!(o[0].count, Some(7.0), "{o:?}");
         assert_eq!(o[0].label.as_deref(), Some("none"), "{o:?}");
-        assert!(std::env::var_os("UB_AB_X").is_none());
+        assert!(std::env::var_os("AB_TEST_X").is_none());
     }
 
     #[test]

@@ -1240,6 +1240,10 @@ mod tests {
             "FILE" => "f.json",
             "IMAGE" => "static",
             "RELEASE" => "5.1.3",
+            "CMD" => "nice -n 5",
+            "PATH" => "/bin/true",
+            "NAME" => "old",
+            "PCT" => "2",
             other => panic!("no sample value for {other}"),
         }
     }
@@ -1268,8 +1272,9 @@ mod tests {
             assert!(!words.is_empty(), "{} has no form", o.forms());
             for w in words {
                 let args: Vec<OsString> = w.iter().map(OsString::from).collect();
-                let p = parse_in(args, Environment::default()).unwrap_or_else(|e| panic!("{w:?}: {e}"));
-                let default = parse_in(Vec::new(), Environment::default()).unwrap();
+                let ab = o.section == Section::Ab;
+                let p = parse_for(args, Environment::default(), ab).unwrap_or_else(|e| panic!("{w:?}: {e}"));
+                let default = parse_for(Vec::new(), Environment::default(), ab).unwrap();
                 assert_ne!(p, default, "{w:?} changed nothing");
             }
         }
@@ -1277,9 +1282,13 @@ mod tests {
 
     #[test]
     fn the_helps_and_the_errors_come_from_the_table() {
-        let (h, brief) = (help(), brief_help());
+        let (run, ab, brief) = (help(), ab_help(), brief_help());
         for o in OPTIONS {
             let f = o.forms();
+            // ab's help lists a run's options too; a run's lists none of ab's.
+            let h = if o.section == Section::Ab { &ab } else { &run };
+            assert!(ab.contains(&f), "{f}");
+            assert_eq!(run.contains(&format!("  {f} ")), o.section != Section::Ab, "{f}");
             assert!(h.lines().any(|l| l.trim_start().starts_with(&f) && l.contains(o.help[0])), "{f}");
             assert!(o.help.iter().all(|l| h.contains(l)), "{f}");
             if let Some(b) = o.brief {
@@ -1288,7 +1297,7 @@ mod tests {
             }
         }
         for (name, about) in ENVIRONMENT {
-            assert!(h.lines().any(|l| l.trim_start().starts_with(name) && l.ends_with(about)), "{name}");
+            assert!(run.lines().any(|l| l.trim_start().starts_with(name) && l.ends_with(about)), "{name}");
         }
     }
 

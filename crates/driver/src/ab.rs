@@ -1,0 +1,562 @@
+//! `unixbench ab`: two arms, A and B, measured in the same rounds on this host. Each arm is
+//! this binary unless its options change it (a wrapper command, another unixbench binary or a
+//! built C UnixBench directory, its own tmp directory, semantics or exec image). Each round
+//! takes every test in a shuffled order, and for each test one pass of each arm back to back,
+//! the arm that goes first alternating from round to round (AB, BA), so that the host's wander
+//! hits both and a steady drift cancels; a pair with a disturbed pass is measured again. The
+//! rounds go on past `paired::MIN_ROUNDS` until every ratio's interval is within
+//! `--precision`, or the budget (twice a quick run's) is spent; `-i N` fixes them at N.
+//! What it prints is `report::ab`'s; it writes no results directory.
+
+use crate::csuite::{self, runnable};
+use crate::dirs::{absolute, make_directories, usable_dir, Dirs};
+use crate::error::{Error, Result};
+use crate::exec::{Launch, Prepared};
+use crate::model::{CopyRun, Run, TestResult};
+use crate::options::{ArmOptions, JsonOut, Options, Parsed, Quick, Verbosity};
+use crate::output::Console;
+use crate::passes::{InRounds, Processes, Runner, Step};
+use crate::plan::{Estimate, Plan};
+use crate::suite::{Kind, Test};
+use crate::sys::dir::Dir;
+use crate::workdir::WorkDir;
+use crate::{exec, output, schedule, score, selfexe, signals, sys};
+use base::version::{Semantics, SEMANTICS_VAR};
+use report::ab::{AbRun, Arm};
+use scoring::paired;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The precision the rounds aim at unless `--precision` says: ±1%.
+pub const PRECISION: f64 = 0.01;
+
+/// What one arm runs: its label and changes, the program, how its copies start.
+struct ArmSetup {
+    name: String,
+    changes: Vec<String>,
+    /// This binary, another unixbench binary, or (with `c_suite`) unused.
+    exe: PathBuf,
+    launch: Launch,
+    semantics: Semantics,
+    tmp: PathBuf,
+    /// The C UnixBench directory whose programs this arm runs, and its `testdir/`, held.
+    c_suite: Option<(csuite::CSuite, Dir)>,
+}
+
+/// `unixbench ab ...`; `args` excludes `ab`.
+pub fn main(args: Vec<OsString>) -> Result {
+    let mut opts = match crate::options::parse_ab(args)? {
+        Parsed::Help => return crate::error::print(&crate::options::ab_help()),
+        Parsed::Version => return crate::error::print(&base::version::full()),
+        Parsed::Run(o) => *o,
+    };
+    refuse_run_only(&opts)?;
+    let rounds_fixed = opts.iterations.take().map(|n| (n as usize).max(2));
+    opts.quick.get_or_insert(Quick::Tenth);
+    opts.save = false;
+    let _ = sys::signal::ignore(libc::SIGXFSZ);
+    let exe = selfexe::path().map_err(Error::failed)?;
+    let dirs = Dirs::prepare(&opts, None)?;
+    crate::setup::check_json_file(&mut opts)?;
+    let mut arms = [set_up_arm(&opts, 0, &exe, &dirs.tmp)?, set_up_arm(&opts, 1, &exe, &dirs.tmp)?];
+    if arms[0].name == arms[1].name {
+        // Two arms of one label could not be told apart in a verdict.
+        arms[0].name = "A".into();
+        arms[1].name = "B".into();
+    }
+    let system = crate::setup::describe_host(&opts);
+    let plan = Plan::resolve(&opts, system.cpu_limit.as_ref().map(|l| l.cpus))?;
+    let budget = match opts.quick {
+        Some(Quick::Seconds(s)) => f64::from(s),
+        _ => 2.0 * plan.quick_budget().unwrap_or(0.0),
+    };
+    let precision = opts.precision.map_or(PRECISION, |p| p / 100.0);
+    if opts.dry_run {
+        return crate::error::print(&describe_plan(&plan, &arms, budget, rounds_fixed));
+    }
+    let bounds = Bounds { budget, precision, fixed: rounds_fixed };
+    run_arms(&opts, &plan, &dirs, arms, &system, bounds)
+}
+
+/// When the rounds stop: the budget in seconds, the precision aimed at, or `-i`'s count.
+struct Bounds {
+    budget: f64,
+    precision: f64,
+    fixed: Option<usize>,
+}
+
+/// The arms' rounds, from their work directories to the report and the exit status.
+fn run_arms(
+    opts: &Options,
+    plan: &Plan,
+    dirs: &Dirs,
+    arms: [ArmSetup; 2],
+    system: &crate::model::SystemInfo,
+    bounds: Bounds,
+) -> Result {
+    std::env::set_var("LANG", "en_US.utf8");
+    let _ = sys::proc::become_subreaper();
+    let watch =
+        signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
+    let (_made_tmp, common, _) = make_directories(dirs)?;
+    let own: Vec<Option<WorkDir>> = arms
+        .iter()
+        .map(|a| (a.tmp != dirs.tmp).then(|| WorkDir::create(&a.tmp)).transpose())
+        .collect::<std::io::Result<_>>()
+        .map_err(|e| Error::usage(format!("cannot make a work directory: {e}")))?;
+    let workdirs = [own[0].as_ref().unwrap_or(&common), own[1].as_ref().unwrap_or(&common)];
+    let seed = opts.seed.unwrap_or_else(schedule::fresh_seed);
+    let mut runs = arms.each_ref().map(|a| arm_run(opts, plan, dirs, system, a, seed));
+    let margin = opts.watchdog_margin.unwrap_or(exec::WATCHDOG_MARGIN);
+    let mut processes = [0, 1].map(|_| Processes { watch: &watch, noise: opts.noise, margin });
+    let [pa, pb] = &mut processes;
+    let mut runners = [runner(&arms[0], plan, pa), runner(&arms[1], plan, pb)];
+    let rounds = Rounds { plan, arms: &arms, workdirs, bounds: &bounds, verbosity: opts.verbosity };
+    let stopped_by = rounds.run(&mut runners, &mut runs, seed);
+    let arm = |a: &ArmSetup, run: Run| Arm { name: a.name.clone(), changes: a.changes.clone(), run };
+    let [ra, rb] = runs;
+    let ab = AbRun {
+        arms: [arm(&arms[0], ra), arm(&arms[1], rb)],
+        seed,
+        precision: bounds.precision,
+        interrupted: stopped_by.is_some(),
+    };
+    finish(&ab, opts, stopped_by)
+}
+
+/// The options of a run that `ab` has no use for, refused with the reason.
+fn refuse_run_only(o: &Options) -> Result<()> {
+    let why = if o.duration.is_some() {
+        Some("-t: ab's passes are a quick run's; --quick=SECONDS sets its budget")
+    } else if o.interleave.is_some() {
+        Some("--interleave and --no-interleave: ab always runs in rounds")
+    } else if o.remeasure {
+        Some("--remeasure: ab always measures a disturbed pair again")
+    } else if o.results.is_some() || !o.save {
+        Some("--results and --no-save: ab writes no results directory (its report goes to stdout)")
+    } else if o.json == Some(JsonOut::Beside) {
+        Some("--json needs =FILE in ab, which writes no results directory")
+    } else {
+        None
+    };
+    why.map_or(Ok(()), |w| Err(Error::usage(format!("not in ab: {w}"))))
+}
+
+/// Arm `i` (0 for A) as its options and the run's say; `exe` is this binary, `tmp` the run's
+/// tmp directory.
+fn set_up_arm(o: &Options, i: usize, exe: &Path, tmp: &Path) -> Result<ArmSetup> {
+    let a: &ArmOptions = &o.arms[i];
+    let key = ["a", "b"][i];
+    // Each change in words, and in a word or two for a label.
+    let mut changes: Vec<(String, String)> = Vec::new();
+    let mut launch = Launch::default();
+    if let Some(words) = &a.wrap {
+        let path = find_program(&words[0])
+            .ok_or_else(|| Error::usage(format!("--{key}-wrap: no program '{}' found", words[0])))?;
+        launch.wrap = Some((path, words.iter().map(OsString::from).collect()));
+        let line = words.join(" ");
+        changes.push((format!("runs under: {line}"), line));
+    }
+    let (program, c_suite) = match &a.bin {
+        Some(bin) => programs(bin, key, &mut launch, &mut changes)?,
+        None => (exe.to_path_buf(), None),
+    };
+    let tmp = match &a.tmpdir {
+        Some(t) => {
+            let t = absolute(t, "tmp directory", &format!("--{key}-tmpdir"))?;
+            usable_dir(&t, "tmp directory")?;
+            changes.push((format!("tmp directory: {}", t.display()), t.display().to_string()));
+            t
+        }
+        None => tmp.to_path_buf(),
+    };
+    // A C suite's own release is its semantics, unless the arm says otherwise.
+    let c_release = c_suite.as_ref().and_then(|(s, _)| s.version()).and_then(Semantics::parse);
+    let semantics = a.semantics.or(c_release).unwrap_or(o.semantics());
+    if a.semantics.is_some() {
+        changes.push((format!("semantics: {}", semantics.release()), semantics.release().to_string()));
+    }
+    if let Some(i) = &a.exec_image {
+        changes.push((format!("exec image: {i}"), i.clone()));
+    }
+    let image = a.exec_image.as_ref().or(o.exec_image.as_ref());
+    launch.env.extend(environment(&program, &tmp, semantics, image));
+    let name = a.name.clone().unwrap_or_else(|| match &changes[..] {
+        [(_, short)] => short.clone(),
+        _ => ["A", "B"][i].to_string(),
+    });
+    let changes = changes.into_iter().map(|(long, _)| long).collect();
+    Ok(ArmSetup { name, changes, exe: program, launch, semantics, tmp, c_suite })
+}
+
+/// `--a-bin PATH`'s programs: a built C UnixBench directory's (with its `testdir/`, held), or
+/// another unixbench binary's kernels; the change said in `changes`.
+fn programs(
+    bin: &Path,
+    key: &str,
+    launch: &mut Launch,
+    changes: &mut Vec<(String, String)>,
+) -> Result<(PathBuf, Option<(csuite::CSuite, Dir)>)> {
+    let bin = absolute(bin, "program", &format!("--{key}-bin"))?;
+    if !bin.is_dir() {
+        if !runnable(&bin) {
+            return Err(Error::usage(format!("--{key}-bin: {} is not an executable file", bin.display())));
+        }
+        let short = bin.file_name().map_or("bin".into(), |n| n.to_string_lossy().into_owned());
+        changes.push((format!("the kernels of: {}", bin.display()), short));
+        return Ok((bin, None));
+    }
+    let s = csuite::CSuite::open(&bin).map_err(|e| Error::usage(format!("--{key}-bin: {e}")))?;
+    let testdir = Dir::open(s.testdir())
+        .map_err(|e| Error::usage(format!("--{key}-bin: cannot open {}: {e}", s.testdir().display())))?;
+    launch.env.extend(s.environment().into_iter().map(|(k, v)| (k, Some(v))));
+    launch.argv0_is_program = true;
+    let release = s.version().map(|v| format!(" {v}")).unwrap_or_default();
+    changes.push((format!("C UnixBench{release}'s programs in: {}", s.root().display()), "C".into()));
+    Ok((bin, Some((s, testdir))))
+}
+
+/// What an arm's copies find in their environment, as a run's find it in theirs: where their
+/// program is, the tmp directory, the semantics (set, or removed for 6.0's), the exec image.
+fn environment(
+    program: &Path,
+    tmp: &Path,
+    semantics: Semantics,
+    image: Option<&String>,
+) -> Vec<(OsString, Option<OsString>)> {
+    let v513 = semantics == Semantics::V513;
+    let mut env = vec![
+        (selfexe::HINT_VAR.into(), Some(program.into())),
+        ("UB_TMPDIR".into(), Some(tmp.into())),
+        (SEMANTICS_VAR.into(), v513.then(|| semantics.release().into())),
+    ];
+    env.extend(image.map(|i| (twin::exec_image::VAR.into(), Some(i.into()))));
+    env
+}
+
+/// A wrapper's program: a path as it is, else the first executable of that name in PATH.
+fn find_program(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return runnable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| runnable(p))
+}
+
+/// An arm's run model before its first round: the run's, with the arm's tmp directory and
+/// semantics.
+fn arm_run(
+    o: &Options,
+    plan: &Plan,
+    dirs: &Dirs,
+    system: &crate::model::SystemInfo,
+    a: &ArmSetup,
+    seed: u64,
+) -> Run {
+    let mut run = crate::setup::new_run(o, plan, dirs, system.clone());
+    run.version = report::version(a.semantics);
+    run.settings.tmpdir = a.tmp.display().to_string();
+    run.settings.seed = Some(seed);
+    run.settings.remeasure = true;
+    run
+}
+
+/// An arm's runner: its program and launch, quiet (ab shows its own progress), saving nothing.
+fn runner<'a, 'w: 'a>(a: &'a ArmSetup, plan: &Plan, exec: &'a mut Processes<'w>) -> Runner<'a> {
+    Runner {
+        exe: &a.exe,
+        launch: &a.launch,
+        exec,
+        policy: plan.policy.clone(),
+        console: Console::new("unixbench", Verbosity::Quiet, crate::options::Format::Text),
+        files: None,
+        estimate: Estimate { left: 0.0 },
+        lost: Vec::new(),
+        // ab sets a disturbed pair aside itself, both passes at once.
+        remeasure: false,
+        semantics: a.semantics,
+        buffer: None,
+    }
+}
+
+/// The rounds of a whole `ab` run, and what decides when they stop.
+struct Rounds<'a> {
+    plan: &'a Plan,
+    arms: &'a [ArmSetup; 2],
+    workdirs: [&'a WorkDir; 2],
+    bounds: &'a Bounds,
+    verbosity: Verbosity,
+}
+
+impl Rounds<'_> {
+    /// Every copy count's rounds into the arms' runs. The signal that stopped them, if one did:
+    /// the runs then hold the rounds that finished.
+    fn run(&self, runners: &mut [Runner; 2], runs: &mut [Run; 2], seed: u64) -> Option<i32> {
+        let mut rng = oorandom::Rand64::new(u128::from(seed));
+        let copies = &self.plan.copies;
+        let share = self.bounds.budget / copies.len() as f64;
+        for &c in copies {
+            let stopped = self.at_copies(c, share, runners, runs, &mut rng);
+            if stopped.is_some() {
+                return stopped;
+            }
+        }
+        None
+    }
+
+    /// The rounds at `c` copies, in `budget` seconds.
+    fn at_copies(
+        &self,
+        c: usize,
+        budget: f64,
+        runners: &mut [Runner; 2],
+        runs: &mut [Run; 2],
+        rng: &mut oorandom::Rand64,
+    ) -> Option<i32> {
+        let tests: Vec<&'static Test> = self.plan.tests_at(c).collect();
+        let now = sys::clock::time();
+        for run in runs.iter_mut() {
+            run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
+        }
+        let mut states: Vec<[InRounds; 2]> =
+            tests.iter().map(|t| [0, 1].map(|k| runners[k].open_rounds(t, c, None))).collect();
+        let round_secs: f64 = tests.iter().map(|t| 2.0 * runners[0].policy.pass_secs(t)).sum();
+        let began = sys::clock::monotonic();
+        let mut stopped = None;
+        for round in 1.. {
+            let mut order: Vec<usize> =
+                (0..states.len()).filter(|&i| !states[i].iter().any(|s| s.out)).collect();
+            if order.is_empty() {
+                break;
+            }
+            schedule::shuffle(&mut order, rng);
+            for i in order {
+                if let Err(sig) = self.pair(runners, &mut states[i], round) {
+                    stopped = Some(sig);
+                    break;
+                }
+            }
+            if stopped.is_some() {
+                break;
+            }
+            let spent = sys::clock::monotonic() - began;
+            let rows = paired::rows(&so_far(&states, 0, c), &so_far(&states, 1, c));
+            self.progress(c, round, &rows, budget - spent);
+            if self.done(round, &rows, spent + round_secs > budget) {
+                break;
+            }
+        }
+        let mut results: [Vec<TestResult>; 2] = Default::default();
+        for [a, b] in states {
+            results[0].push(runners[0].close_rounds(a));
+            results[1].push(runners[1].close_rounds(b));
+        }
+        for (run, results) in runs.iter_mut().zip(results) {
+            let cr = run.runs.last_mut().unwrap();
+            cr.results = results;
+            cr.index = score::index_blocks(&cr.results);
+            cr.end = sys::clock::time();
+            run.incomplete = false;
+            run.interrupted = stopped.is_some();
+        }
+        stopped
+    }
+
+    /// Whether the rounds stop after `round`: `-i`'s count reached, else past the minimum
+    /// every ratio within the precision, or no room in the budget for another round.
+    fn done(&self, round: usize, rows: &[paired::Row], over_budget: bool) -> bool {
+        match self.bounds.fixed {
+            Some(n) => round >= n,
+            None => {
+                round >= paired::MIN_ROUNDS && (over_budget || paired::precise(rows, self.bounds.precision))
+            }
+        }
+    }
+
+    /// One pair of passes of test `s` in `round`, A first in odd rounds, B first in even
+    /// ones; measured once more when either pass was disturbed. Err with the signal that
+    /// stopped it.
+    fn pair(
+        &self,
+        runners: &mut [Runner; 2],
+        s: &mut [InRounds; 2],
+        round: usize,
+    ) -> std::result::Result<(), i32> {
+        let order = if round % 2 == 1 { [0, 1] } else { [1, 0] };
+        for attempt in 0..2 {
+            for k in order {
+                if s[k].out {
+                    return Ok(());
+                }
+                if self.arm_pass(k, &mut runners[k], &mut s[k], round) == Step::Interrupted {
+                    return Err(runners[k].exec.caught().unwrap_or(libc::SIGINT));
+                }
+            }
+            let why = s.iter().find_map(|x| disturbed_in(&x.r, round));
+            match why {
+                Some(why) if attempt == 0 => s.iter_mut().for_each(|x| set_aside(&mut x.r, round, why)),
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass of arm `k` of test `s`, with the work directory holding the test's files.
+    fn arm_pass(&self, k: usize, runner: &mut Runner, s: &mut InRounds, round: usize) -> Step {
+        let (t, wd) = (s.test, self.workdirs[k]);
+        if let Err(e) = wd.provide(t.name) {
+            runner.out_of_rounds(s, Some(e.to_string()), None);
+            return Step::Stop;
+        }
+        let step = match prepare(&self.arms[k], t, &runner.policy, wd) {
+            Ok(p) => runner.round_pass(s, &p, round),
+            Err(why) => {
+                runner.out_of_rounds(s, None, Some(why));
+                Step::Skipped
+            }
+        };
+        wd.release(t.name);
+        step
+    }
+
+    /// One line per round on stderr (unless -q): the round, the index's ratio so far, the
+    /// seconds left of the budget.
+    fn progress(&self, c: usize, round: usize, rows: &[paired::Row], left: f64) {
+        if self.verbosity == Verbosity::Quiet {
+            return;
+        }
+        let index = rows.iter().find(|r| r.is_index).and_then(|r| r.paired);
+        let ratio = index.map_or_else(String::new, |p| {
+            format!(", B/A on the index {:.3} +-{:.1}%", p.ratio, p.log_half.exp_m1() * 100.0)
+        });
+        let left = if self.bounds.fixed.is_some() {
+            String::new()
+        } else {
+            format!(", {:.0} s of the budget left", left.max(0.0))
+        };
+        output::note(
+            "unixbench ab",
+            &format!("{c} cop{} round {round} done{ratio}{left}", if c == 1 { "y," } else { "ies," }),
+        );
+    }
+}
+
+/// What arm `a` runs for test `t` under `policy`: a C UnixBench program, else this or another
+/// unixbench binary's kernel as a run prepares it; or why the arm cannot run it.
+fn prepare<'w>(
+    a: &'w ArmSetup,
+    t: &Test,
+    policy: &crate::policy::Policy,
+    wd: &'w WorkDir,
+) -> std::result::Result<Prepared<'w>, String> {
+    match &a.c_suite {
+        Some((s, testdir)) => {
+            let c = s.command(t, policy)?;
+            if c.stdin.is_some() {
+                return Err("the C arm does not feed each copy its own input file (dc.dat)".into());
+            }
+            match c.cwd {
+                Some(_) => Ok(Prepared { argv: c.argv, cwd: testdir, own_dirs: false }),
+                None => Ok(Prepared {
+                    argv: c.argv,
+                    cwd: wd.dir(),
+                    own_dirs: matches!(t.kind, Kind::Kernel { .. }),
+                }),
+            }
+        }
+        None => schedule::prepare(t, policy, a.semantics, wd),
+    }
+}
+
+/// Arm `k`'s results so far at `c` copies, scored, for the rounds' stopping rule.
+fn so_far(states: &[[InRounds; 2]], k: usize, c: usize) -> CopyRun {
+    let results: Vec<TestResult> = states
+        .iter()
+        .map(|s| {
+            let mut r = s[k].r.clone();
+            if !s[k].out && !r.passes.is_empty() {
+                score::score_result(&mut r);
+            }
+            r
+        })
+        .collect();
+    CopyRun { copies: c, index: score::index_blocks(&results), results, ..Default::default() }
+}
+
+/// Why `r`'s pass of `round` was disturbed, if it was: steal, other processes, a stop. (A
+/// quota's throttling is no disturbance here: it is what an arm under a quota measures.)
+fn disturbed_in(r: &TestResult, round: usize) -> Option<crate::model::Disturbance> {
+    let p = r.passes.iter().rev().find(|p| p.round == Some(round))?;
+    r.pass_disturbance(p).filter(|d| *d != crate::model::Disturbance::Throttled)
+}
+
+/// Moves `r`'s pass of `round` out of its score, `why` it goes: its pair is measured again.
+fn set_aside(r: &mut TestResult, round: usize, why: crate::model::Disturbance) {
+    let Some(k) = r.passes.iter().rposition(|p| p.round == Some(round)) else { return };
+    let number = r.scored_numbers()[k];
+    let pass = r.passes.remove(k);
+    r.replaced.push(crate::model::Replaced { pass, why, number });
+}
+
+/// `-n`: the arms, the tests and copy counts, a round's time, the rounds' bounds.
+fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<usize>) -> String {
+    let mut s = String::from("unixbench ab: the plan\n");
+    for (key, a) in ["A", "B"].iter().zip(arms) {
+        let what =
+            if a.changes.is_empty() { "this binary as it is".to_string() } else { a.changes.join("; ") };
+        s += &format!("  {key} ({}): {what}\n", a.name);
+    }
+    for &c in &plan.copies {
+        let tests: Vec<&Test> = plan.tests_at(c).collect();
+        let round: f64 = tests.iter().map(|t| 2.0 * plan.policy.pass_secs(t)).sum();
+        let names: Vec<&str> = tests.iter().map(|t| t.name).collect();
+        s += &format!("{c} cop{}: {}\n", if c == 1 { "y" } else { "ies" }, names.join(" "));
+        s += &format!("  a round (one pass of each test in each arm): about {round:.0} s\n");
+        match fixed {
+            Some(n) => s += &format!("  {n} rounds: about {:.0} s\n", n as f64 * round),
+            None => {
+                let share = budget / plan.copies.len() as f64;
+                let most = (share / round).floor().max(paired::MIN_ROUNDS as f64);
+                s += &format!(
+                    "  at least {} rounds (about {:.0} s), then until every ratio is within the \
+                     precision or the budget's {share:.0} s are spent (at most about {most:.0} rounds)\n",
+                    paired::MIN_ROUNDS,
+                    paired::MIN_ROUNDS as f64 * round
+                );
+            }
+        }
+    }
+    s
+}
+
+/// The report on stdout in the asked format, the JSON file if asked; the exit status.
+fn finish(ab: &AbRun, opts: &Options, stopped_by: Option<i32>) -> Result {
+    if let Some(JsonOut::File(f)) = &opts.json {
+        output::write_atomic(f, report::ab::json(ab).as_bytes())
+            .map_err(|e| Error::failed(format!("cannot write {}: {e}", f.display())))?;
+    }
+    crate::error::print(&report::ab::render(opts.format, ab))?;
+    if let Some(sig) = stopped_by {
+        return Err(Error::failed_with(
+            128 + sig,
+            format!("stopped by {}: the report holds the rounds that finished", signals::name(sig)),
+        ));
+    }
+    let failed: Vec<String> = ab
+        .arms
+        .iter()
+        .flat_map(|a| {
+            a.run.runs.iter().flat_map(move |cr| {
+                cr.results
+                    .iter()
+                    .filter(|r| r.error.is_some())
+                    .map(move |r| format!("{} in {}", r.name, a.name))
+            })
+        })
+        .collect();
+    if !failed.is_empty() {
+        return Err(Error::failed(format!("failed: {}", failed.join(", "))));
+    }
+    Ok(())
+}
