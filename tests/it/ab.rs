@@ -198,3 +198,63 @@ fn the_plan_names_the_arms_and_the_rounds_time() {
         assert!(help.contains(w), "{w}: {help}");
     }
 }
+
+/// A directory laid out as a built C UnixBench: `Run`, `pgms/` whose programs are scripts that
+/// report known counts (and what they were given), `testdir/`.
+fn c_suite(s: &Scratch) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let root = s.path().join("UnixBench");
+    for d in ["pgms", "testdir"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    std::fs::write(root.join("Run"), "#!/usr/bin/perl -w\nmy $version = \"6.0.0\";\n").unwrap();
+    // syscall counts 5000 in its 1 s; pipe records its argv, its directory and UB_BINDIR.
+    let programs = [
+        ("syscall", "sleep 1; echo 'COUNT|5000|1|lps' >&2; echo 'TIME|1.0' >&2"),
+        ("pipe", "echo \"$0 $* in $PWD with $UB_BINDIR\" >> \"$UB_BINDIR/../seen\"; echo 'COUNT|300|1|lps' >&2; echo 'TIME|1.0' >&2"),
+    ];
+    for (name, body) in programs {
+        let p = root.join("pgms").join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    root
+}
+
+#[test]
+fn an_arm_runs_a_c_unixbench_directory_s_programs_with_run_s_command_lines() {
+    let s = Scratch::new("ab-c");
+    let c = c_suite(&s);
+    let (o, v) = ab(&s, &["--b-bin", c.to_str().unwrap(), "-i", "2", "syscall", "pipe", "dhry2reg"]);
+    let text = stdout(&o);
+    assert!(text.contains("B (C): C UnixBench 6.0.0's programs in: "), "{text}");
+    let rows = v.get("paired").unwrap().as_array().unwrap();
+    let row = |t: &str| rows.iter().find(|r| r.get("test").and_then(Value::as_str) == Some(t)).unwrap();
+    // The C programs' counts are B's figures.
+    assert!((num(row("syscall"), "b") - 5000.0).abs() < 1e-6, "{:?}", row("syscall"));
+    assert!((num(row("pipe"), "b") - 300.0).abs() < 1e-6, "{:?}", row("pipe"));
+    // A program the directory lacks: B skips the test, A's figure stands, no ratio.
+    let dhry = row("dhry2reg");
+    assert!(dhry.get("b").unwrap().is_null() && dhry.get("ratio").unwrap().is_null(), "{dhry:?}");
+    let b = &v.get("arms").unwrap().as_array().unwrap()[1];
+    let results = b.get("run").unwrap().get("runs").unwrap().as_array().unwrap()[0].get("results").unwrap();
+    let skipped = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r.get("name").and_then(Value::as_str) == Some("dhry2reg"));
+    assert!(
+        skipped.unwrap().get("skipped").and_then(Value::as_str).unwrap().contains("not built"),
+        "{skipped:?}"
+    );
+    // pipe ran as C's Run runs it: its path as argv[0], the duration word, UB_BINDIR set, in
+    // a copy's own directory of the work directory.
+    let seen = std::fs::read_to_string(c.join("seen")).unwrap();
+    let pgms = c.join("pgms").canonicalize().unwrap();
+    let first = seen.lines().next().unwrap();
+    assert!(first.starts_with(&format!("{}/pipe 1 in ", pgms.display())), "{seen}");
+    assert!(first.ends_with(&format!("with {}", pgms.display())) && first.contains("/copy-1 "), "{seen}");
+    // A pass a round, or two where the pair was measured again (a script that sleeps looks
+    // stopped to a test whose copies keep their CPUs busy).
+    assert!((2..=4).contains(&seen.lines().count()), "{seen}");
+}
