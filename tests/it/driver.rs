@@ -430,6 +430,50 @@ fn sigint_stops_cleanly_and_keeps_finished_results() {
 }
 
 #[test]
+fn a_stop_during_rounds_keeps_every_pass_finished_in_every_file() {
+    // A run in rounds (--interleave, and a quick run's) stopped by INT, TERM or HUP once its
+    // first round is done: each test keeps the passes it finished, scored, in every file.
+    let runs: [(&[&str], &str, i32); 3] = [
+        (&["--interleave", "-t", "1", "-i", "6"], "-INT", 130),
+        (&["--quick"], "-TERM", 143),
+        (&["--interleave", "-t", "1", "-i", "6"], "-HUP", 129),
+    ];
+    for (kind, sig, code) in runs {
+        let s = Scratch::new("drv-stop-rounds");
+        let mut args = kind.to_vec();
+        args.extend(["--json", "-c", "1", "syscall", "pipe"]);
+        let child = driver(&s, &args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let me = child.id();
+        // Each test's pass of round 1 done: a third copy has started.
+        let mut seen = std::collections::BTreeSet::new();
+        wait_for("a second round", 60, || {
+            seen.extend(copies_named(me, "syscall").into_iter().chain(copies_named(me, "pipe")));
+            seen.len() >= 3
+        });
+        kill(me, sig);
+        let o = finish(child);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{kind:?} {sig}: {err}");
+        let report = read(&result_file(&s, ""));
+        for test in ["System Call Overhead", "Pipe Throughput"] {
+            assert_eq!(result_line(&report, test).len(), 1, "{kind:?} {sig}: {test}: {report}");
+        }
+        let json = read(&result_file(&s, ".json"));
+        assert!(json.contains("\"interrupted\": true"), "{json}");
+        let v = base::json::parse(&json).unwrap();
+        let results = v.get("runs").unwrap().as_array().unwrap()[0].get("results").unwrap();
+        for r in results.as_array().unwrap() {
+            let passes = r.get("passes").unwrap().as_array().unwrap();
+            assert!(!passes.is_empty(), "{kind:?} {sig}: {r:?}");
+            assert!(passes.iter().all(|p| p.get("round").and_then(|x| x.as_f64()).is_some()), "{r:?}");
+        }
+        let html = read(&result_file(&s, ".html"));
+        assert!(html.contains("Pipe Throughput"), "{kind:?} {sig}");
+        assert_tmp_clean(&s);
+    }
+}
+
+#[test]
 fn bad_command_lines_exit_2_and_create_nothing() {
     let s = Scratch::new("drv-bad");
     for (args, needle) in [

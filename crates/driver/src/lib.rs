@@ -217,7 +217,7 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         }
         return Err(Error::failed_with(
             128 + sig,
-            format!("stopped by {}: the report holds the tests that finished{saved}", signals::name(sig)),
+            format!("stopped by {}: the report holds every pass that finished{saved}", signals::name(sig)),
         ));
     }
     let failed: Vec<String> = run

@@ -41,7 +41,7 @@ Exit status: 0 done, 1 a test failed in an arm, 2 bad command line, 128+N stoppe
 
 pub const HELP_TAIL: &str = "\
 Exit status: 0 all tests ran, 1 a test failed, 2 bad command line or unusable directory,
-128+N stopped by signal N (the finished tests are reported). A result that cannot be written
+128+N stopped by signal N (every pass that finished is reported). A result that cannot be written
 to a file or stdout is said on stderr, exit 1.
 ";
 

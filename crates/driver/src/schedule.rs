@@ -9,7 +9,7 @@ use crate::plan::Plan;
 use crate::policy::Policy;
 use crate::suite::{Arg, Kind, Test};
 use crate::workdir::WorkDir;
-use crate::{hosttools, options, quick, score, suite, sys};
+use crate::{hosttools, options, quick, score, signals, suite, sys};
 use base::version::Semantics;
 use std::ffi::OsString;
 
@@ -57,8 +57,9 @@ pub(crate) fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run:
 /// wants one (`Runner::wants_round`), in an order shuffled afresh from `rng`, logged. A quick
 /// run's rounds go on until `quick::rounds_done` (its tests' shares and what it held back for
 /// second visits are one budget), the others until every test has its passes. Each test is
-/// scored after the last round, and the report saved. False when a signal stopped them: the
-/// copy count's tests are then not reported, as a test stopped between passes is not.
+/// scored after the last round, and the report saved. False when a signal stopped them: each
+/// test then keeps the passes of the rounds it finished (a test with none is reported as not
+/// run), so a stop loses nothing measured.
 fn run_rounds(
     plan: &Plan,
     runner: &mut Runner,
@@ -74,7 +75,8 @@ fn run_rounds(
     let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();
     let budget = budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0));
     let began = runner.exec.now();
-    for round in 1.. {
+    let mut stopped = false;
+    'rounds: for round in 1.. {
         let mut order: Vec<usize> = (0..tests.len()).filter(|&i| runner.wants_round(&tests[i])).collect();
         if order.is_empty() {
             break;
@@ -84,14 +86,28 @@ fn run_rounds(
         runner.log(&format!("** round {round}: {}\n", names.join(" ")));
         for i in order {
             if round_pass(runner, workdir, &mut tests[i], round) == Step::Interrupted {
-                runner.interrupted();
-                return false;
+                stopped = true;
+                break 'rounds;
             }
         }
         let spent = runner.exec.now() - began;
         let running: Vec<&TestResult> = tests.iter().filter(|s| !s.out).map(|s| &s.r).collect();
         if budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b)) {
             break;
+        }
+    }
+    // Stopped or done, every test keeps the passes it finished, scored as passes are.
+    if stopped {
+        let sig = signals::name(runner.exec.caught().unwrap_or(libc::SIGINT));
+        for s in tests.iter_mut().filter(|s| s.r.passes.is_empty() && s.r.skipped.is_none()) {
+            // Passes set aside as disturbed, waiting for rounds that will not come, are what
+            // it measured: back in its score (the report says they were disturbed).
+            let mut back: Vec<_> = std::mem::take(&mut s.r.replaced).into_iter().collect();
+            back.sort_by_key(|x| x.number);
+            s.r.passes.extend(back.into_iter().map(|x| x.pass));
+            if s.r.passes.is_empty() {
+                s.r.error.get_or_insert_with(|| format!("stopped by {sig} before its first pass"));
+            }
         }
     }
     let cr = run.runs.last_mut().unwrap();
@@ -102,8 +118,11 @@ fn run_rounds(
     }
     cr.index = score::index_blocks(&cr.results);
     cr.end = sys::clock::time();
+    if stopped {
+        runner.interrupted();
+    }
     runner.save(run);
-    true
+    !stopped
 }
 
 /// One pass of `s` in `round`, with the work directory holding its files while it runs.
