@@ -364,13 +364,14 @@ pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
 /// spread and how much of that was the host itself; without, that they cannot see its wander.
 pub fn rounds_note(cr: &CopyRun) -> String {
     match rounds(cr) {
+        // A round with passes measured again is still one round: nothing moved between rounds.
+        Some(Rounds { count: 1, .. }) => "one round: no wander between rounds to see".into(),
         Some(Rounds { count, moved: Some(m), wander: Some(w) }) => format!(
             "the host's speed moved {:.1}% between rounds ({count} rounds); net of the passes' own \
              noise, the host's own wander was \u{b1}{:.1}%",
             m * 100.0,
             w * 100.0
         ),
-        Some(Rounds { count: 1, .. }) => "one round: no wander between rounds to see".into(),
         Some(r) => {
             format!("{} rounds, but no test scored in two of them: no wander between rounds to see", r.count)
         }
@@ -389,6 +390,26 @@ pub fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_round_moves_nothing_between_rounds_even_with_a_pass_measured_again() {
+        use crate::model::{CopyRun, Pass, TestResult};
+        let pass =
+            |rate: f64| Pass { count: rate, time: 1.0, timebase: 1.0, round: Some(1), ..Pass::default() };
+        let r = |name: &str, a: f64, b: f64| TestResult {
+            name: name.into(),
+            message: name.into(),
+            passes: vec![pass(a), pass(b)],
+            kept: vec![0, 1],
+            score: (a * b).sqrt(),
+            ..TestResult::default()
+        };
+        let cr = CopyRun {
+            results: vec![r("pipe", 100.0, 150.0), r("syscall", 10.0, 12.0)],
+            ..Default::default()
+        };
+        assert_eq!(rounds_note(&cr), "one round: no wander between rounds to see");
+    }
 
     #[test]
     fn one_line_joins_lines() {
