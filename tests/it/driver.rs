@@ -474,6 +474,36 @@ fn a_stop_during_rounds_keeps_every_pass_finished_in_every_file() {
 }
 
 #[test]
+fn a_results_directory_swapped_for_a_link_mid_run_is_never_written_through() {
+    let s = Scratch::new("drv-swap");
+    let child = driver(&s, &["-i", "1", "-t", "1", "-c", "1", "syscall", "pipe"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (results, moved, elsewhere) =
+        (s.path().join("results"), s.path().join("moved"), s.path().join("elsewhere"));
+    std::fs::create_dir(&elsewhere).unwrap();
+    // Once the run's files are there, another user's rename and link, as the attack.
+    wait_for("the result set", 30, || std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()));
+    std::fs::rename(&results, &moved).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &results).unwrap();
+    let o = finish(child);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("is no longer the one this run made its files in"), "{err}");
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none(), "written through the link");
+    // The set was finished in the directory it was made in.
+    let report = std::fs::read_dir(&moved)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_none())
+        .unwrap();
+    let text = read(&report);
+    assert!(!result_line(&text, "Pipe Throughput").is_empty(), "{text}");
+}
+
+#[test]
 fn bad_command_lines_exit_2_and_create_nothing() {
     let s = Scratch::new("drv-bad");
     for (args, needle) in [

@@ -98,7 +98,12 @@ fn run_found_through_path_or_a_relative_path_keeps_its_directories_beside_it() {
     std::fs::create_dir(&elsewhere).unwrap();
     let d = std::fs::canonicalize(&d).unwrap();
     let want = format!("Results would go to {}", d.join("results").display());
-    let path = format!("{}:{}", d.display(), std::env::var("PATH").unwrap_or_default());
+    // Ahead in PATH, a directory holding a `Run` that may not be executed: the shell passes it
+    // over, and so must Run's home.
+    let decoy = s.path().join("decoy");
+    std::fs::create_dir(&decoy).unwrap();
+    std::fs::write(decoy.join("Run"), "not a program\n").unwrap();
+    let path = format!("{}:{}:{}", decoy.display(), d.display(), std::env::var("PATH").unwrap_or_default());
     for mut c in [Command::new("Run"), Command::new("../UnixBench/Run")] {
         c.args(["-n", "pipe"]).current_dir(&elsewhere).env("PATH", &path);
         for v in ["UB_RESULTDIR", "UB_TMPDIR"] {
@@ -309,4 +314,30 @@ fn dropin_makes_the_directory_wrappers_check_for() {
     let o = run(ub(["--dropin"]).arg(s.path().join("no").join("such")));
     assert_eq!(o.status.code(), Some(2));
     assert!(!s.path().join("no").exists());
+}
+
+#[test]
+fn concurrent_dropins_of_one_directory_all_succeed_and_leave_it_whole() {
+    for round in 0..5 {
+        let s = Scratch::new("dropin-race");
+        let d = s.path().join(format!("UnixBench{round}"));
+        let children: Vec<_> = (0..3)
+            .map(|_| {
+                ub(["--dropin".as_ref(), d.as_os_str()])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            ok(&c.wait_with_output().unwrap());
+        }
+        for sub in ["pgms", "results", "tmp"] {
+            assert!(d.join(sub).is_dir(), "{sub}");
+        }
+        assert_eq!(std::fs::read_link(d.join("pgms/looper")).unwrap(), Path::new("unixbench"));
+        let o = run(Command::new(d.join("Run")).args(["-n", "pipe"]));
+        ok(&o);
+    }
 }

@@ -4,19 +4,21 @@
 
 use crate::error::{Error, Result};
 use crate::options::Options;
-use crate::sys::{self, dir::open_to_others};
+use crate::sys::{self, dir::open_to_others, dir::swappable};
 use crate::workdir::WorkDir;
 use crate::{options, output};
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
-/// The directory of the `Run` that was invoked as `argv0`, as Perl's FindBin finds it: the
-/// directory part of the path, else the first PATH entry that holds it, else `.`.
+/// The directory of the `Run` that was invoked as `argv0`, as the shell found it: the
+/// directory part of the path, else the first PATH entry holding an executable regular file of
+/// that name (as execvp searches: a file there that may not be executed is passed over), else `.`.
 pub(crate) fn run_home(argv0: &Path) -> PathBuf {
+    let runnable = |p: &Path| p.is_file() && sys::fd::executable(p.as_os_str());
     let dir = match argv0.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(d) => d.to_path_buf(),
         None => std::env::var_os("PATH")
-            .and_then(|p| std::env::split_paths(&p).find(|d| d.join(argv0).is_file()))
+            .and_then(|p| std::env::split_paths(&p).find(|d| runnable(&d.join(argv0))))
             .unwrap_or_else(|| PathBuf::from(".")),
     };
     // As FindBin's: the directory made absolute, `..` and links resolved.
@@ -49,6 +51,13 @@ pub(crate) fn make_directories(dirs: &Dirs) -> Result<(MadeDir, WorkDir, bool)> 
                     "warning: the {what} {} {why}: they can replace what this run writes there",
                     d.display()
                 ),
+            );
+        } else if let Some(why) = d.and_then(|d| swappable(d.parent()?)) {
+            // A directory above: its owner can rename this one away and put another in its
+            // place. The run writes on into the one it made its files in (held by descriptor).
+            output::note(
+                dirs.program,
+                &format!("warning: above the {what}, {why}: they can swap the directory for another"),
             );
         }
     }

@@ -145,8 +145,11 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
     };
     let mut report = Report::default();
     if !dir.is_dir() {
-        std::fs::DirBuilder::new().mode(0o755).create(dir).map_err(|e| cant(dir, e))?;
-        report.made(&format!("{}/", dir.display()))?;
+        match make_dir(dir) {
+            Ok(true) => report.made(&format!("{}/", dir.display()))?,
+            Ok(false) => {}
+            Err(e) => return Err(cant(dir, e)),
+        }
     }
     warn_if_open(dir, "Run");
     let pgms_usable = make_subdirs(dir, &mut report)?;
@@ -172,8 +175,12 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
         match std::fs::read_link(&link) {
             Ok(t) if t == Path::new(BINARY) => {}
             Err(_) if std::fs::symlink_metadata(&link).is_err() => {
-                std::os::unix::fs::symlink(BINARY, &link).map_err(|e| cant(&link, e))?;
-                report.made(&format!("{} -> {BINARY}", link.display()))?;
+                match std::os::unix::fs::symlink(BINARY, &link) {
+                    Ok(()) => report.made(&format!("{} -> {BINARY}", link.display()))?,
+                    // Another --dropin of this directory made it first: the link it made is ours.
+                    Err(_) if std::fs::read_link(&link).is_ok_and(|t| t == Path::new(BINARY)) => {}
+                    Err(e) => return Err(cant(&link, e)),
+                }
             }
             _ => report.in_the_way(&link, "--dropin"),
         }
@@ -198,11 +205,11 @@ fn make_subdirs(dir: &Path, report: &mut Report) -> error::Result<bool> {
         let d = dir.join(name);
         match std::fs::symlink_metadata(&d) {
             Err(_) => {
-                std::fs::DirBuilder::new()
-                    .mode(0o755)
-                    .create(&d)
+                let made = make_dir(&d)
                     .map_err(|e| Error::failed(format!("--dropin: cannot create {}: {e}", d.display())))?;
-                report.made(&format!("{}/", d.display()))?;
+                if made {
+                    report.made(&format!("{}/", d.display()))?;
+                }
             }
             Ok(m) => {
                 if let Some(why) = not_our_dir(&m) {
@@ -214,6 +221,16 @@ fn make_subdirs(dir: &Path, report: &mut Report) -> error::Result<bool> {
         }
     }
     Ok(pgms)
+}
+
+/// Makes the directory `d` (0755); false when another process made it first (a concurrent
+/// `--dropin` of the same directory), which is then checked as one found there.
+fn make_dir(d: &Path) -> std::io::Result<bool> {
+    match std::fs::DirBuilder::new().mode(0o755).create(d) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Why `m`, the metadata of a directory of the drop-in (not followed), is not one to write

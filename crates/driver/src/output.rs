@@ -9,7 +9,8 @@
 use super::options::{Environment, Format, JsonOut, Verbosity};
 use crate::fmt::duration;
 use crate::model::{Noise, Run, TestResult};
-use crate::sys;
+use crate::sys::{self, dir::Dir};
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::io::{AsRawFd, RawFd};
@@ -416,6 +417,9 @@ const MIN_NAME: usize = 8;
 pub struct Files {
     /// `<dir>/<hostname>-<YYYY-MM-DD>-<NN>` (or `<dir>/$UB_OUTPUT_FILE_NAME`).
     pub base: PathBuf,
+    /// The results directory, held by descriptor from the set's creation to its last write:
+    /// every file of the set is made and replaced relative to it, never through its path.
+    dir: Dir,
     log: File,
     csv: bool,
     /// Where the JSON goes, when asked for (`--json`, `UB_OUTPUT_JSON=true`).
@@ -477,23 +481,25 @@ impl Files {
         env: &Environment,
     ) -> io::Result<Files> {
         let set = Set { json, csv: env.csv };
+        let held = Dir::open(dir)?;
         match &env.file_name {
-            Some(name) => Files::fixed(dir.join(name), &set),
-            None => Files::numbered(dir, hostname, date, &set),
+            Some(name) => Files::fixed(held, dir.join(name), &set),
+            None => Files::numbered(held, hostname, date, &set),
         }
     }
 
     /// The set of `UB_OUTPUT_FILE_NAME`: its log never truncated, as Run's (it grows run after
     /// run), and held locked for the run, so that a second run given the same name at the same
     /// time refuses rather than interleaving its log and replacing this run's report.
-    fn fixed(base: PathBuf, set: &Set) -> io::Result<Files> {
+    fn fixed(dir: Dir, base: PathBuf, set: &Set) -> io::Result<Files> {
         // The report and its companions are replaced by rename (a planted link goes, its target
         // stays); what rename would replace but must not (a FIFO, a directory) is refused now.
         for p in set.paths(&base).iter().chain(set.json_at(&base).iter()) {
             replaceable(p)?;
         }
         let log_path = with_ext(&base, "log");
-        let log = sys::fd::open_file(&log_path, sys::fd::Open::Append)
+        let log = dir
+            .append(name_of(&log_path))
             .map_err(|e| io::Error::new(e.kind(), format!("cannot open {e}")))?;
         sys::fd::lock_exclusive(&log).map_err(|e| match e.kind() {
             io::ErrorKind::WouldBlock => io::Error::other(format!(
@@ -503,19 +509,22 @@ impl Files {
             _ => io::Error::new(e.kind(), format!("cannot lock {}: {e}", log_path.display())),
         })?;
         let json = set.json_at(&base);
-        Ok(Files { base, log, csv: set.csv, json, log_error: None })
+        Ok(Files { base, dir, log, csv: set.csv, json, log_error: None })
     }
 
     /// The first free numbered set in `dir`.
-    fn numbered(dir: &Path, hostname: &str, date: &str, set: &Set) -> io::Result<Files> {
+    fn numbered(dir: Dir, hostname: &str, date: &str, set: &Set) -> io::Result<Files> {
         for n in 1..=9999 {
-            let base = dir.join(format!("{hostname}-{date}-{n:02}"));
-            if let Some(log) = claim(&set.paths(&base))? {
+            let base = dir.path().join(format!("{hostname}-{date}-{n:02}"));
+            if let Some(log) = claim(&dir, &set.paths(&base))? {
                 let json = set.json_at(&base);
-                return Ok(Files { base, log, csv: set.csv, json, log_error: None });
+                return Ok(Files { base, dir, log, csv: set.csv, json, log_error: None });
             }
         }
-        Err(io::Error::other(format!("every run number from 01 to 9999 is taken in {}", dir.display())))
+        Err(io::Error::other(format!(
+            "every run number from 01 to 9999 is taken in {}",
+            dir.path().display()
+        )))
     }
 
     /// Appends to the .log.
@@ -534,8 +543,23 @@ impl Files {
     /// or not at all ([`write_atomic`]); returns one message per file that could not be written.
     pub fn write_reports(&self, run: &Run) -> Vec<String> {
         let mut lost = Vec::new();
+        if !self.dir.still_at_its_path() {
+            lost.push(format!(
+                "the results directory {} is no longer the one this run made its files in (renamed \
+                 or replaced): they are written into that one still, never through what is there now",
+                self.dir.path().display()
+            ));
+        }
         let mut write = |p: PathBuf, s: String| {
-            if let Err(e) = write_atomic(&p, s.as_bytes()) {
+            // The set's own files are replaced in the held directory; a --json FILE elsewhere
+            // by its path, as the user named it.
+            let in_set = p.parent() == Some(self.dir.path());
+            let done = if in_set {
+                write_atomic_in(&self.dir, name_of(&p), s.as_bytes())
+            } else {
+                write_atomic(&p, s.as_bytes())
+            };
+            if let Err(e) = done {
                 lost.push(format!("cannot write {}: {e}", p.display()));
             }
         };
@@ -584,6 +608,32 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> io::Result<()> {
     Err(io::Error::other("no free temporary name"))
 }
 
+/// [`write_atomic`] of the file `name` in the held directory `dir`: the temporary file made
+/// and renamed relative to it.
+fn write_atomic_in(dir: &Dir, name: &OsStr, data: &[u8]) -> io::Result<()> {
+    let pid = sys::proc::getpid();
+    for k in 0..100 {
+        let mut tmp = OsString::from(".");
+        tmp.push(name);
+        tmp.push(format!(".tmp{pid}-{k}"));
+        let mut f = match dir.create(&tmp, 0o644) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            other => other?,
+        };
+        let done = f.write_all(data).and_then(|()| dir.rename(&tmp, name));
+        if done.is_err() {
+            let _ = dir.unlink(&tmp);
+        }
+        return done;
+    }
+    Err(io::Error::other("no free temporary name"))
+}
+
+/// The last component of a path of the set.
+fn name_of(p: &Path) -> &OsStr {
+    p.file_name().unwrap_or_default()
+}
+
 /// `<base>.<ext>` (the base may contain dots: the host name).
 pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
     let mut s = base.as_os_str().to_owned();
@@ -595,14 +645,14 @@ pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
 /// Creates every file of a set (the report, then [`EXTS`]' order, so `[2]` is the .log) and
 /// returns its .log; None when a name is taken (what was made goes again); an error naming the
 /// path that could not be created.
-fn claim(names: &[PathBuf]) -> io::Result<Option<File>> {
+fn claim(dir: &Dir, names: &[PathBuf]) -> io::Result<Option<File>> {
     let mut log = None;
     for (i, p) in names.iter().enumerate() {
-        match create_new(p) {
+        match dir.create(name_of(p), 0o644) {
             Ok(f) if i == 2 => log = Some(f),
             Ok(_) => {}
             Err(e) => {
-                names[..i].iter().for_each(|p| drop(std::fs::remove_file(p)));
+                names[..i].iter().for_each(|p| drop(dir.unlink(name_of(p))));
                 if e.kind() == io::ErrorKind::AlreadyExists {
                     return Ok(None);
                 }

@@ -139,7 +139,7 @@ impl Dir {
     /// as `how` wants on the descriptor, then blocking.
     fn file_at(&self, name: &OsStr, flags: i32, how: Open) -> io::Result<std::fs::File> {
         let mode = if let Open::Create(m) = how { Some(m) } else { None };
-        let fd = self.at(name, flags, mode.unwrap_or(0))?;
+        let fd = self.at(name, flags, if how == Open::Append { 0o644 } else { mode.unwrap_or(0) })?;
         let checked = fd::check_kind(&fd, how).and_then(|()| fd::blocking(&fd));
         // SAFETY: no pointers involved; fd is open. A new file's mode is set explicitly: the
         // umask must not take bits away.
@@ -152,6 +152,30 @@ impl Dir {
     /// that the umask cannot take bits away, open for writing.
     pub fn create(&self, name: &OsStr, mode: u32) -> io::Result<std::fs::File> {
         self.file_at(name, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, Open::Create(mode))
+    }
+
+    /// Opens the regular file `name` of this user for appending, not through a link, created
+    /// (0644) when absent.
+    pub fn append(&self, name: &OsStr) -> io::Result<std::fs::File> {
+        self.file_at(name, libc::O_WRONLY | libc::O_APPEND | libc::O_CREAT, Open::Append)
+    }
+
+    /// `renameat(2)` of `from` to `to`, both here: `to` is replaced whole (a link there is
+    /// replaced, never followed).
+    pub fn rename(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
+        let (f, t) = (name_c(from)?, name_c(to)?);
+        // SAFETY: both are valid NUL-terminated strings; the descriptor is open.
+        cvt(unsafe { libc::renameat(self.fd.raw(), f.as_ptr(), self.fd.raw(), t.as_ptr()) })
+            .map(drop)
+            .map_err(|e| self.named(to, e))
+    }
+
+    /// Whether the path it was opened by still leads to this directory (not renamed away, nor
+    /// replaced by another or a link elsewhere).
+    pub fn still_at_its_path(&self) -> bool {
+        let Ok(here) = fstat(self.fd.raw()) else { return false };
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(&self.path).is_ok_and(|m| m.dev() == here.st_dev && m.ino() == here.st_ino)
     }
 
     /// Opens the regular file `name` for reading, not through a link.
