@@ -822,6 +822,15 @@ fn a_large_input_is_read_in_bounded_time_and_memory() {
         err.contains("holds more JSON values than compare reads (they would take over 128 MiB)"),
         "{err}"
     );
+    // A file that can be read but not held as values within the memory left: one line, exit
+    // 2, never an abort.
+    for (mib, len) in [(64, 58 << 20), (56, 40 << 20)] {
+        let big = dir.path().join("big.json");
+        std::fs::write(&big, format!("[{}0]", "0,".repeat(len / 2))).unwrap();
+        let (status, out, err) = compare_within(&dir, mib, &[big.as_os_str(), a.as_os_str()]);
+        assert_eq!((status, out.as_str(), err.lines().count()), (Some(2), "", 1), "{mib} MiB: {err}");
+        assert!(err.contains("a memory limit?"), "{err}");
+    }
 }
 
 // ---- The test on a difference, and the verdict in words ---------------------------------------

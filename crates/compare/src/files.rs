@@ -110,6 +110,18 @@ pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, Strin
     Ok(bytes)
 }
 
+/// Whether the memory left holds what reading a file of `len` bytes may take: a quarter of
+/// its size and 8 MiB more (its values, the model, the tables), at most the reader's bound
+/// (`read_json::MAX_TREE`). Tried, then given back: under a memory limit (`ulimit -v`) a file
+/// that would not fit is refused in one line, where an allocation failing halfway would abort.
+pub fn room_to_read(len: usize) -> std::result::Result<(), String> {
+    let want = (len / 4 + (8 << 20)).min(crate::read_json::MAX_TREE);
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(want).map_err(|_| {
+        format!("{len} bytes: more than the memory left to read them (a memory limit?)")
+    })
+}
+
 /// An I/O error's reason without Rust's `(os error N)` suffix.
 pub fn io_reason(e: &std::io::Error) -> String {
     let s = e.to_string();

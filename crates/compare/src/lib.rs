@@ -128,6 +128,7 @@ fn read_source(f: &OsString) -> Result<source::Source> {
     let bytes = files::read_capped(ab_file(f)).map_err(bad)?;
     let text =
         String::from_utf8(bytes).map_err(|_| bad("not a results file of a known kind (not text)".into()))?;
+    files::room_to_read(text.len()).map_err(bad)?;
     let mut src = load::load(&name, &text).map_err(bad)?;
     log::attach(&mut src, f);
     let cut = files::bounded(&mut src).map_err(bad)?;
