@@ -117,9 +117,9 @@ pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, Strin
 pub fn room_to_read(len: usize) -> std::result::Result<(), String> {
     let want = (len / 4 + (8 << 20)).min(crate::read_json::MAX_TREE);
     let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(want).map_err(|_| {
-        format!("{len} bytes: more than the memory left to read them (a memory limit?)")
-    })
+    probe
+        .try_reserve_exact(want)
+        .map_err(|_| format!("{len} bytes: more than the memory left to read them (a memory limit?)"))
 }
 
 /// An I/O error's reason without Rust's `(os error N)` suffix.

@@ -127,26 +127,45 @@ fn one_semantics(sources: &[Source]) -> Result<(), (String, String)> {
 
 /// Err for a file holding a run already given (the same file twice, or a report and its JSON):
 /// counted twice, it would narrow the interval.
+/// Each file is looked up among those before it, not compared with each (10,000 files in
+/// n log n): by its start, and by its tests with its first score's unit, where scores equal
+/// within [`same_scores`]'s tolerance fall in units that far apart at most.
 fn each_run_once(sources: &[Source]) -> Result<(), (String, String)> {
+    use std::collections::BTreeMap;
+    let mut started: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut scored: BTreeMap<(Vec<(usize, &str)>, i64), Vec<usize>> = BTreeMap::new();
+    let all: Vec<Vec<(usize, &str, f64)>> = sources.iter().map(scores).collect();
     for (i, b) in sources.iter().enumerate() {
-        if let Some(a) = sources[..i].iter().find(|a| same_run(a, b)) {
-            return Err((b.file.clone(), format!("the same run as {}: a pool counts each run once", a.file)));
+        let same_start = (b.date != "unknown").then(|| started.get(b.date.as_str())).flatten().copied();
+        let tests: Vec<(usize, &str)> = all[i].iter().map(|x| (x.0, x.1)).collect();
+        let first = all[i].first().map_or(0.0, |x| x.2);
+        let (unit, near) = (first.round() as i64, (0.05 + 1e-12 * first.abs()).ceil() as i64 + 1);
+        let same_scores = (unit - near..=unit + near)
+            .filter_map(|k| scored.get(&(tests.clone(), k)))
+            .flatten()
+            .copied()
+            .find(|&a| same_scores(&all[a], &all[i]));
+        if let Some(a) = same_start.or(same_scores) {
+            let a = &sources[a].file;
+            return Err((b.file.clone(), format!("the same run as {a}: a pool counts each run once")));
+        }
+        if b.date != "unknown" {
+            started.insert(b.date.as_str(), i);
+        }
+        if !tests.is_empty() {
+            scored.entry((tests, unit)).or_default().push(i);
         }
     }
     Ok(())
 }
 
-/// The same start, or the same score for every test at every copy count (to the 0.1 a text
-/// report prints: two runs never agree that far on every test).
-fn same_run(a: &Source, b: &Source) -> bool {
-    if a.date != "unknown" && a.date == b.date {
-        return true;
-    }
-    let (sa, sb) = (scores(a), scores(b));
+/// The same score for every test at every copy count (to the 0.1 a text report prints: two
+/// runs never agree that far on every test).
+fn same_scores(sa: &[(usize, &str, f64)], sb: &[(usize, &str, f64)]) -> bool {
     let equal = |x: &(usize, &str, f64), y: &(usize, &str, f64)| {
         (x.0, x.1) == (y.0, y.1) && (x.2 - y.2).abs() <= 0.05 + 1e-12 * x.2.abs()
     };
-    !sa.is_empty() && sa.len() == sb.len() && sa.iter().zip(&sb).all(|(x, y)| equal(x, y))
+    !sa.is_empty() && sa.len() == sb.len() && sa.iter().zip(sb).all(|(x, y)| equal(x, y))
 }
 
 /// Every test's score, with its copy count and name, in that order.
@@ -547,6 +566,12 @@ mod tests {
         // Another start, the same scores (a report and its JSON, one in local time, one in UTC).
         let e = pool(vec![a(), source("b.txt", "vm", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
         assert_eq!(e.0, "b.txt");
+        // Equal to the 0.1 a report prints across a unit's edge, and far apart in between.
+        let c = || source("c.txt", "vm", "13:00:00", 1000.49, 600.0);
+        let d = source("d.txt", "vm", "14:00:00", 1000.53, 600.0);
+        assert_eq!(pool(vec![c(), source("x.txt", "vm", "12:00:00", 7.0, 9.0), d]).err().unwrap().0, "d.txt");
+        let far = source("e.txt", "vm", "15:00:00", 1000.6, 600.0);
+        assert!(pool(vec![c(), far]).is_ok());
     }
 
     #[test]
