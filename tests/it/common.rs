@@ -135,6 +135,10 @@ pub fn on_a_terminal_until(
     both: bool,
     stop: Option<&str>,
 ) -> (String, Option<i32>) {
+    // A terminal that moves its cursor, whatever the harness's TERM, unless the test names one.
+    if !c.get_envs().any(|(k, _)| k == "TERM") {
+        c.env("TERM", "xterm");
+    }
     let (master, slave) = base::sys::fd::openpty().expect("a pseudo-terminal");
     base::sys::fd::set_window(master.raw(), 80, 24).expect("a window size");
     let tty = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).unwrap();

@@ -60,6 +60,17 @@ fn on_a_terminal_one_live_line_says_the_test_the_pass_and_the_time_left() {
     // erased before it and drawn again after it.
     let (tty, _) = on_a_terminal(short_run(&s, &[]), true);
     assert!(tty.contains("\r\x1b[K1 x Pipe Throughput  1 2\r\n\r[1/2] Pipe Throughput, 1 copy: "), "{tty:?}");
+    // A terminal that cannot move its cursor, or names none: plain lines, as for a pipe.
+    for term in [Some("dumb"), None] {
+        let mut c = short_run(&s, &[]);
+        match term {
+            Some(t) => c.env("TERM", t),
+            None => c.env("TERM", ""),
+        };
+        let (tty, code) = on_a_terminal(c, false);
+        assert_eq!(code, Some(0), "{tty}");
+        assert!(!tty.contains('\x1b') && tty.contains(" starts, "), "TERM={term:?}: {tty:?}");
+    }
     // -q: no live line; the summary alone.
     let (tty, code) = on_a_terminal(short_run(&s, &["-q"]), false);
     assert_eq!(code, Some(0));

@@ -56,7 +56,8 @@ struct Current {
 enum Live {
     /// `-q`: not at all.
     Off,
-    /// Stderr is a terminal: one line, rewritten in place, never wider than the terminal.
+    /// Stderr is a terminal that moves its cursor: one line, rewritten in place, never wider
+    /// than the terminal.
     Line,
     /// No terminal (a file, a pipe, a CI log): a plain line when each test starts and ends.
     Plain,
@@ -68,7 +69,10 @@ const DEFAULT_COLUMNS: usize = 80;
 impl Console {
     pub fn new(program: &'static str, verbosity: Verbosity, format: Format) -> Console {
         let progress_on_stderr = format != Format::Text;
-        let live = match (verbosity, sys::fd::isatty(2)) {
+        // A terminal that cannot move its cursor (TERM=dumb, or none named: a serial console,
+        // an editor's shell buffer) gets plain lines, as a pipe does.
+        let dumb = std::env::var_os("TERM").is_none_or(|t| t.is_empty() || t == "dumb");
+        let live = match (verbosity, sys::fd::isatty(2) && !dumb) {
             (Verbosity::Quiet, _) => Live::Off,
             (_, true) => Live::Line,
             (_, false) => Live::Plain,
