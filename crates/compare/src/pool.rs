@@ -133,7 +133,9 @@ fn one_semantics(sources: &[Source]) -> Result<(), (String, String)> {
 fn each_run_once(sources: &[Source]) -> Result<(), (String, String)> {
     use std::collections::BTreeMap;
     let mut started: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut scored: BTreeMap<(Vec<(usize, &str)>, i64), Vec<usize>> = BTreeMap::new();
+    // Keyed by a run's tests (copies, name) and its first score in whole units.
+    type Key<'s> = (Vec<(usize, &'s str)>, i64);
+    let mut scored: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     let all: Vec<Vec<(usize, &str, f64)>> = sources.iter().map(scores).collect();
     for (i, b) in sources.iter().enumerate() {
         let same_start = (b.date != "unknown").then(|| started.get(b.date.as_str())).flatten().copied();

@@ -71,7 +71,7 @@ impl Console {
         let progress_on_stderr = format != Format::Text;
         // A terminal that cannot move its cursor (TERM=dumb, or none named: a serial console,
         // an editor's shell buffer) gets plain lines, as a pipe does.
-        let dumb = std::env::var_os("TERM").is_none_or(|t| t.is_empty() || t == "dumb");
+        let dumb = std::env::var_os("TERM").map_or(true, |t| t.is_empty() || t == "dumb");
         let live = match (verbosity, sys::fd::isatty(2) && !dumb) {
             (Verbosity::Quiet, _) => Live::Off,
             (_, true) => Live::Line,
