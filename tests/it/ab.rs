@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use base::json::{self, Value};
+use std::os::unix::fs::PermissionsExt;
 
 /// `ab ARGS` with short rounds: one copy, `-i` rounds, quiet, JSON into the scratch directory.
 /// Returns the output and the JSON.
@@ -33,12 +34,35 @@ fn starts(v: &Value, k: usize, name: &str) -> Vec<(usize, f64)> {
 #[test]
 fn two_arms_run_side_by_side_abba_and_every_output_holds_the_paired_ratio() {
     let s = Scratch::new("ab-two");
-    let (o, v) = ab(&s, &["--b-wrap", "env UB_AB_TEST=1", "--seed", "11", "-i", "4", "syscall", "pipe"]);
+    // A wrapper named by a relative path runs from wherever the copies start.
+    let wrapper = s.path().join("wrap.sh");
+    std::fs::write(&wrapper, "#!/bin/sh\nshift\nexec env UB_AB_TEST=1 \"$@\"\n").unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = s.path().join("ab.json");
+    let mut c = ub([
+        "ab",
+        "-q",
+        "-c",
+        "1",
+        "--b-wrap",
+        "./wrap.sh 'a b'",
+        "--seed",
+        "11",
+        "-i",
+        "4",
+        "syscall",
+        "pipe",
+    ]);
+    c.arg(format!("--json={}", file.display())).arg("--tmpdir").arg(s.path()).current_dir(s.path());
+    let o = run(&mut c);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
     // The text: the arms, a verdict per copy count, the table.
     let text = stdout(&o);
-    assert!(text.contains("B (env UB_AB_TEST=1): runs under: env UB_AB_TEST=1"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("1 copy: ") && l.contains("on the index")), "{text}");
-    assert!(text.contains("System Call Overhead") && text.contains("95% interval"), "{text}");
+    assert!(text.contains("B (wrap.sh 'a b'): runs under: ./wrap.sh 'a b'"), "{text}");
+    assert!(text.contains("\n1 copy: ") && text.contains(" A on the partial index"), "{text}");
+    assert!(text.contains("\nsyscall ") && text.contains("95% interval"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     // The ABBA order: A first in odd rounds, B first in even ones, every round paired.
     for name in ["syscall", "pipe"] {
         let (a, b) = (starts(&v, 0, name), starts(&v, 1, name));
@@ -103,13 +127,20 @@ fn every_format_carries_the_same_rows() {
     let tsv = &outs[0];
     assert_eq!(
         tsv.lines().next(),
-        Some("copies\ttest\ttitle\ta\tb\tratio\tratio_ci95_low\tratio_ci95_high\tmarked\tdetectable_pct\trounds")
+        Some(
+            "copies\ttest\ttitle\ta\tb\tratio\tratio_ci95_low\tratio_ci95_high\tmarked\tdetectable_pct\trounds\t\
+             a_arm\tb_arm\tinterrupted\tnote"
+        )
     );
     let row: Vec<&str> = tsv.lines().nth(1).unwrap().split('\t').collect();
     assert_eq!((row[0], row[1], row[10]), ("1", "syscall", "2"), "{tsv}");
+    assert_eq!(
+        (row[11], row[12], row[13], row[14]),
+        ("A: this binary as it is", "B: this binary as it is", "no", "-")
+    );
     assert!(matches!(row[8], "yes" | "no"), "{tsv}");
     assert!(outs[1].starts_with("copies,test,title,a,b,ratio,"), "{}", outs[1]);
-    assert!(outs[2].starts_with("| copies | test |") && outs[2].contains("| syscall |"), "{}", outs[2]);
+    assert!(outs[2].contains("\n| copies | test |") && outs[2].contains("| syscall |"), "{}", outs[2]);
     let html = &outs[3];
     assert!(
         html.contains("<svg") && html.contains("1 (no difference)") && html.contains("System Call Overhead")
@@ -177,6 +208,11 @@ fn bad_arm_options_are_refused_with_one_line() {
         (&["ab", "--no-interleave"], "not in ab"),
         (&["ab", "--json"], "--json needs =FILE"),
         (&["ab", "--results", "/tmp"], "not in ab"),
+        (&["ab", "-i", "1"], "ab needs 2 rounds at least"),
+        (&["ab", "-c", "1", "--quick=6", "pipe"], "too small a budget for ab"),
+        (&["ab", "--a-name", "x", "--b-name", "x"], "the arms could not be told apart"),
+        (&["ab", "--b-name", "A"], "B/A would read backwards"),
+        (&["ab", "--b-bin", "/bin/true"], "is not a unixbench binary"),
         (&["--b-wrap", "nice"], "an option of 'unixbench ab'"),
         (&["run", "--precision", "2"], "an option of 'unixbench ab'"),
     ];

@@ -300,6 +300,28 @@ pub fn text_cell(s: &str) -> String {
     }
 }
 
+/// `text`'s words in lines of at most `width` columns (a longer word alone on its line), the
+/// first begun with `first`, the rest with `rest`; each line ends in a newline.
+pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {
+    let mut s = String::new();
+    let mut line = String::from(first);
+    let mut bare = true;
+    for w in text.split_whitespace() {
+        if !bare && line.chars().count() + 1 + w.chars().count() > width {
+            s += &line;
+            s.push('\n');
+            line = String::from(rest);
+            bare = true;
+        }
+        if !bare {
+            line.push(' ');
+        }
+        line += w;
+        bare = false;
+    }
+    s + &line + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,6 +346,14 @@ mod tests {
         }
         assert_eq!(text_cell("\t=x"), "\\t=x", "a tab is escaped, so the cell starts with a backslash");
         assert_eq!(text_cell("web-1"), "web-1");
+    }
+
+    #[test]
+    fn wrapped_lines_keep_within_their_width() {
+        let w = wrapped("one two three four", 9, "", "  ");
+        assert_eq!(w, "one two\n  three\n  four\n");
+        assert_eq!(wrapped("a verylongword b", 5, "> ", "> "), "> a\n> verylongword\n> b\n");
+        assert!(wrapped("é é é é", 3, "", "").lines().all(|l| l.chars().count() <= 3));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::plan::{Estimate, Plan};
 use crate::suite::{Kind, Test};
 use crate::sys::dir::Dir;
 use crate::workdir::WorkDir;
-use crate::{exec, output, schedule, score, selfexe, signals, sys};
+use crate::{exec, fmt, output, schedule, score, selfexe, signals, sys};
 use base::version::{Semantics, SEMANTICS_VAR};
 use report::ab::{AbRun, Arm};
 use scoring::paired;
@@ -43,6 +43,23 @@ struct ArmSetup {
     c_suite: Option<(csuite::CSuite, Dir)>,
 }
 
+impl ArmSetup {
+    /// The seconds a pass of `t` takes in this arm under `policy`: a C program's own where it
+    /// keeps a duration of its own (whetstone's 10 s, fstime's settles).
+    fn pass_secs(&self, t: &Test, policy: &crate::policy::Policy) -> f64 {
+        let own = self.c_suite.as_ref().and_then(|(s, _)| s.command(t, policy).ok());
+        match own {
+            Some(c) => policy.pass_secs(t) - policy.nominal_secs(t) + c.nominal,
+            None => policy.pass_secs(t),
+        }
+    }
+}
+
+/// The seconds of a round at `copies` copies: a pass of each test in each arm.
+fn round_secs(plan: &Plan, arms: &[ArmSetup; 2], copies: usize) -> f64 {
+    plan.tests_at(copies).map(|t| arms.iter().map(|a| a.pass_secs(t, &plan.policy)).sum::<f64>()).sum()
+}
+
 /// `unixbench ab ...`; `args` excludes `ab`.
 pub fn main(args: Vec<OsString>) -> Result {
     let mut opts = match crate::options::parse_ab(args)? {
@@ -51,15 +68,19 @@ pub fn main(args: Vec<OsString>) -> Result {
         Parsed::Run(o) => *o,
     };
     refuse_run_only(&opts)?;
-    let rounds_fixed = opts.iterations.take().map(|n| (n as usize).max(2));
+    let rounds_fixed = opts.iterations.take().map(|n| n as usize);
+    if rounds_fixed.is_some_and(|n| n < 2) {
+        return Err(Error::usage("-i: ab needs 2 rounds at least (4 for an interval of use)"));
+    }
     opts.quick.get_or_insert(Quick::Tenth);
     opts.save = false;
     let _ = sys::signal::ignore(libc::SIGXFSZ);
     let exe = selfexe::path().map_err(Error::failed)?;
     let dirs = Dirs::prepare(&opts, None)?;
     crate::setup::check_json_file(&mut opts)?;
+    check_labels(&opts)?;
     let mut arms = [set_up_arm(&opts, 0, &exe, &dirs.tmp)?, set_up_arm(&opts, 1, &exe, &dirs.tmp)?];
-    if arms[0].name == arms[1].name {
+    if arms[0].name == arms[1].name || arms[0].name == "B" || arms[1].name == "A" {
         // Two arms of one label could not be told apart in a verdict.
         arms[0].name = "A".into();
         arms[1].name = "B".into();
@@ -71,8 +92,21 @@ pub fn main(args: Vec<OsString>) -> Result {
         _ => 2.0 * plan.quick_budget().unwrap_or(0.0),
     };
     let precision = opts.precision.map_or(PRECISION, |p| p / 100.0);
+    let least: f64 =
+        plan.copies.iter().map(|&c| paired::MIN_ROUNDS as f64 * round_secs(&plan, &arms, c)).sum();
+    if let (Some(Quick::Seconds(s)), None) = (opts.quick, rounds_fixed) {
+        if f64::from(s) < least {
+            return Err(Error::usage(format!(
+                "--quick={s}: too small a budget for ab: {} rounds of these tests in both arms take \
+                 about {least:.0} s, so at least --quick={}",
+                paired::MIN_ROUNDS,
+                least.ceil()
+            )));
+        }
+    }
     if opts.dry_run {
-        return crate::error::print(&describe_plan(&plan, &arms, budget, rounds_fixed));
+        let json = opts.format == crate::options::Format::Json;
+        return crate::error::print(&describe_plan(&plan, &arms, budget, rounds_fixed, json));
     }
     let bounds = Bounds { budget, precision, fixed: rounds_fixed };
     run_arms(&opts, &plan, &dirs, arms, &system, bounds)
@@ -124,6 +158,19 @@ fn run_arms(
     finish(&ab, opts, stopped_by)
 }
 
+/// Labels that would make a verdict read wrong: both arms named alike, or each the other's
+/// letter.
+fn check_labels(o: &Options) -> Result<()> {
+    let [a, b] = [&o.arms[0].name, &o.arms[1].name];
+    if a.is_some() && a == b {
+        return Err(Error::usage("--a-name and --b-name are the same: the arms could not be told apart"));
+    }
+    if a.as_deref() == Some("B") || b.as_deref() == Some("A") {
+        return Err(Error::usage("--a-name B or --b-name A: B/A would read backwards"));
+    }
+    Ok(())
+}
+
 /// The options of a run that `ab` has no use for, refused with the reason.
 fn refuse_run_only(o: &Options) -> Result<()> {
     let why = if o.duration.is_some() {
@@ -154,8 +201,12 @@ fn set_up_arm(o: &Options, i: usize, exe: &Path, tmp: &Path) -> Result<ArmSetup>
         let path = find_program(&words[0])
             .ok_or_else(|| Error::usage(format!("--{key}-wrap: no program '{}' found", words[0])))?;
         launch.wrap = Some((path, words.iter().map(OsString::from).collect()));
-        let line = words.join(" ");
-        changes.push((format!("runs under: {line}"), line));
+        let line = shell_line(words);
+        // The label: the wrapper's program by its file name, then its words.
+        let short = std::iter::once(words[0].rsplit('/').next().unwrap_or(&words[0]).to_string())
+            .chain(words[1..].iter().cloned())
+            .collect::<Vec<_>>();
+        changes.push((format!("runs under: {line}"), cut_label(&shell_line(&short))));
     }
     let (program, c_suite) = match &a.bin {
         Some(bin) => programs(bin, key, &mut launch, &mut changes)?,
@@ -164,7 +215,7 @@ fn set_up_arm(o: &Options, i: usize, exe: &Path, tmp: &Path) -> Result<ArmSetup>
     let tmp = match &a.tmpdir {
         Some(t) => {
             let t = absolute(t, "tmp directory", &format!("--{key}-tmpdir"))?;
-            usable_dir(&t, "tmp directory")?;
+            usable_dir(&t, &format!("--{key}-tmpdir directory"))?;
             changes.push((format!("tmp directory: {}", t.display()), t.display().to_string()));
             t
         }
@@ -199,8 +250,17 @@ fn programs(
 ) -> Result<(PathBuf, Option<(csuite::CSuite, Dir)>)> {
     let bin = absolute(bin, "program", &format!("--{key}-bin"))?;
     if !bin.is_dir() {
+        // A link named for an applet (`--install -s`) leads to the binary itself.
+        let bin = std::fs::canonicalize(&bin).unwrap_or(bin);
         if !runnable(&bin) {
             return Err(Error::usage(format!("--{key}-bin: {} is not an executable file", bin.display())));
+        }
+        if !is_unixbench(&bin) {
+            return Err(Error::usage(format!(
+                "--{key}-bin: {} is not a unixbench binary (its --version does not say so), nor a \
+                 built C UnixBench directory",
+                bin.display()
+            )));
         }
         let short = bin.file_name().map_or("bin".into(), |n| n.to_string_lossy().into_owned());
         changes.push((format!("the kernels of: {}", bin.display()), short));
@@ -234,14 +294,66 @@ fn environment(
     env
 }
 
+/// Words as a shell would take them back: a word with a blank, a quote or another character
+/// the shell reads quoted in single quotes.
+fn shell_line(words: &[String]) -> String {
+    let quote = |w: &String| {
+        let plain = !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || "-_./=:,+@%".contains(c));
+        if plain {
+            w.clone()
+        } else {
+            format!("'{}'", w.replace('\'', "'\\''"))
+        }
+    };
+    words.iter().map(quote).collect::<Vec<_>>().join(" ")
+}
+
+/// A label of at most 24 characters.
+fn cut_label(s: &str) -> String {
+    if s.chars().count() <= 24 {
+        s.to_string()
+    } else {
+        s.chars().take(21).collect::<String>() + "..."
+    }
+}
+
 /// A wrapper's program: a path as it is, else the first executable of that name in PATH.
 fn find_program(name: &str) -> Option<PathBuf> {
-    if name.contains('/') {
-        let p = PathBuf::from(name);
-        return runnable(&p).then_some(p);
+    // Made absolute: the copies start in the work directory, not in ours.
+    let found = if name.contains('/') {
+        Some(PathBuf::from(name)).filter(|p| runnable(p))
+    } else {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path).map(|d| d.join(name)).find(|p| runnable(p))
+    };
+    found.and_then(|p| std::path::absolute(p).ok())
+}
+
+/// Whether `bin` is a unixbench binary: its `--version` says so within a few seconds. Its
+/// applets are then reached by name as its first argument, as under a wrapper.
+fn is_unixbench(bin: &Path) -> bool {
+    use std::process::{Command, Stdio};
+    let Ok(mut child) = Command::new(bin)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    for _ in 0..50 {
+        if let Ok(Some(_)) = child.try_wait() {
+            let mut out = String::new();
+            use std::io::Read;
+            let _ = child.stdout.take().map(|mut o| o.read_to_string(&mut out));
+            return out.starts_with("unixbench ");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| runnable(p))
+    let _ = child.kill();
+    let _ = child.wait();
+    false
 }
 
 /// An arm's run model before its first round: the run's, with the arm's tmp directory and
@@ -321,7 +433,7 @@ impl Rounds<'_> {
         }
         let mut states: Vec<[InRounds; 2]> =
             tests.iter().map(|t| [0, 1].map(|k| runners[k].open_rounds(t, c, None))).collect();
-        let round_secs: f64 = tests.iter().map(|t| 2.0 * runners[0].policy.pass_secs(t)).sum();
+        let planned_round = round_secs(self.plan, self.arms, c);
         let began = sys::clock::monotonic();
         let mut stopped = None;
         for round in 1.. {
@@ -343,7 +455,9 @@ impl Rounds<'_> {
             let spent = sys::clock::monotonic() - began;
             let rows = paired::rows(&so_far(&states, 0, c), &so_far(&states, 1, c));
             self.progress(c, round, &rows, budget - spent);
-            if self.done(round, &rows, spent + round_secs > budget) {
+            // Room for another round: as long as the rounds so far took, or as planned.
+            let next = planned_round.max(spent / round as f64);
+            if self.done(round, &rows, spent + next > budget) {
                 break;
             }
         }
@@ -428,7 +542,7 @@ impl Rounds<'_> {
         }
         let index = rows.iter().find(|r| r.is_index).and_then(|r| r.paired);
         let ratio = index.map_or_else(String::new, |p| {
-            format!(", B/A on the index {:.3} +-{:.1}%", p.ratio, p.log_half.exp_m1() * 100.0)
+            format!(", B/A on the index {:.3} (95%: {:.3} to {:.3})", p.ratio, p.low, p.high)
         });
         let left = if self.bounds.fixed.is_some() {
             String::new()
@@ -456,14 +570,11 @@ fn prepare<'w>(
             if c.stdin.is_some() {
                 return Err("the C arm does not feed each copy its own input file (dc.dat)".into());
             }
-            match c.cwd {
-                Some(_) => Ok(Prepared { argv: c.argv, cwd: testdir, own_dirs: false }),
-                None => Ok(Prepared {
-                    argv: c.argv,
-                    cwd: wd.dir(),
-                    own_dirs: matches!(t.kind, Kind::Kernel { .. }),
-                }),
-            }
+            let (cwd, own_dirs) = match c.cwd {
+                Some(_) => (testdir, false),
+                None => (wd.dir(), matches!(t.kind, Kind::Kernel { .. })),
+            };
+            Ok(Prepared { argv: c.argv, cwd, own_dirs, planned: Some(c.nominal) })
         }
         None => schedule::prepare(t, policy, a.semantics, wd),
     }
@@ -484,11 +595,13 @@ fn so_far(states: &[[InRounds; 2]], k: usize, c: usize) -> CopyRun {
     CopyRun { copies: c, index: score::index_blocks(&results), results, ..Default::default() }
 }
 
-/// Why `r`'s pass of `round` was disturbed, if it was: steal, other processes, a stop. (A
-/// quota's throttling is no disturbance here: it is what an arm under a quota measures.)
+/// Why `r`'s pass of `round` was disturbed by something outside the arms, if it was: steal or
+/// other processes. (Throttling and stops are not: an arm under a quota or a wrapper that
+/// holds its copies back measures just that.)
 fn disturbed_in(r: &TestResult, round: usize) -> Option<crate::model::Disturbance> {
+    use crate::model::Disturbance::{Others, Steal};
     let p = r.passes.iter().rev().find(|p| p.round == Some(round))?;
-    r.pass_disturbance(p).filter(|d| *d != crate::model::Disturbance::Throttled)
+    r.pass_disturbance(p).filter(|d| matches!(d, Steal | Others))
 }
 
 /// Moves `r`'s pass of `round` out of its score, `why` it goes: its pair is measured again.
@@ -500,26 +613,33 @@ fn set_aside(r: &mut TestResult, round: usize, why: crate::model::Disturbance) {
 }
 
 /// `-n`: the arms, the tests and copy counts, a round's time, the rounds' bounds.
-fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<usize>) -> String {
+fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<usize>, json: bool) -> String {
+    let share = budget / plan.copies.len() as f64;
+    let each: Vec<(usize, Vec<&str>, f64)> = plan
+        .copies
+        .iter()
+        .map(|&c| (c, plan.tests_at(c).map(|t| t.name).collect(), round_secs(plan, arms, c)))
+        .collect();
+    if json {
+        return plan_json(arms, &each, share, fixed);
+    }
     let mut s = String::from("unixbench ab: the plan\n");
     for (key, a) in ["A", "B"].iter().zip(arms) {
         let what =
             if a.changes.is_empty() { "this binary as it is".to_string() } else { a.changes.join("; ") };
-        s += &format!("  {key} ({}): {what}\n", a.name);
+        let label = if a.name == *key { key.to_string() } else { format!("{key} ({})", a.name) };
+        s += &format!("  {label}: {what}\n");
     }
-    for &c in &plan.copies {
-        let tests: Vec<&Test> = plan.tests_at(c).collect();
-        let round: f64 = tests.iter().map(|t| 2.0 * plan.policy.pass_secs(t)).sum();
-        let names: Vec<&str> = tests.iter().map(|t| t.name).collect();
-        s += &format!("{c} cop{}: {}\n", if c == 1 { "y" } else { "ies" }, names.join(" "));
-        s += &format!("  a round (one pass of each test in each arm): about {round:.0} s\n");
+    for (c, names, round) in each {
+        s += &format!("{c} cop{}:\n", if c == 1 { "y" } else { "ies" });
+        s += &fmt::wrapped(&names.join(" "), 76, "    ", "    ");
+        s += &format!("  a round (a pass of each test in each arm): about {round:.0} s\n");
         match fixed {
             Some(n) => s += &format!("  {n} rounds: about {:.0} s\n", n as f64 * round),
             None => {
-                let share = budget / plan.copies.len() as f64;
                 let most = (share / round).floor().max(paired::MIN_ROUNDS as f64);
                 s += &format!(
-                    "  at least {} rounds (about {:.0} s), then until every ratio is within the \
+                    "  at least {} rounds (about {:.0} s), then until every ratio is within the\n  \
                      precision or the budget's {share:.0} s are spent (at most about {most:.0} rounds)\n",
                     paired::MIN_ROUNDS,
                     paired::MIN_ROUNDS as f64 * round
@@ -528,6 +648,39 @@ fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<u
         }
     }
     s
+}
+
+/// `-n --format json`: the arms, and per copy count its tests, a round's seconds, the rounds'
+/// bounds.
+fn plan_json(
+    arms: &[ArmSetup; 2],
+    each: &[(usize, Vec<&str>, f64)],
+    share: f64,
+    fixed: Option<usize>,
+) -> String {
+    let mut j = base::json::Writer::pretty();
+    j.begin_object().key("arms").begin_array();
+    for (key, a) in ["A", "B"].iter().zip(arms) {
+        j.begin_object().key("arm").string(key).key("name").string(&a.name).key("changes").begin_array();
+        for c in &a.changes {
+            j.string(c);
+        }
+        j.end_array().end_object();
+    }
+    j.end_array().key("copy_counts").begin_array();
+    for (c, names, round) in each {
+        j.begin_object().key("copies").int(*c as i64).key("tests").begin_array();
+        for n in names {
+            j.string(n);
+        }
+        j.end_array().key("round_secs").number(*round);
+        j.key("min_rounds").int(fixed.unwrap_or(paired::MIN_ROUNDS) as i64);
+        j.key("max_rounds").opt_int(fixed.map(|n| n as i64));
+        j.key("budget_secs").opt_number(fixed.is_none().then_some(share));
+        j.end_object();
+    }
+    j.end_array().end_object();
+    j.finish()
 }
 
 /// The report on stdout in the asked format, the JSON file if asked; the exit status.
@@ -546,12 +699,12 @@ fn finish(ab: &AbRun, opts: &Options, stopped_by: Option<i32>) -> Result {
     let failed: Vec<String> = ab
         .arms
         .iter()
-        .flat_map(|a| {
+        .zip(["A", "B"])
+        .flat_map(|(a, key)| {
+            let arm = if a.name == key { key.to_string() } else { format!("{key} ({})", a.name) };
             a.run.runs.iter().flat_map(move |cr| {
-                cr.results
-                    .iter()
-                    .filter(|r| r.error.is_some())
-                    .map(move |r| format!("{} in {}", r.name, a.name))
+                let arm = arm.clone();
+                cr.results.iter().filter(|r| r.error.is_some()).map(move |r| format!("{} in {arm}", r.name))
             })
         })
         .collect();

@@ -38,6 +38,9 @@ pub struct Prepared<'w> {
     /// (fstime's `-d .`) are then its own, and none outlives its copy, even one that had to be
     /// killed.
     pub own_dirs: bool,
+    /// The seconds a pass is planned to last when the program's own differ from what the run's
+    /// policy gives the test (a C UnixBench program's fixed durations), for the watchdog.
+    pub planned: Option<f64>,
 }
 
 /// How each copy is started beyond its argv: under a wrapper command, with its environment
@@ -754,7 +757,7 @@ mod tests {
 
     fn run(argv: &[OsString], copies: usize, margin: f64) -> Vec<CopyOutcome> {
         let watch = Watch::install().unwrap();
-        let test = Prepared { argv: argv.to_vec(), cwd: root(), own_dirs: false };
+        let test = Prepared { argv: argv.to_vec(), cwd: root(), own_dirs: false, planned: None };
         let cmd = Command {
             exe: Path::new("/bin/sh"),
             launch: &AS_IT_IS,
@@ -794,7 +797,7 @@ mod tests {
         // argv[0] is the program's path, as a C program's is: the wrapper runs it as it is.
         let script = "echo \"COUNT|$AB_TEST_X|1|${HOME:-none}\" >&2";
         let argv = ["/bin/sh", "-c", script].map(OsString::from).to_vec();
-        let test = Prepared { argv, cwd: root(), own_dirs: false };
+        let test = Prepared { argv, cwd: root(), own_dirs: false, planned: None };
         let launch = Launch {
             // `env` runs the rest of its words: the program by path, then its arguments.
             wrap: Some((PathBuf::from("/usr/bin/env"), vec!["env".into(), "AB_TEST_Y=1".into()])),
@@ -834,7 +837,7 @@ mod tests {
     #[test]
     fn a_failed_exec_is_spelled_out() {
         let watch = Watch::install().unwrap();
-        let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false };
+        let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false, planned: None };
         let cmd = Command {
             exe: Path::new("/nonexistent/unixbench"),
             launch: &AS_IT_IS,
@@ -884,7 +887,7 @@ mod tests {
         let slow = |n: &str| slow_by_nature(crate::suite::test(n).unwrap());
         assert!(slow("shell1") && slow("C") && slow("fsbuffer") && slow("whetstone-double"));
         assert!(!slow("dhry2reg") && !slow("syscall") && !slow("pipe"));
-        let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false };
+        let test = Prepared { argv: sh("true"), cwd: root(), own_dirs: false, planned: None };
         let cmd = |slow| Command {
             exe: Path::new("/bin/sh"),
             launch: &AS_IT_IS,
@@ -905,7 +908,7 @@ mod tests {
         // Each copy leaves a file behind, and the second is killed with it still open.
         let held = Dir::open(&work).unwrap();
         let argv = sh("echo x > scratch; pwd >&2; echo 'COUNT|1|1|lps' >&2");
-        let test = Prepared { argv, cwd: &held, own_dirs: true };
+        let test = Prepared { argv, cwd: &held, own_dirs: true, planned: None };
         let cmd = Command {
             exe: Path::new("/bin/sh"),
             launch: &AS_IT_IS,

@@ -517,7 +517,7 @@ fn command<'c>(
         launch,
         test: p,
         stdout: log,
-        planned: policy.nominal_secs(t),
+        planned: p.planned.unwrap_or_else(|| policy.nominal_secs(t)),
         slow: exec::slow_by_nature(t),
     }
 }
@@ -655,7 +655,7 @@ mod tests {
     /// What the fake passes run: pipe, which they never start.
     fn prepared() -> Prepared<'static> {
         let cwd = Box::leak(Box::new(crate::sys::dir::Dir::open(Path::new("/")).unwrap()));
-        Prepared { argv: vec!["pipe".into(), "10".into()], cwd, own_dirs: false }
+        Prepared { argv: vec!["pipe".into(), "10".into()], cwd, own_dirs: false, planned: None }
     }
 
     const STANDARD: Policy = Policy::Standard { iterations: None };

@@ -246,15 +246,15 @@ pub(crate) fn prepare<'w>(
     match t.kind {
         Kind::Kernel { prog, args } => {
             let own_dirs = semantics == Semantics::V6;
-            Ok(Prepared { argv: words(prog, args), cwd, own_dirs })
+            Ok(Prepared { argv: words(prog, args), cwd, own_dirs, planned: None })
         }
         Kind::Graphics { prog, args } if cfg!(feature = "graphics") => {
-            Ok(Prepared { argv: words(prog, args), cwd, own_dirs: true })
+            Ok(Prepared { argv: words(prog, args), cwd, own_dirs: true, planned: None })
         }
         Kind::Graphics { .. } => Err("this binary was built without graphics".into()),
         Kind::Host { secs: s } => {
             let argv = hosttools::host_test(t.name, workdir, secs(s)).map_err(|skip| skip.0)?;
-            Ok(Prepared { argv, cwd, own_dirs: false })
+            Ok(Prepared { argv, cwd, own_dirs: false, planned: None })
         }
     }
 }

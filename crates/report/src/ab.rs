@@ -51,10 +51,20 @@ pub fn render(format: Format, ab: &AbRun) -> String {
         Format::Text => text(ab),
         Format::Tsv => separated(ab, '\t'),
         Format::Csv => separated(ab, ','),
-        Format::Markdown => crate::markdown::table(&separated(ab, '\t')),
+        Format::Markdown => markdown(ab),
         Format::Json => json(ab),
         Format::Html => html(ab),
     }
+}
+
+/// The arms, the verdicts and the notes as paragraphs, then the rows as a table.
+fn markdown(ab: &AbRun) -> String {
+    let mut s = String::new();
+    for l in arms_lines(ab).into_iter().chain(verdicts(ab)).chain(notes(ab)) {
+        let _ = writeln!(s, "{}  ", crate::markdown::escaped(&l));
+    }
+    s.push('\n');
+    s + &crate::markdown::table(&separated(ab, '\t'))
 }
 
 /// `1 copy`, `2 copies`.
@@ -88,7 +98,8 @@ pub fn verdict(ab: &AbRun, what: &str, p: &Paired) -> String {
     format!("{b} is {}% {word} than {a} on {what} (95%: {}% to {}%), {rounds}", pct(d), pct(near), pct(far))
 }
 
-/// One line per copy count on its index (or, with no index, on how many tests differ).
+/// One line per copy count on its index (or, with no index ratio, why, and how many tests
+/// differ).
 pub fn verdicts(ab: &AbRun) -> Vec<String> {
     let mut v = Vec::new();
     for (copies, rows) in copy_rows(ab) {
@@ -97,20 +108,26 @@ pub fn verdicts(ab: &AbRun) -> Vec<String> {
             rows.iter().find(|r| r.is_index && r.name == "system").or(rows.iter().find(|r| r.is_index));
         match index.and_then(|r| Some((r, r.paired?))) {
             Some((r, p)) => {
-                let what = if r.name == "system" {
-                    "the index".to_string()
-                } else {
-                    format!("the {} index", r.name)
+                let partial = if r.message.ends_with("(Partial Only)") { "partial " } else { "" };
+                let what = match r.name.as_str() {
+                    "system" => format!("the {partial}index"),
+                    other => format!("the {partial}{other} index"),
                 };
                 v.push(format!("{head}: {}", verdict(ab, &what, &p)));
             }
             None => {
                 let tests: Vec<&Row> = rows.iter().filter(|r| !r.is_index && r.paired.is_some()).collect();
                 let marked = tests.iter().filter(|r| r.paired.is_some_and(|p| p.marked)).count();
+                let why = match index {
+                    None => "no index test ran in both arms".to_string(),
+                    Some(r) => {
+                        r.a_why.clone().unwrap_or_else(|| "fewer than two rounds paired its tests".into())
+                    }
+                };
                 v.push(format!(
-                    "{head}: no index ratio (too few rounds, or no index test); {} differ{} in {marked} of {} tests",
-                    ab.arms[1].name,
-                    if marked == 1 { "s" } else { "" },
+                    "{head}: no index ratio ({why}); {} differs from {} on {marked} of {} tests",
+                    label(ab, 1),
+                    label(ab, 0),
                     tests.len()
                 ));
             }
@@ -120,6 +137,73 @@ pub fn verdicts(ab: &AbRun) -> Vec<String> {
         v.push("interrupted: these are the rounds that finished".to_string());
     }
     v
+}
+
+/// Arm `k` as a sentence names it: `B`, or `B (nice -n 5)`.
+fn label(ab: &AbRun, k: usize) -> String {
+    let key = ["A", "B"][k];
+    let name = &ab.arms[k].name;
+    if name == key {
+        key.to_string()
+    } else {
+        format!("{key} ({name})")
+    }
+}
+
+/// What else a reader must know of the rows: why a figure is missing, which pairs were
+/// measured again or stayed disturbed.
+pub fn notes(ab: &AbRun) -> Vec<String> {
+    let mut v = Vec::new();
+    for (copies, rows) in copy_rows(ab) {
+        for r in &rows {
+            let whys = [&r.a_why, &r.b_why];
+            if r.is_index {
+                if let Some(w) = &r.a_why {
+                    v.push(format!("{}, {}: {w}", r.name, copies_text(copies)));
+                }
+                continue;
+            }
+            for (k, why) in whys.iter().enumerate() {
+                if let Some(w) = why {
+                    v.push(format!("{} in {}, {}: {w}", r.name, label(ab, k), copies_text(copies)));
+                }
+            }
+        }
+    }
+    let again: usize = ab.arms[0].run.runs.iter().flat_map(|c| &c.results).map(|r| r.replaced.len()).sum();
+    let busy = disturbed_pairs(ab);
+    if again > 0 || busy > 0 {
+        v.push(format!(
+            "{again} pair{} measured again, a pass disturbed (steal, other processes); {busy} pair{} kept \
+             still disturbed{}",
+            if again == 1 { " was" } else { "s were" },
+            if busy == 1 { " was" } else { "s were" },
+            if busy > 0 { ": other work shared the host; stop it for a sharper answer" } else { "" }
+        ));
+    }
+    v
+}
+
+/// The rounds of either arm whose kept pass was disturbed by steal or other processes.
+fn disturbed_pairs(ab: &AbRun) -> usize {
+    let mut n = 0;
+    let [a, b] = &ab.arms;
+    for (ca, cb) in a.run.runs.iter().zip(&b.run.runs) {
+        for ra in &ca.results {
+            let rb = cb.results.iter().find(|r| r.name == ra.name);
+            let busy = |r: &crate::model::TestResult, round: usize| {
+                r.passes.iter().filter(|p| p.round == Some(round)).any(|p| {
+                    matches!(
+                        r.pass_disturbance(p),
+                        Some(crate::model::Disturbance::Steal | crate::model::Disturbance::Others)
+                    )
+                })
+            };
+            let rounds: Vec<usize> = ra.passes.iter().filter_map(|p| p.round).collect();
+            n += rounds.iter().filter(|&&k| busy(ra, k) || rb.is_some_and(|rb| busy(rb, k))).count();
+        }
+    }
+    n
 }
 
 /// What each arm is, one line each: `A: this binary as it is`, `B (nice): runs under: nice -n 5`.
@@ -148,7 +232,8 @@ fn figure(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), fmt::f1)
 }
 
-/// The text report: the arms, the verdicts, then per copy count the table.
+/// The text report: the arms, the verdicts, then per copy count the table (each test by its
+/// name, within 80 columns), then the notes.
 pub fn text(ab: &AbRun) -> String {
     let mut s = String::from("unixbench ab: B over A, measured in the same rounds\n");
     for l in arms_lines(ab) {
@@ -156,13 +241,14 @@ pub fn text(ab: &AbRun) -> String {
     }
     s.push('\n');
     for l in verdicts(ab) {
-        let _ = writeln!(s, "{l}");
+        s += &fmt::wrapped(&l, 80, "", "  ");
     }
     let (na, nb) = (&ab.arms[0].name, &ab.arms[1].name);
+    let mut marked = false;
     for (copies, rows) in copy_rows(ab) {
         let _ = write!(
             s,
-            "\n{:<44}{:>12}{:>12}{:>8}  {:<13} {:>6}  {:>7}\n",
+            "\n{:<18}{:>12} {:>12}{:>7}  {:<12} {:>6} {:>6}\n",
             copies_text(copies),
             cut(na, 12),
             cut(nb, 12),
@@ -173,14 +259,17 @@ pub fn text(ab: &AbRun) -> String {
         );
         for r in &rows {
             let p = r.paired;
-            let mark = match p {
-                Some(p) if p.marked => "*",
-                _ => "",
+            let mark = if p.is_some_and(|p| p.marked) { "*" } else { "" };
+            marked |= !mark.is_empty();
+            let name = match (r.is_index, r.message.ends_with("(Partial Only)")) {
+                (true, true) => format!("{} (partial)", index_name(r)),
+                (true, false) => index_name(r),
+                _ => r.name.clone(),
             };
             let _ = writeln!(
                 s,
-                "{:<44}{:>12}{:>12}{:>8}{mark:1} {:<13} {:>6}  {:>7}",
-                cut(&r.message, 43),
+                "{:<18}{:>12} {:>12}{:>6}{mark:1}  {:<12} {:>6} {:>6}",
+                cut(&name, 17),
                 figure(r.a),
                 figure(r.b),
                 p.map_or_else(|| "-".into(), |p| format!("{:.3}", p.ratio)),
@@ -190,10 +279,26 @@ pub fn text(ab: &AbRun) -> String {
             );
         }
     }
-    s += "\n* the ratio's 95% interval excludes 1. seen: the smallest difference these rounds\n\
-          would show 80% of the time. A and B ran side by side in each round, so the host's\n\
-          wander between rounds cancels in B/A; A and B are each arm's score as a run gives it.\n";
-    s
+    s.push('\n');
+    for n in notes(ab) {
+        s += &fmt::wrapped(&n, 80, "** ", "   ");
+    }
+    let mark = if marked { "* the ratio's 95% interval excludes 1. " } else { "" };
+    let key = format!(
+        "{mark}seen: the smallest difference these rounds would show 80% of the time. A and B ran \
+         side by side in each round, so the host's wander between rounds cancels in B/A; each arm's \
+         figure is over the rounds paired."
+    );
+    s + &fmt::wrapped(&key, 80, "", "")
+}
+
+/// An index row's name in the text table: `index`, `index 2d`.
+fn index_name(r: &Row) -> String {
+    if r.name == "system" {
+        "index".into()
+    } else {
+        format!("index {}", r.name)
+    }
 }
 
 /// A name cut to `n` characters for a column.
@@ -206,7 +311,7 @@ fn cut(s: &str, n: usize) -> String {
 }
 
 /// The TSV's and CSV's columns.
-pub const COLUMNS: [&str; 11] = [
+pub const COLUMNS: [&str; 15] = [
     "copies",
     "test",
     "title",
@@ -218,6 +323,10 @@ pub const COLUMNS: [&str; 11] = [
     "marked",
     "detectable_pct",
     "rounds",
+    "a_arm",
+    "b_arm",
+    "interrupted",
+    "note",
 ];
 
 /// A row's test column: the test's name, `index:<category key>` for an index (as the report's
@@ -243,6 +352,7 @@ pub fn separated(ab: &AbRun, sep: char) -> String {
         }
     };
     let num = |v: Option<f64>, f: fn(f64) -> String| v.map_or_else(|| "-".to_string(), f);
+    let arms = arms_lines(ab);
     let mut s = COLUMNS.join(&sep.to_string());
     s.push('\n');
     for (copies, rows) in copy_rows(ab) {
@@ -260,12 +370,28 @@ pub fn separated(ab: &AbRun, sep: char) -> String {
                 p.map_or("-", |p| if p.marked { "yes" } else { "no" }).to_string(),
                 num(p.map(|p| p.detectable), pct),
                 p.map_or(0, |p| p.rounds).to_string(),
+                field(arms[0].clone()),
+                field(arms[1].clone()),
+                (if ab.interrupted { "yes" } else { "no" }).to_string(),
+                field(row_note(&r).unwrap_or_else(|| "-".into())),
             ];
             s += &cells.join(&sep.to_string());
             s.push('\n');
         }
     }
     s
+}
+
+/// Why a row lacks a figure, in one cell: `B: skipped: ...`.
+fn row_note(r: &Row) -> Option<String> {
+    if r.is_index {
+        return r.a_why.clone();
+    }
+    let each: Vec<String> = [("A", &r.a_why), ("B", &r.b_why)]
+        .iter()
+        .filter_map(|(k, w)| Some(format!("{k}: {}", w.as_ref()?)))
+        .collect();
+    (!each.is_empty()).then(|| each.join("; "))
 }
 
 /// The JSON: the arms (each with its whole results document), the paired rows, the verdicts.
@@ -280,6 +406,11 @@ pub fn json(ab: &AbRun) -> String {
     j.key("verdicts").begin_array();
     for v in verdicts(ab) {
         j.string(&v);
+    }
+    j.end_array();
+    j.key("notes").begin_array();
+    for n in notes(ab) {
+        j.string(&n);
     }
     j.end_array();
     j.key("arms").begin_array();
@@ -310,6 +441,7 @@ pub fn json(ab: &AbRun) -> String {
             };
             j.key("detectable_pct").opt_number(p.map(|p| p.detectable * 100.0));
             j.key("rounds").int(p.map_or(0, |p| p.rounds) as i64);
+            j.key("note").opt_string(row_note(&r).as_deref());
             j.end_object();
         }
     }
@@ -368,8 +500,11 @@ pub fn html(ab: &AbRun) -> String {
         }
         s += "</table>\n";
     }
+    for n in notes(ab) {
+        let _ = writeln!(s, "<p>{}</p>", escape(&n));
+    }
     s += "<p>* the ratio's 95% interval excludes 1. Smallest seen: the smallest difference these \
-          rounds would show 80% of the time.</p>\n";
+          rounds would show 80% of the time. Each arm's figure is over the rounds paired.</p>\n";
     s += &crate::html::footer();
     s
 }

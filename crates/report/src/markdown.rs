@@ -21,7 +21,7 @@ pub fn table(tsv: &str) -> String {
 
 /// A cell's text as the text it is: every character that would start markup (a tag, an entity,
 /// a link's text, emphasis, code, the cell's end) escaped with a backslash.
-fn escaped(cell: &str) -> String {
+pub fn escaped(cell: &str) -> String {
     let chars: Vec<char> = cell.chars().collect();
     let mut s = String::with_capacity(cell.len());
     for (i, &c) in chars.iter().enumerate() {

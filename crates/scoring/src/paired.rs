@@ -6,6 +6,7 @@
 //! ratio over the index's tests, which is the log of the round's index of B over A's.
 
 use crate::model::{CopyRun, Pass, TestResult};
+
 use crate::stats::{pass_rate, t_quantile};
 
 /// The fewest rounds whose ratios a verdict stands on: with three, t on two degrees of freedom
@@ -81,52 +82,124 @@ pub fn round_ratios(a: &TestResult, b: &TestResult) -> Vec<(usize, f64)> {
 pub struct Row {
     /// The test's name (`pipe`), or the index block's category key (`system`) for an index.
     pub name: String,
-    /// The report's row name, or the index's (`System Benchmarks Index Score`).
+    /// The report's row name, or the index's (`System Benchmarks Index Score`, with ` (Partial
+    /// Only)` when it covers fewer tests than its category has, or than either arm ran).
     pub message: String,
     pub is_index: bool,
-    /// Each arm's figure: a test's score, an index's value.
+    /// Each arm's figure over the paired rounds (the geometric mean of its passes in them; an
+    /// index's from its tests' so), so that B over A is their ratio; None with no pair.
     pub a: Option<f64>,
     pub b: Option<f64>,
     pub paired: Option<Paired>,
+    /// Why an arm has no figure: `failed: ...`, `skipped: ...` (A's, B's), or for an index,
+    /// which of its tests no round paired.
+    pub a_why: Option<String>,
+    pub b_why: Option<String>,
 }
 
-/// The rows of one copy count: every test both arms ran, then each index block both have, its
-/// rounds those where every one of its tests was paired.
+/// A test's rounds: each round's log ratio and the two arms' log rates in it.
+struct Rounds<'r> {
+    message: &'r str,
+    name: &'r str,
+    /// (round, log ratio, A's log rate).
+    logs: Vec<(usize, f64, f64)>,
+}
+
+/// The rows of one copy count: every test both arms ran, then each index block of A's, over
+/// its tests that were paired, its rounds those where every one of them was.
 pub fn rows(a: &CopyRun, b: &CopyRun) -> Vec<Row> {
     let mut rows = Vec::new();
-    let mut ratios: Vec<(&str, Vec<(usize, f64)>)> = Vec::new();
+    let mut paired_tests: Vec<Rounds> = Vec::new();
     for ra in &a.results {
         let Some(rb) = b.results.iter().find(|r| r.name == ra.name) else { continue };
-        let d = round_ratios(ra, rb);
-        let logs: Vec<f64> = d.iter().map(|&(_, x)| x).collect();
+        let rates_a: Vec<(usize, f64)> =
+            ra.passes.iter().filter_map(|p| Some((p.round?, pass_rate(p)))).collect();
+        let logs: Vec<(usize, f64, f64)> = round_ratios(ra, rb)
+            .into_iter()
+            .filter_map(|(k, d)| Some((k, d, rates_a.iter().rev().find(|x| x.0 == k)?.1.ln())))
+            .collect();
+        let d: Vec<f64> = logs.iter().map(|x| x.1).collect();
+        let (la, lb) = means(&logs);
         rows.push(Row {
             name: ra.name.clone(),
             message: ra.message.clone(),
             is_index: false,
-            a: ra.ok().then_some(ra.score).filter(|s| *s > 0.0),
-            b: rb.ok().then_some(rb.score).filter(|s| *s > 0.0),
-            paired: of_log_ratios(&logs),
+            a: la.map(f64::exp),
+            b: lb.map(f64::exp),
+            paired: of_log_ratios(&d),
+            a_why: unscored(ra),
+            b_why: unscored(rb),
         });
-        ratios.push((ra.message.as_str(), d));
+        if !logs.is_empty() {
+            paired_tests.push(Rounds { message: &ra.message, name: &ra.name, logs });
+        }
     }
     for block in &a.index {
-        let Some(other) = b.index.iter().find(|x| x.category == block.category) else { continue };
-        let tests: Vec<&Vec<(usize, f64)>> = block
-            .rows
-            .iter()
-            .filter(|r| r.index.is_some())
-            .filter_map(|r| ratios.iter().find(|(m, _)| *m == r.message).map(|(_, d)| d))
-            .collect();
-        rows.push(Row {
-            name: block.category.key().to_string(),
-            message: format!("{} Index Score", block.category.display()),
-            is_index: true,
-            a: Some(block.score),
-            b: Some(other.score),
-            paired: of_log_ratios(&index_round_ratios(&tests)),
-        });
+        rows.extend(index_row(block, b, &paired_tests));
     }
     rows
+}
+
+/// The mean log rate of A and of B over `logs`' rounds.
+fn means(logs: &[(usize, f64, f64)]) -> (Option<f64>, Option<f64>) {
+    if logs.is_empty() {
+        return (None, None);
+    }
+    let n = logs.len() as f64;
+    let la = logs.iter().map(|x| x.2).sum::<f64>() / n;
+    (Some(la), Some(la + logs.iter().map(|x| x.1).sum::<f64>() / n))
+}
+
+/// Why a test of an arm has no score, if it has none.
+fn unscored(r: &TestResult) -> Option<String> {
+    match (&r.error, &r.skipped) {
+        (Some(e), _) => Some(format!("failed: {e}")),
+        (None, Some(why)) => Some(format!("skipped: {why}")),
+        _ => None,
+    }
+}
+
+/// The row of index `block` of A's: over those of its tests with a baseline that were paired
+/// (B's block of that category must exist), each arm's index from its tests' paired figures.
+fn index_row(block: &crate::model::IndexBlock, b: &CopyRun, paired: &[Rounds]) -> Option<Row> {
+    let other = b.index.iter().find(|x| x.category == block.category)?;
+    let indexed: Vec<&str> =
+        block.rows.iter().filter(|r| r.index.is_some()).map(|r| r.message.as_str()).collect();
+    let tests: Vec<&Rounds> = paired.iter().filter(|t| indexed.contains(&t.message)).collect();
+    let missing: Vec<&str> =
+        indexed.iter().copied().filter(|m| !tests.iter().any(|t| t.message == *m)).collect();
+    let partial = block.partial || other.partial || !missing.is_empty();
+    let logs: Vec<Vec<(usize, f64)>> =
+        tests.iter().map(|t| t.logs.iter().map(|x| (x.0, x.1)).collect()).collect();
+    let refs: Vec<&Vec<(usize, f64)>> = logs.iter().collect();
+    // An index is 10 times the geometric mean of its tests' scores over their baselines.
+    let figure = |arm: usize| -> Option<f64> {
+        let each: Option<Vec<f64>> = tests
+            .iter()
+            .map(|t| {
+                let (la, lb) = means(&t.logs);
+                let base = crate::baselines::lookup(t.name)?.score;
+                Some([la?, lb?][arm] - base.ln())
+            })
+            .collect();
+        let each = each.filter(|e| !e.is_empty())?;
+        Some(10.0 * (each.iter().sum::<f64>() / each.len() as f64).exp())
+    };
+    let unpaired = (!missing.is_empty()).then(|| format!("not paired in any round: {}", missing.join(", ")));
+    Some(Row {
+        name: block.category.key().to_string(),
+        message: format!(
+            "{} Index Score{}",
+            block.category.display(),
+            if partial { " (Partial Only)" } else { "" }
+        ),
+        is_index: true,
+        a: figure(0),
+        b: figure(1),
+        paired: of_log_ratios(&index_round_ratios(&refs)),
+        a_why: unpaired.clone(),
+        b_why: unpaired,
+    })
 }
 
 /// Each round's mean log ratio over `tests`, for the rounds in which every one was paired.
@@ -155,6 +228,10 @@ pub fn precise(rows: &[Row], precision: f64) -> bool {
 mod tests {
     use super::*;
     use crate::model::{Category, Pass};
+
+    fn rows_of(a: &CopyRun, b: &CopyRun) -> Vec<Row> {
+        rows(a, b)
+    }
 
     /// Normal deviates (Box-Muller) from a seeded generator.
     struct Normal(oorandom::Rand64);
@@ -244,6 +321,40 @@ mod tests {
         assert!((0.935..=0.965).contains(&coverage), "coverage {coverage}");
         let power = marked_at_detectable as f64 / tried as f64;
         assert!(power > 0.75, "power at the detectable difference {power}");
+    }
+
+    #[test]
+    fn each_arm_s_figure_is_over_the_paired_rounds_so_b_over_a_is_their_ratio() {
+        let a = vec![
+            result("pipe", &[(1, 100.0), (2, 120.0), (3, 90.0)]),
+            result("syscall", &[(1, 10.0), (2, 11.0), (3, 9.0)]),
+        ];
+        let mut b = vec![
+            result("pipe", &[(1, 95.0), (2, 110.0), (3, 86.0)]),
+            result("syscall", &[(1, 9.0), (2, 10.5), (3, 8.0)]),
+        ];
+        let run = |r: Vec<TestResult>| CopyRun {
+            copies: 1,
+            index: crate::score::index_blocks(&r),
+            results: r,
+            ..Default::default()
+        };
+        let rows = rows(&run(a.clone()), &run(b.clone()));
+        for r in &rows {
+            let p = r.paired.unwrap();
+            assert!((r.b.unwrap() / r.a.unwrap() - p.ratio).abs() < 1e-12, "{r:?}");
+        }
+        let index = rows.iter().find(|r| r.is_index).unwrap();
+        assert_eq!(index.message, "System Benchmarks Index Score (Partial Only)");
+        // B's syscall failed: the index stands on pipe alone, and says which test it lacks.
+        b[1] = TestResult { error: Some("copy 1 of 1: killed".into()), ..b[1].clone() };
+        b[1].passes.clear();
+        let rows = rows_of(&run(a), &run(b));
+        let syscall = &rows[1];
+        assert_eq!((syscall.a, syscall.b_why.as_deref()), (None, Some("failed: copy 1 of 1: killed")));
+        let index = rows.iter().find(|r| r.is_index).unwrap();
+        assert_eq!(index.a_why.as_deref(), Some("not paired in any round: System Call Overhead"));
+        assert!((index.paired.unwrap().ratio - rows[0].paired.unwrap().ratio).abs() < 1e-12);
     }
 
     #[test]
