@@ -17,24 +17,10 @@ pub struct Tm {
     pub sec: u32,
 }
 
-/// Turns seconds since the Epoch into a broken-down time. Reports use [`local`]; tests use
+/// Turns seconds since the Epoch into a broken-down time. Reports use `base::fmt::local` (local time is the C library's, read through `sys`); tests use
 /// [`utc`] so that their expected text does not depend on the machine's time zone, and so does
 /// lmbench's results file, whose date is UTC.
 pub type Zone = fn(i64) -> Tm;
-
-/// Local time, through `localtime_r(3)`.
-pub fn local(t: i64) -> Tm {
-    let tm = crate::sys::clock::local_time(t);
-    Tm {
-        year: tm.tm_year + 1900,
-        mon: tm.tm_mon.clamp(0, 11) as u32,
-        mday: tm.tm_mday.max(0) as u32,
-        wday: tm.tm_wday.clamp(0, 6) as u32,
-        hour: tm.tm_hour.max(0) as u32,
-        min: tm.tm_min.max(0) as u32,
-        sec: tm.tm_sec.max(0) as u32,
-    }
-}
 
 /// UTC, computed without libc (days-from-civil inverted).
 pub fn utc(t: i64) -> Tm {
