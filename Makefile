@@ -80,7 +80,7 @@ twin-deps-arm:
 # Debug formatting (-Zfmt-debug=none: no output of ours prints a value's Debug form); its unstable
 # build options are taken by RUSTC_BOOTSTRAP, here and nowhere else. The sources come with
 # rustup's rust-src component, added when missing.
-# (The x86 builds, 64- and 32-bit, on the stable toolchain; the other CPUs' are arches.mk's.)
+# (The x86 and aarch64 builds on the stable toolchain; the other CPUs' are arches.mk's.)
 std_for_size = -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
 	--config 'target.$(1).rustflags = ["-Zlocation-detail=none", "-Zfmt-debug=none"]'
 # The x86_64 binary is linked by the toolchain's own lld (through its gcc-ld wrapper), which
@@ -89,6 +89,12 @@ std_for_size = -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_siz
 GCC_LD = $(shell rustc --print sysroot)/lib/rustlib/$(shell rustc -vV | sed -n 's/^host: //p')/bin/gcc-ld
 lld_icf = --config 'target.$(1).rustflags = ["-Clink-arg=-B$(GCC_LD)", "-Clink-arg=-fuse-ld=lld", \
 	"-Clink-arg=-Wl,--icf=all", "-Clink-arg=-Wl,--no-rosegment"]'
+# aarch64 is linked by rust-lld called directly, which takes the linker's options bare (no -Wl,):
+# the same measures as x86_64's link (.cargo/config.toml): functions of identical code folded,
+# no unwind tables (the script beside the config: a panic=abort binary without an unwinder never
+# reads them) nor their lookup table, no build id. 118 KB of unwind tables were left in before.
+lld_arm = --config 'target.$(1).rustflags = ["-Clink-arg=--icf=all", "-Clink-arg=--no-eh-frame-hdr", \
+	"-Clink-arg=-T.cargo/no-unwind-tables.ld", "-Clink-arg=--build-id=none"]'
 need_rust_src = @rustup component list --installed 2>/dev/null | grep -q '^rust-src' || rustup component add rust-src
 
 unixbench: twin-deps FORCE
@@ -126,8 +132,10 @@ bench-graphics: unixbench-graphics
 
 unixbench-aarch64: twin-deps-arm FORCE
 	$(call need_target,$(ARM))
-	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
-		$(CARGO) build --release --locked --target $(ARM)
+	$(need_rust_src)
+	RUSTC_BOOTSTRAP=1 CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
+		$(CARGO) build --release --locked --target $(ARM) $(call std_for_size,$(ARM)) $(call lld_arm,$(ARM)) \
+		$(call remap,$(ARM))
 	cp target/$(ARM)/release/unixbench $@
 
 aarch64: unixbench-aarch64
