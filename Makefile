@@ -79,10 +79,15 @@ twin-deps-arm:
 # compiler is the same stable one, so no timed loop's code moves (bench/disasm.py); with no
 # Debug formatting (-Zfmt-debug=none: no output of ours prints a value's Debug form); its unstable
 # build options are taken by RUSTC_BOOTSTRAP, here and nowhere else. The sources come with
-# rustup's rust-src component, added when missing.
-# (The x86 and aarch64 builds on the stable toolchain; the other CPUs' are arches.mk's.)
+# rustup's rust-src component, added when missing. The `std` crate itself is built at opt-level
+# "z", as the cold crates are: its code is the file system, the environment, I/O and the runtime,
+# none of it in a timed loop (bench/disasm.py finds the kernels' and lmbench's timed loops
+# unchanged). `core` and `alloc` stay at the profile's 3: their generic code, optimised as MIR
+# when they are built, is instantiated inside the timed loops (bw_mem's write loop moved with them).
+# (The x86 and aarch64 builds on the stable toolchain, and arches.mk's on the nightly.)
 std_for_size = -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
-	--config 'target.$(1).rustflags = ["-Zlocation-detail=none", "-Zfmt-debug=none"]'
+	--config 'target.$(1).rustflags = ["-Zlocation-detail=none", "-Zfmt-debug=none"]' \
+	--config 'profile.release.package.std.opt-level = "z"'
 # The x86_64 binary is linked by the toolchain's own lld (through its gcc-ld wrapper), which
 # folds functions of identical code into one (--icf=all) and keeps read-only data in the text
 # segment (--no-rosegment, as -z noseparate-code does for GNU ld): 8 KB (docs/SIZE.md).
