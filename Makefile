@@ -79,16 +79,27 @@ twin-deps-arm:
 # compiler is the same stable one, so no timed loop's code moves (bench/disasm.py); with no
 # Debug formatting (-Zfmt-debug=none: no output of ours prints a value's Debug form); its unstable
 # build options are taken by RUSTC_BOOTSTRAP, here and nowhere else. The sources come with
-# rustup's rust-src component, added when missing.
-# (The x86 builds, 64- and 32-bit, on the stable toolchain; the other CPUs' are arches.mk's.)
+# rustup's rust-src component, added when missing. The `std` crate itself is built at opt-level
+# "z", as the cold crates are: its code is the file system, the environment, I/O and the runtime,
+# none of it in a timed loop (bench/disasm.py finds the kernels' and lmbench's timed loops
+# unchanged). `core` and `alloc` stay at the profile's 3: their generic code, optimised as MIR
+# when they are built, is instantiated inside the timed loops (bw_mem's write loop moved with them).
+# (The x86 and aarch64 builds on the stable toolchain, and arches.mk's on the nightly.)
 std_for_size = -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
-	--config 'target.$(1).rustflags = ["-Zlocation-detail=none", "-Zfmt-debug=none"]'
+	--config 'target.$(1).rustflags = ["-Zlocation-detail=none", "-Zfmt-debug=none"]' \
+	--config 'profile.release.package.std.opt-level = "z"'
 # The x86_64 binary is linked by the toolchain's own lld (through its gcc-ld wrapper), which
 # folds functions of identical code into one (--icf=all) and keeps read-only data in the text
 # segment (--no-rosegment, as -z noseparate-code does for GNU ld): 8 KB (docs/SIZE.md).
 GCC_LD = $(shell rustc --print sysroot)/lib/rustlib/$(shell rustc -vV | sed -n 's/^host: //p')/bin/gcc-ld
 lld_icf = --config 'target.$(1).rustflags = ["-Clink-arg=-B$(GCC_LD)", "-Clink-arg=-fuse-ld=lld", \
 	"-Clink-arg=-Wl,--icf=all", "-Clink-arg=-Wl,--no-rosegment"]'
+# aarch64 is linked by rust-lld called directly, which takes the linker's options bare (no -Wl,):
+# the same measures as x86_64's link (.cargo/config.toml): functions of identical code folded,
+# no unwind tables (the script beside the config: a panic=abort binary without an unwinder never
+# reads them) nor their lookup table, no build id. 118 KB of unwind tables were left in before.
+lld_arm = --config 'target.$(1).rustflags = ["-Clink-arg=--icf=all", "-Clink-arg=--no-eh-frame-hdr", \
+	"-Clink-arg=-T.cargo/no-unwind-tables.ld", "-Clink-arg=--build-id=none"]'
 need_rust_src = @rustup component list --installed 2>/dev/null | grep -q '^rust-src' || rustup component add rust-src
 
 unixbench: twin-deps FORCE
@@ -126,8 +137,10 @@ bench-graphics: unixbench-graphics
 
 unixbench-aarch64: twin-deps-arm FORCE
 	$(call need_target,$(ARM))
-	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
-		$(CARGO) build --release --locked --target $(ARM)
+	$(need_rust_src)
+	RUSTC_BOOTSTRAP=1 CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
+		$(CARGO) build --release --locked --target $(ARM) $(call std_for_size,$(ARM)) $(call lld_arm,$(ARM)) \
+		$(call remap,$(ARM))
 	cp target/$(ARM)/release/unixbench $@
 
 aarch64: unixbench-aarch64

@@ -7,7 +7,8 @@ BEFORE and AFTER are unstripped static builds (CARGO_PROFILE_RELEASE_STRIP=false
 cargo build --release --target x86_64-unknown-linux-musl with that variable; stripping does not
 change the code). REGEX (default: the kernels, sys, timing and protocol) picks the functions by
 demangled name. Addresses, symbol hashes and the crate a module lives in (`unixbench::sys` and
-`base::sys` are the same module before and after the workspace split) are normalised away, and
+`base::sys` are the same module before and after the workspace split, as are `catalogue::model`
+and `base::model` before and after base's cold half moved out) are normalised away, and
 the monomorphised copies of a generic function are compared as a set.
 
 Output: the functions whose instructions are identical, those that differ, and those only one
@@ -24,21 +25,23 @@ import re
 import subprocess
 import sys
 
-MOVED = r"(sys|args|protocol|timing|selfexe|sort|json|error|suite|baselines)"
+MOVED = r"(sys|args|protocol|timing|selfexe|sort|json|error|suite|baselines|fmt|model|version|suggest)"
 
 
 def crate_neutral(name):
+    name = re.sub(r"\bcatalogue::" + MOVED + r"::", r"base::\1::", name)
     return re.sub(r"\bunixbench::" + MOVED + r"::", r"base::\1::", name)
 
 
 def norm(ins, regs):
     m = re.search(r"#\s*[0-9a-f]+ <([^>+]*)", ins)
     sym = crate_neutral(m.group(1)) if m else "X"
-    ins = re.sub(r"#.*$", "", ins).strip()
+    # The comment after the operands, not a `#` of a closure's name (`{closure#0}`).
+    ins = re.sub(r"\s#\s.*$", "", ins).strip()
     ins = re.sub(r"\[rip\+0x[0-9a-f]+\]", "[rip+" + sym + "]", ins)
     ins = re.sub(r"\b[0-9a-f]{6,} <([^>+]*)(\+0x[0-9a-f]+)?>",
                  lambda m: "<" + m.group(1) + ("+off" if m.group(2) else "") + ">", ins)
-    ins = re.sub(r"\b0x4[0-9a-f]{5}\b", "ADDR", ins)
+    ins = re.sub(r"\b0x[24][0-9a-f]{5}\b", "ADDR", ins)
     ins = crate_neutral(ins)
     if regs:
         ins = re.sub(r"\b(r[a-z0-9]+|e[a-z]{2}|[a-d]l|[sd]il|[sb]pl|xmm\d+)\b", "R", ins)

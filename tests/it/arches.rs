@@ -1,6 +1,6 @@
 //! The binaries of the CPUs this machine can only emulate (armv7, armv6, riscv64, s390x, mipsel,
 //! mips, ppc64le: the ones `make ARCH` builds on the pinned nightly), run under qemu-user: each is static and within
-//! 1 MiB, every applet that needs no X prints its protocol lines, and a short index runs through
+//! 1 MiB less 32 KiB, every applet that needs no X prints its protocol lines, and a short index runs through
 //! the driver. `make test` and `make test-arches` pass the binaries in `UNIXBENCH_ARCHES`, one
 //! `NAME:QEMU:CPU:PATH` entry per binary, space-separated. Nothing measured here is a figure of
 //! anything: the CPU is emulated.
@@ -60,11 +60,15 @@ fn field(elf: &[u8], off: usize, n: usize) -> u64 {
     }
 }
 
+/// Every CPU's binary but x86_64's (which has 128 KiB to spare: os_kernels.rs) fits in 1 MiB
+/// with 32 KiB to spare, room for the next feature (docs/SIZE.md); rigs.rs holds aarch64's to it.
+pub const BOUND: usize = (1 << 20) - (32 << 10);
+
 #[test]
-fn each_binary_is_static_and_within_1_mib() {
+fn each_binary_is_static_and_within_1_mib_less_32_kib() {
     for a in arches() {
         let elf = std::fs::read(&a.bin).unwrap();
-        assert!(elf.len() <= 1 << 20, "{}: {} bytes, more than 1 MiB", a.name, elf.len());
+        assert!(elf.len() <= BOUND, "{}: {} bytes, more than 1 MiB less 32 KiB", a.name, elf.len());
         assert_eq!(&elf[..4], b"\x7fELF", "{}", a.name);
         let wide = elf[4] == 2;
         let (phoff, phentsize, phnum) = if wide {

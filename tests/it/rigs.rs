@@ -172,6 +172,15 @@ fn aarch64_bin() -> Option<PathBuf> {
 }
 
 #[test]
+fn aarch64_binary_is_within_1_mib_less_32_kib() {
+    let Some(arm) = aarch64_bin() else {
+        return skip("aarch64", "UNIXBENCH_AARCH64_BIN not set (make test sets it)");
+    };
+    let len = std::fs::read(&arm).unwrap().len();
+    assert!(len <= crate::arches::BOUND, "the aarch64 binary is {len} bytes, more than 1 MiB less 32 KiB");
+}
+
+#[test]
 fn aarch64_binary_runs_its_kernels_under_emulation() {
     let Some(arm) = aarch64_bin() else {
         return skip("aarch64", "UNIXBENCH_AARCH64_BIN not set (make test sets it)");

@@ -76,6 +76,11 @@ fn cut(s: &str, n: usize) -> String {
 /// The largest input read: far above any results file, far below what would exhaust memory.
 pub const MAX_INPUT: u64 = 64 << 20;
 
+/// The most memory a JSON file's values may take once read (`json::Limits`): a results file
+/// takes far less, since its copies' figures are not kept; a file made of nothing but values
+/// is refused before compare holds more than this besides the file's bytes.
+pub const MAX_TREE: usize = 128 << 20;
+
 /// Reads `path` if it is a regular file of at most [`MAX_INPUT`] bytes, opened by
 /// `sys::fd::open_file`: a FIFO without a writer is refused rather than waited for.
 pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, String> {
@@ -112,10 +117,10 @@ pub fn read_capped(path: &std::ffi::OsStr) -> std::result::Result<Vec<u8>, Strin
 
 /// Whether the memory left holds what reading a file of `len` bytes may take: a quarter of
 /// its size and 8 MiB more (its values, the model, the tables), at most the reader's bound
-/// (`read_json::MAX_TREE`). Tried, then given back: under a memory limit (`ulimit -v`) a file
+/// ([`MAX_TREE`]). Tried, then given back: under a memory limit (`ulimit -v`) a file
 /// that would not fit is refused in one line, where an allocation failing halfway would abort.
 pub fn room_to_read(len: usize) -> std::result::Result<(), String> {
-    let want = (len / 4 + (8 << 20)).min(crate::read_json::MAX_TREE);
+    let want = (len / 4 + (8 << 20)).min(MAX_TREE);
     let mut probe: Vec<u8> = Vec::new();
     probe
         .try_reserve_exact(want)

@@ -2,6 +2,7 @@
 //! their intervals (the `stats` object, else the kept passes), its index with intervals
 //! propagated from the tests', the kind of run from the `kind` or the settings, and the host.
 
+use crate::files::MAX_TREE;
 use crate::json::{self, Value};
 use crate::model::Category;
 use crate::source::{image_of, index_ci, times_an_image, CopyRun, FileKind, Host, Index, Source, TestResult};
@@ -10,11 +11,6 @@ use crate::stats::{self, Interval};
 fn category_keyed(key: &str) -> Option<Category> {
     Category::ALL.into_iter().find(|c| c.key() == key)
 }
-
-/// The most memory a JSON file's values may take once read (`json::Limits`): a results file
-/// takes far less, since its copies' figures are not kept; a file made of nothing but values
-/// is refused before compare holds more than this besides the file's bytes.
-pub const MAX_TREE: usize = 128 << 20;
 
 pub(super) fn from_json(file: &str, text: &str) -> Result<Source, String> {
     // What compare never reads (each copy's figures, the noise, the passes replaced) is checked,

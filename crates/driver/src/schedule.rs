@@ -98,17 +98,7 @@ fn run_rounds(
     }
     // Stopped or done, every test keeps the passes it finished, scored as passes are.
     if stopped {
-        let sig = signals::name(runner.exec.caught().unwrap_or(libc::SIGINT));
-        for s in tests.iter_mut().filter(|s| s.r.passes.is_empty() && s.r.skipped.is_none()) {
-            // Passes set aside as disturbed, waiting for rounds that will not come, are what
-            // it measured: back in its score (the report says they were disturbed).
-            let mut back: Vec<_> = std::mem::take(&mut s.r.replaced).into_iter().collect();
-            back.sort_by_key(|x| x.number);
-            s.r.passes.extend(back.into_iter().map(|x| x.pass));
-            if s.r.passes.is_empty() {
-                s.r.error.get_or_insert_with(|| format!("stopped by {sig} before its first pass"));
-            }
-        }
+        keep_what_was_measured(runner, &mut tests);
     }
     let cr = run.runs.last_mut().unwrap();
     cr.results = tests.into_iter().map(|s| runner.close_rounds(s)).collect();
@@ -123,6 +113,21 @@ fn run_rounds(
     }
     runner.save(run);
     !stopped
+}
+
+/// After a stop during rounds: a test with no pass kept gets back the passes set aside as
+/// disturbed, waiting for rounds that will not come (the report says they were disturbed);
+/// one with none at all is said stopped before its first pass.
+fn keep_what_was_measured(runner: &Runner, tests: &mut [InRounds]) {
+    let sig = signals::name(runner.exec.caught().unwrap_or(libc::SIGINT));
+    for s in tests.iter_mut().filter(|s| s.r.passes.is_empty() && s.r.skipped.is_none()) {
+        let mut back: Vec<_> = std::mem::take(&mut s.r.replaced).into_iter().collect();
+        back.sort_by_key(|x| x.number);
+        s.r.passes.extend(back.into_iter().map(|x| x.pass));
+        if s.r.passes.is_empty() {
+            s.r.error.get_or_insert_with(|| format!("stopped by {sig} before its first pass"));
+        }
+    }
 }
 
 /// One pass of `s` in `round`, with the work directory holding its files while it runs.

@@ -60,7 +60,7 @@ pub(crate) fn to_json(res: &HostResults, h: &Harness, points: &memory::Points, m
     j.key("tries").int(h.tries as i64);
     j.end_object();
     j.key("figures").begin_object();
-    for (k, v) in &res.figures {
+    for (k, v) in res.figures.iter() {
         j.key(k).number(*v);
     }
     j.end_object();

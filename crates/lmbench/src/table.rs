@@ -8,7 +8,6 @@
 //! blocks below add only getsummary's headers and its few repeats and blank columns.
 
 use crate::figures::{self, Section};
-use std::collections::BTreeMap;
 
 /// One host's figures, as measured or read back from a results file.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -18,40 +17,60 @@ pub struct HostResults {
     /// "sysname release", e.g. "Linux 6.1.0-13" (13 characters shown).
     pub os: String,
     /// Figure key -> value, for what was measured.
-    pub figures: BTreeMap<String, f64>,
+    pub figures: Keyed<f64>,
     /// Figure key -> why it has no value (or what to know about the one it has).
     pub notes: Notes,
     /// Measured in the short mode (`-s`): a smoke test, not figures to compare.
     pub short: bool,
 }
 
-/// Why figures have no value, by key, in key order: a few at most, so a sorted list (a second
-/// map type would cost the binary 4 KB).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Notes(Vec<(String, String)>);
+/// Why figures have no value, by key, in key order.
+pub type Notes = Keyed<String>;
 
-impl Notes {
-    pub fn insert(&mut self, key: String, why: String) {
-        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
-            Ok(i) => self.0[i].1 = why,
-            Err(i) => self.0.insert(i, (key, why)),
+/// Values by key, in key order: a sorted list, since a host has a few dozen figures at most and a
+/// map type would cost the binary its own code for each value type (4 KB for one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keyed<V>(Vec<(String, V)>);
+
+impl<V> Default for Keyed<V> {
+    fn default() -> Self {
+        Keyed(Vec::new())
+    }
+}
+
+impl<V> Keyed<V> {
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    /// Sets `key`'s value, replacing any it had.
+    pub fn insert(&mut self, key: String, value: V) {
+        match self.find(&key) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key, value)),
         }
     }
 
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.find(key).ok().map(|i| &self.0[i].1)
+    }
+
     pub fn remove(&mut self, key: &str) {
-        self.0.retain(|(k, _)| k != key);
+        if let Ok(i) = self.find(key) {
+            self.0.remove(i);
+        }
     }
 
     pub fn contains_key(&self, key: &str) -> bool {
-        self.0.iter().any(|(k, _)| k == key)
+        self.find(key).is_ok()
     }
 
-    /// (key, why), in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+    /// (key, value), in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn values(&self) -> impl Iterator<Item = &String> {
+    pub fn values(&self) -> impl Iterator<Item = &V> {
         self.0.iter().map(|(_, v)| v)
     }
 }
