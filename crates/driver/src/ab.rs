@@ -298,7 +298,7 @@ fn environment(
 /// the shell reads quoted in single quotes.
 fn shell_line(words: &[String]) -> String {
     let quote = |w: &String| {
-        let plain = !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || "-_./=:,+@%".contains(c));
+        let plain = !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
         if plain {
             w.clone()
         } else {
@@ -332,28 +332,11 @@ fn find_program(name: &str) -> Option<PathBuf> {
 /// Whether `bin` is a unixbench binary: its `--version` says so within a few seconds. Its
 /// applets are then reached by name as its first argument, as under a wrapper.
 fn is_unixbench(bin: &Path) -> bool {
-    use std::process::{Command, Stdio};
-    let Ok(mut child) = Command::new(bin)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-    else {
+    let path = std::ffi::CString::new(bin.as_os_str().as_encoded_bytes());
+    let (Ok(path), Ok(argv)) = (path, sys::proc::Argv::new([bin.as_os_str(), "--version".as_ref()])) else {
         return false;
     };
-    for _ in 0..50 {
-        if let Ok(Some(_)) = child.try_wait() {
-            let mut out = String::new();
-            use std::io::Read;
-            let _ = child.stdout.take().map(|mut o| o.read_to_string(&mut out));
-            return out.starts_with("unixbench ");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    false
+    sys::proc::output_within(&path, &argv, 5.0, 64).is_ok_and(|o| o.starts_with(b"unixbench "))
 }
 
 /// An arm's run model before its first round: the run's, with the arm's tmp directory and

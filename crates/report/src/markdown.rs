@@ -26,7 +26,7 @@ pub fn escaped(cell: &str) -> String {
     let mut s = String::with_capacity(cell.len());
     for (i, &c) in chars.iter().enumerate() {
         // An underscore inside a word (`ci95_low`) is no emphasis in GitHub's Markdown.
-        let word = |k: Option<usize>| k.and_then(|k| chars.get(k)).is_some_and(|c| c.is_alphanumeric());
+        let word = |k: Option<usize>| k.and_then(|k| chars.get(k)).is_some_and(|c| c.is_ascii_alphanumeric());
         let in_word = c == '_' && word(i.checked_sub(1)) && word(Some(i + 1));
         if !in_word && matches!(c, '<' | '>' | '&' | '[' | ']' | '|' | '`' | '*' | '_' | '\\') {
             s.push('\\');

@@ -212,6 +212,44 @@ pub fn execvp(file: &CString, argv: &Argv) -> io::Error {
     io::Error::last_os_error()
 }
 
+/// What `path`, run with `argv` (stdin and stderr on /dev/null), writes to its stdout within
+/// `secs` seconds, at most `cap` bytes; then it is killed if still running, and reaped. For a
+/// short question to another program (`--version`) without std's process machinery.
+pub fn output_within(path: &CString, argv: &Argv, secs: f64, cap: usize) -> io::Result<Vec<u8>> {
+    use super::fd;
+    let (r, w) = fd::pipe_cloexec()?;
+    let null = fd::open(OsStr::new("/dev/null"), libc::O_RDWR | libc::O_CLOEXEC, 0)?;
+    let pid = match fork()? {
+        Fork::Child => {
+            let _ = fd::dup2(null.raw(), 0)
+                .and_then(|_| fd::dup2(w.raw(), 1))
+                .and_then(|_| fd::dup2(null.raw(), 2));
+            let _ = execv(path, argv);
+            exit_now(127)
+        }
+        Fork::Parent(pid) => pid,
+    };
+    drop((w, null));
+    let deadline = super::clock::monotonic() + secs;
+    let (mut out, mut buf) = (Vec::new(), [0u8; 256]);
+    while out.len() < cap {
+        let left = deadline - super::clock::monotonic();
+        let mut p = [fd::poll_in(r.raw())];
+        if left <= 0.0 || fd::poll(&mut p, (left * 1000.0).ceil() as i32).is_ok_and(|n| n == 0) {
+            break;
+        }
+        match fd::read(r.raw(), &mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n.min(cap - out.len())]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = kill(pid, libc::SIGKILL);
+    waitpid(pid)?;
+    Ok(out)
+}
+
 /// `getpid(2)` through libc (musl does not cache it).
 #[inline]
 pub fn getpid() -> i32 {
@@ -301,4 +339,22 @@ pub fn execve_noenv(path: &CString, argv: &Argv) -> io::Error {
     // are NULL-terminated.
     unsafe { libc::execve(path.as_ptr(), argv.ptrs.as_ptr(), env.as_ptr()) };
     io::Error::last_os_error()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a program prints is read; one that does not end in time is killed, and reaped.
+    #[test]
+    fn output_within_reads_and_bounds() {
+        let sh = CString::new("/bin/sh").unwrap();
+        let say = Argv::new(["sh", "-c", "echo unixbench 1; echo more"]).unwrap();
+        assert_eq!(output_within(&sh, &say, 10.0, 64).unwrap(), b"unixbench 1\nmore\n");
+        assert_eq!(output_within(&sh, &say, 10.0, 4).unwrap(), b"unix");
+        let slow = Argv::new(["sh", "-c", "exec sleep 30"]).unwrap();
+        let t = crate::sys::clock::monotonic();
+        assert_eq!(output_within(&sh, &slow, 0.3, 64).unwrap(), b"");
+        assert!(crate::sys::clock::monotonic() - t < 10.0, "killed at its time, not waited for");
+    }
 }
