@@ -20,6 +20,25 @@ fn a_quick_run_reports_its_intervals_and_compare_reads_it() {
         assert!(line.contains(" pass"), "{line}");
     }
     assert!(out.lines().any(|l| l.starts_with("** index system: ")), "{out}");
+    // Each test's Run line, with the passes it ran, once its rounds are over; no blank line in
+    // its stead; stdout ends with the report, as C's.
+    for m in ["System Call Overhead", "Pipe Throughput"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("1 x {m}  1 2 3")))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(
+            line[line.find("  ").unwrap()..].split_whitespace().all(|n| n.parse::<usize>().is_ok()),
+            "{line}"
+        );
+    }
+    let first = out.find("\n1 x ").unwrap();
+    let progress = &out[first..out.find("\n=====").unwrap()];
+    assert!(!progress.contains("\n\n\n"), "{progress}");
+    let report =
+        std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_none());
+    let last = std::fs::read_to_string(report.unwrap()).unwrap().lines().last().unwrap().to_string();
+    assert!(out.ends_with(&format!("{last}\n")), "{out}");
     // The classic result lines keep their shape: 1 s passes.
     let line = out.lines().find(|l| l.starts_with("System Call Overhead ")).unwrap();
     assert!(line.contains(" lps   (1.0 s, ") || line.contains(" lps   (1.1 s, "), "{line}");

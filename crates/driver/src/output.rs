@@ -349,6 +349,19 @@ impl Console {
         self.progress(&format!("  skipped: {reason}\n"));
     }
 
+    /// A test run in rounds, once its rounds are over: Run's line for it, `1 x Pipe Throughput
+    /// 1 2 3`, with the number of every pass it ran, or its reason for being skipped (a run's
+    /// stdout holds each test's line, as C's does, never a blank one in its stead). Its end is
+    /// `test_end`'s, but for a skipped test.
+    pub fn rounds_line(&mut self, copies: usize, message: &str, passes: usize, skipped: Option<&str>) {
+        let mut line = report::text::progress_test(copies, message);
+        match skipped {
+            Some(why) => line += &format!(" skipped: {why}\n"),
+            None => line.extend((1..=passes).map(report::text::progress_pass)),
+        }
+        self.progress(&line);
+    }
+
     /// A failed test: Run's abort lines on stderr (the word `aborting` kept: wrappers grep it),
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
@@ -357,23 +370,19 @@ impl Console {
     }
 
     /// The final print: the report after a rule of `=` (Run's), or the machine-readable
-    /// document; then the run summed up, `saved` saying where the files went: as `** ` lines
-    /// after the text report on stdout (unless `-q`, whose stdout is the report alone), and on
-    /// stderr (`-q` too) unless those lines went to the same file or terminal.
+    /// document, ending stdout as C's report ends it (a pipe's `tail` takes the score); then
+    /// the run summed up on stderr, `saved` saying where the files went.
     pub fn finish(&mut self, run: &Run, format: Format, saved: &str) {
         self.flush_pending();
         self.clear_status();
         self.status = None;
-        let on_stdout = format == Format::Text && !self.quiet();
         let mut doc = report::render(format, run);
-        if on_stdout {
-            doc = report::text::console_rule() + &doc + &report::text::summary_lines(run, saved);
+        if format == Format::Text && !self.quiet() {
+            doc = report::text::console_rule() + &doc;
         }
         self.out(doc.as_bytes());
-        if !(on_stdout && self.stdout_error.is_none() && sys::fd::same_file(1, 2)) {
-            note(self.program, &report::view::summary(run));
-            note(self.program, saved);
-        }
+        note(self.program, &report::view::summary(run));
+        note(self.program, saved);
     }
 }
 

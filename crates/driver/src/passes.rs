@@ -352,10 +352,8 @@ impl Runner<'_> {
     /// it cannot run on this host (`skipped`). No more rounds for it; the others go on.
     pub fn out_of_rounds(&mut self, s: &mut InRounds, failed: Option<String>, skipped: Option<String>) {
         let (t, copies) = (s.test, s.r.copies);
-        match (&failed, &skipped) {
-            (Some(e), _) => self.console.failed(t.message, e),
-            (None, Some(why)) => self.console.skipped_now(why),
-            (None, None) => {}
+        if let Some(e) = &failed {
+            self.console.failed(t.message, e);
         }
         (s.r.error, s.r.skipped, s.out) = (failed, skipped, true);
         if s.r.command.is_empty() {
@@ -368,10 +366,15 @@ impl Runner<'_> {
     pub fn close_rounds(&mut self, s: InRounds) -> TestResult {
         let (t, r) = (s.test, s.r);
         self.log(&s.log);
+        let ran = r.passes.len() + r.replaced.len();
+        self.console.rounds_line(r.copies, t.message, ran, r.skipped.as_deref());
         if r.skipped.is_some() || r.passes.is_empty() {
             self.log(&report::log::summary(&r));
             let left = self.policy.end(s.spent);
             self.estimate.follow(left);
+            if r.skipped.is_none() {
+                self.console.test_end(self.estimate.left);
+            }
             return r;
         }
         self.conclude(t, r, self.exec.now() - s.spent)

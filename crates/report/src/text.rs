@@ -114,15 +114,6 @@ pub fn header(run: &Run) -> String {
     s
 }
 
-/// The run summed up after the report on the console (never in the report's file, which
-/// `saved` would not describe): `** Summary: ...` ([`crate::view::summary`]) and where the
-/// files went.
-pub fn summary_lines(run: &Run, saved: &str) -> String {
-    let mut saved = saved.chars();
-    let first = saved.next().map(|c| c.to_ascii_uppercase()).into_iter();
-    format!("** Summary: {}\n** {}\n", crate::view::summary(run), first.chain(saved).collect::<String>())
-}
-
 fn system_block(sys: &SystemInfo, brief: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "   System: {}: {}", sys.hostname, sys.system);
