@@ -95,6 +95,9 @@ fn two_arms_run_side_by_side_abba_and_every_output_holds_the_paired_ratio() {
     assert!(stdout(&c).contains("Pipe Throughput"), "{}", stdout(&c));
     let whole = run(&mut ub(["compare".as_ref(), file.as_os_str()]));
     assert_usage_error(&whole, "name one as FILE#a or FILE#b");
+    let third = run(ub(["compare".as_ref(), format!("{}#c", file.display()).as_ref() as &std::ffi::OsStr])
+        .arg(format!("{}#a", file.display())));
+    assert_usage_error(&third, "no arm '#c': an ab file's arms are FILE#a and FILE#b");
 }
 
 #[test]
@@ -220,6 +223,11 @@ fn bad_arm_options_are_refused_with_one_line() {
         let o = run(&mut ub(*args));
         assert_usage_error(&o, needle);
     }
+    // A closed stdout would lose the report after the rounds: refused before them.
+    let c = ub(["ab", "-i", "2", "syscall"]);
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c").arg("exec \"$@\" >&-").arg("sh").arg(c.get_program()).args(c.get_args());
+    assert_usage_error(&run(&mut sh), "stdout is closed");
 }
 
 #[test]

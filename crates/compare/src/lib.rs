@@ -125,6 +125,11 @@ fn ab_file(f: &OsString) -> &std::ffi::OsStr {
 fn read_source(f: &OsString) -> Result<source::Source> {
     let name = if f.is_empty() { "''".to_string() } else { f.to_string_lossy().into_owned() };
     let bad = |msg: String| Error::usage(format!("compare: {}: {msg}", crate::args::escaped(&name)));
+    if let Some((file, arm)) = name.rsplit_once('#') {
+        if !std::path::Path::new(f).exists() && std::path::Path::new(file).is_file() && ab_file(f) == f {
+            return Err(bad(format!("no arm '#{arm}': an ab file's arms are FILE#a and FILE#b")));
+        }
+    }
     let bytes = files::read_capped(ab_file(f)).map_err(bad)?;
     let text =
         String::from_utf8(bytes).map_err(|_| bad("not a results file of a known kind (not text)".into()))?;

@@ -68,6 +68,12 @@ pub fn main(args: Vec<OsString>) -> Result {
         Parsed::Run(o) => *o,
     };
     refuse_run_only(&opts)?;
+    if !opts.dry_run && !sys::fd::open_for_writing(1) && !matches!(opts.json, Some(JsonOut::File(_))) {
+        // The report's one home would be lost after minutes of rounds.
+        return Err(Error::usage(
+            "stdout is closed: the report would be lost (give it a file, or --json=FILE)",
+        ));
+    }
     let rounds_fixed = opts.iterations.take().map(|n| n as usize);
     if rounds_fixed.is_some_and(|n| n < 2) {
         return Err(Error::usage("-i: ab needs 2 rounds at least (4 for an interval of use)"));

@@ -65,6 +65,14 @@ pub fn reserve_std_fds() -> [bool; 3] {
     closed
 }
 
+/// Whether descriptor `fd` is open for writing (a closed standard descriptor is, after
+/// [`reserve_std_fds`], a read-only /dev/null).
+pub fn open_for_writing(fd: RawFd) -> bool {
+    // SAFETY: F_GETFL takes no pointer.
+    let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    fl != -1 && fl & libc::O_ACCMODE != libc::O_RDONLY
+}
+
 /// `pipe(2)`: returns (read end, write end). Not close-on-exec: the C programs' pipes are not.
 pub fn pipe() -> io::Result<(Fd, Fd)> {
     let mut fds = [0 as libc::c_int; 2];
