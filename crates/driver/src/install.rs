@@ -174,15 +174,17 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
         let link = pgms.join(name);
         match std::fs::read_link(&link) {
             Ok(t) if t == Path::new(BINARY) => {}
-            Err(_) if std::fs::symlink_metadata(&link).is_err() => {
-                match std::os::unix::fs::symlink(BINARY, &link) {
-                    Ok(()) => report.made(&format!("{} -> {BINARY}", link.display()))?,
-                    // Another --dropin of this directory made it first: the link it made is ours.
-                    Err(_) if std::fs::read_link(&link).is_ok_and(|t| t == Path::new(BINARY)) => {}
-                    Err(e) => return Err(cant(&link, e)),
+            Ok(_) => report.in_the_way(&link, "--dropin"),
+            // Made, not looked at first: another --dropin of this directory may make it between.
+            Err(_) => match std::os::unix::fs::symlink(BINARY, &link) {
+                Ok(()) => report.made(&format!("{} -> {BINARY}", link.display()))?,
+                // Another --dropin made it first: the link it made is ours.
+                Err(_) if std::fs::read_link(&link).is_ok_and(|t| t == Path::new(BINARY)) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    report.in_the_way(&link, "--dropin")
                 }
-            }
-            _ => report.in_the_way(&link, "--dropin"),
+                Err(e) => return Err(cant(&link, e)),
+            },
         }
     }
     if run_ours {
