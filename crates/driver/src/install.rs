@@ -170,6 +170,25 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
     };
     copy_self(&binary).map_err(|e| cant(&binary, e))?;
     report.made(&format!("{} (a copy of this binary)", binary.display()))?;
+    link_applets(&pgms, programs, &mut report)?;
+    if run_ours {
+        let _ = std::fs::remove_file(&run);
+        std::fs::hard_link(&binary, &run)
+            .or_else(|_| copy_whole(&binary, &run))
+            .map_err(|e| cant(&run, e))?;
+        report.made(&format!("{} = {} (hard link)", run.display(), binary.display()))?;
+    } else {
+        report.in_the_way(&run, "--dropin");
+    }
+    report.end("--dropin")
+}
+
+/// Each applet's link in `pgms/` to the binary beside it: made where missing, kept where it is
+/// one, a name that is something else left in the way.
+fn link_applets(pgms: &Path, programs: &[&str], report: &mut Report) -> error::Result {
+    let cant = |what: &Path, e: std::io::Error| {
+        Error::failed(format!("--dropin: cannot create {}: {e}", what.display()))
+    };
     for name in programs.iter().filter(|&&n| n != "Run") {
         let link = pgms.join(name);
         match std::fs::read_link(&link) {
@@ -187,16 +206,7 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
             },
         }
     }
-    if run_ours {
-        let _ = std::fs::remove_file(&run);
-        std::fs::hard_link(&binary, &run)
-            .or_else(|_| copy_whole(&binary, &run))
-            .map_err(|e| cant(&run, e))?;
-        report.made(&format!("{} = {} (hard link)", run.display(), binary.display()))?;
-    } else {
-        report.in_the_way(&run, "--dropin");
-    }
-    report.end("--dropin")
+    Ok(())
 }
 
 /// Makes `pgms/`, `results/` and `tmp/` in `dir` where missing; one that is there but not a
