@@ -232,14 +232,14 @@ $(VENV)/bin/ansible-playbook:
 # The manual page and the completions are printed by the binary just built, from its option table.
 SHARE   = $(DESTDIR)$(PREFIX)/share
 install: unixbench
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/man/man1 $(SHARE)/bash-completion/completions \
-		$(SHARE)/zsh/site-functions $(SHARE)/fish/vendor_completions.d
-	install -m 0755 unixbench $(DESTDIR)$(PREFIX)/bin/unixbench
-	./unixbench --man > $(SHARE)/man/man1/unixbench.1
-	./unixbench --completions bash > $(SHARE)/bash-completion/completions/unixbench
-	./unixbench --completions zsh > $(SHARE)/zsh/site-functions/_unixbench
-	./unixbench --completions fish > $(SHARE)/fish/vendor_completions.d/unixbench.fish
-	if [ "$(LINKS)" = 1 ]; then $(DESTDIR)$(PREFIX)/bin/unixbench --install -s $(DESTDIR)$(PREFIX)/bin; fi
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(SHARE)/man/man1' '$(SHARE)/bash-completion/completions' \
+		'$(SHARE)/zsh/site-functions' '$(SHARE)/fish/vendor_completions.d'
+	install -m 0755 unixbench '$(DESTDIR)$(PREFIX)/bin/unixbench'
+	./unixbench --man > '$(SHARE)/man/man1/unixbench.1'
+	./unixbench --completions bash > '$(SHARE)/bash-completion/completions/unixbench'
+	./unixbench --completions zsh > '$(SHARE)/zsh/site-functions/_unixbench'
+	./unixbench --completions fish > '$(SHARE)/fish/vendor_completions.d/unixbench.fish'
+	if [ '$(LINKS)' = 1 ]; then '$(DESTDIR)$(PREFIX)/bin/unixbench' --install -s '$(DESTDIR)$(PREFIX)/bin'; fi
 
 bench: unixbench
 	@[ -n "$(C)" ] || { echo "make bench: set C=DIR, the UnixBench directory whose pgms/ holds the C programs" >&2; exit 2; }

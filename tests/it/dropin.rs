@@ -341,3 +341,31 @@ fn concurrent_dropins_of_one_directory_all_succeed_and_leave_it_whole() {
         ok(&o);
     }
 }
+
+/// `make install` into a DESTDIR and PREFIX with spaces: every path quoted, everything in place
+/// (the release binary the Makefile built, not rebuilt: `-o unixbench`).
+#[test]
+fn make_install_quotes_its_paths() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root.join("unixbench").is_file() || Command::new("make").arg("--version").output().is_err() {
+        return skip("make install", "no ./unixbench built by make, or no make");
+    }
+    let s = Scratch::new("make-install");
+    let dest = s.path().join("a dest");
+    let o = run(Command::new("make")
+        .current_dir(root)
+        .args(["-s", "-o", "unixbench", "install", "PREFIX=/opt/my ub", "LINKS=1"])
+        .arg(format!("DESTDIR={}", dest.display())));
+    ok(&o);
+    let prefix = dest.join("opt/my ub");
+    for f in [
+        "bin/unixbench",
+        "bin/pipe",
+        "share/man/man1/unixbench.1",
+        "share/bash-completion/completions/unixbench",
+        "share/zsh/site-functions/_unixbench",
+        "share/fish/vendor_completions.d/unixbench.fish",
+    ] {
+        assert!(prefix.join(f).exists(), "{f}: {}", stderr(&o));
+    }
+}
