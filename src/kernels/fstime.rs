@@ -213,6 +213,7 @@ fn file_names(semantics: Semantics) -> [String; 2] {
 
 /// 5.1.3's files, shared by every copy in the directory: opened or created, truncated as C's
 /// `creat` truncates them, and only when they are regular files of this user (never a link).
+/// When the second cannot be, the first is removed, as every copy removes both at its end.
 fn open_shared(names: &[String; 2]) -> Result<[fd::Fd; 2]> {
     use std::os::unix::io::IntoRawFd;
     let open = |n: &String| {
@@ -220,7 +221,14 @@ fn open_shared(names: &[String; 2]) -> Result<[fd::Fd; 2]> {
             .and_then(|f| f.set_len(0).map(|()| fd::Fd::from_raw(f.into_raw_fd())))
             .map_err(|e| Error::failed(format!("cannot open the shared file {}", reason(&e))))
     };
-    Ok([open(&names[0])?, open(&names[1])?])
+    let f = open(&names[0])?;
+    match open(&names[1]) {
+        Ok(g) => Ok([f, g]),
+        Err(e) => {
+            let _ = std::fs::remove_file(&names[0]);
+            Err(e)
+        }
+    }
 }
 
 /// Creates the two files, read-write, mode 0600 (C: `creat` then `open(O_RDWR)`), refusing a

@@ -73,6 +73,14 @@ fn a_link_in_place_of_the_shared_file_is_refused() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("dummy0: a symbolic link, which is not followed"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+    // The second refused: the first, made already, does not stay behind.
+    std::fs::remove_file(dir.path().join("dummy0")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.path().join("dummy1")).unwrap();
+    let o = run(&mut applet(&["fstime", "-w", "-t", "1", "-d", d, "-m", "10", "-s", "0.1"], true));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("dummy1: a symbolic link"), "{}", stderr(&o));
+    assert!(!dir.path().join("dummy0").exists(), "dummy0 left behind");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
 }
 
 /// Under 5.1.3 multi.sh counts its instances with `expr`, one run per instance; 6.0's uses the
