@@ -935,3 +935,28 @@ fn a_difference_is_tested_on_the_ratio_and_said_in_words_in_every_format() {
     let md = cmp(&["--format", "md", "base.json", "slow.json"]);
     assert!(md.lines().next().unwrap().contains("| detectable_pct | marked |"), "{md}");
 }
+
+/// A file that holds a test twice in one run is refused naming it (one of the two would weigh
+/// twice); a run without tests shows no index, whatever index block its file holds.
+#[test]
+fn a_test_twice_is_said_and_a_run_without_tests_has_no_index() {
+    let dir = Scratch::new("cmp-twice");
+    let a = dir.path().join("a.json");
+    let twice = dir.path().join("twice.json");
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&a, results_json("h", 1_796_083_200, &[("Pipe Throughput", 1e6)])).unwrap();
+    let two = [("Pipe Throughput", 1e6), ("Pipe Throughput", 2e6)];
+    std::fs::write(&twice, results_json("h", 1_796_090_000, &two)).unwrap();
+    let o = run(ub(["compare"]).arg(&a).arg(&twice));
+    assert_usage_error(
+        &o,
+        "twice.json: the 1-copy run holds 'Pipe Throughput' twice: a run holds each test once",
+    );
+    let no_tests = results_json("h", 1_796_090_000, &[])
+        .replace("\"results\":[]", "\"results\":[],\"index\":[{\"category\":\"system\",\"score\":500.0}]");
+    std::fs::write(&empty, no_tests).unwrap();
+    let o = run(ub(["compare", "--format", "tsv"]).arg(&a).arg(&empty));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("500.0") && !out.contains("\t500\t"), "{out}");
+}

@@ -12,12 +12,27 @@ pub const MAX_FIGURE: f64 = 1e15;
 
 /// The most characters of a string read (a version, a host's names, a test's name and unit)
 /// that are printed: far above any real one, short enough to keep a table a table.
-pub const MAX_TEXT: usize = 100;
+pub const MAX_TEXT: usize = crate::fmt::MAX_HOST_TEXT;
 
 /// Holds `src` to what a real run can give: every score, index and interval finite, not
 /// negative and below [`MAX_FIGURE`], else the error names the first that is not; every string
-/// cut at [`MAX_TEXT`] characters. Returns the names of the fields cut.
+/// cut at [`MAX_TEXT`] characters; no test twice in one run (a run keeps a test's last result,
+/// so a file that holds two was put together by hand, and one of them would weigh twice); no
+/// index for a run without tests. Returns the names of the fields cut.
 pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
+    for r in &mut src.runs {
+        if r.tests.is_empty() {
+            r.index.clear();
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(t) = r.tests.iter().find(|t| !seen.insert(t.message.as_str())) {
+            return Err(format!(
+                "the {}-copy run holds '{}' twice: a run holds each test once",
+                r.copies,
+                crate::args::escaped(&crate::fmt::cut_chars(&t.message, MAX_TEXT))
+            ));
+        }
+    }
     for r in &src.runs {
         let ci = |c: &Option<Interval>| c.map_or(vec![], |c| vec![c.low, c.high]);
         let tests = r.tests.iter().map(|t| {
@@ -29,7 +44,7 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
                 return Err(format!(
                     "the {}-copy run's '{}' reads {x:e}, beyond any machine's figures (the bound is 1e15)",
                     r.copies,
-                    crate::args::escaped(&cut(what, MAX_TEXT))
+                    crate::args::escaped(&crate::fmt::cut_chars(what, MAX_TEXT))
                 ));
             }
         }
@@ -45,7 +60,7 @@ fn cut_strings(src: &mut Source) -> Vec<&'static str> {
     src.file = crate::fmt::printable(&src.file);
     let mut hold = |name: &'static str, s: &mut String| {
         if s.chars().count() > MAX_TEXT {
-            *s = cut(s, MAX_TEXT);
+            *s = crate::fmt::cut_chars(s, MAX_TEXT);
             if !cut_names.contains(&name) {
                 cut_names.push(name);
             }
@@ -63,14 +78,6 @@ fn cut_strings(src: &mut Source) -> Vec<&'static str> {
         hold("unit", &mut t.unit);
     }
     cut_names
-}
-
-/// `s` cut at `n` characters, `...` ending a cut one.
-fn cut(s: &str, n: usize) -> String {
-    match s.char_indices().nth(n) {
-        Some((at, _)) => format!("{}...", &s[..at]),
-        None => s.to_string(),
-    }
 }
 
 /// The largest input read: far above any results file, far below what would exhaust memory.
