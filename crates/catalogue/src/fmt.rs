@@ -286,6 +286,18 @@ pub fn text_cell(s: &str) -> String {
     }
 }
 
+/// The most characters a string of the host (its name, system, OS, CPU model) keeps in every
+/// output: the system block and compare cut longer ones with [`cut_chars`].
+pub const MAX_HOST_TEXT: usize = 100;
+
+/// `s` cut at `n` characters, `...` ending a cut one.
+pub fn cut_chars(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
 /// `text`'s words in lines of at most `width` columns (a longer word alone on its line), the
 /// first begun with `first`, the rest with `rest`; each line ends in a newline.
 pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {

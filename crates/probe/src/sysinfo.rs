@@ -22,10 +22,15 @@ const UNKNOWN: &str = "unknown";
 
 /// Gathers the system block. `brief` (`-b`) skips the CPU details, as `Run` does.
 pub fn gather(brief: bool) -> SystemInfo {
-    let mut s = gather_under(Path::new("/"), brief);
-    // Strings of the system are data: no control character reaches a report (the HTML and
-    // JSON writers escape the rest; the results file name is made of file_name_part).
-    let p = fmt::printable;
+    as_data(gather_under(Path::new("/"), brief))
+}
+
+/// Strings of the system are data: no control character reaches a report (the HTML and JSON
+/// writers escape the rest; the results file name is made of file_name_part), and none holds
+/// more than [`fmt::MAX_HOST_TEXT`] characters, cut as compare cuts what it reads (a 4 KB
+/// PRETTY_NAME would flood every report). The CPU flags are our own words, only made printable.
+fn as_data(mut s: SystemInfo) -> SystemInfo {
+    let p = |v: &str| fmt::printable(&fmt::cut_chars(v, fmt::MAX_HOST_TEXT));
     for v in [
         &mut s.hostname,
         &mut s.os,
@@ -41,7 +46,7 @@ pub fn gather(brief: bool) -> SystemInfo {
     }
     for c in &mut s.cpus {
         c.model = p(&c.model);
-        c.flags = p(&c.flags);
+        c.flags = fmt::printable(&c.flags);
     }
     s
 }
@@ -171,6 +176,20 @@ mod tests {
         assert!(s.cpus.is_empty());
         assert_eq!((s.uptime.as_str(), s.runlevel.as_str()), ("unknown", "unknown"));
         assert_eq!(s.system, s.os);
+    }
+
+    /// A host string of any length reaches the reports cut at 100 characters, `...` saying so.
+    #[test]
+    fn long_host_strings_are_cut() {
+        let mut s = gather_under(Path::new("/nonexistent"), false);
+        s.system = "x".repeat(4096);
+        s.hostname = format!("{}\u{1b}[2J", "h".repeat(99));
+        s.cpus = vec![crate::model::Cpu { model: "m".repeat(101), bogomips: 1.0, flags: "f".repeat(150) }];
+        let s = as_data(s);
+        assert_eq!(s.system, format!("{}...", "x".repeat(100)));
+        assert_eq!(s.hostname, format!("{}\\x1b...", "h".repeat(99)));
+        assert_eq!(s.cpus[0].model, format!("{}...", "m".repeat(100)));
+        assert_eq!(s.cpus[0].flags.len(), 150);
     }
 
     #[test]
