@@ -688,9 +688,9 @@ fn finish(ab: &AbRun, opts: &Options, stopped_by: Option<i32>) -> Result {
     let failed: Vec<String> = ab
         .arms
         .iter()
-        .zip(["A", "B"])
-        .flat_map(|(a, key)| {
-            let arm = if a.name == key { key.to_string() } else { format!("{key} ({})", a.name) };
+        .enumerate()
+        .flat_map(|(k, a)| {
+            let arm = report::ab::label(ab, k);
             a.run.runs.iter().flat_map(move |cr| {
                 let arm = arm.clone();
                 cr.results.iter().filter(|r| r.error.is_some()).map(move |r| format!("{} in {arm}", r.name))

@@ -140,7 +140,7 @@ pub fn verdicts(ab: &AbRun) -> Vec<String> {
 }
 
 /// Arm `k` as a sentence names it: `B`, or `B (nice -n 5)`.
-fn label(ab: &AbRun, k: usize) -> String {
+pub fn label(ab: &AbRun, k: usize) -> String {
     let key = ["A", "B"][k];
     let name = &ab.arms[k].name;
     if name == key {
@@ -208,11 +208,11 @@ fn disturbed_pairs(ab: &AbRun) -> usize {
 
 /// What each arm is, one line each: `A: this binary as it is`, `B (nice): runs under: nice -n 5`.
 pub fn arms_lines(ab: &AbRun) -> Vec<String> {
-    ["A", "B"]
+    ab.arms
         .iter()
-        .zip(&ab.arms)
-        .map(|(key, arm)| {
-            let label = if arm.name == *key { key.to_string() } else { format!("{key} ({})", arm.name) };
+        .enumerate()
+        .map(|(k, arm)| {
+            let label = label(ab, k);
             let what = if arm.changes.is_empty() {
                 "this binary as it is".to_string()
             } else {
