@@ -9,16 +9,18 @@
 //! x86_64, GLIBC_2.17 on aarch64), so the image loads on every glibc from 2.17 on; the real
 //! library on the build host would record `__libc_start_main@GLIBC_2.34`. musl has no symbol
 //! versions. The images are stored one after the other in one stream packed by
-//! `src/elf.rs`, which the applets use to unpack it.
+//! `src/lz.rs`, which the applets use to unpack it.
 //!
 //! What the build needs, and the Makefile installs: rustup's `<arch>-unknown-linux-musl`
 //! target (for `core`), the C compiler and binutils for the architecture, and Debian's `musl-dev`
 //! for it. A missing piece fails the build with a line naming it.
 
-// The applets unpack what the build packs: each side uses its half of the file.
-#[allow(dead_code)]
 #[path = "src/elf.rs"]
 mod elf;
+// The applets unpack what the build packs: each side uses its half of the file.
+#[allow(dead_code)]
+#[path = "src/lz.rs"]
+mod lz;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -110,7 +112,9 @@ fn run(cmd: &mut Command, what: &str) -> Vec<u8> {
 /// Writes `$OUT_DIR/twins.rs` and `twins.lz`: the embedded images for the target architecture
 /// (none for an architecture without twins: the applets then run the static image and say so).
 fn main() {
-    for f in ["build.rs", "programs/libc.rs", "programs/execl.rs", "programs/spawn.rs", "src/elf.rs"] {
+    for f in
+        ["build.rs", "programs/libc.rs", "programs/execl.rs", "programs/spawn.rs", "src/elf.rs", "src/lz.rs"]
+    {
         println!("cargo:rerun-if-changed={f}");
     }
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
@@ -140,7 +144,7 @@ fn main() {
     table.push_str("]\n");
     fs::write(out.join("twins.rs"), table).unwrap();
     // One stream: the images share their start files, symbol tables and much of their code.
-    fs::write(out.join("twins.lz"), elf::pack(&all)).unwrap();
+    fs::write(out.join("twins.lz"), lz::pack(&all)).unwrap();
 }
 
 /// The twin's Rust code as a static library (its own code plus the parts of `core` it uses).

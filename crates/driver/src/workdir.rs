@@ -32,17 +32,29 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-/// The shell test's launcher: `multi.sh N` runs N copies of `tst.sh` in the background.
-pub const MULTI_SH: &str = include_str!("../../../data/multi.sh");
-/// One copy of the shell test's pipeline: sort, od, sort -n, grep, tee, wc, rm.
-pub const TST_SH: &str = include_str!("../../../data/tst.sh");
-/// The shell test's sort input: 8546 bytes, 362 lines, 1200 words, 35 lines holding "the".
-pub const SORT_SRC: &str = include_str!("../../../data/sort.src");
-/// The dc test's input: sqrt(2) to 99 decimal places, then end of input. No `q`: GNU dc exits
-/// with status 1 after a `q` read from stdin, which looper reports as a bad wait status.
-pub const DC_DAT: &str = include_str!("../../../data/dc.dat");
-/// The C compiler test's source: warning-free C that is compiled and linked, never run.
-pub const CCTEST_C: &str = include_str!("../../../data/cctest.c");
+// The data files the host tests read, packed by the build script (build.rs):
+// - `multi.sh N` runs N copies of `tst.sh` in the background (the shell test's launcher);
+// - `tst.sh`, one copy of the shell test's pipeline: sort, od, sort -n, grep, tee, wc, rm;
+// - `sort.src`, its sort input: 8546 bytes, 362 lines, 1200 words, 35 lines holding "the";
+// - `dc.dat`, dc's input: sqrt(2) to 99 decimal places, then end of input. No `q`: GNU dc
+//   exits with status 1 after a `q` read from stdin, which looper reports as a bad wait status;
+// - `cctest.c`, the C compiler test's source: warning-free C, compiled and linked, never run.
+include!(concat!(env!("OUT_DIR"), "/data.rs"));
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/data.lz"));
+
+/// The contents of packed data file `name` (`multi.sh`, `tst.sh`, `sort.src`, `dc.dat`,
+/// `cctest.c`), unpacked.
+pub fn data_file(name: &str) -> Option<Vec<u8>> {
+    let all = twin::lz::unpack(PACKED)?;
+    let mut start = 0;
+    for &(n, len) in PACKED_FILES {
+        if n == name {
+            return all.get(start..start + len).map(<[u8]>::to_vec);
+        }
+        start += len;
+    }
+    None
+}
 
 /// The grep test's large text, the dc test's input and the C compiler test's source, by their
 /// names relative to the work directory.
@@ -82,12 +94,8 @@ pub fn needs(name: &str) -> &'static [&'static str] {
 /// The contents and mode of one of [`FILES`].
 fn contents(name: &str) -> (Vec<u8>, u32) {
     let data = match name {
-        "multi.sh" => MULTI_SH.as_bytes().to_vec(),
-        "tst.sh" => TST_SH.as_bytes().to_vec(),
-        "sort.src" => SORT_SRC.as_bytes().to_vec(),
-        DC_INPUT => DC_DAT.as_bytes().to_vec(),
-        CC_SOURCE => CCTEST_C.as_bytes().to_vec(),
-        _ => grepdata::generate(),
+        GREP_INPUT => grepdata::generate(),
+        _ => data_file(name).unwrap_or_default(),
     };
     (data, FILES.iter().find(|(n, _)| *n == name).map_or(0o644, |f| f.1))
 }
@@ -267,6 +275,10 @@ impl Drop for WorkDir {
 mod tests {
     use super::*;
 
+    fn text(name: &str) -> String {
+        String::from_utf8(data_file(name).unwrap()).unwrap()
+    }
+
     fn stats(text: &str) -> (usize, usize, usize, usize) {
         let lines = text.bytes().filter(|&b| b == b'\n').count();
         let words = grepdata::words(text.as_bytes());
@@ -276,40 +288,44 @@ mod tests {
 
     #[test]
     fn sort_input_has_the_statistics_of_the_original() {
-        assert_eq!(stats(SORT_SRC), (8546, 362, 1200, 35));
-        assert!(SORT_SRC.is_ascii());
+        let sort_src = text("sort.src");
+        assert_eq!(stats(&sort_src), (8546, 362, 1200, 35));
+        assert!(sort_src.is_ascii());
     }
 
     #[test]
     fn dc_input_asks_for_sqrt_2_to_99_places_and_ends_without_q() {
-        let first = DC_DAT.lines().next().unwrap();
+        let dc_dat = text("dc.dat");
+        let first = dc_dat.lines().next().unwrap();
         assert_eq!(first.split_whitespace().collect::<Vec<_>>(), ["99", "k", "2", "v", "p"]);
         // Comments are strings stored in a register; no command outside them is a q.
-        let outside: String = DC_DAT.split('[').map(|part| part.rsplit(']').next().unwrap()).collect();
+        let outside: String = dc_dat.split('[').map(|part| part.rsplit(']').next().unwrap()).collect();
         assert!(!outside.contains('q'), "{outside:?}");
     }
 
     #[test]
     fn c_source_is_about_3_5_kb_and_prototyped() {
-        assert!((3000..4000).contains(&CCTEST_C.len()), "{}", CCTEST_C.len());
-        assert!(CCTEST_C.contains("int main(int argc, char **argv)"));
+        let source = text("cctest.c");
+        assert!((3000..4000).contains(&source.len()), "{}", source.len());
+        assert!(source.contains("int main(int argc, char **argv)"));
     }
 
     #[test]
     fn scripts_do_the_steps_of_the_originals() {
-        assert!(MULTI_SH.starts_with("#!/bin/sh\n"));
-        assert!(MULTI_SH.contains("/bin/sh \"$here/tst.sh\" \"$input\" &"));
-        assert!(MULTI_SH.contains("\nwait\n"));
+        let (multi_sh, tst_sh) = (text("multi.sh"), text("tst.sh"));
+        assert!(multi_sh.starts_with("#!/bin/sh\n"));
+        assert!(multi_sh.contains("/bin/sh \"$here/tst.sh\" \"$input\" &"));
+        assert!(multi_sh.contains("\nwait\n"));
         // Under UB_SEMANTICS=5.1.3, 5.1.3's loop: expr, and tst.sh reading ./sort.src.
-        assert!(MULTI_SH.contains("5.1.3)\n"));
-        assert!(MULTI_SH.contains("\t\t/bin/sh \"$here/tst.sh\" &\n\t\ti=`expr $i + 1`\n"));
+        assert!(multi_sh.contains("5.1.3)\n"));
+        assert!(multi_sh.contains("\t\t/bin/sh \"$here/tst.sh\" &\n\t\ti=`expr $i + 1`\n"));
         for step in [
             "sort < \"${1:-sort.src}\" > sort.$$",
             "od sort.$$ | sort -n -k 1 > od.$$",
             "grep the sort.$$ | tee grep.$$ | wc > wc.$$",
             "rm sort.$$ grep.$$ od.$$ wc.$$",
         ] {
-            assert!(TST_SH.contains(step), "{step}");
+            assert!(tst_sh.contains(step), "{step}");
         }
     }
 
@@ -348,7 +364,7 @@ mod tests {
         let mode = std::fs::metadata(dir.join("multi.sh")).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o755);
         assert_eq!(std::fs::metadata(dir.join(GREP_INPUT)).unwrap().len(), grepdata::BYTES as u64);
-        assert_eq!(std::fs::read_to_string(dir.join("sort.src")).unwrap(), SORT_SRC);
+        assert_eq!(std::fs::read_to_string(dir.join("sort.src")).unwrap(), text("sort.src"));
         // A file already there (a planted link) is never followed: the test cannot start.
         wd.release("dc");
         std::os::unix::fs::symlink("/nonexistent-target", dir.join(DC_INPUT)).unwrap();

@@ -22,13 +22,13 @@ pub struct Twin {
 /// The twins built for this binary's architecture (none where the build has none).
 pub static TWINS: &[Twin] = include!(concat!(env!("OUT_DIR"), "/twins.rs"));
 
-/// Every twin's image, one after the other, packed by `elf::pack`.
+/// Every twin's image, one after the other, packed by `lz::pack`.
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/twins.lz"));
 
 impl Twin {
     /// The ELF image, or None if the embedded stream is damaged.
     pub fn image(&self) -> Option<Vec<u8>> {
-        let all = crate::elf::unpack(PACKED)?;
+        let all = crate::lz::unpack(PACKED)?;
         all.get(self.offset..self.offset.checked_add(self.size)?).map(<[u8]>::to_vec)
     }
 }
