@@ -309,3 +309,38 @@ fn grep_test_counts_the_gimp_lines() {
     let out = stdout(&o);
     assert!(n > 0 && out.lines().all(|l| l == "1032"), "{out:?}");
 }
+
+/// A program that is not the real one (a stub ahead in PATH) fails its test before any timed
+/// pass, naming it; the host's own programs pass the same check.
+#[test]
+fn a_stub_program_fails_its_test_before_timing() {
+    let fake = Scratch::new("fake-tools");
+    for (name, body) in
+        [("grep", "echo 1"), ("dc", "echo 1.4"), ("cc", "exit 0"), ("gcc", "exit 0"), ("sort", "exec cat")]
+    {
+        let p = fake.path().join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", fake.path().display(), std::env::var("PATH").unwrap_or_default());
+    let args = ["--no-save", "-q", "-i", "1", "-t", "1", "-c", "1", "grep", "dc", "C", "shell1"];
+    let o = run(ub(args).env("PATH", &path));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    for (test, stub) in [("grep", "grep"), ("dc", "dc"), ("C", "cc"), ("shell1", "sort")] {
+        let line =
+            format!("** {test}: failed: {}/{stub} is not the program this test times", fake.path().display());
+        assert!(out.contains(&line), "{line}\n{out}");
+    }
+    assert!(
+        out.contains("it gave '1' where 1032 (the lines of large.txt holding 'gimp') was expected"),
+        "{out}"
+    );
+    let present: Vec<&str> = [("grep", "grep"), ("dc", "dc"), ("C", "cc"), ("shell1", "sort")]
+        .into_iter()
+        .filter(|(_, p)| has_program(p))
+        .map(|(t, _)| t)
+        .collect();
+    let o = run(&mut ub(["--no-save", "-q", "-i", "1", "-t", "1", "-c", "1"].iter().chain(&present)));
+    assert!(o.status.success() && !stdout(&o).contains("failed"), "{}{}", stdout(&o), stderr(&o));
+}

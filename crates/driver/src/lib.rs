@@ -19,6 +19,7 @@ mod csuite;
 pub mod dirs;
 mod dryrun;
 pub mod exec;
+mod hostcheck;
 pub mod hosttools;
 pub mod install;
 pub mod manual;

@@ -197,6 +197,8 @@ pub struct WorkDir {
     dir: Dir,
     /// Whether drop removes the directory: false for a user's directory (`workdir DIR`).
     owned: bool,
+    /// The host programs checked so far (`hostcheck::key`): once a run, not once a pass.
+    checked: std::cell::RefCell<Vec<&'static str>>,
 }
 
 impl WorkDir {
@@ -205,7 +207,7 @@ impl WorkDir {
     /// the private one made (replaced before it could be opened) is an error, left alone.
     pub fn create(tmpdir: &Path) -> io::Result<WorkDir> {
         let path = crate::sys::fd::mkdtemp(tmpdir.join("unixbench-XXXXXX").as_os_str())?;
-        let wd = WorkDir { dir: Dir::open_private(&path)?, owned: true };
+        let wd = WorkDir { dir: Dir::open_private(&path)?, owned: true, checked: Default::default() };
         let pid = crate::sys::proc::getpid().to_string();
         let (start, ns) = identity(&pid);
         let mut f = wd.dir.create(OWNER.as_ref(), 0o600)?;
@@ -213,14 +215,24 @@ impl WorkDir {
         Ok(wd)
     }
 
-    /// Writes the files test `name` reads ([`needs`]). On a failure (a full disk, a file size
-    /// limit) what was written is removed again and the error names the file.
+    /// Writes the files test `name` reads ([`needs`]) and, the first time a run needs them,
+    /// checks the host programs it runs (`hostcheck`). On a failure (a full disk, a file size
+    /// limit, a program that is not what the test times) what was written is removed again and
+    /// the error says why.
     pub fn provide(&self, name: &str) -> io::Result<()> {
         for (i, f) in needs(name).iter().enumerate() {
             if let Err(e) = write_new(&self.dir, f) {
                 needs(name)[..i].iter().for_each(|f| drop(self.dir.unlink(f.as_ref())));
                 return Err(e);
             }
+        }
+        let unchecked = crate::hostcheck::key(name).filter(|k| !self.checked.borrow().contains(k));
+        if let Some(key) = unchecked {
+            if let Err(e) = crate::hostcheck::check(key, self) {
+                self.release(name);
+                return Err(e);
+            }
+            self.checked.borrow_mut().push(key);
         }
         Ok(())
     }
@@ -256,7 +268,7 @@ impl WorkDir {
     pub fn fill(dir: &Path) -> io::Result<WorkDir> {
         let dir = Dir::open(dir)?;
         write_into(&dir)?;
-        Ok(WorkDir { dir, owned: false })
+        Ok(WorkDir { dir, owned: false, checked: Default::default() })
     }
 }
 

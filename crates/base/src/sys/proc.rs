@@ -3,6 +3,7 @@
 use super::{cvt, cvt_r, fd::cstr};
 use std::ffi::{CString, OsStr};
 use std::io;
+use std::os::fd::RawFd;
 
 /// The result of `fork(2)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,19 +213,42 @@ pub fn execvp(file: &CString, argv: &Argv) -> io::Error {
     io::Error::last_os_error()
 }
 
+/// What [`run_within`] gives a program besides its argv: its stdin (else /dev/null) and the
+/// directory it starts in (else ours), both by descriptor.
+#[derive(Clone, Copy, Default)]
+pub struct ChildIo {
+    pub stdin: Option<RawFd>,
+    pub cwd: Option<RawFd>,
+}
+
 /// What `path`, run with `argv` (stdin and stderr on /dev/null), writes to its stdout within
 /// `secs` seconds, at most `cap` bytes; then it is killed if still running, and reaped. For a
 /// short question to another program (`--version`) without std's process machinery.
 pub fn output_within(path: &CString, argv: &Argv, secs: f64, cap: usize) -> io::Result<Vec<u8>> {
+    run_within(path, argv, ChildIo::default(), secs, cap).map(|(out, _)| out)
+}
+
+/// As [`output_within`], with `io`'s stdin and working directory, and the raw wait status
+/// (a program killed at the deadline or at `cap` bytes ends by SIGKILL).
+pub fn run_within(
+    path: &CString,
+    argv: &Argv,
+    io: ChildIo,
+    secs: f64,
+    cap: usize,
+) -> io::Result<(Vec<u8>, i32)> {
     use super::fd;
     let (r, w) = fd::pipe_cloexec()?;
     let null = fd::open(OsStr::new("/dev/null"), libc::O_RDWR | libc::O_CLOEXEC, 0)?;
     let pid = match fork()? {
         Fork::Child => {
-            let _ = fd::dup2(null.raw(), 0)
+            let ready = fd::dup2(io.stdin.unwrap_or(null.raw()), 0)
                 .and_then(|_| fd::dup2(w.raw(), 1))
-                .and_then(|_| fd::dup2(null.raw(), 2));
-            let _ = execv(path, argv);
+                .and_then(|_| fd::dup2(null.raw(), 2))
+                .and_then(|_| io.cwd.map_or(Ok(()), super::dir::fchdir));
+            if ready.is_ok() {
+                let _ = execv(path, argv);
+            }
             exit_now(127)
         }
         Fork::Parent(pid) => pid,
@@ -236,6 +260,7 @@ pub fn output_within(path: &CString, argv: &Argv, secs: f64, cap: usize) -> io::
         let left = deadline - super::clock::monotonic();
         let mut p = [fd::poll_in(r.raw())];
         if left <= 0.0 || fd::poll(&mut p, (left * 1000.0).ceil() as i32).is_ok_and(|n| n == 0) {
+            let _ = kill(pid, libc::SIGKILL);
             break;
         }
         match fd::read(r.raw(), &mut buf) {
@@ -245,9 +270,28 @@ pub fn output_within(path: &CString, argv: &Argv, secs: f64, cap: usize) -> io::
             Err(_) => break,
         }
     }
-    let _ = kill(pid, libc::SIGKILL);
-    waitpid(pid)?;
-    Ok(out)
+    if out.len() >= cap {
+        let _ = kill(pid, libc::SIGKILL);
+    }
+    Ok((out, wait_until(pid, deadline)?))
+}
+
+/// `pid`'s raw wait status, once it ends: killed if it is still running at `deadline` (a
+/// program that closed its stdout need not have ended).
+fn wait_until(pid: i32, deadline: f64) -> io::Result<i32> {
+    loop {
+        let mut status = 0;
+        // SAFETY: status is a valid out-pointer; WNOHANG never blocks.
+        let p = cvt_r(|| unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) })?;
+        if p == pid {
+            return Ok(status);
+        }
+        if super::clock::monotonic() >= deadline {
+            let _ = kill(pid, libc::SIGKILL);
+            return waitpid(pid).map(|(_, status)| status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }
 
 /// `getpid(2)` through libc (musl does not cache it).
@@ -356,5 +400,27 @@ mod tests {
         let t = crate::sys::clock::monotonic();
         assert_eq!(output_within(&sh, &slow, 0.3, 64).unwrap(), b"");
         assert!(crate::sys::clock::monotonic() - t < 10.0, "killed at its time, not waited for");
+        // One that closes its stdout and lives on is killed at its time too.
+        let quiet = Argv::new(["sh", "-c", "exec >&-; sleep 30"]).unwrap();
+        let (out, status) = run_within(&sh, &quiet, ChildIo::default(), 0.3, 64).unwrap();
+        assert_eq!((out.len(), libc::WIFSIGNALED(status)), (0, true));
+    }
+
+    /// The program reads the given stdin in the given directory; its exit status comes back.
+    #[test]
+    fn run_within_gives_stdin_directory_and_status() {
+        let dir = std::env::temp_dir().join(format!("ub-run-within-{}", getpid()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("in"), "3\n1\n2\n").unwrap();
+        let input =
+            crate::sys::fd::open(dir.join("in").as_os_str(), libc::O_RDONLY | libc::O_CLOEXEC, 0).unwrap();
+        let cwd = crate::sys::fd::open(dir.as_os_str(), libc::O_RDONLY | libc::O_CLOEXEC, 0).unwrap();
+        let io = ChildIo { stdin: Some(input.raw()), cwd: Some(cwd.raw()) };
+        let sh = CString::new("/bin/sh").unwrap();
+        let argv = Argv::new(["sh", "-c", "cat; ls; exit 3"]).unwrap();
+        let (out, status) = run_within(&sh, &argv, io, 10.0, 64).unwrap();
+        assert_eq!(out, b"3\n1\n2\nin\n");
+        assert_eq!((libc::WIFEXITED(status), libc::WEXITSTATUS(status)), (true, 3));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
