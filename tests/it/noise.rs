@@ -187,6 +187,41 @@ fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
     assert!(json.contains("\"disturbed\": false") && json.contains("\"remeasure\": true"), "{json}");
 }
 
+/// The driver itself stopped (SIGSTOP, as Ctrl-Z stops it) during a pass, then let go: the
+/// pass is named `stopped`, never put on other processes, and with --remeasure it is measured
+/// again. Known from the driver's own SIGCONT, so the machine need not be quiet.
+#[test]
+fn the_driver_stopped_during_a_pass_marks_it_stopped() {
+    let s = Scratch::new("noise-driver-stop");
+    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
+    let mut c = Command::new(bin());
+    c.args(["-t", "2", "-i", "2", "-c", "1", "--remeasure", "syscall", "--json", "-q"]);
+    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
+    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME").env_remove("UB_NOISE");
+    let child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while copies_named(child.id(), "syscall").is_empty() {
+        assert!(t0.elapsed().as_secs() < 30, "no copy started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let driver = child.id().to_string();
+    let _ = Command::new("kill").args(["-STOP", &driver]).status();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let _ = Command::new("kill").args(["-CONT", &driver]).status();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let results = s.path().join("results");
+    let file = |ext: &str| {
+        let f = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
+        let mut f = f.filter(|p| p.extension().is_some_and(|e| e == ext));
+        std::fs::read_to_string(f.next().unwrap()).unwrap()
+    };
+    let (json, log) = (file("json"), file("log"));
+    assert!(json.contains("\"why\": \"stopped\"") && json.contains("\"driver_stopped\": true"), "{json}");
+    assert!(log.contains("#### Replaced: pass 1 (stopped), measured again"), "{log}");
+}
+
 /// A busy loop on CPU 0, the copies' in these tests, for `secs` seconds.
 fn timed_hog(secs: &str) -> std::process::Child {
     Command::new("taskset")

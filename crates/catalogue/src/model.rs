@@ -156,6 +156,9 @@ pub struct Noise {
     /// Seconds the copies' cgroup was held back by its CPU quota (cgroup v2 `cpu.stat`
     /// `throttled_usec`); None where there is no such file.
     pub throttled: Option<f64>,
+    /// Whether the driver itself was stopped and continued while the pass ran (SIGSTOP,
+    /// Ctrl-Z): its readings then span the stop, whatever the copies did meanwhile.
+    pub driver_stopped: bool,
 }
 
 /// Why a pass, or a test, was disturbed.
@@ -166,7 +169,7 @@ pub enum Disturbance {
     /// Other processes of this host took CPU time.
     Others,
     /// The copies got far less CPU than the pass's wall time with nothing else to blame: they
-    /// were stopped (SIGSTOP, a paused VM).
+    /// were stopped (SIGSTOP, a paused VM); or the driver itself was stopped during the pass.
     Stopped,
     /// The cgroup's CPU quota held the copies back.
     Throttled,
@@ -222,6 +225,7 @@ impl Noise {
                 (Some(a), Some(b)) => Some(a + b),
                 (a, b) => a.or(b),
             },
+            driver_stopped: self.driver_stopped || other.driver_stopped,
         }
     }
 
@@ -239,12 +243,15 @@ impl Noise {
         share(self.idle, self.wall)
     }
 
-    /// Why this pass was disturbed, if it was: the quota's throttling, steal or other
+    /// Why this pass was disturbed, if it was: a stop of the driver itself, the quota's
+    /// throttling, steal or other
     /// processes past [`DISTURBED`] of the copies' CPU time, or idle CPUs past [`STOPPED`] of it
     /// beyond `idle_rate`, the idle rate of the test's least idle pass.
     pub fn disturbance(&self, idle_rate: f64) -> Option<Disturbance> {
         let stopped = share(self.idle - self.wall * idle_rate, self.copies_cpu);
-        if share(self.throttled.unwrap_or(0.0), self.copies_cpu) > DISTURBED {
+        if self.driver_stopped {
+            Some(Disturbance::Stopped)
+        } else if share(self.throttled.unwrap_or(0.0), self.copies_cpu) > DISTURBED {
             Some(Disturbance::Throttled)
         } else if self.steal_share() > DISTURBED {
             Some(Disturbance::Steal)

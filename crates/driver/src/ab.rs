@@ -584,13 +584,14 @@ fn so_far(states: &[[InRounds; 2]], k: usize, c: usize) -> CopyRun {
     CopyRun { copies: c, index: score::index_blocks(&results), results, ..Default::default() }
 }
 
-/// Why `r`'s pass of `round` was disturbed by something outside the arms, if it was: steal or
-/// other processes. (Throttling and stops are not: an arm under a quota or a wrapper that
-/// holds its copies back measures just that.)
+/// Why `r`'s pass of `round` was disturbed by something outside the arms, if it was: steal,
+/// other processes, or a stop of ab itself. (Throttling and the copies' stops are not: an arm
+/// under a quota or a wrapper that holds its copies back measures just that.)
 fn disturbed_in(r: &TestResult, round: usize) -> Option<crate::model::Disturbance> {
     use crate::model::Disturbance::{Others, Steal};
     let p = r.passes.iter().rev().find(|p| p.round == Some(round))?;
-    r.pass_disturbance(p).filter(|d| matches!(d, Steal | Others))
+    let ours = p.noise.is_some_and(|n| n.driver_stopped);
+    r.pass_disturbance(p).filter(|d| matches!(d, Steal | Others) || ours)
 }
 
 /// Moves `r`'s pass of `round` out of its score, `why` it goes: its pair is measured again.

@@ -71,6 +71,8 @@ impl Watch {
         for s in SIGNALS {
             sys::signal::on_signal_info_interrupting(s, on_signal)?;
         }
+        // A stop of the driver (Ctrl-Z, SIGSTOP) is then told from the pass it falls in.
+        sys::signal::count_continues()?;
         Ok(Watch { rd, _wr: wr })
     }
 
@@ -105,7 +107,7 @@ impl Drop for Watch {
     fn drop(&mut self) {
         WAKE_WR.store(-1, Ordering::SeqCst);
         crate::error::wake_console_on(-1);
-        for s in SIGNALS {
+        for s in SIGNALS.into_iter().chain([libc::SIGCONT]) {
             let _ = sys::signal::default(s);
         }
     }

@@ -30,6 +30,8 @@ pub struct Before {
     own: f64,
     wall: f64,
     throttled: Option<f64>,
+    /// The driver's continues so far (`sys::signal::continues`): a stop of its own shows.
+    continues: u32,
 }
 
 /// /proc/stat's first line, in seconds: busy (user, nice, system, irq, softirq) and steal, and
@@ -49,6 +51,7 @@ pub fn before(r: &Roots) -> Option<Before> {
         children: sys::proc::children_usage().ok()?,
         own: sys::proc::own_usage().ok()?.0,
         throttled: throttled(r),
+        continues: sys::signal::continues(),
         wall: sys::clock::monotonic(),
     })
 }
@@ -74,6 +77,7 @@ pub fn after(r: &Roots, b: Before) -> Option<Noise> {
         wall,
         idle: (wall * stat_now.cpus as f64 - busy - steal).max(0.0),
         throttled: b.throttled.zip(throttled(r)).map(|(a, z)| (z - a).max(0.0)),
+        driver_stopped: sys::signal::continues() != b.continues,
     })
 }
 

@@ -213,6 +213,7 @@ pub fn noisy() -> Run {
                 wall: 10.0,
                 idle: 0.0,
                 throttled: None,
+                driver_stopped: false,
             });
         }
     }

@@ -272,6 +272,7 @@ fn pass(j: &mut Writer, p: &Pass, kept: bool) {
             j.key("wall").number(n.wall);
             j.key("idle").number(n.idle);
             j.key("throttled").opt_number(n.throttled);
+            j.key("driver_stopped").bool(n.driver_stopped);
             j.end_object();
         }
         None => {

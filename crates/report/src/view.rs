@@ -127,6 +127,9 @@ pub fn disturbed_reason(r: &TestResult) -> Option<String> {
             100.0 * DISTURBED,
             past_whole(&n)
         ),
+        Disturbance::Stopped if n.driver_stopped => {
+            "stopped: the run itself was stopped (SIGSTOP, Ctrl-Z) during a pass".to_string()
+        }
         Disturbance::Stopped => format!(
             "stopped: a pass's CPUs sat idle, with nothing else to run, past {:.0}% of its copies' CPU time",
             100.0 * STOPPED

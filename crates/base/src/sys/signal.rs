@@ -39,6 +39,26 @@ pub fn on_signal_interrupting(sig: i32, handler: Handler) -> io::Result<()> {
     install(sig, handler as usize as libc::sighandler_t, 0)
 }
 
+/// How many times this process was continued after a stop (SIGCONT), once
+/// [`count_continues`] is on. 32 bits: every CPU has them, and a run is stopped far fewer times.
+static CONTINUES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+extern "C" fn on_continue(_: libc::c_int) {
+    CONTINUES.fetch_add(1, Relaxed);
+}
+
+/// Counts this process's continues from now on (a SIGCONT handler with SA_RESTART: it neither
+/// stops a continue nor interrupts a call); [`default`] of SIGCONT stops counting.
+pub fn count_continues() -> io::Result<()> {
+    on_signal(libc::SIGCONT, on_continue)
+}
+
+/// The continues counted so far: a change between two readings means this process was stopped
+/// (SIGSTOP, SIGTSTP, Ctrl-Z) and continued in between.
+pub fn continues() -> u32 {
+    CONTINUES.load(Relaxed)
+}
+
 /// A handler that also gets the signal's `siginfo_t` (installed with SA_SIGINFO).
 pub type InfoHandler = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
 
