@@ -38,33 +38,21 @@ else
 fi
 mkdir -p "$work/tmp"
 
-if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-    root=/sys/fs/cgroup v=2
-elif [ -d /sys/fs/cgroup/cpu ]; then
-    root=/sys/fs/cgroup/cpu v=1
-else
-    echo "ab.sh: no cgroup cpu controller here" >&2
-    exit 1
-fi
+. "$(dirname "$0")/quota-groups.sh"
+# shellcheck disable=SC2086 # the quotas are words
+quota_groups ub-ab-$$ $quotas
 sets=same
 for q in $quotas; do
-    cg=$root/ub-ab-$$-$q
-    mkdir "$cg"
-    if [ $v = 2 ]; then
-        echo "$((q * 1000)) 100000" > "$cg/cpu.max"
-    else
-        echo 100000 > "$cg/cpu.cfs_period_us"
-        echo $((q * 1000)) > "$cg/cpu.cfs_quota_us"
-    fi
     # The wrapper of arm B: into the quota's group, then the copy's own command.
-    printf '#!/bin/sh\necho $$ > %s/cgroup.procs && exec "$@"\n' "$cg" > "$work/quota-$q"
+    printf '#!/bin/sh\necho $$ > %s/cgroup.procs && exec "$@"\n' "$root/ub-ab-$$-$q" > "$work/quota-$q"
     chmod +x "$work/quota-$q"
     sets="$sets q$q"
 done
 echo "cgroup v$v: sets $sets, both arms pinned to CPU $cpu, $n runs each, $copies copy, tests: $tests;" \
     "$(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
 cleanup() {
-    for q in $quotas; do rmdir "$root/ub-ab-$$-$q" 2>/dev/null || true; done
+    # shellcheck disable=SC2086
+    remove_quota_groups ub-ab-$$ $quotas
     [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT INT TERM

@@ -40,30 +40,15 @@ else
 fi
 mkdir -p "$work/tmp"
 
-# One cgroup per quota, under the cpu controller of v2, else of v1.
-if grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-    root=/sys/fs/cgroup v=2
-elif [ -d /sys/fs/cgroup/cpu ]; then
-    root=/sys/fs/cgroup/cpu v=1
-else
-    echo "quota.sh: no cgroup cpu controller here" >&2
-    exit 1
-fi
+. "$(dirname "$0")/quota-groups.sh"
+# shellcheck disable=SC2086 # the quotas are words
+quota_groups ub-quota-$$ $quotas
 arms=a
-for q in $quotas; do
-    cg=$root/ub-quota-$$-$q
-    mkdir "$cg"
-    if [ $v = 2 ]; then
-        echo "$((q * 1000)) 100000" > "$cg/cpu.max"
-    else
-        echo 100000 > "$cg/cpu.cfs_period_us"
-        echo $((q * 1000)) > "$cg/cpu.cfs_quota_us"
-    fi
-    arms="$arms b$q"
-done
+for q in $quotas; do arms="$arms b$q"; done
 echo "cgroup v$v: arms $arms, each pinned to CPU $cpu, $n runs each, $copies copy, $(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
 cleanup() {
-    for q in $quotas; do rmdir "$root/ub-quota-$$-$q" 2>/dev/null || true; done
+    # shellcheck disable=SC2086
+    remove_quota_groups ub-quota-$$ $quotas
     [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
