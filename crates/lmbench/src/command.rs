@@ -121,12 +121,9 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
 /// A word of `--only` that names no section or figure: the closest names, on one short line
 /// (the list is behind `--help`).
 fn unknown_section(s: &str) -> Error {
-    let names = Section::ALL.iter().map(|s| s.name()).chain(figures::FIGURES.iter().map(|f| f.key));
-    Error::usage(format!(
-        "unknown --only name '{}'{}; see lmbench --help",
-        base::args::escaped(s),
-        base::suggest::did_you_mean(&base::suggest::closest(s, names))
-    ))
+    let mut names: Vec<&str> = figures::FIGURES.iter().map(|f| f.key).collect();
+    names.extend(Section::ALL.map(Section::name));
+    unknown("--only name", s, names)
 }
 
 /// An option lmbench does not take, with the closest it does.
@@ -136,10 +133,15 @@ fn unknown_option(arg: lexopt::Arg) -> Error {
         lexopt::Arg::Long(l) => format!("--{l}"),
         lexopt::Arg::Value(_) => return arg.unexpected().into(),
     };
+    unknown("option", &word, WORDS.to_vec())
+}
+
+/// `word`, which names no `what`, with the closest of `names`.
+fn unknown(what: &str, word: &str, names: Vec<&str>) -> Error {
     Error::usage(format!(
-        "unknown option '{}'{}; see lmbench --help",
-        base::args::escaped(&word),
-        base::suggest::did_you_mean(&base::suggest::closest(&word, WORDS.iter().copied()))
+        "unknown {what} '{}'{}; see lmbench --help",
+        base::args::escaped(word),
+        base::suggest::did_you_mean(&base::suggest::closest(word, names))
     ))
 }
 
@@ -185,8 +187,13 @@ fn summary(files: &[PathBuf]) -> Result {
         let text = read_summary(f).map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
         hosts.push(from_json(&text).map_err(|e| Error::usage(format!("--summary: '{}': {e}", f.display())))?);
     }
-    let mut out = table::render(&hosts);
-    out.push_str(&table::footnotes(&hosts));
+    show(&hosts)
+}
+
+/// The table and its footnotes on stdout.
+fn show(hosts: &[HostResults]) -> Result {
+    let mut out = table::render(hosts);
+    out.push_str(&table::footnotes(hosts));
     crate::error::print_table(&out)
 }
 
@@ -387,10 +394,7 @@ fn note_no_cache_sizes(run: &mut Session, main: usize) {
 
 /// The table on stdout, then the JSON file if asked for.
 fn print_results(opts: &Opts, run: &Session, json_out: Option<std::fs::File>) -> Result {
-    let hosts = [run.res.clone()];
-    let mut out = table::render(&hosts);
-    out.push_str(&table::footnotes(&hosts));
-    crate::error::print_table(&out)?;
+    show(std::slice::from_ref(&run.res))?;
     if let Some((mut f, j)) = json_out.zip(opts.json.as_ref()) {
         // Through the descriptor checked at the start: the path is never opened again.
         let text = to_json(&run.res, &run.h, &run.points, run.mb);
@@ -433,19 +437,28 @@ struct Progress {
 
 impl Progress {
     fn new(run: &Session) -> Progress {
-        let chosen: Vec<&Figure> = figures::FIGURES.iter().filter(|f| run.selected(f.key)).collect();
-        let sections: Vec<Section> =
-            Section::ALL.into_iter().filter(|s| chosen.iter().any(|f| f.section == *s)).collect();
-        let total = chosen.iter().map(|f| intervals(&run.h, f)).sum();
+        let mut p =
+            Progress { sections: Vec::new(), total: 0.0, begun: 0.0, current: None, start: 0.0, h: run.h };
+        // One pass: the table lists each section's figures together, in the sections' order.
+        let mut chosen = 0;
+        for f in figures::FIGURES {
+            if run.selected(f.key) {
+                chosen += 1;
+                p.total += intervals(&run.h, f);
+                if !p.sections.contains(&f.section) {
+                    p.sections.push(f.section);
+                }
+            }
+        }
         let mode = if run.res.short { " (the short mode)" } else { "" };
-        note(&format!(
-            "{} figures in {} sections{mode}; their timed intervals alone take {}, the whole longer \
+        note(format_args!(
+            "{chosen} figures in {} sections{mode}; their timed intervals alone take {}, the whole longer \
              (setup, calibration): each section's line says about how long is left",
-            chosen.len(),
-            sections.len(),
-            crate::fmt::duration(total)
+            p.sections.len(),
+            crate::fmt::duration(p.total)
         ));
-        Progress { sections, total, begun: 0.0, current: None, start: sys::clock::monotonic(), h: run.h }
+        p.start = sys::clock::monotonic();
+        p
     }
 
     /// Figure `f` is next: a line when it begins a section.
@@ -462,14 +475,19 @@ impl Progress {
             } else {
                 String::new()
             };
-            note(&format!("[{k}/{}] {}: {}{left}", self.sections.len(), f.section.name(), f.section.about()));
+            note(format_args!(
+                "[{k}/{}] {}: {}{left}",
+                self.sections.len(),
+                f.section.name(),
+                f.section.about()
+            ));
         }
         self.begun += intervals(&self.h, f);
     }
 }
 
 /// One line on stderr, `lmbench: <msg>`.
-fn note(msg: &str) {
+fn note(msg: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "lmbench: {msg}");
 }
 
@@ -519,61 +537,54 @@ fn shared<T: Copy>(
 
 /// Measures one figure as its table entry says.
 fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
-    let p = r.points;
+    // Each figure's harness, with its program's floor (most have none, and it is unchanged).
+    let h = &r.h.at_least(floor(f.how));
+    let (p, mb) = (r.points, r.mb);
     match f.how {
-        How::Mhz => memory::mhz(&r.h),
-        How::NullCall => procs::null_call(&r.h),
-        How::NullIo => procs::null_io(&r.h),
-        How::Stat => procs::stat(&r.h, &r.small_file),
-        How::OpenClose => procs::open_close(&r.h, &r.small_file),
-        How::SelectTcp => procs::select_tcp(&r.h),
-        How::SigInstall => procs::sig_install(&r.h),
-        How::SigCatch => procs::sig_catch(&r.h),
-        How::ForkExit => procs::fork_exit(&r.h),
-        How::ForkExec => procs::fork_exec(&r.h, &r.me()?),
-        How::ForkShell => procs::fork_shell(&r.h, &r.me()?),
+        How::Mhz => memory::mhz(h),
+        How::NullCall => procs::null_call(h),
+        How::NullIo => procs::null_io(h),
+        How::Stat => procs::stat(h, &r.small_file),
+        How::OpenClose => procs::open_close(h, &r.small_file),
+        How::SelectTcp => procs::select_tcp(h),
+        How::SigInstall => procs::sig_install(h),
+        How::SigCatch => procs::sig_catch(h),
+        How::ForkExit => procs::fork_exit(h),
+        How::ForkExec => procs::fork_exec(h, &r.me()?),
+        How::ForkShell => procs::fork_shell(h, &r.me()?),
         How::Ctx { kb, procs } => ctx_figure(r, j, kb, procs),
-        How::LatPipe => ipc::lat_pipe(&r.h.at_least(floor(f.how))),
-        How::LatUnix => ipc::lat_unix(&r.h),
-        How::LatUdp => ipc::lat_udp(&r.h.at_least(floor(f.how))),
-        How::LatTcp => ipc::lat_tcp(&r.h.at_least(floor(f.how))),
-        How::LatConnect => ipc::lat_connect(&r.h),
-        How::FsCreate(kb) => {
-            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.0)
+        How::LatPipe => ipc::lat_pipe(h),
+        How::LatUnix => ipc::lat_unix(h),
+        How::LatUdp => ipc::lat_udp(h),
+        How::LatTcp => ipc::lat_tcp(h),
+        How::LatConnect => ipc::lat_connect(h),
+        How::FsCreate(kb) | How::FsDelete(kb) => {
+            let (create, delete) = shared(&mut j.fs, kb, || vm::fs_create_delete(h, &r.dir, kb * 1024))?;
+            Ok(if matches!(f.how, How::FsCreate(_)) { create } else { delete })
         }
-        How::FsDelete(kb) => {
-            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.1)
-        }
-        How::Mmap => {
-            let f = r.data_file()?;
-            vm::lat_mmap(&r.h, &f, r.mb)
+        How::Mmap | How::PageFault | How::BwReread | How::BwMmap => {
+            let file = &r.data_file()?;
+            match f.how {
+                How::Mmap => vm::lat_mmap(h, file, mb),
+                How::PageFault => vm::lat_pagefault(h, file),
+                How::BwReread => vm::bw_file_reread(h, file, mb),
+                _ => vm::bw_mmap_reread(h, file, mb),
+            }
         }
         How::ProtFault => prot_fault(r),
-        How::PageFault => {
-            let f = r.data_file()?;
-            vm::lat_pagefault(&r.h, &f)
-        }
-        How::SelectFile => procs::select_file(&r.h, &r.small_file),
-        How::BwPipe => ipc::bw_pipe(&r.h.at_least(floor(f.how))),
-        How::BwUnix => ipc::bw_unix(&r.h.at_least(floor(f.how))),
-        How::BwTcp => ipc::bw_tcp(&r.h),
-        How::BwReread => {
-            let f = r.data_file()?;
-            vm::bw_file_reread(&r.h, &f, r.mb)
-        }
-        How::BwMmap => {
-            let f = r.data_file()?;
-            vm::bw_mmap_reread(&r.h, &f, r.mb)
-        }
+        How::SelectFile => procs::select_file(h, &r.small_file),
+        How::BwPipe => ipc::bw_pipe(h),
+        How::BwUnix => ipc::bw_unix(h),
+        How::BwTcp => ipc::bw_tcp(h),
         // lmbench runs the copies at half its largest size and the rest at the largest.
-        How::BcopyLibc => memory::bcopy_libc(&r.h, r.mb / 2),
-        How::BcopyHand => memory::bcopy_hand(&r.h, r.mb / 2),
-        How::MemRead => memory::read(&r.h, r.mb),
-        How::MemWrite => memory::write(&r.h, r.mb),
+        How::BcopyLibc => memory::bcopy_libc(h, mb / 2),
+        How::BcopyHand => memory::bcopy_hand(h, mb / 2),
+        How::MemRead => memory::read(h, mb),
+        How::MemWrite => memory::write(h, mb),
         How::LatL1 => cache_latency(r, j, true),
         How::LatL2 => cache_latency(r, j, false),
-        How::LatMem => memory::load_latency(&r.h, p.main, memory::STRIDE),
-        How::LatMemRand => memory::random_latency(&r.h, p.main),
+        How::LatMem => memory::load_latency(h, p.main, memory::STRIDE),
+        How::LatMemRand => memory::random_latency(h, p.main),
     }
 }
 

@@ -186,11 +186,12 @@ pub fn of(section: Section) -> impl Iterator<Item = &'static Figure> {
 
 /// The help's list of sections and their figures, generated from the table.
 pub fn help() -> String {
+    use std::fmt::Write as _;
     let mut o = String::new();
     for s in Section::ALL {
-        o.push_str(&format!("    {:<5} {}\n", s.name(), s.about()));
+        let _ = writeln!(o, "    {:<5} {}", s.name(), s.about());
         for f in of(s) {
-            o.push_str(&format!("      {:<21} {:<15} {}\n", f.key, f.title, f.what));
+            let _ = writeln!(o, "      {:<21} {:<15} {}", f.key, f.title, f.what);
         }
     }
     o

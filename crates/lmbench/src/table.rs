@@ -8,6 +8,7 @@
 //! blocks below add only getsummary's headers and its few repeats and blank columns.
 
 use crate::figures::{self, Section};
+use std::fmt::Write as _;
 
 /// One host's figures, as measured or read back from a results file.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -98,10 +99,7 @@ pub fn num(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         return " ".repeat(len);
     }
-    let clip = |s: String, w: usize| -> String {
-        let s: String = s.chars().take(w).collect();
-        format!("{s:>w$}")
-    };
+    let clip = |s: String, w: usize| right(&s, w);
     if val >= 1e6 * 10f64.powi(len as i32 - 1) {
         return sci(val, len);
     }
@@ -131,8 +129,13 @@ fn sci(val: f64, len: usize) -> String {
         let x: i32 = x.parse().unwrap_or(0);
         format!("{m}e{}{:02}", if x < 0 { '-' } else { '+' }, x.abs())
     };
-    let fits = (0..=len.saturating_sub(6)).rev().map(c_e).find(|s| s.len() <= len);
-    format!("{:>len$}", fits.unwrap_or_else(|| "#".repeat(len)))
+    for prec in (0..=len.saturating_sub(6)).rev() {
+        let s = c_e(prec);
+        if s.len() <= len {
+            return format!("{s:>len$}");
+        }
+    }
+    "#".repeat(len)
 }
 
 /// lmbench's `inum`: a whole number right-aligned in `len`, blanks when not positive, `#`s
@@ -147,15 +150,13 @@ pub fn inum(val: f64, len: usize) -> String {
     }
 }
 
-/// `%-W.Ws`: left-aligned, cut to W.
-fn left(s: &str, w: usize) -> String {
-    let s: String = s.chars().take(w).collect();
-    format!("{s:<w$}")
+/// `s` cut to `w` characters (C's `%.Ws`).
+fn cut(s: &str, w: usize) -> &str {
+    s.char_indices().nth(w).map_or(s, |(i, _)| &s[..i])
 }
 /// `%W.Ws`: right-aligned, cut to W.
 fn right(s: &str, w: usize) -> String {
-    let s: String = s.chars().take(w).collect();
-    format!("{s:>w$}")
+    format!("{:>w$}", cut(s, w))
 }
 
 fn any(hosts: &[HostResults], keys: &[&str]) -> bool {
@@ -165,8 +166,9 @@ fn has(h: &HostResults, keys: &[&str]) -> bool {
     keys.iter().any(|k| h.get(k) > 0.0)
 }
 
-fn lead(h: &HostResults) -> String {
-    format!("{} {} ", left(&h.host, 9), right(&h.os, 13))
+/// A row's host and OS, getsummary's `%-9.9s %13.13s`.
+fn lead(h: &HostResults, o: &mut String) {
+    let _ = write!(o, "{:<9} {:>13} ", cut(&h.host, 9), cut(&h.os, 13));
 }
 
 /// A section of the printed table, in getsummary's layout.
@@ -270,7 +272,7 @@ impl Block {
         o.push_str(self.head);
         let cells = self.cells();
         for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&lead(h));
+            lead(h, o);
             for (i, &(k, w)) in cells.iter().enumerate() {
                 if i > 0 {
                     o.push(' ');
@@ -312,7 +314,7 @@ pub fn render(hosts: &[HostResults]) -> String {
             "SHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test, not figures to compare",
         );
         if hosts.len() > 1 {
-            o.push_str(&format!(" ({})", short.join(", ")));
+            let _ = write!(o, " ({})", short.join(", "));
         }
         o.push_str(".\n");
     }
@@ -341,18 +343,27 @@ fn memory_block(hosts: &[HostResults], o: &mut String) {
         "\nMemory latencies in nanoseconds - smaller is better\n",
         "------------------------------------------------------------------------------\n",
     ));
-    o.push_str(&format!("Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem{head}\n"));
-    o.push_str(&format!("--------- -------------   ---   ----   ----    --------    --------{rule}\n"));
+    let _ = write!(
+        o,
+        "Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem{head}\n\
+         --------- -------------   ---   ----   ----    --------    --------{rule}\n"
+    );
     for h in hosts.iter().filter(|h| has(h, &keys)) {
-        let mhz = h.get("mhz");
-        o.push_str(&format!("{} {}  {}", left(&h.host, 9), right(&h.os, 13), inum(mhz, 4)));
+        lead(h, o);
+        let _ = write!(o, " {}", inum(h.get("mhz"), 4));
         let (l1, l2, mem) = (h.get("lat_l1"), h.get("lat_l2"), h.get("lat_mem"));
         if l1 < 0.0 {
-            o.push_str(&format!("{:>6} {:>6} {:>11}    {}", "-", "-", "-", "Bad mhz?"));
+            o.push_str("     -      -           -    Bad mhz?");
         } else {
-            let rand = right(&num(h.get("lat_mem_rand"), 6), 11);
-            o.push_str(&format!(" {} {} {} {rand}", num(l1, 6), num(l2, 6), num(mem, 6)));
-            o.push_str(cache_guess(l1, l2, mem));
+            let rand = num(h.get("lat_mem_rand"), 6);
+            let _ = write!(
+                o,
+                " {} {} {} {rand:>11}{}",
+                num(l1, 6),
+                num(l2, 6),
+                num(mem, 6),
+                cache_guess(l1, l2, mem)
+            );
         }
         o.push('\n');
     }
@@ -382,21 +393,18 @@ pub fn footnotes(hosts: &[HostResults]) -> String {
     let mut o = String::from("\nColumns:\n");
     for f in figures::FIGURES {
         if hosts.iter().any(|h| h.figures.contains_key(f.key) || h.notes.contains_key(f.key)) {
-            o.push_str(&format!("  {:<15} {}\n", f.title, f.what));
+            let _ = writeln!(o, "  {:<15} {}", f.title, f.what);
         }
     }
     o.push_str("\nNotes:\n");
     for (cols, why) in NEVER {
-        o.push_str(&format!("  {cols}: {why}.\n"));
+        let _ = writeln!(o, "  {cols}: {why}.");
     }
     for h in hosts {
         for (key, why) in h.notes.iter() {
             let title = figures::figure(key).map_or(key.as_str(), |f| f.title);
-            if hosts.len() > 1 {
-                o.push_str(&format!("  {} {title} ({key}): {why}\n", h.host));
-            } else {
-                o.push_str(&format!("  {title} ({key}): {why}\n"));
-            }
+            let (host, sep) = if hosts.len() > 1 { (h.host.as_str(), " ") } else { ("", "") };
+            let _ = writeln!(o, "  {host}{sep}{title} ({key}): {why}");
         }
     }
     o
