@@ -159,7 +159,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     if !opts.summary.is_empty() {
         return summary(&opts.summary);
     }
-    measure_all(&opts)
+    measure_all(opts)
 }
 
 /// `--json FILE` opened at the start (fail now, not after minutes of measuring), never
@@ -249,29 +249,22 @@ impl Session {
     }
 
     fn record(&mut self, key: &str, r: std::io::Result<f64>) -> Option<f64> {
-        match r {
+        let why = match r {
             Ok(v) if v.is_finite() && v > 0.0 => {
                 self.res.figures.insert(key.to_string(), v);
                 self.res.notes.remove(key);
-                Some(v)
+                return Some(v);
             }
-            Ok(v) => {
-                self.res.note(key, format!("not measured: no positive figure ({v})"));
-                None
-            }
-            Err(e) if INTERRUPTED.load(Relaxed) => {
-                let _ = e;
-                None
-            }
+            Ok(v) => format!("no positive figure ({v})"),
+            Err(_) if INTERRUPTED.load(Relaxed) => return None,
             Err(e) if e.kind() == std::io::ErrorKind::OutOfMemory => {
                 self.out_of_memory = Some(format!("{key}: {e}"));
-                None
+                return None;
             }
-            Err(e) => {
-                self.res.note(key, format!("not measured: {e}"));
-                None
-            }
-        }
+            Err(e) => e.to_string(),
+        };
+        self.res.note(key, format!("not measured: {why}"));
+        None
     }
 
     /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
@@ -303,24 +296,24 @@ fn host_results() -> HostResults {
     HostResults { host: name, os: format!("{} {}", u.sysname, u.release), ..Default::default() }
 }
 
-fn measure_all(opts: &Opts) -> Result {
+fn measure_all(mut opts: Opts) -> Result {
     let caches = memory::cache_sizes();
     // The main-memory point is past the largest cache the system reports, in the short mode
     // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
     let main = memory::main_size(&caches);
-    let parent = scratch_parent(opts)?;
+    let parent = scratch_parent(&opts)?;
     // Fail now, not after minutes of measuring; the file is written through this descriptor.
     let json_out = opts.json.as_deref().map(open_json).transpose()?;
     let (scratch, small_file) = make_scratch(&parent)?;
     let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
     let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
-    let mut run = session(opts, &caches, main, scratch.0.clone(), small_file);
+    let mut run = session(&mut opts, &caches, main, scratch.0.clone(), small_file);
     measure_figures(&mut run);
     drop(scratch);
     if caches.is_empty() {
         note_no_cache_sizes(&mut run, main);
     }
-    print_results(opts, &run, json_out)?;
+    print_results(&opts, &run, json_out)?;
     if let Some(why) = run.out_of_memory {
         return Err(Error::failed(format!("{why}; the figures measured so far are shown")));
     }
@@ -360,8 +353,15 @@ fn make_scratch(parent: &std::path::Path) -> Result<(Scratch, PathBuf)> {
     Ok((scratch, small_file))
 }
 
-/// The harness and the sizes of the mode `opts` asks for, nothing measured yet.
-fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, small_file: PathBuf) -> Session {
+/// The harness and the sizes of the mode `opts` asks for (its `--only` list taken), nothing
+/// measured yet.
+fn session(
+    opts: &mut Opts,
+    caches: &[(u32, usize)],
+    main: usize,
+    dir: PathBuf,
+    small_file: PathBuf,
+) -> Session {
     let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
     Session {
         h: Harness { floors: !opts.short, ..Harness::new(enough, tries) },
@@ -373,7 +373,7 @@ fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, smal
         small_file,
         res: HostResults { short: opts.short, ..host_results() },
         verbose: sys::fd::isatty(2),
-        only: opts.only.clone(),
+        only: opts.only.take(),
         out_of_memory: None,
     }
 }
@@ -425,7 +425,9 @@ fn intervals(h: &Harness, f: &Figure) -> f64 {
 /// setup, buffers), by a factor the run so far measures; before any figure, only the intervals
 /// are known, and the start says so.
 struct Progress {
-    sections: Vec<Section>,
+    /// The number of sections selected, and of those begun (figures come section by section).
+    sections: usize,
+    begun_sections: usize,
     /// The sum of the selected figures' intervals, and of those begun.
     total: f64,
     begun: f64,
@@ -437,16 +439,24 @@ struct Progress {
 
 impl Progress {
     fn new(run: &Session) -> Progress {
-        let mut p =
-            Progress { sections: Vec::new(), total: 0.0, begun: 0.0, current: None, start: 0.0, h: run.h };
+        let mut p = Progress {
+            sections: 0,
+            begun_sections: 0,
+            total: 0.0,
+            begun: 0.0,
+            current: None,
+            start: 0.0,
+            h: run.h,
+        };
         // One pass: the table lists each section's figures together, in the sections' order.
-        let mut chosen = 0;
+        let (mut chosen, mut last) = (0, None);
         for f in figures::FIGURES {
             if run.selected(f.key) {
                 chosen += 1;
                 p.total += intervals(&run.h, f);
-                if !p.sections.contains(&f.section) {
-                    p.sections.push(f.section);
+                if last != Some(f.section) {
+                    last = Some(f.section);
+                    p.sections += 1;
                 }
             }
         }
@@ -454,7 +464,7 @@ impl Progress {
         note(format_args!(
             "{chosen} figures in {} sections{mode}; their timed intervals alone take {}, the whole longer \
              (setup, calibration): each section's line says about how long is left",
-            p.sections.len(),
+            p.sections,
             crate::fmt::duration(p.total)
         ));
         p.start = sys::clock::monotonic();
@@ -465,7 +475,7 @@ impl Progress {
     fn figure(&mut self, f: &Figure) {
         if self.current != Some(f.section) {
             self.current = Some(f.section);
-            let k = self.sections.iter().position(|s| *s == f.section).map_or(0, |k| k + 1);
+            self.begun_sections += 1;
             let spent = sys::clock::monotonic() - self.start;
             let left = if self.begun > 0.0 {
                 format!(
@@ -476,8 +486,9 @@ impl Progress {
                 String::new()
             };
             note(format_args!(
-                "[{k}/{}] {}: {}{left}",
-                self.sections.len(),
+                "[{}/{}] {}: {}{left}",
+                self.begun_sections,
+                self.sections,
                 f.section.name(),
                 f.section.about()
             ));
@@ -550,8 +561,14 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
         How::SigInstall => procs::sig_install(h),
         How::SigCatch => procs::sig_catch(h),
         How::ForkExit => procs::fork_exit(h),
-        How::ForkExec => procs::fork_exec(h, &r.me()?),
-        How::ForkShell => procs::fork_shell(h, &r.me()?),
+        How::ForkExec | How::ForkShell => {
+            let me = &r.me()?;
+            if f.how == How::ForkExec {
+                procs::fork_exec(h, me)
+            } else {
+                procs::fork_shell(h, me)
+            }
+        }
         How::Ctx { kb, procs } => ctx_figure(r, j, kb, procs),
         How::LatPipe => ipc::lat_pipe(h),
         How::LatUnix => ipc::lat_unix(h),

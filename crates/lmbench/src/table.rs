@@ -126,8 +126,8 @@ fn sci(val: f64, len: usize) -> String {
     let c_e = |prec: usize| {
         let e = format!("{val:.prec$e}");
         let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
-        let x: i32 = x.parse().unwrap_or(0);
-        format!("{m}e{}{:02}", if x < 0 { '-' } else { '+' }, x.abs())
+        let (sign, x) = x.strip_prefix('-').map_or(('+', x), |x| ('-', x));
+        format!("{m}e{sign}{x:0>2}")
     };
     for prec in (0..=len.saturating_sub(6)).rev() {
         let s = c_e(prec);
@@ -266,12 +266,11 @@ impl Block {
 
     fn render(&self, hosts: &[HostResults], o: &mut String) {
         let keys = self.shown_by();
-        if !any(hosts, &keys) {
-            return;
-        }
-        o.push_str(self.head);
         let cells = self.cells();
+        // The head before the first row: a section without rows is left out.
+        let mut head = self.head;
         for h in hosts.iter().filter(|h| has(h, &keys)) {
+            o.push_str(std::mem::take(&mut head));
             lead(h, o);
             for (i, &(k, w)) in cells.iter().enumerate() {
                 if i > 0 {
