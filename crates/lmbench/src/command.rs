@@ -87,7 +87,8 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 let v = p.value()?.string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
                 let mut list = Vec::new();
                 for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    if Section::by_name(s).is_none() && figures::figure(s).is_none() {
+                    // Every section has figures: a name is known if a figure or its section has it.
+                    if !figures::FIGURES.iter().any(|f| f.key == s || f.section.name() == s) {
                         return Err(unknown_section(s));
                     }
                     list.push(s.to_string());
@@ -230,22 +231,20 @@ struct Session {
 }
 
 impl Session {
-    /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
-    /// None when interrupted or not selected).
-    fn to_measure(&self, key: &str) -> std::result::Result<(), Option<f64>> {
-        if INTERRUPTED.load(Relaxed) || self.out_of_memory.is_some() {
-            return Err(None);
-        }
-        if let Some(v) = self.res.figures.get(key) {
-            return Err(Some(*v));
-        }
-        if !self.selected(key) {
-            return Err(None);
+    /// Whether to measure `key`: not when interrupted, out of memory, measured already or not
+    /// selected.
+    fn to_measure(&self, key: &str) -> bool {
+        if INTERRUPTED.load(Relaxed)
+            || self.out_of_memory.is_some()
+            || self.res.figures.contains_key(key)
+            || !self.selected(key)
+        {
+            return false;
         }
         if self.verbose {
             let _ = writeln!(std::io::stderr(), "lmbench: {key}");
         }
-        Ok(())
+        true
     }
 
     fn record(&mut self, key: &str, r: std::io::Result<f64>) -> Option<f64> {
@@ -510,7 +509,7 @@ fn measure_figures(run: &mut Session) {
         if run.selected(f.key) && !INTERRUPTED.load(Relaxed) {
             progress.figure(f);
         }
-        if run.to_measure(f.key).is_ok() {
+        if run.to_measure(f.key) {
             let r = how(run, &mut joint, f);
             run.record(f.key, r);
         }

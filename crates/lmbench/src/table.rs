@@ -259,17 +259,13 @@ impl Block {
         v
     }
 
-    /// The figures whose values show this section and a host's row.
-    fn shown_by(&self) -> Vec<&'static str> {
-        self.cells().into_iter().map(|c| c.0).filter(|k| !self.silent.contains(k)).collect()
-    }
-
     fn render(&self, hosts: &[HostResults], o: &mut String) {
-        let keys = self.shown_by();
         let cells = self.cells();
+        // A host's row shows where a figure of the section, not a silent one, has a value.
+        let shows = |h: &HostResults| cells.iter().any(|&(k, _)| !self.silent.contains(&k) && h.get(k) > 0.0);
         // The head before the first row: a section without rows is left out.
         let mut head = self.head;
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
+        for h in hosts.iter().filter(|h| shows(h)) {
             o.push_str(std::mem::take(&mut head));
             lead(h, o);
             for (i, &(k, w)) in cells.iter().enumerate() {
@@ -307,13 +303,19 @@ pub fn render(hosts: &[HostResults]) -> String {
     o.push_str("\n                 L M B E N C H  3 . 0   S U M M A R Y\n");
     o.push_str("                 ------------------------------------\n");
     // lmbench's "(Alpha software, do not distribute)" line is left out: this is not lmbench.
-    let short: Vec<&str> = hosts.iter().filter(|h| h.short).map(|h| h.host.as_str()).collect();
-    if !short.is_empty() {
+    if hosts.iter().any(|h| h.short) {
         o.push_str(
             "SHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test, not figures to compare",
         );
         if hosts.len() > 1 {
-            let _ = write!(o, " ({})", short.join(", "));
+            // The short runs' hosts, as " (a, b)".
+            let mut sep = " (";
+            for h in hosts.iter().filter(|h| h.short) {
+                o.push_str(sep);
+                o.push_str(&h.host);
+                sep = ", ";
+            }
+            o.push(')');
         }
         o.push_str(".\n");
     }
