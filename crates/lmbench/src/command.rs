@@ -575,6 +575,7 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
         How::LatTcp => ipc::lat_tcp(h),
         How::LatConnect => ipc::lat_connect(h),
         How::FsCreate(kb) | How::FsDelete(kb) => {
+            let kb = usize::from(kb);
             let (create, delete) = shared(&mut j.fs, kb, || vm::fs_create_delete(h, &r.dir, kb * 1024))?;
             Ok(if matches!(f.how, How::FsCreate(_)) { create } else { delete })
         }
@@ -605,7 +606,7 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
 }
 
 /// One `lat_ctx -s KB N...` run: the ring overhead for the largest N, then each N.
-fn ctx_figure(r: &mut Session, j: &mut Joint, kb: usize, procs: usize) -> std::io::Result<f64> {
+fn ctx_figure(r: &mut Session, j: &mut Joint, kb: u8, procs: u8) -> std::io::Result<f64> {
     let max = figures::FIGURES
         .iter()
         .filter_map(|f| match f.how {
@@ -614,6 +615,7 @@ fn ctx_figure(r: &mut Session, j: &mut Joint, kb: usize, procs: usize) -> std::i
         })
         .max()
         .unwrap_or(procs);
+    let (kb, max, procs) = (usize::from(kb), usize::from(max), usize::from(procs));
     let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
         .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
     ctx::ctx(&r.h, procs, kb, ovr)

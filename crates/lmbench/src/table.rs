@@ -255,7 +255,7 @@ impl Block {
     /// The cells after the host and OS, left to right.
     fn cells(&self) -> Vec<Cell> {
         let mut v: Vec<Cell> = self.lead_with.into_iter().collect();
-        v.extend(figures::of(self.section).map(|f| (f.key, f.width)));
+        v.extend(figures::of(self.section).map(|f| (f.key, f.width.into())));
         v
     }
 
