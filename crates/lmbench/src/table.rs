@@ -99,21 +99,20 @@ pub fn num(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         return " ".repeat(len);
     }
-    let clip = |s: String, w: usize| right(&s, w);
-    if val >= 1e6 * 10f64.powi(len as i32 - 1) {
+    if val >= 1e6 * 10f64.powi(len as i32 - 1) || val < 0.001 {
         return sci(val, len);
     }
-    if val >= 10e6 {
-        format!("{}M", clip(format!("{:.1}", val / 1e6), len - 1))
+    // One decimal from ten up, in M or K from ten million or ten thousand; below ten, as many
+    // decimals as the width holds.
+    let (v, unit) = if val >= 10e6 {
+        (val / 1e6, "M")
     } else if val >= 10e3 {
-        format!("{}K", clip(format!("{:.1}", val / 1e3), len - 1))
-    } else if val >= 10.0 {
-        clip(format!("{val:.1}"), len)
-    } else if val < 0.001 {
-        sci(val, len)
+        (val / 1e3, "K")
     } else {
-        clip(format!("{val:.prec$}", prec = len.saturating_sub(2)), len)
-    }
+        (val, "")
+    };
+    let prec = if val >= 10.0 { 1 } else { len.saturating_sub(2) };
+    format!("{}{unit}", right(&format!("{v:.prec$}"), len - unit.len()))
 }
 
 /// C's `%.Ne` (the exponent signed, at least two digits) in `len` characters: getsummary's
