@@ -171,11 +171,15 @@ fn open_json(j: &std::path::Path) -> Result<std::fs::File> {
 }
 
 /// A `--summary` file, read without blocking and at most [`MAX_SUMMARY`] bytes.
-fn read_summary(f: &std::path::Path) -> std::io::Result<String> {
+fn read_summary(f: &std::path::Path) -> Result<String> {
     use std::io::Read;
     let mut text = String::new();
-    let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", f.display()));
-    sys::fd::open_file(f, sys::fd::Open::Read)?.take(MAX_SUMMARY).read_to_string(&mut text).map_err(named)?;
+    // The open's errors name the file; a read's are named here.
+    let file = sys::fd::open_file(f, sys::fd::Open::Read)
+        .map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
+    file.take(MAX_SUMMARY)
+        .read_to_string(&mut text)
+        .map_err(|e| Error::usage(format!("--summary: cannot read {}: {e}", f.display())))?;
     Ok(text)
 }
 
@@ -185,7 +189,7 @@ const MAX_SUMMARY: u64 = 16 << 20;
 fn summary(files: &[PathBuf]) -> Result {
     let mut hosts = Vec::new();
     for f in files {
-        let text = read_summary(f).map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
+        let text = read_summary(f)?;
         hosts.push(from_json(&text).map_err(|e| Error::usage(format!("--summary: '{}': {e}", f.display())))?);
     }
     show(&hosts)

@@ -28,37 +28,50 @@ pub struct HostResults {
 /// Why figures have no value, by key, in key order.
 pub type Notes = Keyed<String>;
 
-/// Values by key, in key order: a sorted list, since a host has a few dozen figures at most and a
-/// map type would cost the binary its own code for each value type (4 KB for one).
+/// Values by key, in key order: sorted lists, since a host has a few dozen figures at most and a
+/// map type would cost the binary its own code for each value type (4 KB for one); the keys in
+/// a list of their own, so that one search serves every value type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Keyed<V>(Vec<(String, V)>);
+pub struct Keyed<V> {
+    keys: Vec<String>,
+    values: Vec<V>,
+}
 
 impl<V> Default for Keyed<V> {
     fn default() -> Self {
-        Keyed(Vec::new())
+        Keyed { keys: Vec::new(), values: Vec::new() }
     }
+}
+
+/// Where `key` is among the sorted `keys`, or where it would go.
+fn find(keys: &[String], key: &str) -> Result<usize, usize> {
+    keys.binary_search_by(|k| k.as_str().cmp(key))
 }
 
 impl<V> Keyed<V> {
     fn find(&self, key: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+        find(&self.keys, key)
     }
 
     /// Sets `key`'s value, replacing any it had.
     pub fn insert(&mut self, key: String, value: V) {
         match self.find(&key) {
-            Ok(i) => self.0[i].1 = value,
-            Err(i) => self.0.insert(i, (key, value)),
+            Ok(i) => self.values[i] = value,
+            Err(i) => {
+                self.keys.insert(i, key);
+                self.values.insert(i, value);
+            }
         }
     }
 
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.find(key).ok().map(|i| &self.0[i].1)
+        self.find(key).ok().map(|i| &self.values[i])
     }
 
     pub fn remove(&mut self, key: &str) {
         if let Ok(i) = self.find(key) {
-            self.0.remove(i);
+            self.keys.remove(i);
+            self.values.remove(i);
         }
     }
 
@@ -68,11 +81,11 @@ impl<V> Keyed<V> {
 
     /// (key, value), in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.keys.iter().zip(&self.values)
     }
 
     pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.0.iter().map(|(_, v)| v)
+        self.values.iter()
     }
 }
 
