@@ -235,13 +235,14 @@ struct Session {
 }
 
 impl Session {
-    /// Whether to measure `key`: not when interrupted, out of memory, measured already or not
+    /// Whether to measure `f`: not when interrupted, out of memory, measured already or not
     /// selected.
-    fn to_measure(&self, key: &str) -> bool {
+    fn to_measure(&self, f: &Figure) -> bool {
+        let key = f.key;
         if INTERRUPTED.load(Relaxed)
             || self.out_of_memory.is_some()
             || self.res.figures.contains_key(key)
-            || !self.selected(key)
+            || !self.selected(f)
         {
             return false;
         }
@@ -270,10 +271,9 @@ impl Session {
         None
     }
 
-    /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
-    fn selected(&self, key: &str) -> bool {
-        let section = figures::figure(key).map_or("", |f| f.section.name());
-        self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))
+    /// Whether `f` is to be measured: its section or itself is in --only (or no --only).
+    fn selected(&self, f: &Figure) -> bool {
+        self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == f.key || x == f.section.name()))
     }
 
     fn data_file(&mut self) -> std::io::Result<PathBuf> {
@@ -304,7 +304,7 @@ fn measure_all(mut opts: Opts) -> Result {
     // The main-memory point is past the largest cache the system reports, in the short mode
     // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
     let main = memory::main_size(&caches);
-    let parent = scratch_parent(&opts)?;
+    let parent = scratch_parent(opts.dir.take())?;
     // Fail now, not after minutes of measuring; the file is written through this descriptor.
     let json_out = opts.json.as_deref().map(open_json).transpose()?;
     let (scratch, small_file) = make_scratch(&parent)?;
@@ -327,12 +327,9 @@ fn measure_all(mut opts: Opts) -> Result {
 }
 
 /// `--dir`, else `$TMPDIR`, else /tmp: it must be a directory no other user can swap.
-fn scratch_parent(opts: &Opts) -> Result<PathBuf> {
-    let parent = opts
-        .dir
-        .clone()
-        .or_else(|| std::env::var_os("TMPDIR").map(PathBuf::from))
-        .unwrap_or_else(|| "/tmp".into());
+fn scratch_parent(dir: Option<PathBuf>) -> Result<PathBuf> {
+    let parent =
+        dir.or_else(|| std::env::var_os("TMPDIR").map(PathBuf::from)).unwrap_or_else(|| "/tmp".into());
     if !parent.is_dir() {
         return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
     }
@@ -454,7 +451,7 @@ impl Progress {
         // One pass: the table lists each section's figures together, in the sections' order.
         let (mut chosen, mut last) = (0, None);
         for f in figures::FIGURES {
-            if run.selected(f.key) {
+            if run.selected(f) {
                 chosen += 1;
                 p.total += intervals(&run.h, f);
                 if last != Some(f.section) {
@@ -510,10 +507,10 @@ fn measure_figures(run: &mut Session) {
     let mut joint = Joint::default();
     let mut progress = Progress::new(run);
     for f in figures::FIGURES {
-        if run.selected(f.key) && !INTERRUPTED.load(Relaxed) {
+        if run.selected(f) && !INTERRUPTED.load(Relaxed) {
             progress.figure(f);
         }
-        if run.to_measure(f.key) {
+        if run.to_measure(f) {
             let r = how(run, &mut joint, f);
             run.record(f.key, r);
         }
@@ -611,14 +608,14 @@ fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
 
 /// One `lat_ctx -s KB N...` run: the ring overhead for the largest N, then each N.
 fn ctx_figure(r: &mut Session, j: &mut Joint, kb: u8, procs: u8) -> std::io::Result<f64> {
-    let max = figures::FIGURES
-        .iter()
-        .filter_map(|f| match f.how {
-            How::Ctx { kb: k, procs } if k == kb => Some(procs),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(procs);
+    let mut max = procs;
+    for f in figures::FIGURES {
+        if let How::Ctx { kb: k, procs: n } = f.how {
+            if k == kb {
+                max = max.max(n);
+            }
+        }
+    }
     let (kb, max, procs) = (usize::from(kb), usize::from(max), usize::from(procs));
     let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
         .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
@@ -713,15 +710,14 @@ mod tests {
         for s in figures::Section::ALL {
             let r = selecting(Some(&[s.name()]));
             let picked: Vec<&str> =
-                figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+                figures::FIGURES.iter().filter(|f| r.selected(f)).map(|f| f.key).collect();
             let own: Vec<&str> = figures::of(s).map(|f| f.key).collect();
             assert_eq!(picked, own, "--only {}", s.name());
             assert!(!own.is_empty());
         }
         let r = selecting(Some(&["lat_pipe", "bw_pipe"]));
-        let picked: Vec<&str> =
-            figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+        let picked: Vec<&str> = figures::FIGURES.iter().filter(|f| r.selected(f)).map(|f| f.key).collect();
         assert_eq!(picked, ["lat_pipe", "bw_pipe"]);
-        assert!(figures::FIGURES.iter().all(|f| selecting(None).selected(f.key)));
+        assert!(figures::FIGURES.iter().all(|f| selecting(None).selected(f)));
     }
 }
