@@ -122,8 +122,12 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
 /// A word of `--only` that names no section or figure: the closest names, on one short line
 /// (the list is behind `--help`).
 fn unknown_section(s: &str) -> Error {
-    let mut names: Vec<&str> = figures::FIGURES.iter().map(|f| f.key).collect();
-    names.extend(Section::ALL.map(Section::name));
+    // Each figure's name and its section's: a section named again is one name to `closest`.
+    let mut names = Vec::new();
+    for f in figures::FIGURES {
+        names.push(f.key);
+        names.push(f.section.name());
+    }
     unknown("--only name", s, names)
 }
 
@@ -198,7 +202,7 @@ fn summary(files: &[PathBuf]) -> Result {
 /// The table and its footnotes on stdout.
 fn show(hosts: &[HostResults]) -> Result {
     let mut out = table::render(hosts);
-    out.push_str(&table::footnotes(hosts));
+    table::footnotes(hosts, &mut out);
     crate::error::print_table(&out)
 }
 
@@ -247,7 +251,7 @@ impl Session {
             return false;
         }
         if self.verbose {
-            let _ = writeln!(std::io::stderr(), "lmbench: {key}");
+            note(format_args!("{key}"));
         }
         true
     }

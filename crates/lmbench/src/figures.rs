@@ -189,11 +189,14 @@ pub fn of(section: Section) -> impl Iterator<Item = &'static Figure> {
 pub fn help() -> String {
     use std::fmt::Write as _;
     let mut o = String::new();
-    for s in Section::ALL {
-        let _ = writeln!(o, "    {:<5} {}", s.name(), s.about());
-        for f in of(s) {
-            let _ = writeln!(o, "      {:<21} {:<15} {}", f.key, f.title, f.what);
+    // The table lists each section's figures together, in the sections' order.
+    let mut last = None;
+    for f in FIGURES {
+        if last != Some(f.section) {
+            last = Some(f.section);
+            let _ = writeln!(o, "    {:<5} {}", f.section.name(), f.section.about());
         }
+        let _ = writeln!(o, "      {:<21} {:<15} {}", f.key, f.title, f.what);
     }
     o
 }

@@ -125,7 +125,9 @@ pub fn num(val: f64, len: usize) -> String {
         (val, "")
     };
     let prec = if val >= 10.0 { 1 } else { len.saturating_sub(2) };
-    format!("{}{unit}", right(&format!("{v:.prec$}"), len - unit.len()))
+    // Right-aligned and cut to the width, as C's `%W.Ws`.
+    let w = len - unit.len();
+    format!("{:>w$}{unit}", cut(&format!("{v:.prec$}"), w))
 }
 
 /// C's `%.Ne` (the exponent signed, at least two digits) in `len` characters: getsummary's
@@ -165,10 +167,6 @@ pub fn inum(val: f64, len: usize) -> String {
 /// `s` cut to `w` characters (C's `%.Ws`).
 fn cut(s: &str, w: usize) -> &str {
     s.char_indices().nth(w).map_or(s, |(i, _)| &s[..i])
-}
-/// `%W.Ws`: right-aligned, cut to W.
-fn right(s: &str, w: usize) -> String {
-    format!("{:>w$}", cut(s, w))
 }
 
 fn any(hosts: &[HostResults], keys: &[&str]) -> bool {
@@ -311,9 +309,10 @@ fn cell(h: &HostResults, key: &str, w: usize) -> String {
 /// The whole summary for `hosts`, lmbench 3's banner and sections; sections where no host has
 /// a figure are left out, as getsummary leaves them out.
 pub fn render(hosts: &[HostResults]) -> String {
-    let mut o = String::new();
-    o.push_str("\n                 L M B E N C H  3 . 0   S U M M A R Y\n");
-    o.push_str("                 ------------------------------------\n");
+    let mut o = String::from(concat!(
+        "\n                 L M B E N C H  3 . 0   S U M M A R Y\n",
+        "                 ------------------------------------\n",
+    ));
     // lmbench's "(Alpha software, do not distribute)" line is left out: this is not lmbench.
     if hosts.iter().any(|h| h.short) {
         o.push_str(
@@ -399,11 +398,11 @@ fn cache_guess(l1: f64, l2: f64, mem: f64) -> &'static str {
     }
 }
 
-/// The footnotes under the table: what each column shown measures; then the columns never
-/// measured, and each host's figures that could not be measured and why.
-pub fn footnotes(hosts: &[HostResults]) -> String {
+/// The footnotes under the table, added to `o`: what each column shown measures; then the
+/// columns never measured, and each host's figures that could not be measured and why.
+pub fn footnotes(hosts: &[HostResults], o: &mut String) {
     // What the columns shown are: lmbench's programs behind them (`lmbench --help` lists all).
-    let mut o = String::from("\nColumns:\n");
+    o.push_str("\nColumns:\n");
     for f in figures::FIGURES {
         if hosts.iter().any(|h| h.figures.contains_key(f.key) || h.notes.contains_key(f.key)) {
             let _ = writeln!(o, "  {:<15} {}", f.title, f.what);
@@ -420,7 +419,6 @@ pub fn footnotes(hosts: &[HostResults]) -> String {
             let _ = writeln!(o, "  {host}{sep}{title} ({key}): {why}");
         }
     }
-    o
 }
 
 #[cfg(test)]
@@ -651,7 +649,8 @@ mod tests {
             "{one}"
         );
         assert!(render(&[a.clone(), host("b")]).contains("not figures to compare (a).\n"));
-        let notes = footnotes(&[a]);
+        let mut notes = String::new();
+        footnotes(&[a], &mut notes);
         assert!(notes.starts_with("\nColumns:\n  null call       lat_syscall null: getppid()\n"), "{notes}");
         assert!(notes.contains("\n  Main mem        lat_mem_rd, stride 128"), "{notes}");
         // Only the columns with a figure (or a note) are explained.
