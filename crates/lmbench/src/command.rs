@@ -87,7 +87,8 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 let v = p.value()?.string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
                 let mut list = Vec::new();
                 for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    if Section::by_name(s).is_none() && figures::figure(s).is_none() {
+                    // Every section has figures: a name is known if a figure or its section has it.
+                    if !figures::FIGURES.iter().any(|f| f.key == s || f.section.name() == s) {
                         return Err(unknown_section(s));
                     }
                     list.push(s.to_string());
@@ -121,12 +122,13 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
 /// A word of `--only` that names no section or figure: the closest names, on one short line
 /// (the list is behind `--help`).
 fn unknown_section(s: &str) -> Error {
-    let names = Section::ALL.iter().map(|s| s.name()).chain(figures::FIGURES.iter().map(|f| f.key));
-    Error::usage(format!(
-        "unknown --only name '{}'{}; see lmbench --help",
-        base::args::escaped(s),
-        base::suggest::did_you_mean(&base::suggest::closest(s, names))
-    ))
+    // Each figure's name and its section's: a section named again is one name to `closest`.
+    let mut names = Vec::new();
+    for f in figures::FIGURES {
+        names.push(f.key);
+        names.push(f.section.name());
+    }
+    unknown("--only name", s, names)
 }
 
 /// An option lmbench does not take, with the closest it does.
@@ -136,10 +138,15 @@ fn unknown_option(arg: lexopt::Arg) -> Error {
         lexopt::Arg::Long(l) => format!("--{l}"),
         lexopt::Arg::Value(_) => return arg.unexpected().into(),
     };
+    unknown("option", &word, WORDS.to_vec())
+}
+
+/// `word`, which names no `what`, with the closest of `names`.
+fn unknown(what: &str, word: &str, names: Vec<&str>) -> Error {
     Error::usage(format!(
-        "unknown option '{}'{}; see lmbench --help",
-        base::args::escaped(&word),
-        base::suggest::did_you_mean(&base::suggest::closest(&word, WORDS.iter().copied()))
+        "unknown {what} '{}'{}; see lmbench --help",
+        base::args::escaped(word),
+        base::suggest::did_you_mean(&base::suggest::closest(word, names))
     ))
 }
 
@@ -157,7 +164,7 @@ pub fn main(args: Vec<OsString>) -> Result {
     if !opts.summary.is_empty() {
         return summary(&opts.summary);
     }
-    measure_all(&opts)
+    measure_all(opts)
 }
 
 /// `--json FILE` opened at the start (fail now, not after minutes of measuring), never
@@ -168,11 +175,15 @@ fn open_json(j: &std::path::Path) -> Result<std::fs::File> {
 }
 
 /// A `--summary` file, read without blocking and at most [`MAX_SUMMARY`] bytes.
-fn read_summary(f: &std::path::Path) -> std::io::Result<String> {
+fn read_summary(f: &std::path::Path) -> Result<String> {
     use std::io::Read;
     let mut text = String::new();
-    let named = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", f.display()));
-    sys::fd::open_file(f, sys::fd::Open::Read)?.take(MAX_SUMMARY).read_to_string(&mut text).map_err(named)?;
+    // The open's errors name the file; a read's are named here.
+    let file = sys::fd::open_file(f, sys::fd::Open::Read)
+        .map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
+    file.take(MAX_SUMMARY)
+        .read_to_string(&mut text)
+        .map_err(|e| Error::usage(format!("--summary: cannot read {}: {e}", f.display())))?;
     Ok(text)
 }
 
@@ -182,11 +193,16 @@ const MAX_SUMMARY: u64 = 16 << 20;
 fn summary(files: &[PathBuf]) -> Result {
     let mut hosts = Vec::new();
     for f in files {
-        let text = read_summary(f).map_err(|e| Error::usage(format!("--summary: cannot read {e}")))?;
+        let text = read_summary(f)?;
         hosts.push(from_json(&text).map_err(|e| Error::usage(format!("--summary: '{}': {e}", f.display())))?);
     }
-    let mut out = table::render(&hosts);
-    out.push_str(&table::footnotes(&hosts));
+    show(&hosts)
+}
+
+/// The table and its footnotes on stdout.
+fn show(hosts: &[HostResults]) -> Result {
+    let mut out = table::render(hosts);
+    table::footnotes(hosts, &mut out);
     crate::error::print_table(&out)
 }
 
@@ -223,54 +239,45 @@ struct Session {
 }
 
 impl Session {
-    /// Ok to measure `key`; else what `fig` returns without measuring (its earlier value, or
-    /// None when interrupted or not selected).
-    fn to_measure(&self, key: &str) -> std::result::Result<(), Option<f64>> {
-        if INTERRUPTED.load(Relaxed) || self.out_of_memory.is_some() {
-            return Err(None);
-        }
-        if let Some(v) = self.res.figures.get(key) {
-            return Err(Some(*v));
-        }
-        if !self.selected(key) {
-            return Err(None);
+    /// Whether to measure `f`: not when interrupted, out of memory, measured already or not
+    /// selected.
+    fn to_measure(&self, f: &Figure) -> bool {
+        let key = f.key;
+        if INTERRUPTED.load(Relaxed)
+            || self.out_of_memory.is_some()
+            || self.res.figures.contains_key(key)
+            || !self.selected(f)
+        {
+            return false;
         }
         if self.verbose {
-            let _ = writeln!(std::io::stderr(), "lmbench: {key}");
+            note(format_args!("{key}"));
         }
-        Ok(())
+        true
     }
 
     fn record(&mut self, key: &str, r: std::io::Result<f64>) -> Option<f64> {
-        match r {
+        let why = match r {
             Ok(v) if v.is_finite() && v > 0.0 => {
                 self.res.figures.insert(key.to_string(), v);
                 self.res.notes.remove(key);
-                Some(v)
+                return Some(v);
             }
-            Ok(v) => {
-                self.res.note(key, format!("not measured: no positive figure ({v})"));
-                None
-            }
-            Err(e) if INTERRUPTED.load(Relaxed) => {
-                let _ = e;
-                None
-            }
+            Ok(v) => format!("no positive figure ({v})"),
+            Err(_) if INTERRUPTED.load(Relaxed) => return None,
             Err(e) if e.kind() == std::io::ErrorKind::OutOfMemory => {
                 self.out_of_memory = Some(format!("{key}: {e}"));
-                None
+                return None;
             }
-            Err(e) => {
-                self.res.note(key, format!("not measured: {e}"));
-                None
-            }
-        }
+            Err(e) => e.to_string(),
+        };
+        self.res.note(key, format!("not measured: {why}"));
+        None
     }
 
-    /// Whether `key` is to be measured: its section or itself is in --only (or no --only).
-    fn selected(&self, key: &str) -> bool {
-        let section = figures::figure(key).map_or("", |f| f.section.name());
-        self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == key || x == section))
+    /// Whether `f` is to be measured: its section or itself is in --only (or no --only).
+    fn selected(&self, f: &Figure) -> bool {
+        self.only.as_ref().map_or(true, |l| l.iter().any(|x| x == f.key || x == f.section.name()))
     }
 
     fn data_file(&mut self) -> std::io::Result<PathBuf> {
@@ -296,24 +303,24 @@ fn host_results() -> HostResults {
     HostResults { host: name, os: format!("{} {}", u.sysname, u.release), ..Default::default() }
 }
 
-fn measure_all(opts: &Opts) -> Result {
+fn measure_all(mut opts: Opts) -> Result {
     let caches = memory::cache_sizes();
     // The main-memory point is past the largest cache the system reports, in the short mode
     // too (an 8 MiB ring would be inside many L3 caches); only the bandwidth buffers shrink.
     let main = memory::main_size(&caches);
-    let parent = scratch_parent(opts)?;
+    let parent = scratch_parent(opts.dir.take())?;
     // Fail now, not after minutes of measuring; the file is written through this descriptor.
     let json_out = opts.json.as_deref().map(open_json).transpose()?;
     let (scratch, small_file) = make_scratch(&parent)?;
     let _ = sys::signal::on_signal(libc::SIGINT, on_interrupt);
     let _ = sys::signal::on_signal(libc::SIGTERM, on_interrupt);
-    let mut run = session(opts, &caches, main, scratch.0.clone(), small_file);
+    let mut run = session(&mut opts, &caches, main, scratch.0.clone(), small_file);
     measure_figures(&mut run);
     drop(scratch);
     if caches.is_empty() {
         note_no_cache_sizes(&mut run, main);
     }
-    print_results(opts, &run, json_out)?;
+    print_results(&opts, &run, json_out)?;
     if let Some(why) = run.out_of_memory {
         return Err(Error::failed(format!("{why}; the figures measured so far are shown")));
     }
@@ -324,12 +331,9 @@ fn measure_all(opts: &Opts) -> Result {
 }
 
 /// `--dir`, else `$TMPDIR`, else /tmp: it must be a directory no other user can swap.
-fn scratch_parent(opts: &Opts) -> Result<PathBuf> {
-    let parent = opts
-        .dir
-        .clone()
-        .or_else(|| std::env::var_os("TMPDIR").map(PathBuf::from))
-        .unwrap_or_else(|| "/tmp".into());
+fn scratch_parent(dir: Option<PathBuf>) -> Result<PathBuf> {
+    let parent =
+        dir.or_else(|| std::env::var_os("TMPDIR").map(PathBuf::from)).unwrap_or_else(|| "/tmp".into());
     if !parent.is_dir() {
         return Err(Error::usage(format!("--dir: '{}' is not a directory", parent.display())));
     }
@@ -353,8 +357,15 @@ fn make_scratch(parent: &std::path::Path) -> Result<(Scratch, PathBuf)> {
     Ok((scratch, small_file))
 }
 
-/// The harness and the sizes of the mode `opts` asks for, nothing measured yet.
-fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, small_file: PathBuf) -> Session {
+/// The harness and the sizes of the mode `opts` asks for (its `--only` list taken), nothing
+/// measured yet.
+fn session(
+    opts: &mut Opts,
+    caches: &[(u32, usize)],
+    main: usize,
+    dir: PathBuf,
+    small_file: PathBuf,
+) -> Session {
     let (enough, tries) = if opts.short { (5_000.0, 3) } else { (100_000.0, 11) };
     Session {
         h: Harness { floors: !opts.short, ..Harness::new(enough, tries) },
@@ -366,7 +377,7 @@ fn session(opts: &Opts, caches: &[(u32, usize)], main: usize, dir: PathBuf, smal
         small_file,
         res: HostResults { short: opts.short, ..host_results() },
         verbose: sys::fd::isatty(2),
-        only: opts.only.clone(),
+        only: opts.only.take(),
         out_of_memory: None,
     }
 }
@@ -387,10 +398,7 @@ fn note_no_cache_sizes(run: &mut Session, main: usize) {
 
 /// The table on stdout, then the JSON file if asked for.
 fn print_results(opts: &Opts, run: &Session, json_out: Option<std::fs::File>) -> Result {
-    let hosts = [run.res.clone()];
-    let mut out = table::render(&hosts);
-    out.push_str(&table::footnotes(&hosts));
-    crate::error::print_table(&out)?;
+    show(std::slice::from_ref(&run.res))?;
     if let Some((mut f, j)) = json_out.zip(opts.json.as_ref()) {
         // Through the descriptor checked at the start: the path is never opened again.
         let text = to_json(&run.res, &run.h, &run.points, run.mb);
@@ -421,7 +429,9 @@ fn intervals(h: &Harness, f: &Figure) -> f64 {
 /// setup, buffers), by a factor the run so far measures; before any figure, only the intervals
 /// are known, and the start says so.
 struct Progress {
-    sections: Vec<Section>,
+    /// The number of sections selected, and of those begun (figures come section by section).
+    sections: usize,
+    begun_sections: usize,
     /// The sum of the selected figures' intervals, and of those begun.
     total: f64,
     begun: f64,
@@ -433,26 +443,43 @@ struct Progress {
 
 impl Progress {
     fn new(run: &Session) -> Progress {
-        let chosen: Vec<&Figure> = figures::FIGURES.iter().filter(|f| run.selected(f.key)).collect();
-        let sections: Vec<Section> =
-            Section::ALL.into_iter().filter(|s| chosen.iter().any(|f| f.section == *s)).collect();
-        let total = chosen.iter().map(|f| intervals(&run.h, f)).sum();
+        let mut p = Progress {
+            sections: 0,
+            begun_sections: 0,
+            total: 0.0,
+            begun: 0.0,
+            current: None,
+            start: 0.0,
+            h: run.h,
+        };
+        // One pass: the table lists each section's figures together, in the sections' order.
+        let (mut chosen, mut last) = (0, None);
+        for f in figures::FIGURES {
+            if run.selected(f) {
+                chosen += 1;
+                p.total += intervals(&run.h, f);
+                if last != Some(f.section) {
+                    last = Some(f.section);
+                    p.sections += 1;
+                }
+            }
+        }
         let mode = if run.res.short { " (the short mode)" } else { "" };
-        note(&format!(
-            "{} figures in {} sections{mode}; their timed intervals alone take {}, the whole longer \
+        note(format_args!(
+            "{chosen} figures in {} sections{mode}; their timed intervals alone take {}, the whole longer \
              (setup, calibration): each section's line says about how long is left",
-            chosen.len(),
-            sections.len(),
-            crate::fmt::duration(total)
+            p.sections,
+            crate::fmt::duration(p.total)
         ));
-        Progress { sections, total, begun: 0.0, current: None, start: sys::clock::monotonic(), h: run.h }
+        p.start = sys::clock::monotonic();
+        p
     }
 
     /// Figure `f` is next: a line when it begins a section.
     fn figure(&mut self, f: &Figure) {
         if self.current != Some(f.section) {
             self.current = Some(f.section);
-            let k = self.sections.iter().position(|s| *s == f.section).map_or(0, |k| k + 1);
+            self.begun_sections += 1;
             let spent = sys::clock::monotonic() - self.start;
             let left = if self.begun > 0.0 {
                 format!(
@@ -462,14 +489,20 @@ impl Progress {
             } else {
                 String::new()
             };
-            note(&format!("[{k}/{}] {}: {}{left}", self.sections.len(), f.section.name(), f.section.about()));
+            note(format_args!(
+                "[{}/{}] {}: {}{left}",
+                self.begun_sections,
+                self.sections,
+                f.section.name(),
+                f.section.about()
+            ));
         }
         self.begun += intervals(&self.h, f);
     }
 }
 
 /// One line on stderr, `lmbench: <msg>`.
-fn note(msg: &str) {
+fn note(msg: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "lmbench: {msg}");
 }
 
@@ -478,10 +511,10 @@ fn measure_figures(run: &mut Session) {
     let mut joint = Joint::default();
     let mut progress = Progress::new(run);
     for f in figures::FIGURES {
-        if run.selected(f.key) && !INTERRUPTED.load(Relaxed) {
+        if run.selected(f) && !INTERRUPTED.load(Relaxed) {
             progress.figure(f);
         }
-        if run.to_measure(f.key).is_ok() {
+        if run.to_measure(f) {
             let r = how(run, &mut joint, f);
             run.record(f.key, r);
         }
@@ -519,74 +552,75 @@ fn shared<T: Copy>(
 
 /// Measures one figure as its table entry says.
 fn how(r: &mut Session, j: &mut Joint, f: &Figure) -> std::io::Result<f64> {
-    let p = r.points;
+    // Each figure's harness, with its program's floor (most have none, and it is unchanged).
+    let h = &r.h.at_least(floor(f.how));
+    let (p, mb) = (r.points, r.mb);
     match f.how {
-        How::Mhz => memory::mhz(&r.h),
-        How::NullCall => procs::null_call(&r.h),
-        How::NullIo => procs::null_io(&r.h),
-        How::Stat => procs::stat(&r.h, &r.small_file),
-        How::OpenClose => procs::open_close(&r.h, &r.small_file),
-        How::SelectTcp => procs::select_tcp(&r.h),
-        How::SigInstall => procs::sig_install(&r.h),
-        How::SigCatch => procs::sig_catch(&r.h),
-        How::ForkExit => procs::fork_exit(&r.h),
-        How::ForkExec => procs::fork_exec(&r.h, &r.me()?),
-        How::ForkShell => procs::fork_shell(&r.h, &r.me()?),
+        How::Mhz => memory::mhz(h),
+        How::NullCall => procs::null_call(h),
+        How::NullIo => procs::null_io(h),
+        How::Stat => procs::stat(h, &r.small_file),
+        How::OpenClose => procs::open_close(h, &r.small_file),
+        How::SelectTcp => procs::select_tcp(h),
+        How::SigInstall => procs::sig_install(h),
+        How::SigCatch => procs::sig_catch(h),
+        How::ForkExit => procs::fork_exit(h),
+        How::ForkExec | How::ForkShell => {
+            let me = &r.me()?;
+            if f.how == How::ForkExec {
+                procs::fork_exec(h, me)
+            } else {
+                procs::fork_shell(h, me)
+            }
+        }
         How::Ctx { kb, procs } => ctx_figure(r, j, kb, procs),
-        How::LatPipe => ipc::lat_pipe(&r.h.at_least(floor(f.how))),
-        How::LatUnix => ipc::lat_unix(&r.h),
-        How::LatUdp => ipc::lat_udp(&r.h.at_least(floor(f.how))),
-        How::LatTcp => ipc::lat_tcp(&r.h.at_least(floor(f.how))),
-        How::LatConnect => ipc::lat_connect(&r.h),
-        How::FsCreate(kb) => {
-            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.0)
+        How::LatPipe => ipc::lat_pipe(h),
+        How::LatUnix => ipc::lat_unix(h),
+        How::LatUdp => ipc::lat_udp(h),
+        How::LatTcp => ipc::lat_tcp(h),
+        How::LatConnect => ipc::lat_connect(h),
+        How::FsCreate(kb) | How::FsDelete(kb) => {
+            let kb = usize::from(kb);
+            let (create, delete) = shared(&mut j.fs, kb, || vm::fs_create_delete(h, &r.dir, kb * 1024))?;
+            Ok(if matches!(f.how, How::FsCreate(_)) { create } else { delete })
         }
-        How::FsDelete(kb) => {
-            shared(&mut j.fs, kb, || vm::fs_create_delete(&r.h, &r.dir, kb * 1024)).map(|c| c.1)
-        }
-        How::Mmap => {
-            let f = r.data_file()?;
-            vm::lat_mmap(&r.h, &f, r.mb)
+        How::Mmap | How::PageFault | How::BwReread | How::BwMmap => {
+            let file = &r.data_file()?;
+            match f.how {
+                How::Mmap => vm::lat_mmap(h, file, mb),
+                How::PageFault => vm::lat_pagefault(h, file),
+                How::BwReread => vm::bw_file_reread(h, file, mb),
+                _ => vm::bw_mmap_reread(h, file, mb),
+            }
         }
         How::ProtFault => prot_fault(r),
-        How::PageFault => {
-            let f = r.data_file()?;
-            vm::lat_pagefault(&r.h, &f)
-        }
-        How::SelectFile => procs::select_file(&r.h, &r.small_file),
-        How::BwPipe => ipc::bw_pipe(&r.h.at_least(floor(f.how))),
-        How::BwUnix => ipc::bw_unix(&r.h.at_least(floor(f.how))),
-        How::BwTcp => ipc::bw_tcp(&r.h),
-        How::BwReread => {
-            let f = r.data_file()?;
-            vm::bw_file_reread(&r.h, &f, r.mb)
-        }
-        How::BwMmap => {
-            let f = r.data_file()?;
-            vm::bw_mmap_reread(&r.h, &f, r.mb)
-        }
+        How::SelectFile => procs::select_file(h, &r.small_file),
+        How::BwPipe => ipc::bw_pipe(h),
+        How::BwUnix => ipc::bw_unix(h),
+        How::BwTcp => ipc::bw_tcp(h),
         // lmbench runs the copies at half its largest size and the rest at the largest.
-        How::BcopyLibc => memory::bcopy_libc(&r.h, r.mb / 2),
-        How::BcopyHand => memory::bcopy_hand(&r.h, r.mb / 2),
-        How::MemRead => memory::read(&r.h, r.mb),
-        How::MemWrite => memory::write(&r.h, r.mb),
+        How::BcopyLibc => memory::bcopy_libc(h, mb / 2),
+        How::BcopyHand => memory::bcopy_hand(h, mb / 2),
+        How::MemRead => memory::read(h, mb),
+        How::MemWrite => memory::write(h, mb),
         How::LatL1 => cache_latency(r, j, true),
         How::LatL2 => cache_latency(r, j, false),
-        How::LatMem => memory::load_latency(&r.h, p.main, memory::STRIDE),
-        How::LatMemRand => memory::random_latency(&r.h, p.main),
+        How::LatMem => memory::load_latency(h, p.main, memory::STRIDE),
+        How::LatMemRand => memory::random_latency(h, p.main),
     }
 }
 
 /// One `lat_ctx -s KB N...` run: the ring overhead for the largest N, then each N.
-fn ctx_figure(r: &mut Session, j: &mut Joint, kb: usize, procs: usize) -> std::io::Result<f64> {
-    let max = figures::FIGURES
-        .iter()
-        .filter_map(|f| match f.how {
-            How::Ctx { kb: k, procs } if k == kb => Some(procs),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(procs);
+fn ctx_figure(r: &mut Session, j: &mut Joint, kb: u8, procs: u8) -> std::io::Result<f64> {
+    let mut max = procs;
+    for f in figures::FIGURES {
+        if let How::Ctx { kb: k, procs: n } = f.how {
+            if k == kb {
+                max = max.max(n);
+            }
+        }
+    }
+    let (kb, max, procs) = (usize::from(kb), usize::from(max), usize::from(procs));
     let ovr = shared(&mut j.ctx_overhead, kb, || ctx::overhead(&r.h, max, kb))
         .map_err(|e| std::io::Error::other(format!("the ring overhead: {e}")))?;
     ctx::ctx(&r.h, procs, kb, ovr)
@@ -680,15 +714,14 @@ mod tests {
         for s in figures::Section::ALL {
             let r = selecting(Some(&[s.name()]));
             let picked: Vec<&str> =
-                figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+                figures::FIGURES.iter().filter(|f| r.selected(f)).map(|f| f.key).collect();
             let own: Vec<&str> = figures::of(s).map(|f| f.key).collect();
             assert_eq!(picked, own, "--only {}", s.name());
             assert!(!own.is_empty());
         }
         let r = selecting(Some(&["lat_pipe", "bw_pipe"]));
-        let picked: Vec<&str> =
-            figures::FIGURES.iter().filter(|f| r.selected(f.key)).map(|f| f.key).collect();
+        let picked: Vec<&str> = figures::FIGURES.iter().filter(|f| r.selected(f)).map(|f| f.key).collect();
         assert_eq!(picked, ["lat_pipe", "bw_pipe"]);
-        assert!(figures::FIGURES.iter().all(|f| selecting(None).selected(f.key)));
+        assert!(figures::FIGURES.iter().all(|f| selecting(None).selected(f)));
     }
 }

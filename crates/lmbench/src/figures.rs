@@ -49,7 +49,8 @@ impl Section {
 }
 
 /// How a figure is measured: one variant per measuring method, which `command` matches on
-/// (so a figure without a method does not compile).
+/// (so a figure without a method does not compile). Its numbers, as the figure's width, are
+/// bytes: the table is data in the binary, 56 bytes a figure where `usize`s made it 88.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum How {
     Mhz,
@@ -65,8 +66,8 @@ pub enum How {
     ForkShell,
     /// `lat_ctx -s KB N`: N processes passing a token, each touching KB kilobytes.
     Ctx {
-        kb: usize,
-        procs: usize,
+        kb: u8,
+        procs: u8,
     },
     LatPipe,
     LatUnix,
@@ -74,8 +75,8 @@ pub enum How {
     LatTcp,
     LatConnect,
     /// `lat_fs`'s create and delete rates of files of KB kilobytes, measured together.
-    FsCreate(usize),
-    FsDelete(usize),
+    FsCreate(u8),
+    FsDelete(u8),
     Mmap,
     ProtFault,
     PageFault,
@@ -104,7 +105,7 @@ pub struct Figure {
     /// Its column's title in the table (the two header lines joined), also the footnotes'.
     pub title: &'static str,
     /// Its cell's width in its section's table (lmbench's `num` width).
-    pub width: usize,
+    pub width: u8,
     pub how: How,
     /// What it measures, in lmbench's terms: the program and arguments it ports, and what one
     /// iteration is (the help and the footnotes print it).
@@ -115,7 +116,7 @@ const fn fig(
     key: &'static str,
     section: Section,
     title: &'static str,
-    width: usize,
+    width: u8,
     how: How,
     what: &'static str,
 ) -> Figure {
@@ -186,12 +187,16 @@ pub fn of(section: Section) -> impl Iterator<Item = &'static Figure> {
 
 /// The help's list of sections and their figures, generated from the table.
 pub fn help() -> String {
+    use std::fmt::Write as _;
     let mut o = String::new();
-    for s in Section::ALL {
-        o.push_str(&format!("    {:<5} {}\n", s.name(), s.about()));
-        for f in of(s) {
-            o.push_str(&format!("      {:<21} {:<15} {}\n", f.key, f.title, f.what));
+    // The table lists each section's figures together, in the sections' order.
+    let mut last = None;
+    for f in FIGURES {
+        if last != Some(f.section) {
+            last = Some(f.section);
+            let _ = writeln!(o, "    {:<5} {}", f.section.name(), f.section.about());
         }
+        let _ = writeln!(o, "      {:<21} {:<15} {}", f.key, f.title, f.what);
     }
     o
 }

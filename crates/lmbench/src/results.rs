@@ -80,8 +80,10 @@ pub(crate) fn from_json(text: &str) -> std::result::Result<HostResults, String> 
     }
     let version = v.get("schema_version").and_then(Value::as_f64);
     if version != Some(1.0) {
-        let said = version.map_or("none".to_string(), |v| v.to_string());
-        return Err(format!("unsupported schema_version {said} (this version reads 1)"));
+        return Err(match version {
+            Some(v) => format!("unsupported schema_version {v} (this version reads 1)"),
+            None => "unsupported schema_version none (this version reads 1)".into(),
+        });
     }
     let host = v.get("host");
     // What a file says is data: nothing of it may reach the terminal as a control sequence.

@@ -8,6 +8,7 @@
 //! blocks below add only getsummary's headers and its few repeats and blank columns.
 
 use crate::figures::{self, Section};
+use std::fmt::Write as _;
 
 /// One host's figures, as measured or read back from a results file.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -27,37 +28,50 @@ pub struct HostResults {
 /// Why figures have no value, by key, in key order.
 pub type Notes = Keyed<String>;
 
-/// Values by key, in key order: a sorted list, since a host has a few dozen figures at most and a
-/// map type would cost the binary its own code for each value type (4 KB for one).
+/// Values by key, in key order: sorted lists, since a host has a few dozen figures at most and a
+/// map type would cost the binary its own code for each value type (4 KB for one); the keys in
+/// a list of their own, so that one search serves every value type.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Keyed<V>(Vec<(String, V)>);
+pub struct Keyed<V> {
+    keys: Vec<String>,
+    values: Vec<V>,
+}
 
 impl<V> Default for Keyed<V> {
     fn default() -> Self {
-        Keyed(Vec::new())
+        Keyed { keys: Vec::new(), values: Vec::new() }
     }
+}
+
+/// Where `key` is among the sorted `keys`, or where it would go.
+fn find(keys: &[String], key: &str) -> Result<usize, usize> {
+    keys.binary_search_by(|k| k.as_str().cmp(key))
 }
 
 impl<V> Keyed<V> {
     fn find(&self, key: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+        find(&self.keys, key)
     }
 
     /// Sets `key`'s value, replacing any it had.
     pub fn insert(&mut self, key: String, value: V) {
         match self.find(&key) {
-            Ok(i) => self.0[i].1 = value,
-            Err(i) => self.0.insert(i, (key, value)),
+            Ok(i) => self.values[i] = value,
+            Err(i) => {
+                self.keys.insert(i, key);
+                self.values.insert(i, value);
+            }
         }
     }
 
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.find(key).ok().map(|i| &self.0[i].1)
+        self.find(key).ok().map(|i| &self.values[i])
     }
 
     pub fn remove(&mut self, key: &str) {
         if let Ok(i) = self.find(key) {
-            self.0.remove(i);
+            self.keys.remove(i);
+            self.values.remove(i);
         }
     }
 
@@ -67,11 +81,11 @@ impl<V> Keyed<V> {
 
     /// (key, value), in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.keys.iter().zip(&self.values)
     }
 
     pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.0.iter().map(|(_, v)| v)
+        self.values.iter()
     }
 }
 
@@ -98,24 +112,22 @@ pub fn num(val: f64, len: usize) -> String {
     if val.is_nan() || val <= 0.0 {
         return " ".repeat(len);
     }
-    let clip = |s: String, w: usize| -> String {
-        let s: String = s.chars().take(w).collect();
-        format!("{s:>w$}")
-    };
-    if val >= 1e6 * 10f64.powi(len as i32 - 1) {
+    if val >= 1e6 * 10f64.powi(len as i32 - 1) || val < 0.001 {
         return sci(val, len);
     }
-    if val >= 10e6 {
-        format!("{}M", clip(format!("{:.1}", val / 1e6), len - 1))
+    // One decimal from ten up, in M or K from ten million or ten thousand; below ten, as many
+    // decimals as the width holds.
+    let (v, unit) = if val >= 10e6 {
+        (val / 1e6, "M")
     } else if val >= 10e3 {
-        format!("{}K", clip(format!("{:.1}", val / 1e3), len - 1))
-    } else if val >= 10.0 {
-        clip(format!("{val:.1}"), len)
-    } else if val < 0.001 {
-        sci(val, len)
+        (val / 1e3, "K")
     } else {
-        clip(format!("{val:.prec$}", prec = len.saturating_sub(2)), len)
-    }
+        (val, "")
+    };
+    let prec = if val >= 10.0 { 1 } else { len.saturating_sub(2) };
+    // Right-aligned and cut to the width, as C's `%W.Ws`.
+    let w = len - unit.len();
+    format!("{:>w$}{unit}", cut(&format!("{v:.prec$}"), w))
 }
 
 /// C's `%.Ne` (the exponent signed, at least two digits) in `len` characters: getsummary's
@@ -128,11 +140,16 @@ fn sci(val: f64, len: usize) -> String {
     let c_e = |prec: usize| {
         let e = format!("{val:.prec$e}");
         let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
-        let x: i32 = x.parse().unwrap_or(0);
-        format!("{m}e{}{:02}", if x < 0 { '-' } else { '+' }, x.abs())
+        let (sign, x) = x.strip_prefix('-').map_or(('+', x), |x| ('-', x));
+        format!("{m}e{sign}{x:0>2}")
     };
-    let fits = (0..=len.saturating_sub(6)).rev().map(c_e).find(|s| s.len() <= len);
-    format!("{:>len$}", fits.unwrap_or_else(|| "#".repeat(len)))
+    for prec in (0..=len.saturating_sub(6)).rev() {
+        let s = c_e(prec);
+        if s.len() <= len {
+            return format!("{s:>len$}");
+        }
+    }
+    "#".repeat(len)
 }
 
 /// lmbench's `inum`: a whole number right-aligned in `len`, blanks when not positive, `#`s
@@ -147,15 +164,9 @@ pub fn inum(val: f64, len: usize) -> String {
     }
 }
 
-/// `%-W.Ws`: left-aligned, cut to W.
-fn left(s: &str, w: usize) -> String {
-    let s: String = s.chars().take(w).collect();
-    format!("{s:<w$}")
-}
-/// `%W.Ws`: right-aligned, cut to W.
-fn right(s: &str, w: usize) -> String {
-    let s: String = s.chars().take(w).collect();
-    format!("{s:>w$}")
+/// `s` cut to `w` characters (C's `%.Ws`).
+fn cut(s: &str, w: usize) -> &str {
+    s.char_indices().nth(w).map_or(s, |(i, _)| &s[..i])
 }
 
 fn any(hosts: &[HostResults], keys: &[&str]) -> bool {
@@ -165,8 +176,9 @@ fn has(h: &HostResults, keys: &[&str]) -> bool {
     keys.iter().any(|k| h.get(k) > 0.0)
 }
 
-fn lead(h: &HostResults) -> String {
-    format!("{} {} ", left(&h.host, 9), right(&h.os, 13))
+/// A row's host and OS, getsummary's `%-9.9s %13.13s`.
+fn lead(h: &HostResults, o: &mut String) {
+    let _ = write!(o, "{:<9} {:>13} ", cut(&h.host, 9), cut(&h.os, 13));
 }
 
 /// A section of the printed table, in getsummary's layout.
@@ -253,24 +265,19 @@ impl Block {
     /// The cells after the host and OS, left to right.
     fn cells(&self) -> Vec<Cell> {
         let mut v: Vec<Cell> = self.lead_with.into_iter().collect();
-        v.extend(figures::of(self.section).map(|f| (f.key, f.width)));
+        v.extend(figures::of(self.section).map(|f| (f.key, f.width.into())));
         v
     }
 
-    /// The figures whose values show this section and a host's row.
-    fn shown_by(&self) -> Vec<&'static str> {
-        self.cells().into_iter().map(|c| c.0).filter(|k| !self.silent.contains(k)).collect()
-    }
-
     fn render(&self, hosts: &[HostResults], o: &mut String) {
-        let keys = self.shown_by();
-        if !any(hosts, &keys) {
-            return;
-        }
-        o.push_str(self.head);
         let cells = self.cells();
-        for h in hosts.iter().filter(|h| has(h, &keys)) {
-            o.push_str(&lead(h));
+        // A host's row shows where a figure of the section, not a silent one, has a value.
+        let shows = |h: &HostResults| cells.iter().any(|&(k, _)| !self.silent.contains(&k) && h.get(k) > 0.0);
+        // The head before the first row: a section without rows is left out.
+        let mut head = self.head;
+        for h in hosts.iter().filter(|h| shows(h)) {
+            o.push_str(std::mem::take(&mut head));
+            lead(h, o);
             for (i, &(k, w)) in cells.iter().enumerate() {
                 if i > 0 {
                     o.push(' ');
@@ -302,17 +309,24 @@ fn cell(h: &HostResults, key: &str, w: usize) -> String {
 /// The whole summary for `hosts`, lmbench 3's banner and sections; sections where no host has
 /// a figure are left out, as getsummary leaves them out.
 pub fn render(hosts: &[HostResults]) -> String {
-    let mut o = String::new();
-    o.push_str("\n                 L M B E N C H  3 . 0   S U M M A R Y\n");
-    o.push_str("                 ------------------------------------\n");
+    let mut o = String::from(concat!(
+        "\n                 L M B E N C H  3 . 0   S U M M A R Y\n",
+        "                 ------------------------------------\n",
+    ));
     // lmbench's "(Alpha software, do not distribute)" line is left out: this is not lmbench.
-    let short: Vec<&str> = hosts.iter().filter(|h| h.short).map(|h| h.host.as_str()).collect();
-    if !short.is_empty() {
+    if hosts.iter().any(|h| h.short) {
         o.push_str(
             "SHORT RUN (-s): 3 samples of 5 ms intervals per figure, a smoke test, not figures to compare",
         );
         if hosts.len() > 1 {
-            o.push_str(&format!(" ({})", short.join(", ")));
+            // The short runs' hosts, as " (a, b)".
+            let mut sep = " (";
+            for h in hosts.iter().filter(|h| h.short) {
+                o.push_str(sep);
+                o.push_str(&h.host);
+                sep = ", ";
+            }
+            o.push(')');
         }
         o.push_str(".\n");
     }
@@ -341,18 +355,27 @@ fn memory_block(hosts: &[HostResults], o: &mut String) {
         "\nMemory latencies in nanoseconds - smaller is better\n",
         "------------------------------------------------------------------------------\n",
     ));
-    o.push_str(&format!("Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem{head}\n"));
-    o.push_str(&format!("--------- -------------   ---   ----   ----    --------    --------{rule}\n"));
+    let _ = write!(
+        o,
+        "Host                 OS   Mhz   L1 $   L2 $    Main mem    Rand mem{head}\n\
+         --------- -------------   ---   ----   ----    --------    --------{rule}\n"
+    );
     for h in hosts.iter().filter(|h| has(h, &keys)) {
-        let mhz = h.get("mhz");
-        o.push_str(&format!("{} {}  {}", left(&h.host, 9), right(&h.os, 13), inum(mhz, 4)));
+        lead(h, o);
+        let _ = write!(o, " {}", inum(h.get("mhz"), 4));
         let (l1, l2, mem) = (h.get("lat_l1"), h.get("lat_l2"), h.get("lat_mem"));
         if l1 < 0.0 {
-            o.push_str(&format!("{:>6} {:>6} {:>11}    {}", "-", "-", "-", "Bad mhz?"));
+            o.push_str("     -      -           -    Bad mhz?");
         } else {
-            let rand = right(&num(h.get("lat_mem_rand"), 6), 11);
-            o.push_str(&format!(" {} {} {} {rand}", num(l1, 6), num(l2, 6), num(mem, 6)));
-            o.push_str(cache_guess(l1, l2, mem));
+            let rand = num(h.get("lat_mem_rand"), 6);
+            let _ = write!(
+                o,
+                " {} {} {} {rand:>11}{}",
+                num(l1, 6),
+                num(l2, 6),
+                num(mem, 6),
+                cache_guess(l1, l2, mem)
+            );
         }
         o.push('\n');
     }
@@ -375,31 +398,27 @@ fn cache_guess(l1: f64, l2: f64, mem: f64) -> &'static str {
     }
 }
 
-/// The footnotes under the table: what each column shown measures; then the columns never
-/// measured, and each host's figures that could not be measured and why.
-pub fn footnotes(hosts: &[HostResults]) -> String {
+/// The footnotes under the table, added to `o`: what each column shown measures; then the
+/// columns never measured, and each host's figures that could not be measured and why.
+pub fn footnotes(hosts: &[HostResults], o: &mut String) {
     // What the columns shown are: lmbench's programs behind them (`lmbench --help` lists all).
-    let mut o = String::from("\nColumns:\n");
+    o.push_str("\nColumns:\n");
     for f in figures::FIGURES {
         if hosts.iter().any(|h| h.figures.contains_key(f.key) || h.notes.contains_key(f.key)) {
-            o.push_str(&format!("  {:<15} {}\n", f.title, f.what));
+            let _ = writeln!(o, "  {:<15} {}", f.title, f.what);
         }
     }
     o.push_str("\nNotes:\n");
     for (cols, why) in NEVER {
-        o.push_str(&format!("  {cols}: {why}.\n"));
+        let _ = writeln!(o, "  {cols}: {why}.");
     }
     for h in hosts {
         for (key, why) in h.notes.iter() {
             let title = figures::figure(key).map_or(key.as_str(), |f| f.title);
-            if hosts.len() > 1 {
-                o.push_str(&format!("  {} {title} ({key}): {why}\n", h.host));
-            } else {
-                o.push_str(&format!("  {title} ({key}): {why}\n"));
-            }
+            let (host, sep) = if hosts.len() > 1 { (h.host.as_str(), " ") } else { ("", "") };
+            let _ = writeln!(o, "  {host}{sep}{title} ({key}): {why}");
         }
     }
-    o
 }
 
 #[cfg(test)]
@@ -630,7 +649,8 @@ mod tests {
             "{one}"
         );
         assert!(render(&[a.clone(), host("b")]).contains("not figures to compare (a).\n"));
-        let notes = footnotes(&[a]);
+        let mut notes = String::new();
+        footnotes(&[a], &mut notes);
         assert!(notes.starts_with("\nColumns:\n  null call       lat_syscall null: getppid()\n"), "{notes}");
         assert!(notes.contains("\n  Main mem        lat_mem_rd, stride 128"), "{notes}");
         // Only the columns with a figure (or a note) are explained.
