@@ -165,8 +165,10 @@ pub fn sweep_stale(tmpdir: &Path) -> Vec<PathBuf> {
         }
         let Ok(dir) = tmp.open_private_at(name) else { continue };
         let Some(record) = read_record(&dir) else { continue };
-        let f: Vec<&str> = record.split_whitespace().collect();
-        let [pid, start, ns] = f[..] else { continue };
+        let mut f = record.split_whitespace();
+        let (Some(pid), Some(start), Some(ns), None) = (f.next(), f.next(), f.next(), f.next()) else {
+            continue;
+        };
         let Ok(id) = pid.parse::<i32>() else { continue };
         if ns != my_ns || id <= 0 || pid == me {
             continue;
