@@ -218,11 +218,19 @@ fn not_planted(dir: &Path) -> Result<()> {
 pub fn on_path_elsewhere<'a>(dir: &Path, names: &[&'a str], ours: &dyn Fn(&Path) -> bool) -> Vec<&'a str> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let here = std::fs::canonicalize(dir).ok();
-    let others: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|p| p.is_absolute() && std::fs::canonicalize(p).ok() != here)
-        .collect();
-    let clash = |n: &&str| others.iter().any(|p| p.join(n).is_file() && !ours(&p.join(n)));
-    names.iter().copied().filter(clash).collect()
+    let mut others = Vec::new();
+    for p in std::env::split_paths(&path) {
+        if p.is_absolute() && std::fs::canonicalize(&p).ok() != here {
+            others.push(p);
+        }
+    }
+    let mut clash = Vec::new();
+    for &n in names {
+        if others.iter().any(|p| p.join(n).is_file() && !ours(&p.join(n))) {
+            clash.push(n);
+        }
+    }
+    clash
 }
 
 /// `dir` made absolute (the tests run in another working directory); an empty one is refused.

@@ -468,10 +468,16 @@ impl Waiting {
     /// The poll entries: each open stderr, then the stamps pipe's while open, then the signals'.
     fn poll_set(&self, open: &mut Vec<usize>, fds: &mut Vec<sys::fd::PollFd>, watch: &Watch) {
         open.clear();
-        open.extend((0..self.running.len()).filter(|&i| self.running[i].stderr.is_some()));
         fds.clear();
-        fds.extend(open.iter().map(|&i| sys::fd::poll_in(self.running[i].stderr.as_ref().unwrap().raw())));
-        fds.extend(self.stamps.iter().map(|s| sys::fd::poll_in(s.raw())));
+        for (i, c) in self.running.iter().enumerate() {
+            if let Some(e) = &c.stderr {
+                open.push(i);
+                fds.push(sys::fd::poll_in(e.raw()));
+            }
+        }
+        if let Some(s) = &self.stamps {
+            fds.push(sys::fd::poll_in(s.raw()));
+        }
         fds.push(sys::fd::poll_in(watch.fd()));
     }
 

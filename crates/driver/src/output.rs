@@ -371,7 +371,7 @@ impl Console {
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
         self.clear_status();
-        err(format!("\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46)).as_bytes());
+        err(format!("\n{ABORT_RULE}\nRun: \"{message}\": {error}; aborting\n").as_bytes());
     }
 
     /// The final print: the report after a rule of `=` (Run's), or the machine-readable
@@ -408,6 +408,9 @@ fn stats_line(r: &TestResult) -> Option<String> {
     ))
 }
 
+/// The rule above Run's abort lines: 46 stars.
+const ABORT_RULE: &str = "**********************************************";
+
 /// `1 copy`, `N copies`.
 fn copies_word(n: usize) -> String {
     crate::fmt::number(Some(n), "copy", "copies")
@@ -420,7 +423,11 @@ fn fit(text: &str, name: &str, width: usize) -> String {
     let mut s = text.to_string();
     let over = s.len().saturating_sub(width);
     if over > 0 && name.is_ascii() && name.len() >= over + 3 + MIN_NAME {
-        s = s.replacen(name, &format!("{}...", name[..name.len() - over - 3].trim_end()), 1);
+        if let Some(at) = s.find(name) {
+            // The name's first occurrence keeps its head, blanks trimmed, then `...`.
+            let kept = name[..name.len() - over - 3].trim_end().len();
+            s.replace_range(at + kept..at + name.len(), "...");
+        }
     }
     while s.len() > width {
         s.pop();
@@ -466,11 +473,11 @@ impl Set<'_> {
     fn paths(&self, base: &Path) -> Vec<PathBuf> {
         let beside = matches!(self.json, Some(JsonOut::Beside));
         let mut v = vec![base.to_path_buf()];
-        v.extend(
-            EXTS.iter()
-                .filter(|&&e| (self.csv || e != "csv") && (beside || e != "json"))
-                .map(|e| with_ext(base, e)),
-        );
+        for e in EXTS {
+            if (self.csv || e != "csv") && (beside || e != "json") {
+                v.push(with_ext(base, e));
+            }
+        }
         v
     }
 
