@@ -139,10 +139,14 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
         return runnable(&p).then_some(p);
     }
     let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/bin:/usr/bin".into());
-    std::env::split_paths(&path)
-        .map(|dir| if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir })
-        .map(|dir| dir.join(program))
-        .find(|p| runnable(p))
+    for dir in std::env::split_paths(&path) {
+        // An empty entry is the working directory.
+        let p = if dir.as_os_str().is_empty() { Path::new(".").join(program) } else { dir.join(program) };
+        if runnable(&p) {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
@@ -188,10 +192,8 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
                 out.push_str(&a.to_string_lossy());
                 out.push('\n');
             }),
-            Err(skip) => {
-                out.push_str(&skip.to_string());
-                out.push('\n');
-            }
+            // As Skip shows itself.
+            Err(skip) => out = format!("skipped: {}\n", skip.0),
         }
         crate::error::print(&out)?;
     }
