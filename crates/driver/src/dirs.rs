@@ -85,17 +85,15 @@ pub(crate) struct Dirs {
 impl Dirs {
     /// `home`: the directory of the `Run` link the driver was entered through, if it was.
     pub fn prepare(o: &Options, home: Option<&Path>) -> Result<Dirs> {
-        let env = |v: &Option<PathBuf>, k: &'static str| v.clone().map(|v| (v, k));
-        let beside = |d: &str| home.map(|h| (h.join(d), "the directory of Run"));
-        let (tmp, from) = o
-            .tmpdir
-            .clone()
-            .map(|t| (t, "--tmpdir"))
-            .or_else(|| env(&o.env.tmpdir, "UB_TMPDIR"))
-            .or_else(|| beside("tmp"))
-            .or_else(|| env(&o.env.system_tmpdir, "TMPDIR"))
-            .unwrap_or_else(|| ("/tmp".into(), "the default"));
-        let make_tmp = home.is_some() && from == "the directory of Run";
+        let beside = |d: &str| home.map(|h| h.join(d));
+        let (tmp, from) = first_set(&mut [
+            (o.tmpdir.clone(), "--tmpdir"),
+            (o.env.tmpdir.clone(), "UB_TMPDIR"),
+            (beside("tmp"), BESIDE_RUN),
+            (o.env.system_tmpdir.clone(), "TMPDIR"),
+            (Some("/tmp".into()), "the default"),
+        ]);
+        let make_tmp = home.is_some() && from == BESIDE_RUN;
         let tmp = absolute(&tmp, "tmp directory", from)?;
         if make_tmp {
             not_planted(&tmp)?;
@@ -111,15 +109,14 @@ impl Dirs {
         }
         let mut announce = false;
         let results = if o.save {
-            let (r, from) = o
-                .results
-                .clone()
-                .map(|r| (r, "--results"))
-                .or_else(|| env(&o.env.results, "UB_RESULTDIR"))
-                .or_else(|| beside("results"))
-                .unwrap_or_else(|| ("results".into(), "the default"));
+            let (r, from) = first_set(&mut [
+                (o.results.clone(), "--results"),
+                (o.env.results.clone(), "UB_RESULTDIR"),
+                (beside("results"), BESIDE_RUN),
+                (Some("results".into()), "the default"),
+            ]);
             let r = absolute(&r, "results directory", from)?;
-            if from == "the directory of Run" {
+            if from == BESIDE_RUN {
                 not_planted(&r)?;
             }
             if r.exists() {
@@ -132,7 +129,7 @@ impl Dirs {
                     r.display()
                 )));
             }
-            announce = from != "the default" && from != "the directory of Run";
+            announce = from != "the default" && from != BESIDE_RUN;
             Some(r)
         } else {
             None
@@ -144,30 +141,39 @@ impl Dirs {
 
     /// Makes the tmp directory beside `Run` if missing (0755, as Run); returns whether it did.
     fn make_tmp(&self) -> Result<bool> {
-        let made = self.make_tmp && !self.tmp.exists();
-        if made {
-            std::fs::DirBuilder::new().mode(0o755).create(&self.tmp).map_err(|e| {
-                Error::usage(format!("cannot create the tmp directory {}: {e}", self.tmp.display()))
-            })?;
-        }
-        usable_dir(&self.tmp, "tmp directory").map(|()| made)
+        make_dir(&self.tmp, self.make_tmp, "tmp directory", None)
     }
 
     /// Makes the results directory if missing (0755, as Run) and checks it. Returns whether
     /// it was made here.
     fn make_results(&self) -> Result<bool> {
         let Some(r) = &self.results else { return Ok(false) };
-        let made = !r.exists();
-        if made {
-            std::fs::DirBuilder::new().mode(0o755).create(r).map_err(|e| {
-                Error::usage(format!("cannot create the results directory {}: {e}", r.display()))
-            })?;
-            if self.announce {
-                output::note(self.program, &format!("made the results directory {}", r.display()));
-            }
-        }
-        usable_dir(r, "results directory").map(|()| made)
+        make_dir(r, true, "results directory", self.announce.then_some(self.program))
     }
+}
+
+/// Makes `dir` (0755, as Run) when `make` says so and it is missing, saying so on stderr as
+/// `announce` (the program's name) when given; then checks it. Returns whether it was made.
+fn make_dir(dir: &Path, make: bool, what: &str, announce: Option<&str>) -> Result<bool> {
+    let made = make && !dir.exists();
+    if made {
+        std::fs::DirBuilder::new()
+            .mode(0o755)
+            .create(dir)
+            .map_err(|e| Error::usage(format!("cannot create the {what} {}: {e}", dir.display())))?;
+        if let Some(program) = announce {
+            output::note(program, &format!("made the {what} {}", dir.display()));
+        }
+    }
+    usable_dir(dir, what).map(|()| made)
+}
+
+/// Where a directory beside `Run` comes from, as its messages name it.
+const BESIDE_RUN: &str = "the directory of Run";
+
+/// The first directory set among `choices`, and what set it.
+fn first_set(choices: &mut [(Option<PathBuf>, &'static str)]) -> (PathBuf, &'static str) {
+    choices.iter_mut().find_map(|(v, from)| Some((v.take()?, *from))).unwrap_or_default()
 }
 
 /// A directory this run made, removed (when empty) as the run ends unless kept.
@@ -212,11 +218,19 @@ fn not_planted(dir: &Path) -> Result<()> {
 pub fn on_path_elsewhere<'a>(dir: &Path, names: &[&'a str], ours: &dyn Fn(&Path) -> bool) -> Vec<&'a str> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let here = std::fs::canonicalize(dir).ok();
-    let others: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|p| p.is_absolute() && std::fs::canonicalize(p).ok() != here)
-        .collect();
-    let clash = |n: &&str| others.iter().any(|p| p.join(n).is_file() && !ours(&p.join(n)));
-    names.iter().copied().filter(clash).collect()
+    let mut others = Vec::new();
+    for p in std::env::split_paths(&path) {
+        if p.is_absolute() && std::fs::canonicalize(&p).ok() != here {
+            others.push(p);
+        }
+    }
+    let mut clash = Vec::new();
+    for &n in names {
+        if others.iter().any(|p| p.join(n).is_file() && !ours(&p.join(n))) {
+            clash.push(n);
+        }
+    }
+    clash
 }
 
 /// `dir` made absolute (the tests run in another working directory); an empty one is refused.

@@ -23,6 +23,7 @@ use crate::model::CopyOutcome;
 use crate::outcome::Said;
 use crate::sys::{self, dir::Dir, fd::Fd, proc::Fork};
 use std::ffi::{CString, OsStr, OsString};
+use std::fmt::Write as _;
 use std::io;
 use std::os::unix::io::RawFd;
 use std::path::{Path, PathBuf};
@@ -93,16 +94,16 @@ impl Launch {
         if self.env.is_empty() {
             return Ok(None);
         }
-        let changed = |k: &OsStr| self.env.iter().any(|(n, _)| n == k);
-        let pair = |k: &OsStr, v: &OsStr| {
-            let mut w = k.to_os_string();
+        // The driver's variables the launch leaves alone, then those it sets.
+        let kept = std::env::vars_os().filter(|(k, _)| !self.env.iter().any(|(n, _)| n == k));
+        let set = self.env.iter().filter_map(|(k, v)| Some((k.clone(), v.clone()?)));
+        let mut words = Vec::new();
+        for (mut w, v) in kept.chain(set) {
             w.push("=");
             w.push(v);
-            w
-        };
-        let kept = std::env::vars_os().filter(|(k, _)| !changed(k)).map(|(k, v)| pair(&k, &v));
-        let set = self.env.iter().filter_map(|(k, v)| v.as_ref().map(|v| pair(k, v)));
-        sys::proc::Argv::new(kept.chain(set).collect::<Vec<_>>()).map(Some)
+            words.push(w);
+        }
+        sys::proc::Argv::new(words).map(Some)
     }
 }
 
@@ -467,10 +468,16 @@ impl Waiting {
     /// The poll entries: each open stderr, then the stamps pipe's while open, then the signals'.
     fn poll_set(&self, open: &mut Vec<usize>, fds: &mut Vec<sys::fd::PollFd>, watch: &Watch) {
         open.clear();
-        open.extend((0..self.running.len()).filter(|&i| self.running[i].stderr.is_some()));
         fds.clear();
-        fds.extend(open.iter().map(|&i| sys::fd::poll_in(self.running[i].stderr.as_ref().unwrap().raw())));
-        fds.extend(self.stamps.iter().map(|s| sys::fd::poll_in(s.raw())));
+        for (i, c) in self.running.iter().enumerate() {
+            if let Some(e) = &c.stderr {
+                open.push(i);
+                fds.push(sys::fd::poll_in(e.raw()));
+            }
+        }
+        if let Some(s) = &self.stamps {
+            fds.push(sys::fd::poll_in(s.raw()));
+        }
         fds.push(sys::fd::poll_in(watch.fd()));
     }
 
@@ -507,12 +514,14 @@ impl Waiting {
     /// Why the pass overran: the first copy still running that is stopped (and since when),
     /// else the one silent longest.
     fn reason(&self, now: f64) -> String {
-        let left = || self.running.iter().enumerate().filter(|(_, c)| c.stderr.is_some());
-        if let Some((i, (sig, since))) = left().find_map(|(i, c)| c.stopped.map(|s| (i, s))) {
-            let name = sys::proc::stop_signal_name(sig);
-            return format!("copy {} stopped ({name}) for {:.0} s", i + 1, now - since);
+        let mut quiet = 0.0f64;
+        for (i, c) in self.running.iter().enumerate().filter(|(_, c)| c.stderr.is_some()) {
+            if let Some((sig, since)) = c.stopped {
+                let name = sys::proc::stop_signal_name(sig);
+                return format!("copy {} stopped ({name}) for {:.0} s", i + 1, now - since);
+            }
+            quiet = quiet.max(now - c.heard);
         }
-        let quiet = left().map(|(_, c)| now - c.heard).fold(0.0, f64::max);
         format!("no output for {quiet:.0} s")
     }
 
@@ -520,7 +529,10 @@ impl Waiting {
     /// pipe closed, so that the poll set must be rebuilt.
     fn read_ready(&mut self, open: &[usize], fds: &[sys::fd::PollFd], buf: &mut [u8]) -> bool {
         let mut closed = false;
-        for (_, &i) in open.iter().enumerate().filter(|(k, _)| fds[*k].revents != 0) {
+        for (&i, fd) in open.iter().zip(fds) {
+            if fd.revents == 0 {
+                continue;
+            }
             let c = &mut self.running[i];
             match sys::fd::read(c.stderr.as_ref().unwrap().raw(), buf) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -535,18 +547,26 @@ impl Waiting {
                 }
             }
         }
-        if let Some(s) = self.stamps.as_ref().filter(|_| fds[open.len()].revents != 0) {
-            // Stamps are written whole and read in whole multiples of their size.
-            match sys::fd::read(s.raw(), buf) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Ok(0) | Err(_) => {
-                    self.stamps = None;
-                    closed = true;
-                }
-                Ok(n) => take_stamps(&buf[..n], &mut self.running),
-            }
+        if self.stamps.is_some() && fds[open.len()].revents != 0 {
+            closed |= self.read_stamps(buf) == Some(true);
         }
         closed
+    }
+
+    /// One read of the stamps pipe (stamps are written whole and read in whole multiples of
+    /// their size): Some(true) at its end (it is closed then), Some(false) after stamps, None
+    /// when interrupted or the pipe is gone.
+    fn read_stamps(&mut self, buf: &mut [u8]) -> Option<bool> {
+        let n = match sys::fd::read(self.stamps.as_ref()?.raw(), buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return None,
+            Ok(n) if n > 0 => n,
+            _ => {
+                self.stamps = None;
+                return Some(true);
+            }
+        };
+        take_stamps(&buf[..n], &mut self.running);
+        Some(false)
     }
 
     /// Notes each running copy's stops and continues (the copy, not its children: those show as
@@ -571,14 +591,9 @@ impl Waiting {
     /// The last copies' stamps may still be unread. Every copy has exec'd or exited by now (its
     /// stderr reached EOF), so every write end is closed: this read ends at EOF, never blocks.
     fn drain_stamps(&mut self) {
-        let Some(s) = self.stamps.take() else { return };
         let mut buf = vec![0u8; STAMP * 680];
-        loop {
-            match sys::fd::read(s.raw(), &mut buf) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Ok(0) | Err(_) => break,
-                Ok(n) => take_stamps(&buf[..n], &mut self.running),
-            }
+        while self.stamps.is_some() {
+            self.read_stamps(&mut buf);
         }
     }
 
@@ -677,14 +692,20 @@ fn spawn(child: &Child, index: u32, (cwd, argv): (RawFd, &sys::proc::Argv)) -> i
 
 /// The child writes `errno N` (it may not allocate); the parent spells it out.
 fn explain_errno(text: &str) -> String {
-    let explain = |l: &str| match l.strip_prefix("unixbench: ").and_then(|_| l.rsplit_once(": errno ")) {
-        Some((head, n)) => match n.parse::<i32>() {
-            Ok(n) => format!("{head}: {}", io::Error::from_raw_os_error(n)),
-            Err(_) => l.to_string(),
-        },
-        None => l.to_string(),
-    };
-    text.lines().map(explain).collect::<Vec<_>>().join("\n")
+    let mut out = String::new();
+    for (i, l) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let errno = l.strip_prefix("unixbench: ").and_then(|_| l.rsplit_once(": errno "));
+        match errno.and_then(|(head, n)| Some((head, n.parse::<i32>().ok()?))) {
+            Some((head, n)) => {
+                let _ = write!(out, "{head}: {}", io::Error::from_raw_os_error(n));
+            }
+            None => out.push_str(l),
+        }
+    }
+    out
 }
 
 /// `<prefix><errno>\n` on stderr, formatted without allocating.

@@ -36,7 +36,7 @@
 
 use crate::error::Error;
 use crate::workdir::{WorkDir, CC_SOURCE, DC_INPUT, GREP_INPUT};
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -79,11 +79,11 @@ pub fn default_secs(name: &str) -> Option<u32> {
 /// cleanup the driver provides. A name that is not one of them gives a `Skip`
 /// saying so (a bug in the caller, reported rather than panicking).
 pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, Skip> {
-    let secs = OsString::from(secs.to_string());
-    let argv = |v: &[&OsStr]| v.iter().map(|s| s.to_os_string()).collect::<Vec<_>>();
+    let secs = &secs.to_string();
+    let argv = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
     match name {
         "shell1" | "shell8" | "shell16" => {
-            let copies = OsString::from(&name["shell".len()..]);
+            let copies = &name["shell".len()..];
             require("/bin/sh")?;
             for tool in SHELL_TOOLS {
                 require(tool)?;
@@ -93,35 +93,28 @@ pub fn host_test(name: &str, wd: &WorkDir, secs: u32) -> Result<Vec<OsString>, S
             if !Path::new("/dev/null").exists() {
                 return Err(Skip("no /dev/null (the shell's background jobs read it)".into()));
             }
-            let multi = wd.multi_sh().as_ref();
+            let multi = wd.multi_sh();
             if wd.multi_sh_executable() {
-                Ok(argv(&["looper".as_ref(), &secs, multi, &copies]))
+                Ok(argv(&["looper", secs, multi, copies]))
             } else {
-                Ok(argv(&["looper".as_ref(), &secs, "/bin/sh".as_ref(), multi, &copies]))
+                Ok(argv(&["looper", secs, "/bin/sh", multi, copies]))
             }
         }
         "C" => {
             let cc = c_compiler().ok_or_else(|| Skip("no 'cc' or 'gcc' program found in PATH".into()))?;
-            Ok(argv(&["looper".as_ref(), &secs, cc.as_ref(), CC_SOURCE.as_ref()]))
+            Ok(argv(&["looper", secs, cc, CC_SOURCE]))
         }
         "dc" => {
             require("dc")?;
-            Ok(argv(&["looper".as_ref(), "-i".as_ref(), DC_INPUT.as_ref(), &secs, "dc".as_ref()]))
+            Ok(argv(&["looper", "-i", DC_INPUT, secs, "dc"]))
         }
         "grep" => {
             require("grep")?;
-            Ok(argv(&[
-                "looper".as_ref(),
-                &secs,
-                "grep".as_ref(),
-                "-c".as_ref(),
-                "gimp".as_ref(),
-                GREP_INPUT.as_ref(),
-            ]))
+            Ok(argv(&["looper", secs, "grep", "-c", "gimp", GREP_INPUT]))
         }
         "sysexec" => {
             require("/bin/true")?;
-            Ok(argv(&["syscall".as_ref(), &secs, "exec".as_ref()]))
+            Ok(argv(&["syscall", secs, "exec"]))
         }
         _ => Err(Skip(format!("'{name}' is not a host-tool test"))),
     }
@@ -146,10 +139,14 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
         return runnable(&p).then_some(p);
     }
     let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/bin:/usr/bin".into());
-    std::env::split_paths(&path)
-        .map(|dir| if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir })
-        .map(|dir| dir.join(program))
-        .find(|p| runnable(p))
+    for dir in std::env::split_paths(&path) {
+        // An empty entry is the working directory.
+        let p = if dir.as_os_str().is_empty() { Path::new(".").join(program) } else { dir.join(program) };
+        if runnable(&p) {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// The `workdir DIR [TEST [SECONDS]]` applet: writes the scripts and data files of the shell
@@ -195,10 +192,8 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
                 out.push_str(&a.to_string_lossy());
                 out.push('\n');
             }),
-            Err(skip) => {
-                out.push_str(&skip.to_string());
-                out.push('\n');
-            }
+            // As Skip shows itself.
+            Err(skip) => out = format!("skipped: {}\n", skip.0),
         }
         crate::error::print(&out)?;
     }

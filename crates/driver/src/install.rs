@@ -20,7 +20,7 @@ struct Report {
 }
 
 impl Report {
-    fn made(&mut self, what: &str) -> error::Result {
+    fn made(&mut self, what: std::fmt::Arguments) -> error::Result {
         error::print(&format!("{what}\n"))
     }
 
@@ -80,9 +80,9 @@ pub fn install(args: &[OsString], programs: &[&str]) -> error::Result {
                 } else {
                     std::fs::hard_link(&me, &link)
                 };
-                made.map_err(|e| Error::failed(format!("--install: cannot create {}: {e}", link.display())))?;
+                made.map_err(|e| cant("--install", &link, e))?;
                 let how = if symbolic { "->" } else { "= (hard link)" };
-                report.made(&format!("{} {how} {}", link.display(), me.display()))?;
+                report.made(format_args!("{} {how} {}", link.display(), me.display()))?;
             }
         }
     }
@@ -140,15 +140,12 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
     let [dir] = args else { return Err(Error::usage("usage: unixbench --dropin DIR")) };
     let dir = Path::new(dir);
     check_dropin_dir(dir)?;
-    let cant = |what: &Path, e: std::io::Error| {
-        Error::failed(format!("--dropin: cannot create {}: {e}", what.display()))
-    };
     let mut report = Report::default();
     if !dir.is_dir() {
         match make_dir(dir) {
-            Ok(true) => report.made(&format!("{}/", dir.display()))?,
+            Ok(true) => report.made(format_args!("{}/", dir.display()))?,
             Ok(false) => {}
-            Err(e) => return Err(cant(dir, e)),
+            Err(e) => return Err(cant("--dropin", dir, e)),
         }
     }
     warn_if_open(dir, "Run");
@@ -168,15 +165,15 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
         }
         held => held.unwrap_or(true),
     };
-    copy_self(&binary).map_err(|e| cant(&binary, e))?;
-    report.made(&format!("{} (a copy of this binary)", binary.display()))?;
+    copy_self(&binary).map_err(|e| cant("--dropin", &binary, e))?;
+    report.made(format_args!("{} (a copy of this binary)", binary.display()))?;
     link_applets(&pgms, programs, &mut report)?;
     if run_ours {
         let _ = std::fs::remove_file(&run);
         std::fs::hard_link(&binary, &run)
             .or_else(|_| copy_whole(&binary, &run))
-            .map_err(|e| cant(&run, e))?;
-        report.made(&format!("{} = {} (hard link)", run.display(), binary.display()))?;
+            .map_err(|e| cant("--dropin", &run, e))?;
+        report.made(format_args!("{} = {} (hard link)", run.display(), binary.display()))?;
     } else {
         report.in_the_way(&run, "--dropin");
     }
@@ -186,9 +183,6 @@ pub fn dropin(args: &[OsString], programs: &[&str]) -> error::Result {
 /// Each applet's link in `pgms/` to the binary beside it: made where missing, kept where it is
 /// one, a name that is something else left in the way.
 fn link_applets(pgms: &Path, programs: &[&str], report: &mut Report) -> error::Result {
-    let cant = |what: &Path, e: std::io::Error| {
-        Error::failed(format!("--dropin: cannot create {}: {e}", what.display()))
-    };
     for name in programs.iter().filter(|&&n| n != "Run") {
         let link = pgms.join(name);
         match std::fs::read_link(&link) {
@@ -196,13 +190,13 @@ fn link_applets(pgms: &Path, programs: &[&str], report: &mut Report) -> error::R
             Ok(_) => report.in_the_way(&link, "--dropin"),
             // Made, not looked at first: another --dropin of this directory may make it between.
             Err(_) => match std::os::unix::fs::symlink(BINARY, &link) {
-                Ok(()) => report.made(&format!("{} -> {BINARY}", link.display()))?,
+                Ok(()) => report.made(format_args!("{} -> {BINARY}", link.display()))?,
                 // Another --dropin made it first: the link it made is ours.
                 Err(_) if std::fs::read_link(&link).is_ok_and(|t| t == Path::new(BINARY)) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     report.in_the_way(&link, "--dropin")
                 }
-                Err(e) => return Err(cant(&link, e)),
+                Err(e) => return Err(cant("--dropin", &link, e)),
             },
         }
     }
@@ -217,10 +211,9 @@ fn make_subdirs(dir: &Path, report: &mut Report) -> error::Result<bool> {
         let d = dir.join(name);
         match std::fs::symlink_metadata(&d) {
             Err(_) => {
-                let made = make_dir(&d)
-                    .map_err(|e| Error::failed(format!("--dropin: cannot create {}: {e}", d.display())))?;
+                let made = make_dir(&d).map_err(|e| cant("--dropin", &d, e))?;
                 if made {
-                    report.made(&format!("{}/", d.display()))?;
+                    report.made(format_args!("{}/", d.display()))?;
                 }
             }
             Ok(m) => {
@@ -264,13 +257,17 @@ fn dropin_run_alone(run: &Path, mut report: Report) -> error::Result {
     let me = selfexe::path().map_err(Error::failed)?;
     let ours = std::fs::symlink_metadata(run).is_err() || same_bytes(run, &me);
     if ours {
-        copy_self(run)
-            .map_err(|e| Error::failed(format!("--dropin: cannot create {}: {e}", run.display())))?;
-        report.made(&format!("{} (a copy of this binary)", run.display()))?;
+        copy_self(run).map_err(|e| cant("--dropin", run, e))?;
+        report.made(format_args!("{} (a copy of this binary)", run.display()))?;
     } else {
         report.in_the_way(run, "--dropin");
     }
     report.end("--dropin")
+}
+
+/// The error of `--install` or `--dropin` (`cmd`) for what it could not make.
+fn cant(cmd: &str, what: &Path, e: std::io::Error) -> Error {
+    Error::failed(format!("{cmd}: cannot create {}: {e}", what.display()))
 }
 
 /// Whether two regular files hold the same bytes.
@@ -311,11 +308,13 @@ fn copy_self(to: &Path) -> std::io::Result<()> {
 /// Copies `from` to `to` whole or not at all: a new file beside it (created as every file is,
 /// by `open_file`), then renamed over it.
 fn copy_whole(from: &Path, to: &Path) -> std::io::Result<()> {
-    use crate::sys::fd::{open_file, Open};
+    use crate::sys::fd::{open_file, read_file, Open};
     let tmp: PathBuf = to.with_file_name(format!(".{BINARY}.tmp{}", std::process::id()));
     let mut out = open_file(&tmp, Open::Create(0o755))?;
-    let done = std::io::copy(&mut open_file(from, Open::Read)?, &mut out)
-        .and_then(|_| out.sync_all())
+    // Read whole (a binary of a few MB): no copy loop of its own to carry.
+    let done = read_file(from, u64::MAX)
+        .and_then(|b| out.write_all(&b))
+        .and_then(|()| out.sync_all())
         .and_then(|()| std::fs::rename(&tmp, to));
     if done.is_err() {
         let _ = std::fs::remove_file(&tmp);

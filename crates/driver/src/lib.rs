@@ -221,16 +221,12 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
             format!("stopped by {}: the report holds every pass that finished{saved}", signals::name(sig)),
         ));
     }
-    let failed: Vec<String> = run
-        .runs
-        .iter()
-        .flat_map(|cr| {
-            cr.results
-                .iter()
-                .filter(|r| r.error.is_some())
-                .map(move |r| format!("{} ({} x)", r.name, cr.copies))
-        })
-        .collect();
+    let mut failed = Vec::new();
+    for cr in &run.runs {
+        for r in cr.results.iter().filter(|r| r.error.is_some()) {
+            failed.push(format!("{} ({} x)", r.name, cr.copies));
+        }
+    }
     if let Some((last, rest)) = runner.lost.split_last() {
         for l in rest {
             runner.console.note(l);
@@ -253,10 +249,9 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
 /// Where the run's files went, as its summary ends: `results in <base> (and .html, .log)`.
 fn saved_where(files: Option<&Files>) -> String {
     let Some(f) = files else { return "no file written (--no-save)".to_string() };
-    let mut also = vec![".html", ".log"];
-    also.extend(f.csv_written().then_some(".csv"));
+    let csv = if f.csv_written() { ", .csv" } else { "" };
     let json = f.json.as_ref().map(|p| format!(", JSON in {}", p.display())).unwrap_or_default();
-    format!("results in {} (and {}){json}", f.base.display(), also.join(", "))
+    format!("results in {} (and .html, .log{csv}){json}", f.base.display())
 }
 
 /// `YYYY-MM-DD`, local time.

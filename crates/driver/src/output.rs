@@ -204,6 +204,18 @@ impl Console {
         format!("[{}/{}] {}, {}{again}", c.place, self.of.max(self.at), c.message, copies_word(c.copies))
     }
 
+    /// `<where_>: <what>, <left> left`: the live text of the test shown, `left` being the
+    /// estimated time left of the whole run.
+    fn live(&self, what: &str, left: f64) -> String {
+        format!("{}: {what}, {} left", self.where_(), duration(left))
+    }
+
+    /// The place in the run of the test begun last at `copies` copies named `message` (the
+    /// one shown again), else the last test's.
+    fn place_of(&self, copies: usize, message: &str) -> usize {
+        self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1)
+    }
+
     /// The banner, the directories block and (verbose) the test list.
     pub fn start(&mut self, run: &Run) {
         let release = base::version::Semantics::of_version(&run.version).release();
@@ -238,8 +250,7 @@ impl Console {
     pub fn test(&mut self, copies: usize, message: &'static str, left: f64) {
         self.begin(copies, message);
         // Said before Run's line begins, so that a log holding both streams keeps it whole.
-        let text = format!("{}: starts, {} left", self.where_(), duration(left));
-        self.show(text, true);
+        self.show(self.live("starts", left), true);
         self.progress(&report::text::progress_test(copies, message));
     }
 
@@ -247,11 +258,8 @@ impl Console {
     /// visit), shown at its place in the run; `left` is the estimated time left of the whole
     /// run.
     pub fn again(&mut self, copies: usize, message: &'static str, left: f64) {
-        let place =
-            self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
-        self.current = Current { place, copies, message, again: true };
-        let text = format!("{}: measured again, {} left", self.where_(), duration(left));
-        self.show(text, true);
+        self.current = Current { place: self.place_of(copies, message), copies, message, again: true };
+        self.show(self.live("measured again", left), true);
         self.progress(&report::text::progress_again(copies, message));
     }
 
@@ -265,9 +273,7 @@ impl Console {
         pass: (usize, usize),
         left: f64,
     ) {
-        let place =
-            self.begun.iter().rposition(|&(c, m)| c == copies && m == message).map_or(self.at, |i| i + 1);
-        self.current = Current { place, copies, message, again: false };
+        self.current = Current { place: self.place_of(copies, message), copies, message, again: false };
         let (number, most) = pass;
         let text = format!(
             "[round {round}] {message}, {}: pass {number} of at most {most}, {} left",
@@ -294,8 +300,8 @@ impl Console {
 
     /// `[7/24] Pipe Throughput, 2 copies: pass 3 of 10, 12 min left`.
     fn pass_text(&self, number: usize, of: usize, at_most: bool, left: f64) -> String {
-        let of = if at_most { format!("at most {of}") } else { of.to_string() };
-        format!("{}: pass {number} of {of}, {} left", self.where_(), duration(left))
+        let at_most = if at_most { "at most " } else { "" };
+        self.live(&format!("pass {number} of {at_most}{of}"), left)
     }
     /// Verbose: the command of a pass.
     pub fn command(&mut self, command: &str, copies: usize) {
@@ -307,8 +313,7 @@ impl Console {
     /// The test begun last has ended; `left` is the estimated time left of the whole run.
     pub fn test_end(&mut self, left: f64) {
         self.progress(report::text::PROGRESS_END);
-        let text = format!("{}: done, {} left", self.where_(), duration(left));
-        self.show(text, true);
+        self.show(self.live("done", left), true);
     }
 
     /// Verbose: what else the host did during the pass just run.
@@ -366,7 +371,7 @@ impl Console {
     /// though the run goes on.
     pub fn failed(&mut self, message: &str, error: &str) {
         self.clear_status();
-        err(format!("\n{}\nRun: \"{message}\": {error}; aborting\n", "*".repeat(46)).as_bytes());
+        err(format!("\n{ABORT_RULE}\nRun: \"{message}\": {error}; aborting\n").as_bytes());
     }
 
     /// The final print: the report after a rule of `=` (Run's), or the machine-readable
@@ -403,6 +408,9 @@ fn stats_line(r: &TestResult) -> Option<String> {
     ))
 }
 
+/// The rule above Run's abort lines: 46 stars.
+const ABORT_RULE: &str = "**********************************************";
+
 /// `1 copy`, `N copies`.
 fn copies_word(n: usize) -> String {
     crate::fmt::number(Some(n), "copy", "copies")
@@ -415,7 +423,11 @@ fn fit(text: &str, name: &str, width: usize) -> String {
     let mut s = text.to_string();
     let over = s.len().saturating_sub(width);
     if over > 0 && name.is_ascii() && name.len() >= over + 3 + MIN_NAME {
-        s = s.replacen(name, &format!("{}...", name[..name.len() - over - 3].trim_end()), 1);
+        if let Some(at) = s.find(name) {
+            // The name's first occurrence keeps its head, blanks trimmed, then `...`.
+            let kept = name[..name.len() - over - 3].trim_end().len();
+            s.replace_range(at + kept..at + name.len(), "...");
+        }
     }
     while s.len() > width {
         s.pop();
@@ -461,11 +473,11 @@ impl Set<'_> {
     fn paths(&self, base: &Path) -> Vec<PathBuf> {
         let beside = matches!(self.json, Some(JsonOut::Beside));
         let mut v = vec![base.to_path_buf()];
-        v.extend(
-            EXTS.iter()
-                .filter(|&&e| (self.csv || e != "csv") && (beside || e != "json"))
-                .map(|e| with_ext(base, e)),
-        );
+        for e in EXTS {
+            if (self.csv || e != "csv") && (beside || e != "json") {
+                v.push(with_ext(base, e));
+            }
+        }
         v
     }
 

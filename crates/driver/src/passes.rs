@@ -138,7 +138,7 @@ struct Remaining {
     in_round: bool,
 }
 
-impl Runner<'_> {
+impl<'a> Runner<'a> {
     pub fn log(&mut self, s: &str) {
         match &mut self.buffer {
             Some(b) => b.push_str(s),
@@ -212,8 +212,7 @@ impl Runner<'_> {
         self.console.test(copies, t.message, self.estimate.left);
         let header = report::log::test_header(t.message, copies, &r.command);
         self.log(&header);
-        let log = self.files.as_ref().map(|f| f.log_fd());
-        let cmd = command((self.exe, self.launch), log, &self.policy, t, p);
+        let cmd = self.command(t, p);
         let began = self.exec.now();
         let (npasses, per_pass) = (self.policy.passes(t), self.policy.pass_secs(t));
         let planned = self.policy.planned_passes(t, budget);
@@ -258,8 +257,7 @@ impl Runner<'_> {
         let first_visit = r.clone();
         self.console.again(r.copies, t.message, self.estimate.left);
         self.log(&report::log::test_again_header(t.message, r.copies, &r.command));
-        let log = self.files.as_ref().map(|f| f.log_fd());
-        let cmd = command((self.exe, self.launch), log, &self.policy, t, p);
+        let cmd = self.command(t, p);
         let (began, estimate) = (self.exec.now(), self.policy.pass_secs(t));
         let first = r.passes.len() + r.replaced.len() + 1;
         for i in first.. {
@@ -330,8 +328,7 @@ impl Runner<'_> {
         let number = s.r.passes.len() + s.r.replaced.len() + 1;
         let most = self.policy.planned_passes(t, s.budget()).max(number);
         self.console.round(s.r.copies, t.message, round, (number, most), self.estimate.left);
-        let log = self.files.as_ref().map(|f| f.log_fd());
-        let cmd = command((self.exe, self.launch), log, &self.policy, t, p);
+        let cmd = self.command(t, p);
         let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
         let left = Remaining { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };
         let step = self.pass(t, &cmd, number, left, &mut s.r);
@@ -370,8 +367,7 @@ impl Runner<'_> {
         self.console.rounds_line(r.copies, t.message, ran, r.skipped.as_deref());
         if r.skipped.is_some() || r.passes.is_empty() {
             self.log(&report::log::summary(&r));
-            let left = self.policy.end(s.spent);
-            self.estimate.follow(left);
+            self.pay(s.spent);
             if r.skipped.is_none() {
                 self.console.test_end(self.estimate.left);
             }
@@ -385,8 +381,7 @@ impl Runner<'_> {
     /// Returns the seconds it took.
     fn abandon_again(&mut self, t: &Test, why: &str, began: f64) -> f64 {
         let spent = self.exec.now() - began;
-        let left = self.policy.end(spent);
-        self.estimate.follow(left);
+        self.pay(spent);
         self.console.test_end(self.estimate.left);
         self.console
             .note(&format!("warning: {}: measuring again stopped ({why}); its first figure stands", t.name));
@@ -476,8 +471,7 @@ impl Runner<'_> {
 
     /// A test whose copy said it cannot run here: what it took out of the budget paid back.
     fn skipped(&mut self, r: TestResult, began: f64) -> Option<TestResult> {
-        let left = self.policy.end(self.exec.now() - began);
-        self.estimate.follow(left);
+        self.pay(self.exec.now() - began);
         self.log(&report::log::summary(&r));
         Some(r)
     }
@@ -485,9 +479,8 @@ impl Runner<'_> {
     /// After the last pass (or the failed one): the budget settled, the test scored, logged and
     /// shown.
     fn conclude(&mut self, t: &Test, mut r: TestResult, began: f64) -> TestResult {
-        // A quick test pays what it took out of the budget; the hint shows what is left.
-        let left = self.policy.end(self.exec.now() - began);
-        self.estimate.follow(left);
+        // The hint shows what is left.
+        self.pay(self.exec.now() - began);
         self.console.test_end(self.estimate.left);
         if let Some(e) = &r.error {
             self.console.failed(t.message, e);
@@ -499,29 +492,33 @@ impl Runner<'_> {
         r
     }
 
+    /// The command a pass of `t` runs, as `p` prepared it; its stdout to the log.
+    fn command<'c>(&self, t: &Test, p: &'c Prepared) -> Command<'c>
+    where
+        'a: 'c,
+    {
+        Command {
+            exe: self.exe,
+            launch: self.launch,
+            test: p,
+            stdout: self.files.as_ref().map(|f| f.log_fd()),
+            planned: p.planned.unwrap_or_else(|| self.policy.nominal_secs(t)),
+            slow: exec::slow_by_nature(t),
+        }
+    }
+
+    /// A test's time paid, `spent` seconds of it: a quick test pays what it took out of the
+    /// budget, and the estimate follows what is left.
+    fn pay(&mut self, spent: f64) {
+        let left = self.policy.end(spent);
+        self.estimate.follow(left);
+    }
+
     pub fn interrupted(&mut self) -> Option<TestResult> {
         let sig = self.exec.caught().unwrap_or(libc::SIGINT);
         self.console.test_stopped();
         self.log(&report::log::interrupted(signals::name(sig)));
         None
-    }
-}
-
-/// The command a pass of `t` runs, as `p` prepared it; its stdout to the log, `log`.
-fn command<'c>(
-    (exe, launch): (&'c Path, &'c exec::Launch),
-    log: Option<i32>,
-    policy: &Policy,
-    t: &Test,
-    p: &'c Prepared,
-) -> Command<'c> {
-    Command {
-        exe,
-        launch,
-        test: p,
-        stdout: log,
-        planned: p.planned.unwrap_or_else(|| policy.nominal_secs(t)),
-        slow: exec::slow_by_nature(t),
     }
 }
 
@@ -543,14 +540,17 @@ fn first_not_scored(outcomes: &[CopyOutcome]) -> Option<(usize, Verdict<'_>)> {
 
 /// A command as the log's `==>` line and `-v` show it.
 pub fn display(argv: &[OsString]) -> String {
-    let quote = |s: &str| {
-        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+".contains(&b)) {
-            s.to_string()
-        } else {
-            format!("\"{s}\"")
-        }
-    };
-    argv.iter().map(|a| quote(&a.to_string_lossy())).collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    for (i, a) in argv.iter().enumerate() {
+        let s = a.to_string_lossy();
+        let plain = !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+".contains(&b));
+        let quote = if plain { "" } else { "\"" };
+        out += if i > 0 { " " } else { "" };
+        out += quote;
+        out += &s;
+        out += quote;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -130,10 +130,19 @@ pub fn write_into(dir: &Dir) -> io::Result<()> {
 
 /// The owner's record in `dir`, read without blocking on whatever a stranger left there.
 fn read_record(dir: &Dir) -> Option<String> {
-    let mut s = String::new();
-    let f = dir.read(OWNER.as_ref()).ok()?;
-    io::Read::read_to_string(&mut io::Read::take(f, 4096), &mut s).ok()?;
-    Some(s)
+    let mut f = dir.read(OWNER.as_ref()).ok()?;
+    // Its first 4 KB, far more than a record holds, into a buffer of its own.
+    let mut buf = [0u8; 4096];
+    let mut n = 0;
+    while n < buf.len() {
+        match io::Read::read(&mut f, &mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    String::from_utf8(buf[..n].to_vec()).ok()
 }
 
 /// The record a run's work directory holds of its owner: `<pid> <start> <pid namespace>`, so
@@ -173,8 +182,10 @@ pub fn sweep_stale(tmpdir: &Path) -> Vec<PathBuf> {
         }
         let Ok(dir) = tmp.open_private_at(name) else { continue };
         let Some(record) = read_record(&dir) else { continue };
-        let f: Vec<&str> = record.split_whitespace().collect();
-        let [pid, start, ns] = f[..] else { continue };
+        let mut f = record.split_whitespace();
+        let (Some(pid), Some(start), Some(ns), None) = (f.next(), f.next(), f.next(), f.next()) else {
+            continue;
+        };
         let Ok(id) = pid.parse::<i32>() else { continue };
         if ns != my_ns || id <= 0 || pid == me {
             continue;

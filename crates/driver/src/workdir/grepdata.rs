@@ -10,6 +10,8 @@
 //! the running word and byte totals on course; the last [`TAIL`] lines (a program writing
 //! messages to stderr) absorb the exact remainder, their padding before `=` as strace aligns it.
 
+use std::fmt::Write as _;
+
 /// Size of the file in bytes.
 pub const BYTES: usize = 708_495;
 /// Number of lines.
@@ -204,6 +206,12 @@ const TAIL_WORDS_LIST: &[&str] = &[
     "ready",
 ];
 
+/// The other calls' choices: mmap2's protections and flags, rt_sigaction's signals.
+const MMAP_PROTS: &[&str] = &["PROT_READ", "PROT_READ|PROT_EXEC", "PROT_READ|PROT_WRITE"];
+const MMAP_FLAGS: &[&str] =
+    &["MAP_PRIVATE", "MAP_PRIVATE|MAP_DENYWRITE", "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE"];
+const SIGNALS: &[&str] = &["SIGPIPE", "SIGCHLD", "SIGINT", "SIGTERM", "SIGHUP", "SIGSEGV"];
+
 /// A PCG stream and the choices the line templates make from it.
 struct Gen {
     rng: oorandom::Rand32,
@@ -251,95 +259,117 @@ impl Gen {
     fn line(&mut self, gimp: bool) -> String {
         // A gimp line is one of the five calls that name a file.
         let kind = self.below(if gimp { 5 } else { 17 });
-        let (call, ret) = if kind < 5 { self.file_call(kind, gimp) } else { self.other_call(kind) };
+        let mut call = String::new();
+        let ret =
+            if kind < 5 { self.file_call(kind, gimp, &mut call) } else { self.other_call(kind, &mut call) };
         strace(&call, &ret, 0)
     }
 
-    /// A call naming a file (kinds 0 to 4), and its result.
-    fn file_call(&mut self, kind: usize, gimp: bool) -> (String, String) {
+    /// A call naming a file (kinds 0 to 4), written to `call`, and its result.
+    fn file_call(&mut self, kind: usize, gimp: bool, call: &mut String) -> String {
         let enoent = "-1 ENOENT (No such file or directory)";
         match kind {
             0 => {
                 let p = self.path(gimp);
                 let ok = self.below(3) != 0;
-                (
-                    format!("open(\"{p}\", O_RDONLY)"),
-                    if ok { format!("{}", 3 + self.below(4)) } else { enoent.into() },
-                )
+                let _ = write!(call, "open(\"{p}\", O_RDONLY)");
+                if ok {
+                    format!("{}", 3 + self.below(4))
+                } else {
+                    enoent.into()
+                }
             }
-            1 => (format!("stat64(\"{}\", {})", self.path(gimp), self.hex(0xbf80_0000)), enoent.into()),
+            1 => {
+                let _ = write!(call, "stat64(\"{}\", {})", self.path(gimp), self.hex(0xbf80_0000));
+                enoent.into()
+            }
             2 => {
                 let size = 1024 + self.below(400_000);
                 let mode = self.pick(&["0644", "0755", "0600"]);
-                (
-                    format!(
-                        "stat64(\"{}\", {{st_mode=S_IFREG|{mode}, st_size={size}, ...}})",
-                        self.path(gimp)
-                    ),
-                    "0".into(),
-                )
+                let p = self.path(gimp);
+                let _ = write!(call, "stat64(\"{p}\", {{st_mode=S_IFREG|{mode}, st_size={size}, ...}})");
+                "0".into()
             }
             3 => {
                 let ok = self.below(2) == 0;
-                (
-                    format!("access(\"{}\", R_OK)", self.path(gimp)),
-                    if ok { "0".into() } else { enoent.into() },
-                )
+                let _ = write!(call, "access(\"{}\", R_OK)", self.path(gimp));
+                if ok {
+                    "0".into()
+                } else {
+                    enoent.into()
+                }
             }
             _ => {
                 let p = self.path(gimp);
                 // The directory of the file, unless that would lose the line's "gimp".
                 let d = p.rsplit_once('/').map_or(p.as_str(), |(d, _)| d);
-                let p = if gimp && !d.contains("gimp") { p.clone() } else { d.to_string() };
-                (
-                    format!("open(\"{p}\", O_RDONLY|O_NONBLOCK|O_LARGEFILE|O_DIRECTORY)"),
-                    format!("{}", 3 + self.below(4)),
-                )
+                let p = if gimp && !d.contains("gimp") { p.as_str() } else { d };
+                let _ = write!(call, "open(\"{p}\", O_RDONLY|O_NONBLOCK|O_LARGEFILE|O_DIRECTORY)");
+                format!("{}", 3 + self.below(4))
             }
         }
     }
 
-    /// A call naming no file (kinds 5 to 16), and its result.
-    fn other_call(&mut self, kind: usize) -> (String, String) {
-        match kind {
-            5 => (
-                format!("read({}, \"\\177ELF\\1\\1\\1\\0\\0\\0\\0\\0\\0\\0\\0\\0\\3\\0\\3\\0\\1\\0\\0\\0\"..., 512)", 3 + self.below(3)),
-                "512".into(),
-            ),
+    /// A call naming no file (kinds 5 to 16), written to `call`, and its result.
+    fn other_call(&mut self, kind: usize, call: &mut String) -> String {
+        let fd = |g: &mut Gen| 3 + g.below(3);
+        let _ = match kind {
+            5 => {
+                let _ = write!(
+                    call,
+                    "read({}, \"\\177ELF\\1\\1\\1\\0\\0\\0\\0\\0\\0\\0\\0\\0\\3\\0\\3\\0\\1\\0\\0\\0\"..., 512)",
+                    fd(self)
+                );
+                return "512".into();
+            }
             6 => {
                 let size = 4096 + self.below(2_000_000);
-                (format!("fstat64({}, {{st_mode=S_IFREG|0644, st_size={size}, ...}})", 3 + self.below(3)), "0".into())
+                write!(call, "fstat64({}, {{st_mode=S_IFREG|0644, st_size={size}, ...}})", fd(self))
             }
             7 => {
                 let len = 4096 * (1 + self.below(300));
-                let prot = self.pick(&["PROT_READ", "PROT_READ|PROT_EXEC", "PROT_READ|PROT_WRITE"]);
-                let flags = self.pick(&["MAP_PRIVATE", "MAP_PRIVATE|MAP_DENYWRITE", "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE"]);
-                (format!("mmap2(NULL, {len}, {prot}, {flags}, {}, 0)", 3 + self.below(3)), self.hex(0xb700_0000))
+                let (prot, flags) = (self.pick(MMAP_PROTS), self.pick(MMAP_FLAGS));
+                let _ = write!(call, "mmap2(NULL, {len}, {prot}, {flags}, {}, 0)", fd(self));
+                return self.hex(0xb700_0000);
             }
-            8 => (format!("close({})", 3 + self.below(4)), "0".into()),
-            9 => (format!("mprotect({}, 4096, PROT_READ)", self.hex(0xb7f0_0000)), "0".into()),
-            10 => (format!("munmap({}, {})", self.hex(0xb7f0_0000), 4096 * (1 + self.below(40))), "0".into()),
+            8 => write!(call, "close({})", 3 + self.below(4)),
+            9 => write!(call, "mprotect({}, 4096, PROT_READ)", self.hex(0xb7f0_0000)),
+            10 => write!(call, "munmap({}, {})", self.hex(0xb7f0_0000), 4096 * (1 + self.below(40))),
             11 => {
                 let b = self.hex(0x0820_0000);
-                (format!("brk({b})"), b)
+                let _ = write!(call, "brk({b})");
+                return b;
             }
             12 => {
                 let n = 2 + self.below(60);
-                (format!("getdents64({}, /* {n} entries */, 4096)", 3 + self.below(3)), format!("{}", n * 28 + self.below(28)))
+                let _ = write!(call, "getdents64({}, /* {n} entries */, 4096)", fd(self));
+                return format!("{}", n * 28 + self.below(28));
             }
-            13 => {
-                (format!("gettimeofday({{1170{:06}, {:06}}}, NULL)", self.below(999_999), self.below(999_999)), "0".into())
-            }
+            13 => write!(
+                call,
+                "gettimeofday({{1170{:06}, {:06}}}, NULL)",
+                self.below(999_999),
+                self.below(999_999)
+            ),
             14 => {
-                let sig = self.pick(&["SIGPIPE", "SIGCHLD", "SIGINT", "SIGTERM", "SIGHUP", "SIGSEGV"]);
-                (format!("rt_sigaction({sig}, {{{}, [], SA_RESTART}}, {{SIG_DFL}}, 8)", self.hex(0x0805_0000)), "0".into())
+                let sig = self.pick(SIGNALS);
+                write!(
+                    call,
+                    "rt_sigaction({sig}, {{{}, [], SA_RESTART}}, {{SIG_DFL}}, 8)",
+                    self.hex(0x0805_0000)
+                )
             }
             15 => {
                 let n = 4 * (1 + self.below(16));
-                (format!("write(3, \"\\22\\0\\7\\0\\1\\0\\340\\1\"..., {n})"), format!("{n}"))
+                let _ = write!(call, "write(3, \"\\22\\0\\7\\0\\1\\0\\340\\1\"..., {n})");
+                return format!("{n}");
             }
-            _ => ("poll([{fd=3, events=POLLIN}], 1, 0)".into(), "0 (Timeout)".into()),
-        }
+            _ => {
+                call.push_str("poll([{fd=3, events=POLLIN}], 1, 0)");
+                return "0 (Timeout)".into();
+            }
+        };
+        "0".into()
     }
 }
 
