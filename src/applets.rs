@@ -1,5 +1,6 @@
 //! The applet table: every program this binary can be, declared once. Dispatch, `--list`,
-//! `--install`, `--help` and the README's kernel table all come from [`APPLETS`].
+//! `--install` and `--help` come from [`APPLETS`]; the README's table of programs is written by
+//! hand, and a test (`dispatch::`) checks that it names every applet.
 //!
 //! An applet is entered with its full argv, argv[0] being its own name, however it was invoked
 //! (`./pipe 10` through a link or `unixbench pipe 10`), so both forms parse the same way.

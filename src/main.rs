@@ -10,7 +10,7 @@
 mod applets;
 mod kernels;
 
-// base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "Crates").
+// base, in scope as `crate::sys`, `crate::timing`, ... as in every crate (ARCHITECTURE.md, "The map").
 use base::{args, error, protocol, selfexe, sys, timing};
 use driver::cli::{self, no_more};
 use driver::{install, manual};

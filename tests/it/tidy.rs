@@ -325,7 +325,7 @@ fn dependencies_are_libc_lexopt_oorandom() {
 }
 
 /// A crate of the workspace: its source directory, the name the crates above use for it, and its
-/// top-level modules in layers, bottom first (ARCHITECTURE.md, "Crates").
+/// top-level modules in layers, bottom first (ARCHITECTURE.md, "The map").
 struct Crate {
     dir: &'static str,
     name: &'static str,
@@ -367,7 +367,7 @@ const CRATES: &[Crate] = &[
         ],
     },
     // The twins of execl and spawn: ELF packing, the table, staging.
-    Crate { dir: "crates/twin", name: "twin", layers: &[&["elf"], &["exec_image"], &["stage"]] },
+    Crate { dir: "crates/twin", name: "twin", layers: &[&["elf", "lz"], &["exec_image"], &["stage"]] },
     // lmbench's measuring half: its harness and the loops it times.
     Crate {
         dir: "crates/lmbench-timed",
@@ -413,6 +413,8 @@ const CRATES: &[Crate] = &[
             // The host tests' work directory, then their command lines.
             &["workdir"],
             &["hosttools"],
+            // Their programs checked before the first timed pass.
+            &["hostcheck"],
             &["signals"],
             &["options"],
             // The manual page and the completions, from the option table.
@@ -484,6 +486,21 @@ fn the_architecture_names_every_crate_in_order() {
     let count = format!("{} crates make the binary", words[CRATES.len()]);
     assert!(doc.contains(&count), "ARCHITECTURE.md should say \"{count}\"");
     assert_eq!(package_dirs().len(), CRATES.len(), "a crate missing from CRATES");
+    // Cargo.toml's comment over the workspace says the same count and names them in order.
+    let toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let comment: String = toml
+        .lines()
+        .skip_while(|l| !l.contains("crates make one binary"))
+        .take_while(|l| l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let count = format!("{} crates make one binary", words[CRATES.len()]);
+    assert!(comment.contains(&count), "Cargo.toml's comment should say \"{count}\": {comment}");
+    let mut at = 0;
+    for name in &order {
+        let found = comment[at..].find(&format!(" {name}")).map(|i| at + i + 1);
+        at = found.unwrap_or_else(|| panic!("Cargo.toml's comment lacks {name} after {at}: {comment}"));
+    }
 }
 
 #[test]
@@ -800,4 +817,97 @@ fn no_function_outside_the_ports_is_longer_than_a_screen() {
     // The walk found the functions at all (a wrong root or parser would pass vacuously).
     assert!(seen > 500, "only {seen} functions found");
     assert!(long.is_empty(), "functions over {MAX_FN_LINES} lines:\n{}", long.join("\n"));
+}
+
+/// Every file of the tree a reference may sit in: sources, tests, docs, the build's files.
+fn cited_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["src", "crates", "tests", "bench", "docs", ".cargo"] {
+        all_files(&root.join(dir), &mut files);
+    }
+    for f in ["README.md", "ARCHITECTURE.md", "Makefile", "arches.mk", "build.rs", "Cargo.toml"] {
+        files.push(root.join(f));
+    }
+    files.retain(|p| p.is_file());
+    files
+}
+
+/// A reference into ARCHITECTURE.md (its name, a comma and a section's title in double quotes,
+/// on one line) names a heading it has, as references into docs/ORIGINAL.md do.
+#[test]
+fn references_to_the_architecture_name_its_headings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let titles = original_titles(&doc);
+    let needle = concat!("ARCHITECTURE", ".md,");
+    let (mut bad, mut cited) = (Vec::new(), 0);
+    for p in cited_files(root) {
+        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        let name = p.strip_prefix(root).unwrap().display().to_string();
+        for (n, line) in text.lines().enumerate() {
+            for (i, _) in line.match_indices(needle) {
+                let ts = cited_titles(line[i + needle.len()..].trim_start_matches(' ')).unwrap_or_default();
+                cited += ts.len();
+                for t in ts.iter().filter(|t| !titles.contains(t)) {
+                    bad.push(format!("{name}:{}: ARCHITECTURE.md has no section {t:?}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(cited >= 3, "only {cited} references to ARCHITECTURE.md found");
+}
+
+/// The paths ARCHITECTURE.md's code map names: each bullet opens with a directory (or a file),
+/// and the backquoted `.rs` names in it are under that directory.
+fn code_map_paths(doc: &str) -> Vec<String> {
+    let start = doc.find("## Code map").expect("ARCHITECTURE.md has a Code map");
+    let section = &doc[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let mut paths = Vec::new();
+    let mut dir = String::new();
+    for bullet in section.split("\n- ").skip(1) {
+        let words: Vec<&str> = bullet.split('`').skip(1).step_by(2).collect();
+        let Some(first) = words.first() else { continue };
+        paths.push(first.to_string());
+        dir = match first.rsplit_once('/') {
+            Some((d, "")) => format!("{d}/"),
+            Some((d, _)) => format!("{d}/"),
+            None => dir,
+        };
+        for w in &words[1..] {
+            let rooted = ["src/", "crates/", "tests/", "bench/", "data/"].iter().any(|r| w.starts_with(r));
+            if rooted && (w.ends_with(".rs") || w.ends_with('/')) {
+                paths.push(w.to_string());
+            } else if w.ends_with('/') {
+                // A subdirectory: the names after it are in it (`sys/`: `fd.rs`, ...).
+                dir = format!("{dir}{w}");
+                paths.push(dir.clone());
+            } else if w.ends_with(".rs") {
+                paths.push(format!("{dir}{w}"));
+            }
+        }
+    }
+    paths
+}
+
+/// ARCHITECTURE.md's code map names only files that exist, and names every source file of every
+/// crate (its `src/`), so that a file added or moved is placed on the map.
+#[test]
+fn the_code_map_names_every_source_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let named = code_map_paths(&doc);
+    let missing: Vec<&String> = named.iter().filter(|p| !root.join(p.as_str()).exists()).collect();
+    assert!(missing.is_empty(), "the code map names what does not exist: {missing:?}");
+    let mut sources = Vec::new();
+    for dir in package_dirs() {
+        rust_files(&dir.join("src"), &mut sources);
+    }
+    let unnamed: Vec<String> = sources
+        .iter()
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .filter(|p| !named.contains(p))
+        .collect();
+    assert!(unnamed.is_empty(), "the code map does not name {unnamed:?}");
 }

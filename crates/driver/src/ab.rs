@@ -508,7 +508,8 @@ impl Rounds<'_> {
     /// One pass of arm `k` of test `s`, with the work directory holding the test's files.
     fn arm_pass(&self, k: usize, runner: &mut Runner, s: &mut InRounds, round: usize) -> Step {
         let (t, wd) = (s.test, self.workdirs[k]);
-        if let Err(e) = wd.provide(t.name) {
+        if let Err(e) = wd.provide(t.name).and_then(|()| crate::hostcheck::once(t.name, wd)) {
+            wd.release(t.name);
             runner.out_of_rounds(s, Some(e.to_string()), None);
             return Step::Stop;
         }

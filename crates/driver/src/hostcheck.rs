@@ -22,7 +22,7 @@ const SQRT_2: &str =
 const CHECK_SECS: f64 = 60.0;
 
 /// Which check test `name` needs, if any: the three shell tests share one.
-pub fn key(name: &str) -> Option<&'static str> {
+fn key(name: &str) -> Option<&'static str> {
     match name {
         "shell1" | "shell8" | "shell16" => Some("shell"),
         "C" => Some("C"),
@@ -32,10 +32,19 @@ pub fn key(name: &str) -> Option<&'static str> {
     }
 }
 
+/// Checks the programs test `name` runs, in `wd` (which holds its files), the first time a run
+/// needs them; a check passed is not made again. Err as for [`check`].
+pub fn once(name: &str, wd: &WorkDir) -> io::Result<()> {
+    match key(name) {
+        Some(k) if !wd.checked(k) => check(k, wd).map(|()| wd.set_checked(k)),
+        _ => Ok(()),
+    }
+}
+
 /// Checks the programs behind check `key` in `wd`, which holds the test's files. A program
 /// that is missing passes: the test is then skipped, saying so. Err names the program, what it
 /// gave and what was expected.
-pub fn check(key: &str, wd: &WorkDir) -> io::Result<()> {
+fn check(key: &str, wd: &WorkDir) -> io::Result<()> {
     match key {
         "dc" => dc(wd),
         "grep" => grep_count(wd, GREP_INPUT, "gimp"),

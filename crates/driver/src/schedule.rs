@@ -230,6 +230,10 @@ fn with_files<R>(
     visit: impl FnOnce(&mut Runner, Prepared) -> R,
 ) -> std::io::Result<std::result::Result<R, String>> {
     workdir.provide(t.name)?;
+    if let Err(e) = crate::hostcheck::once(t.name, workdir) {
+        workdir.release(t.name);
+        return Err(e);
+    }
     let r = prepare(t, &runner.policy, runner.semantics, workdir).map(|p| visit(runner, p));
     workdir.release(t.name);
     Ok(r)

@@ -226,10 +226,8 @@ impl WorkDir {
         Ok(wd)
     }
 
-    /// Writes the files test `name` reads ([`needs`]) and, the first time a run needs them,
-    /// checks the host programs it runs (`hostcheck`). On a failure (a full disk, a file size
-    /// limit, a program that is not what the test times) what was written is removed again and
-    /// the error says why.
+    /// Writes the files test `name` reads ([`needs`]). On a failure (a full disk, a file size
+    /// limit) what was written is removed again and the error names the file.
     pub fn provide(&self, name: &str) -> io::Result<()> {
         for (i, f) in needs(name).iter().enumerate() {
             if let Err(e) = write_new(&self.dir, f) {
@@ -237,15 +235,17 @@ impl WorkDir {
                 return Err(e);
             }
         }
-        let unchecked = crate::hostcheck::key(name).filter(|k| !self.checked.borrow().contains(k));
-        if let Some(key) = unchecked {
-            if let Err(e) = crate::hostcheck::check(key, self) {
-                self.release(name);
-                return Err(e);
-            }
-            self.checked.borrow_mut().push(key);
-        }
         Ok(())
+    }
+
+    /// Whether the host programs behind `key` were checked this run (`hostcheck`).
+    pub fn checked(&self, key: &str) -> bool {
+        self.checked.borrow().contains(&key)
+    }
+
+    /// Notes that the host programs behind `key` passed their check.
+    pub fn set_checked(&self, key: &'static str) {
+        self.checked.borrow_mut().push(key);
     }
 
     /// Removes the files of test `name` once it has run, leaving the room to the next test.
