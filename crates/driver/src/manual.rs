@@ -80,7 +80,7 @@ pub fn man(usage: &str) -> String {
 
 /// An option's forms in the man page's fonts: `\fB\-t\fR, \fB\-\-time\fR \fISECONDS\fR`.
 fn man_forms(m: &mut String, o: &Opt) {
-    for (i, w) in o.words().enumerate() {
+    for (i, w) in o.words().iter().enumerate() {
         put(m, &[if i > 0 { ", \\fB" } else { "\\fB" }, &w.replace('-', "\\-"), "\\fR"]);
     }
     match o.takes {
@@ -160,8 +160,8 @@ fn bash(s: &mut String, words: &str) {
     *s += BASH_HEAD;
     let shells = SHELLS.join(" ");
     let cases = OPTIONS.iter().filter(|o| matches!(o.takes, Takes::Value(_)));
-    for (o, names) in cases.map(|o| (o, o.words().collect::<Vec<_>>().join("|"))) {
-        put(s, &["        ", &names, ") "]);
+    for o in cases {
+        put(s, &["        ", &o.words().join("|"), ") "]);
         match (o.values(), value_words(o)) {
             (Values::Dirs, _) => *s += "COMPREPLY=($(compgen -d -- \"$cur\"))",
             (Values::Files, _) => *s += "COMPREPLY=($(compgen -f -- \"$cur\"))",
@@ -174,8 +174,10 @@ fn bash(s: &mut String, words: &str) {
     compgen(s, &shells);
     *s += "; return ;;\n";
     *s += BASH_MIDDLE;
-    for w in OPTIONS.iter().flat_map(Opt::words) {
-        put(s, &[&w, " "]);
+    for o in OPTIONS {
+        for w in o.words() {
+            put(s, &[&w, " "]);
+        }
     }
     for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
         put(s, &[c, " "]);
