@@ -529,19 +529,14 @@ impl Rounds<'_> {
         if self.verbosity == Verbosity::Quiet {
             return;
         }
-        let index = rows.iter().find(|r| r.is_index).and_then(|r| r.paired);
-        let ratio = index.map_or_else(String::new, |p| {
-            format!(", B/A on the index {:.3} (95%: {:.3} to {:.3})", p.ratio, p.low, p.high)
-        });
-        let left = if self.bounds.fixed.is_some() {
-            String::new()
-        } else {
-            format!(", {:.0} s of the budget left", left.max(0.0))
-        };
-        output::note(
-            "unixbench ab",
-            &format!("{c} cop{} round {round} done{ratio}{left}", if c == 1 { "y," } else { "ies," }),
-        );
+        let mut line = format!("{c} cop{} round {round} done", if c == 1 { "y," } else { "ies," });
+        if let Some(p) = rows.iter().find(|r| r.is_index).and_then(|r| r.paired) {
+            let _ = write!(line, ", B/A on the index {:.3} (95%: {:.3} to {:.3})", p.ratio, p.low, p.high);
+        }
+        if self.bounds.fixed.is_none() {
+            let _ = write!(line, ", {:.0} s of the budget left", left.max(0.0));
+        }
+        output::note("unixbench ab", &line);
     }
 }
 

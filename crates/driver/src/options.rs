@@ -1072,7 +1072,7 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
             Ok(())
         }
         None => {
-            let names = suite::TESTS.iter().map(|t| t.name).chain(suite::group_names());
+            let names = test_and_group_names();
             // One short line: the lists are behind `--help`.
             Err(Error::usage(format!(
                 "unknown test or group '{}'{}; 'unixbench run --help' lists them",
@@ -1081,6 +1081,14 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
             )))
         }
     }
+}
+
+/// Every test's name, then every group's: one list for each caller's search or completion,
+/// where an iterator of its own would copy the code that reads it.
+pub fn test_and_group_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = suite::TESTS.iter().map(|t| t.name).collect();
+    names.extend(suite::group_names());
+    names
 }
 
 /// The checks and defaults that take the whole command line and the environment.

@@ -121,9 +121,11 @@ fn run_rounds(
 fn keep_what_was_measured(runner: &Runner, tests: &mut [InRounds]) {
     let sig = signals::name(runner.exec.caught().unwrap_or(libc::SIGINT));
     for s in tests.iter_mut().filter(|s| s.r.passes.is_empty() && s.r.skipped.is_none()) {
-        let mut back: Vec<_> = std::mem::take(&mut s.r.replaced).into_iter().collect();
-        back.sort_by_key(|x| x.number);
-        s.r.passes.extend(back.into_iter().map(|x| x.pass));
+        // In the order they ran: the earliest left each time (no two share a number).
+        let mut back = std::mem::take(&mut s.r.replaced);
+        while let Some(k) = (0..back.len()).min_by_key(|&k| back[k].number) {
+            s.r.passes.push(back.remove(k).pass);
+        }
         if s.r.passes.is_empty() {
             s.r.error.get_or_insert_with(|| format!("stopped by {sig} before its first pass"));
         }
