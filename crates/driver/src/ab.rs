@@ -611,8 +611,11 @@ fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<u
     for (key, a) in ["A", "B"].iter().zip(arms) {
         let what =
             if a.changes.is_empty() { "this binary as it is".to_string() } else { a.changes.join("; ") };
-        let label = if a.name == *key { key.to_string() } else { format!("{key} ({})", a.name) };
-        let _ = writeln!(s, "  {label}: {what}");
+        let _ = if a.name == *key {
+            writeln!(s, "  {key}: {what}")
+        } else {
+            writeln!(s, "  {key} ({}): {what}", a.name)
+        };
     }
     for (c, names, round) in each {
         let _ = writeln!(s, "{c} cop{}:", if c == 1 { "y" } else { "ies" });

@@ -72,8 +72,7 @@ fn run_rounds(
     let budgets = runner.policy.begin_rounds(&planned);
     let mut tests: Vec<InRounds> =
         planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
-    let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();
-    let budget = budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0));
+    let budget = rounds_budget(runner, &tests);
     let began = runner.exec.now();
     let mut stopped = false;
     'rounds: for round in 1.. {
@@ -82,8 +81,13 @@ fn run_rounds(
             break;
         }
         shuffle(&mut order, rng);
-        let names: Vec<&str> = order.iter().map(|&i| tests[i].test.name).collect();
-        runner.log(&format!("** round {round}: {}\n", names.join(" ")));
+        let mut line = format!("** round {round}:");
+        for &i in &order {
+            line.push(' ');
+            line.push_str(tests[i].test.name);
+        }
+        line.push('\n');
+        runner.log(&line);
         for i in order {
             if round_pass(runner, workdir, &mut tests[i], round) == Step::Interrupted {
                 stopped = true;
@@ -113,6 +117,16 @@ fn run_rounds(
     }
     runner.save(run);
     !stopped
+}
+
+/// A quick run's one budget for its rounds: every test's share, then what the run held back
+/// for second visits; None in the other runs, whose tests have no share.
+fn rounds_budget(runner: &mut Runner, tests: &[InRounds]) -> Option<f64> {
+    let mut budget = Some(0.0);
+    for s in tests {
+        budget = budget.zip(s.budget()).map(|(a, b)| a + b);
+    }
+    budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0))
 }
 
 /// After a stop during rounds: a test with no pass kept gets back the passes set aside as
