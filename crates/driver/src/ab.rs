@@ -25,6 +25,7 @@ use base::version::{Semantics, SEMANTICS_VAR};
 use report::ab::{AbRun, Arm};
 use scoring::paired;
 use std::ffi::OsString;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The precision the rounds aim at unless `--precision` says: ±1%.
@@ -139,11 +140,11 @@ fn run_arms(
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
     let (_made_tmp, common, _) = make_directories(dirs)?;
-    let own: Vec<Option<WorkDir>> = arms
-        .iter()
-        .map(|a| (a.tmp != dirs.tmp).then(|| WorkDir::create(&a.tmp)).transpose())
-        .collect::<std::io::Result<_>>()
-        .map_err(|e| Error::usage(format!("cannot make a work directory: {e}")))?;
+    let mut own: Vec<Option<WorkDir>> = Vec::new();
+    for a in &arms {
+        let made = (a.tmp != dirs.tmp).then(|| WorkDir::create(&a.tmp)).transpose();
+        own.push(made.map_err(|e| Error::usage(format!("cannot make a work directory: {e}")))?);
+    }
     let workdirs = [own[0].as_ref().unwrap_or(&common), own[1].as_ref().unwrap_or(&common)];
     let seed = opts.seed.unwrap_or_else(schedule::fresh_seed);
     let mut runs = arms.each_ref().map(|a| arm_run(opts, plan, dirs, system, a, seed));
@@ -209,9 +210,8 @@ fn set_up_arm(o: &Options, i: usize, exe: &Path, tmp: &Path) -> Result<ArmSetup>
         launch.wrap = Some((path, words.iter().map(OsString::from).collect()));
         let line = shell_line(words);
         // The label: the wrapper's program by its file name, then its words.
-        let short = std::iter::once(words[0].rsplit('/').next().unwrap_or(&words[0]).to_string())
-            .chain(words[1..].iter().cloned())
-            .collect::<Vec<_>>();
+        let mut short = words.clone();
+        short[0] = words[0].rsplit('/').next().unwrap_or(&words[0]).to_string();
         changes.push((format!("runs under: {line}"), cut_label(&shell_line(&short))));
     }
     let (program, c_suite) = match &a.bin {
@@ -530,19 +530,14 @@ impl Rounds<'_> {
         if self.verbosity == Verbosity::Quiet {
             return;
         }
-        let index = rows.iter().find(|r| r.is_index).and_then(|r| r.paired);
-        let ratio = index.map_or_else(String::new, |p| {
-            format!(", B/A on the index {:.3} (95%: {:.3} to {:.3})", p.ratio, p.low, p.high)
-        });
-        let left = if self.bounds.fixed.is_some() {
-            String::new()
-        } else {
-            format!(", {:.0} s of the budget left", left.max(0.0))
-        };
-        output::note(
-            "unixbench ab",
-            &format!("{c} cop{} round {round} done{ratio}{left}", if c == 1 { "y," } else { "ies," }),
-        );
+        let mut line = format!("{c} cop{} round {round} done", if c == 1 { "y," } else { "ies," });
+        if let Some(p) = rows.iter().find(|r| r.is_index).and_then(|r| r.paired) {
+            let _ = write!(line, ", B/A on the index {:.3} (95%: {:.3} to {:.3})", p.ratio, p.low, p.high);
+        }
+        if self.bounds.fixed.is_none() {
+            let _ = write!(line, ", {:.0} s of the budget left", left.max(0.0));
+        }
+        output::note("unixbench ab", &line);
     }
 }
 
@@ -618,25 +613,29 @@ fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<u
     for (key, a) in ["A", "B"].iter().zip(arms) {
         let what =
             if a.changes.is_empty() { "this binary as it is".to_string() } else { a.changes.join("; ") };
-        let label = if a.name == *key { key.to_string() } else { format!("{key} ({})", a.name) };
-        s += &format!("  {label}: {what}\n");
+        let _ = if a.name == *key {
+            writeln!(s, "  {key}: {what}")
+        } else {
+            writeln!(s, "  {key} ({}): {what}", a.name)
+        };
     }
     for (c, names, round) in each {
-        s += &format!("{c} cop{}:\n", if c == 1 { "y" } else { "ies" });
+        let _ = writeln!(s, "{c} cop{}:", if c == 1 { "y" } else { "ies" });
         s += &fmt::wrapped(&names.join(" "), 76, "    ", "    ");
-        s += &format!("  a round (a pass of each test in each arm): about {round:.0} s\n");
-        match fixed {
-            Some(n) => s += &format!("  {n} rounds: about {:.0} s\n", n as f64 * round),
+        let _ = writeln!(s, "  a round (a pass of each test in each arm): about {round:.0} s");
+        let _ = match fixed {
+            Some(n) => writeln!(s, "  {n} rounds: about {:.0} s", n as f64 * round),
             None => {
                 let most = (share / round).floor().max(paired::MIN_ROUNDS as f64);
-                s += &format!(
+                write!(
+                    s,
                     "  at least {} rounds (about {:.0} s), then until every ratio is within the\n  \
                      precision or the budget's {share:.0} s are spent (at most about {most:.0} rounds)\n",
                     paired::MIN_ROUNDS,
                     paired::MIN_ROUNDS as f64 * round
-                );
+                )
             }
-        }
+        };
     }
     s
 }
@@ -687,18 +686,13 @@ fn finish(ab: &AbRun, opts: &Options, stopped_by: Option<i32>) -> Result {
             format!("stopped by {}: the report holds the rounds that finished", signals::name(sig)),
         ));
     }
-    let failed: Vec<String> = ab
-        .arms
-        .iter()
-        .enumerate()
-        .flat_map(|(k, a)| {
-            let arm = report::ab::label(ab, k);
-            a.run.runs.iter().flat_map(move |cr| {
-                let arm = arm.clone();
-                cr.results.iter().filter(|r| r.error.is_some()).map(move |r| format!("{} in {arm}", r.name))
-            })
-        })
-        .collect();
+    let mut failed: Vec<String> = Vec::new();
+    for (k, a) in ab.arms.iter().enumerate() {
+        let arm = report::ab::label(ab, k);
+        for r in a.run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.error.is_some()) {
+            failed.push(format!("{} in {arm}", r.name));
+        }
+    }
     if !failed.is_empty() {
         return Err(Error::failed(format!("failed: {}", failed.join(", "))));
     }

@@ -47,12 +47,8 @@ pub const HELP_END: &str = "\n\
 /// The error for a word that names no program, command, test or group: the closest names that
 /// do, and where each kind is listed.
 pub fn unknown_program(name: &str, programs: &[&'static str]) -> Error {
-    let names = programs
-        .iter()
-        .copied()
-        .chain(manual::COMMANDS.iter().copied().filter(|c| !c.starts_with('-')))
-        .chain(base::suite::TESTS.iter().map(|t| t.name))
-        .chain(base::suite::group_names());
+    let mut names = programs.to_vec();
+    names.extend(manual::first_words());
     let close = base::suggest::closest(name, names);
     Error::usage(format!(
         "unknown program '{}'{} (programs: 'unixbench --list'; tests and groups: 'unixbench run --help')",

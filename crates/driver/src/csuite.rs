@@ -225,19 +225,18 @@ impl CSuite {
                 self.data("large.txt")?;
                 (looper()?, ["grep", "-c", "gimp", "large.txt"].map(OsString::from).to_vec(), None)
             }
+            // `syscall SECS exec`, in the copy's own directory as a kernel.
             "sysexec" => {
                 require("/bin/true")?;
-                let exe = self.built("syscall")?;
-                let argv = vec![exe.clone().into_os_string(), secs.to_string().into(), "exec".into()];
-                let nominal = f64::from(t.nominal_secs(Some(secs)));
-                return Ok(CCommand { exe, argv, env: self.environment(), cwd: None, stdin: None, nominal });
+                (self.built("syscall")?, vec!["exec".into()], None)
             }
             other => return Err(format!("the C suite has no '{other}' test")),
         };
         let mut argv = vec![exe.clone().into_os_string(), secs.to_string().into()];
         argv.extend(words);
         let nominal = f64::from(t.nominal_secs(Some(secs)));
-        Ok(CCommand { exe, argv, env: self.environment(), cwd: Some(self.testdir.clone()), stdin, nominal })
+        let cwd = (t.name != "sysexec").then(|| self.testdir.clone());
+        Ok(CCommand { exe, argv, env: self.environment(), cwd, stdin, nominal })
     }
 
     /// C's `multi.sh`, checked with everything the shell tests run: looper execs it through its

@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::options;
 use crate::options::Options;
 use crate::plan::Plan;
+use std::fmt::Write;
 
 /// `--dry-run`: the plan, as text or (`--format json`) as JSON.
 pub(crate) fn print_dry_run(opts: &Options, plan: &Plan, dirs: &Dirs) -> Result {
@@ -18,7 +19,7 @@ pub(crate) fn print_dry_run(opts: &Options, plan: &Plan, dirs: &Dirs) -> Result 
 fn dry_run(plan: &Plan, dirs: &Dirs) -> String {
     let to = dirs.results.as_ref().map_or("nowhere (--no-save)".into(), |r| r.display().to_string());
     let mut d = plan.describe();
-    d += &format!("Results would go to {to}; the file tests would write in {}\n", dirs.tmp.display());
+    let _ = writeln!(d, "Results would go to {to}; the file tests would write in {}", dirs.tmp.display());
     d
 }
 

@@ -5,7 +5,9 @@
 //! with the binary alone prints them. Here rather than beside dispatch: this crate is built for
 //! size, and this is text.
 
-use crate::options::{Opt, Section, Takes, Values, AB_HEAD, ENVIRONMENT, HELP_HEAD, HELP_TAIL, OPTIONS};
+use crate::options::{
+    test_and_group_names, Opt, Section, Takes, Values, AB_HEAD, ENVIRONMENT, HELP_HEAD, HELP_TAIL, OPTIONS,
+};
 use crate::suite;
 
 /// The words `unixbench` takes first besides options, tests, groups and programs (`dispatch`).
@@ -80,7 +82,7 @@ pub fn man(usage: &str) -> String {
 
 /// An option's forms in the man page's fonts: `\fB\-t\fR, \fB\-\-time\fR \fISECONDS\fR`.
 fn man_forms(m: &mut String, o: &Opt) {
-    for (i, w) in o.words().enumerate() {
+    for (i, w) in o.words().iter().enumerate() {
         put(m, &[if i > 0 { ", \\fB" } else { "\\fB" }, &w.replace('-', "\\-"), "\\fR"]);
     }
     match o.takes {
@@ -113,8 +115,7 @@ fn roff(m: &mut String, text: &str) {
 /// the applets' names.
 #[inline(never)]
 pub fn completions(shell: &str, programs: &[&'static str]) -> Option<String> {
-    let mut words: Vec<&str> = COMMANDS.iter().copied().filter(|c| !c.starts_with('-')).collect();
-    words.extend(suite::TESTS.iter().map(|t| t.name).chain(suite::group_names()));
+    let mut words = first_words();
     for p in programs {
         if !words.contains(p) {
             words.push(p);
@@ -129,6 +130,14 @@ pub fn completions(shell: &str, programs: &[&'static str]) -> Option<String> {
         _ => return None,
     }
     Some(s)
+}
+
+/// The words `unixbench` takes first that are neither options nor programs: the commands, then
+/// every test and group.
+pub fn first_words() -> Vec<&'static str> {
+    let mut words: Vec<&str> = COMMANDS.iter().copied().filter(|c| !c.starts_with('-')).collect();
+    words.extend(test_and_group_names());
+    words
 }
 
 /// Appends a shell's single-quoted word.
@@ -148,11 +157,23 @@ fn summary(o: &Opt) -> &'static str {
     o.brief.unwrap_or(o.help[0])
 }
 
-/// The words an option's value may be, space-separated, if the table names them.
-fn value_words(o: &Opt) -> Option<String> {
+/// Appends what a shell offers for `o`'s value, in that shell's words: for a directory, for a
+/// file, for one of the words the table names (between `before` and `after`, in single quotes
+/// when `quote`), for anything else.
+fn offer(s: &mut String, o: &Opt, [dirs, files, before, after, other]: [&str; 5], quote: bool) {
     match o.values() {
-        Values::Words(w) => Some(w.join(" ")),
-        _ => None,
+        Values::Dirs => *s += dirs,
+        Values::Files => *s += files,
+        Values::Words(w) => {
+            *s += before;
+            if quote {
+                quoted(s, &w.join(" "));
+            } else {
+                *s += &w.join(" ");
+            }
+            *s += after;
+        }
+        _ => *s += other,
     }
 }
 
@@ -160,22 +181,21 @@ fn bash(s: &mut String, words: &str) {
     *s += BASH_HEAD;
     let shells = SHELLS.join(" ");
     let cases = OPTIONS.iter().filter(|o| matches!(o.takes, Takes::Value(_)));
-    for (o, names) in cases.map(|o| (o, o.words().collect::<Vec<_>>().join("|"))) {
-        put(s, &["        ", &names, ") "]);
-        match (o.values(), value_words(o)) {
-            (Values::Dirs, _) => *s += "COMPREPLY=($(compgen -d -- \"$cur\"))",
-            (Values::Files, _) => *s += "COMPREPLY=($(compgen -f -- \"$cur\"))",
-            (_, Some(w)) => compgen(s, &w),
-            _ => *s += ":",
-        }
+    for o in cases {
+        put(s, &["        ", &o.words().join("|"), ") "]);
+        let reply = |c| ["COMPREPLY=($(compgen ", c, " -- \"$cur\"))"].concat();
+        let [dirs, files] = [reply("-d"), reply("-f")];
+        offer(s, o, [&dirs, &files, "COMPREPLY=($(compgen -W ", " -- \"$cur\"))", ":"], true);
         *s += "; return ;;\n";
     }
     *s += "        --completions) ";
     compgen(s, &shells);
     *s += "; return ;;\n";
     *s += BASH_MIDDLE;
-    for w in OPTIONS.iter().flat_map(Opt::words) {
-        put(s, &[&w, " "]);
+    for o in OPTIONS {
+        for w in o.words() {
+            put(s, &[&w, " "]);
+        }
     }
     for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
         put(s, &[c, " "]);
@@ -217,12 +237,8 @@ fn zsh(s: &mut String, words: &str) {
             Takes::Value(v) => (v, false),
             Takes::Optional(v) => (v, true),
         };
-        let action = match (o.values(), value_words(o)) {
-            (Values::Dirs, _) => "_files -/".to_string(),
-            (Values::Files, _) => "_files".to_string(),
-            (_, Some(w)) => ["(", &w, ")"].concat(),
-            _ => " ".to_string(),
-        };
+        let mut action = String::new();
+        offer(&mut action, o, ["_files -/", "_files", "(", ")", " "], false);
         for w in o.words() {
             let mut spec = String::new();
             put(
@@ -262,15 +278,7 @@ fn fish(s: &mut String, words: &str) {
         }
         // An optional value is attached (`--quick=300`): a separate word is a test.
         if matches!(o.takes, Takes::Value(_)) {
-            match (o.values(), value_words(o)) {
-                (Values::Dirs, _) => *s += " -x -a '(__fish_complete_directories)'",
-                (Values::Files, _) => *s += " -r -F",
-                (_, Some(w)) => {
-                    *s += " -x -a ";
-                    quoted(s, &w);
-                }
-                _ => *s += " -x",
-            }
+            offer(s, o, [" -x -a '(__fish_complete_directories)'", " -r -F", " -x -a ", "", " -x"], true);
         }
         *s += " -d ";
         quoted(s, summary(o));

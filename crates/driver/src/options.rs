@@ -6,7 +6,8 @@ use crate::args::parse_uint;
 use crate::error::{Error, Result};
 use crate::suite;
 use base::version::Semantics;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::fmt::Write;
 use std::path::PathBuf;
 
 const HELP_USAGE: &str = "Usage: unixbench [run] [OPTIONS] [TEST|GROUP ...]\n\n";
@@ -69,25 +70,20 @@ pub struct Opt {
     pub help: &'static [&'static str],
     /// Its line in the top-level help, for the options people reach for.
     pub brief: Option<&'static str>,
-    /// What it sets: the value, when it takes one.
-    apply: fn(&mut Options, Option<OsString>) -> Result<()>,
+    /// What it sets: the value, when it takes one; the option itself names it in errors and, for
+    /// an arm's, says which arm.
+    apply: fn(&mut Options, &Opt, Option<OsString>) -> Result<()>,
 }
 
 impl Opt {
     /// How the help writes it: `-t, --time SECONDS`, `--quick[=SECONDS]`, `-c N`.
     pub fn forms(&self) -> String {
-        let mut f = match (self.short, self.long) {
-            (Some(c), Some(l)) => format!("-{c}, --{l}"),
-            (Some(c), None) => format!("-{c}"),
-            (None, Some(l)) => format!("--{l}"),
-            (None, None) => String::new(),
-        };
+        let f = self.words().join(", ");
         match self.takes {
-            Takes::Nothing => {}
-            Takes::Value(v) => f += &format!(" {v}"),
-            Takes::Optional(v) => f += &format!("[={v}]"),
+            Takes::Nothing => f,
+            Takes::Value(v) => [&f, " ", v].concat(),
+            Takes::Optional(v) => [&f, "[=", v, "]"].concat(),
         }
-        f
     }
 
     /// How the top-level help writes it, shorter: an option that takes a value by its short
@@ -100,8 +96,15 @@ impl Opt {
     }
 
     /// Each word that names it: `-t`, `--time`.
-    pub fn words(&self) -> impl Iterator<Item = String> {
-        self.short.map(|c| format!("-{c}")).into_iter().chain(self.long.map(|l| format!("--{l}")))
+    pub fn words(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if let Some(c) = self.short {
+            w.push(format!("-{c}"));
+        }
+        if let Some(l) = self.long {
+            w.push(format!("--{l}"));
+        }
+        w
     }
 
     /// Its help joined into one sentence, for the man page and the completions' descriptions.
@@ -165,7 +168,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Run,
         help: &["quiet: print only the final report (no banner, no progress)"],
         brief: Some("quiet: only the report"),
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.verbosity = Verbosity::Quiet;
             Ok(())
         },
@@ -177,7 +180,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Run,
         help: &["verbose: also the test list, each command and its copies"],
         brief: Some("verbose: each command, the statistics"),
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.verbosity = Verbosity::Verbose;
             Ok(())
         },
@@ -189,7 +192,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Run,
         help: &["brief: no CPU lines in the system block"],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.verbosity = Verbosity::Brief;
             Ok(())
         },
@@ -201,7 +204,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Run,
         help: &["N passes for long tests, max(1, (N+1)/3) for short ones"],
         brief: Some("N passes for long tests, (N+1)/3 for short ones"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.iterations =
                 Some(parse_uint("-i (passes of long tests)", &value(v), 1, MAX_ITERATIONS)? as u32);
             Ok(())
@@ -214,7 +217,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Run,
         help: &["run with N parallel copies (repeat for several runs: -c 1 -c 4)"],
         brief: Some("one run with N parallel copies (repeat: -c 1 -c 4)"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.copies.push(parse_uint("-c (parallel copies)", &value(v), 1, MAX_COPIES)? as usize);
             Ok(())
         },
@@ -231,7 +234,7 @@ pub static OPTIONS: &[Opt] = &[
             "3 s sleep (not comparable with standard runs; the report says so)",
         ],
         brief: Some("a short run: every test SECONDS, shorter settles (not standard)"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             let max = crate::args::MAX_DURATION;
             o.duration = Some(parse_uint("--time (seconds per test)", &value(v), 1, max)? as u32);
             Ok(())
@@ -251,7 +254,7 @@ pub static OPTIONS: &[Opt] = &[
             "every test's interval and the index's",
         ],
         brief: Some("the same tests in about a tenth of the time, each with its interval"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             let what = "--quick (seconds for the whole run)";
             o.quick = Some(match v {
                 None => Quick::Tenth,
@@ -272,7 +275,7 @@ pub static OPTIONS: &[Opt] = &[
             "says how many passes were measured again and why",
         ],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.remeasure = true;
             Ok(())
         },
@@ -287,7 +290,7 @@ pub static OPTIONS: &[Opt] = &[
             "quick run's default); the index's interval is the rounds' spread",
         ],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.interleave = Some(true);
             Ok(())
         },
@@ -299,7 +302,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ours,
         help: &["a quick run without rounds: each test's passes back to back"],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.interleave = Some(false);
             Ok(())
         },
@@ -311,7 +314,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ours,
         help: &["the seed of the rounds' orders, to repeat them; implies --interleave"],
         brief: None,
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.seed = Some(parse_uint("--seed", &value(v), 0, MAX_SEED)?);
             Ok(())
         },
@@ -326,7 +329,7 @@ pub static OPTIONS: &[Opt] = &[
             "link named Run, results/ beside it)",
         ],
         brief: Some("results directory (default ./results)"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.results = Some(value(v).into());
             Ok(())
         },
@@ -343,7 +346,7 @@ pub static OPTIONS: &[Opt] = &[
             "subdirectory and removes it",
         ],
         brief: Some("where the file tests write (default $UB_TMPDIR, $TMPDIR, /tmp)"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.tmpdir = Some(value(v).into());
             Ok(())
         },
@@ -359,15 +362,12 @@ pub static OPTIONS: &[Opt] = &[
             "to stderr",
         ],
         brief: Some("the final print on stdout: text, html, json, csv, tsv or md"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             let v = value(v);
-            o.format = v.to_str().and_then(Format::named).ok_or_else(|| {
-                Error::usage(format!(
-                    "invalid --format {}: expected {}",
-                    crate::args::quoted(&v),
-                    Format::CHOICES
-                ))
-            })?;
+            o.format = v
+                .to_str()
+                .and_then(Format::named)
+                .ok_or_else(|| not_one_of("--format", &v, Format::CHOICES))?;
             Ok(())
         },
     },
@@ -381,7 +381,7 @@ pub static OPTIONS: &[Opt] = &[
             "UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise",
         ],
         brief: Some("also write the results JSON (beside the report, or FILE)"),
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.json = Some(match v {
                 None => JsonOut::Beside,
                 Some(v) if v.is_empty() => return Err(Error::usage("--json= needs a file name")),
@@ -397,7 +397,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ours,
         help: &["write no files (no results directory, no log)"],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.save = false;
             Ok(())
         },
@@ -412,7 +412,7 @@ pub static OPTIONS: &[Opt] = &[
             "estimated time, and run nothing (as JSON with --format json)",
         ],
         brief: Some("print the plan and its estimated time; run nothing"),
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.dry_run = true;
             Ok(())
         },
@@ -430,7 +430,7 @@ pub static OPTIONS: &[Opt] = &[
             "runs its baseline code, not the code for this CPU)",
         ],
         brief: None,
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.exec_image = Some(exec_image("--exec-image", &value(v))?);
             Ok(())
         },
@@ -447,7 +447,7 @@ pub static OPTIONS: &[Opt] = &[
             "names it, and the copies get it as UB_SEMANTICS",
         ],
         brief: None,
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.semantics = Some(semantics("--semantics", &value(v))?);
             Ok(())
         },
@@ -459,7 +459,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ours,
         help: &["this help"],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.asked = Some(Asked::Help);
             Ok(())
         },
@@ -471,7 +471,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ours,
         help: &["the version"],
         brief: None,
-        apply: |o, _| {
+        apply: |o, _, _| {
             o.asked = Some(Asked::Version);
             Ok(())
         },
@@ -487,7 +487,7 @@ pub static OPTIONS: &[Opt] = &[
             "cgexec -g cpu:half, a script of yours that ends in exec \"$@\"",
         ],
         brief: None,
-        apply: |o, v| arm_wrap(&mut o.arms[0], "--a-wrap", v),
+        apply: arm_wrap,
     },
     Opt {
         short: None,
@@ -496,7 +496,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["as --a-wrap, for arm B"],
         brief: None,
-        apply: |o, v| arm_wrap(&mut o.arms[1], "--b-wrap", v),
+        apply: arm_wrap,
     },
     Opt {
         short: None,
@@ -509,10 +509,7 @@ pub static OPTIONS: &[Opt] = &[
             "command lines its Run gives each test)",
         ],
         brief: None,
-        apply: |o, v| {
-            o.arms[0].bin = Some(value(v).into());
-            Ok(())
-        },
+        apply: arm_bin,
     },
     Opt {
         short: None,
@@ -521,10 +518,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["as --a-bin, for arm B"],
         brief: None,
-        apply: |o, v| {
-            o.arms[1].bin = Some(value(v).into());
-            Ok(())
-        },
+        apply: arm_bin,
     },
     Opt {
         short: None,
@@ -533,10 +527,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["where arm A's file tests write (default: --tmpdir's)"],
         brief: None,
-        apply: |o, v| {
-            o.arms[0].tmpdir = Some(value(v).into());
-            Ok(())
-        },
+        apply: arm_tmpdir,
     },
     Opt {
         short: None,
@@ -545,10 +536,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["where arm B's file tests write (default: --tmpdir's)"],
         brief: None,
-        apply: |o, v| {
-            o.arms[1].tmpdir = Some(value(v).into());
-            Ok(())
-        },
+        apply: arm_tmpdir,
     },
     Opt {
         short: None,
@@ -557,10 +545,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["arm A's semantics, 6.0 or 5.1.3 (default: --semantics's)"],
         brief: None,
-        apply: |o, v| {
-            o.arms[0].semantics = Some(semantics("--a-semantics", &value(v))?);
-            Ok(())
-        },
+        apply: arm_semantics,
     },
     Opt {
         short: None,
@@ -569,10 +554,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["arm B's semantics, 6.0 or 5.1.3 (default: --semantics's)"],
         brief: None,
-        apply: |o, v| {
-            o.arms[1].semantics = Some(semantics("--b-semantics", &value(v))?);
-            Ok(())
-        },
+        apply: arm_semantics,
     },
     Opt {
         short: None,
@@ -581,10 +563,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["arm A's --exec-image"],
         brief: None,
-        apply: |o, v| {
-            o.arms[0].exec_image = Some(exec_image("--a-exec-image", &value(v))?);
-            Ok(())
-        },
+        apply: arm_exec_image,
     },
     Opt {
         short: None,
@@ -593,10 +572,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["arm B's --exec-image"],
         brief: None,
-        apply: |o, v| {
-            o.arms[1].exec_image = Some(exec_image("--b-exec-image", &value(v))?);
-            Ok(())
-        },
+        apply: arm_exec_image,
     },
     Opt {
         short: None,
@@ -605,7 +581,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["arm A's label (default: A, or what the arm changes)"],
         brief: None,
-        apply: |o, v| arm_name(&mut o.arms[0], "--a-name", v),
+        apply: arm_name,
     },
     Opt {
         short: None,
@@ -614,7 +590,7 @@ pub static OPTIONS: &[Opt] = &[
         section: Section::Ab,
         help: &["arm B's label (default: B, or what the arm changes)"],
         brief: None,
-        apply: |o, v| arm_name(&mut o.arms[1], "--b-name", v),
+        apply: arm_name,
     },
     Opt {
         short: None,
@@ -626,71 +602,93 @@ pub static OPTIONS: &[Opt] = &[
             "(default 1), or the budget is spent",
         ],
         brief: None,
-        apply: |o, v| {
+        apply: |o, _, v| {
             o.precision = Some(percent("--precision", &value(v))?);
             Ok(())
         },
     },
 ];
 
+/// The error for a bad value, shown as every word of the command line is: `invalid WHAT
+/// 'VALUE': WHY`, the value escaped on one line.
+fn invalid(what: &str, v: &OsStr, why: &str) -> Error {
+    Error::usage(format!("invalid {what} {}: {why}", crate::args::quoted(v)))
+}
+
+/// The error for a value that is none of `choices`.
+fn not_one_of(what: &str, v: &OsStr, choices: &str) -> Error {
+    invalid(what, v, &["expected ", choices].concat())
+}
+
 /// An `--exec-image` word, or the error naming `what` and the choices.
 fn exec_image(what: &str, v: &OsString) -> Result<String> {
-    let s = v.to_str().filter(|s| twin::exec_image::parse_request(s).is_some()).ok_or_else(|| {
-        Error::usage(format!(
-            "invalid {what} {}: expected {}",
-            crate::args::quoted(v),
-            twin::exec_image::CHOICES
-        ))
-    })?;
+    let s = v.to_str().filter(|s| twin::exec_image::parse_request(s).is_some());
+    let s = s.ok_or_else(|| not_one_of(what, v, twin::exec_image::CHOICES))?;
     Ok(s.to_string())
 }
 
 /// A `--semantics` release, or the error naming `what` and the choices.
 fn semantics(what: &str, v: &OsString) -> Result<Semantics> {
-    v.to_str().and_then(Semantics::parse).ok_or_else(|| {
-        Error::usage(format!(
-            "invalid {what} {}: expected {}",
-            crate::args::quoted(v),
-            base::version::SEMANTICS_CHOICES
-        ))
-    })
+    v.to_str().and_then(Semantics::parse).ok_or_else(|| not_one_of(what, v, base::version::SEMANTICS_CHOICES))
 }
 
 /// `--precision`'s percent: from 0.1 to 50.
 fn percent(what: &str, v: &OsString) -> Result<f64> {
-    let s = v.to_string_lossy();
-    match s.trim().trim_end_matches('%').parse::<f64>() {
+    match v.to_string_lossy().trim().trim_end_matches('%').parse::<f64>() {
         Ok(p) if (0.1..=50.0).contains(&p) => Ok(p),
-        _ => Err(Error::usage(format!(
-            "invalid {what} '{}': expected a percent from 0.1 to 50",
-            crate::args::escaped(&s)
-        ))),
+        _ => Err(invalid(what, v, "expected a percent from 0.1 to 50")),
     }
 }
 
+/// The arm an arm's option is for: `--b-...` is B's.
+fn arm<'o>(o: &'o mut Options, opt: &Opt) -> &'o mut ArmOptions {
+    &mut o.arms[usize::from(opt.long.is_some_and(|l| l.starts_with("b-")))]
+}
+
 /// `--a-wrap`'s command line, split into words; refused when it holds none or a quote is open.
-fn arm_wrap(arm: &mut ArmOptions, what: &str, v: Option<OsString>) -> Result<()> {
-    let v = value(v);
+fn arm_wrap(o: &mut Options, opt: &Opt, v: Option<OsString>) -> Result<()> {
+    let (what, v) = (opt.name(), value(v));
     let line = v.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
-    let words = crate::args::split_words(line)
-        .map_err(|why| Error::usage(format!("invalid {what} {}: {why}", crate::args::quoted(&v))))?;
+    let words = crate::args::split_words(line).map_err(|why| invalid(&what, &v, why))?;
     if words.is_empty() {
         return Err(Error::usage(format!("{what} needs a command")));
     }
-    arm.wrap = Some(words);
+    arm(o, opt).wrap = Some(words);
     Ok(())
 }
 
 /// `--a-name`: a label of one line, not empty.
-fn arm_name(arm: &mut ArmOptions, what: &str, v: Option<OsString>) -> Result<()> {
-    let v = value(v).to_string_lossy().into_owned();
-    if v.trim().is_empty() || v.chars().any(char::is_control) || v.chars().count() > 40 {
-        return Err(Error::usage(format!(
-            "invalid {what} '{}': expected a label of 1 to 40 printable characters",
-            crate::args::escaped(&v)
-        )));
+fn arm_name(o: &mut Options, opt: &Opt, v: Option<OsString>) -> Result<()> {
+    let v = value(v);
+    let s = v.to_string_lossy();
+    if s.trim().is_empty() || s.chars().any(char::is_control) || s.chars().count() > 40 {
+        return Err(invalid(&opt.name(), &v, "expected a label of 1 to 40 printable characters"));
     }
-    arm.name = Some(v);
+    arm(o, opt).name = Some(s.into_owned());
+    Ok(())
+}
+
+/// `--a-bin`.
+fn arm_bin(o: &mut Options, opt: &Opt, v: Option<OsString>) -> Result<()> {
+    arm(o, opt).bin = Some(value(v).into());
+    Ok(())
+}
+
+/// `--a-tmpdir`.
+fn arm_tmpdir(o: &mut Options, opt: &Opt, v: Option<OsString>) -> Result<()> {
+    arm(o, opt).tmpdir = Some(value(v).into());
+    Ok(())
+}
+
+/// `--a-semantics`.
+fn arm_semantics(o: &mut Options, opt: &Opt, v: Option<OsString>) -> Result<()> {
+    arm(o, opt).semantics = Some(semantics(&opt.name(), &value(v))?);
+    Ok(())
+}
+
+/// `--a-exec-image`.
+fn arm_exec_image(o: &mut Options, opt: &Opt, v: Option<OsString>) -> Result<()> {
+    arm(o, opt).exec_image = Some(exec_image(&opt.name(), &value(v))?);
     Ok(())
 }
 
@@ -788,13 +786,13 @@ pub fn ab_help() -> String {
 fn options_help(sections: &[(&str, Section, usize)]) -> String {
     let mut h = String::new();
     for &(title, section, width) in sections {
-        h += &format!("\n{title}\n");
+        let _ = write!(h, "\n{title}\n");
         for o in OPTIONS.iter().filter(|o| o.section == section) {
             let forms = o.forms();
             let pad = if forms.len() < width { width } else { forms.len() + 2 };
             for (i, line) in o.help.iter().enumerate() {
                 let head = if i == 0 { forms.as_str() } else { "" };
-                h += &format!("  {head:<pad$}{line}\n");
+                let _ = writeln!(h, "  {head:<pad$}{line}");
             }
         }
     }
@@ -805,15 +803,15 @@ fn options_help(sections: &[(&str, Section, usize)]) -> String {
 fn tests_help() -> String {
     let mut h = String::from("\nGroups:\n");
     for (g, about) in suite::groups() {
-        h.push_str(&format!("  {g:<18}{about}\n"));
+        let _ = writeln!(h, "  {g:<18}{about}");
     }
     h.push_str("\nTests:\n");
     for t in suite::TESTS {
-        h.push_str(&format!("  {:<18}{}\n", t.name, t.message));
+        let _ = writeln!(h, "  {:<18}{}", t.name, t.message);
     }
     h.push_str("\nEnvironment:\n");
     for (name, about) in ENVIRONMENT {
-        h.push_str(&format!("  {name:<21}{about}\n"));
+        let _ = writeln!(h, "  {name:<21}{about}");
     }
     h
 }
@@ -823,7 +821,7 @@ pub fn brief_help() -> String {
     let mut h = String::new();
     for o in OPTIONS {
         if let Some(b) = o.brief {
-            h += &format!("  {:<20}{b}\n", o.brief_forms());
+            let _ = writeln!(h, "  {:<20}{b}", o.brief_forms());
         }
     }
     h
@@ -973,21 +971,23 @@ fn parse_for(args: Vec<OsString>, env: Environment, ab: bool) -> Result<Parsed> 
     };
     let mut p = lexopt::Parser::from_args(args);
     while let Some(arg) = p.next().map_err(|e| Error::usage(e.to_string()))? {
-        match arg {
-            lexopt::Arg::Value(v) => add_tests(&mut o, &v.to_string_lossy())?,
-            arg => {
-                let opt = find(&arg, ab)?;
-                let v = match opt.takes {
-                    Takes::Nothing => None,
-                    Takes::Value(_) => Some(
-                        p.value()
-                            .map_err(|_| Error::usage(format!("option {} needs a value", opt.name())))?,
-                    ),
-                    Takes::Optional(_) => p.optional_value(),
-                };
-                (opt.apply)(&mut o, v)?;
+        let word = match arg {
+            lexopt::Arg::Value(v) => {
+                add_tests(&mut o, &v.to_string_lossy())?;
+                continue;
             }
-        }
+            lexopt::Arg::Short(c) => format!("-{c}"),
+            lexopt::Arg::Long(l) => format!("--{l}"),
+        };
+        let opt = find(&word, ab)?;
+        let v = match opt.takes {
+            Takes::Nothing => None,
+            Takes::Value(_) => {
+                Some(p.value().map_err(|_| Error::usage(format!("option {} needs a value", opt.name())))?)
+            }
+            Takes::Optional(_) => p.optional_value(),
+        };
+        (opt.apply)(&mut o, opt, v)?;
         match o.asked {
             Some(Asked::Help) => return Ok(Parsed::Help),
             Some(Asked::Version) => return Ok(Parsed::Version),
@@ -997,29 +997,31 @@ fn parse_for(args: Vec<OsString>, env: Environment, ab: bool) -> Result<Parsed> 
     check_whole(o).map(|o| Parsed::Run(Box::new(o)))
 }
 
-/// The entry of [`OPTIONS`] for an option word, or the error naming it and every valid form.
-fn find(arg: &lexopt::Arg, ab: bool) -> Result<&'static Opt> {
-    let mut known = OPTIONS.iter().filter(|o| ab || o.section != Section::Ab);
-    let (hit, word) = match arg {
-        lexopt::Arg::Short(c) => (known.find(|o| o.short == Some(*c)), format!("-{c}")),
-        lexopt::Arg::Long(l) => (known.find(|o| o.long == Some(*l)), format!("--{l}")),
-        lexopt::Arg::Value(v) => (None, v.to_string_lossy().into_owned()),
-    };
-    let command = if ab { "ab" } else { "run" };
-    if let (None, Some(o)) = (hit, OPTIONS.iter().find(|o| o.words().any(|w| w == word))) {
-        return Err(Error::usage(format!("{} is an option of 'unixbench ab', not of a run", o.name())));
+/// The entry of [`OPTIONS`] for an option word (`-c`, `--time`), or the error naming it.
+fn find(word: &str, ab: bool) -> Result<&'static Opt> {
+    // The words of the options this command takes, for the closest to a word it does not.
+    let mut names = Vec::new();
+    for o in OPTIONS {
+        let words = o.words();
+        let takes = ab || o.section != Section::Ab;
+        if words.iter().any(|w| w == word) {
+            if takes {
+                return Ok(o);
+            }
+            return Err(Error::usage(format!("{} is an option of 'unixbench ab', not of a run", o.name())));
+        }
+        if takes {
+            names.extend(words);
+        }
     }
     // One short line: the lists are behind `--help`.
-    hit.ok_or_else(|| {
-        let names: Vec<String> =
-            OPTIONS.iter().filter(|o| ab || o.section != Section::Ab).flat_map(Opt::words).collect();
-        let close = base::suggest::closest(&word, names.iter().map(String::as_str));
-        Error::usage(format!(
-            "unknown option '{}'{}; every option: 'unixbench {command} --help'",
-            crate::args::escaped(&word),
-            base::suggest::did_you_mean(&close)
-        ))
-    })
+    let close = base::suggest::closest(word, names.iter().map(String::as_str));
+    Err(Error::usage(format!(
+        "unknown option '{}'{}; every option: 'unixbench {} --help'",
+        crate::args::escaped(word),
+        base::suggest::did_you_mean(&close),
+        if ab { "ab" } else { "run" }
+    )))
 }
 
 /// `UB_OUTPUT_FILE_NAME` is the results' base name in the results directory, nothing more: no
@@ -1036,35 +1038,19 @@ fn check_file_name(name: &OsString) -> Result<()> {
     } else {
         None
     };
-    match bad {
-        Some(why) => {
-            Err(Error::usage(format!("invalid UB_OUTPUT_FILE_NAME '{}': {why}", crate::args::escaped(&s))))
-        }
-        None => Ok(()),
-    }
+    bad.map_or(Ok(()), |why| Err(invalid("UB_OUTPUT_FILE_NAME", name, why)))
 }
 
 /// `UB_SEMANTICS`'s release (unset: 6.0's).
 fn env_semantics(v: Option<&OsString>) -> Result<Semantics> {
-    let Some(v) = v else { return Ok(Semantics::default()) };
-    v.to_str().and_then(Semantics::parse).ok_or_else(|| {
-        Error::usage(format!(
-            "invalid UB_SEMANTICS {}: expected {}",
-            crate::args::quoted(v),
-            base::version::SEMANTICS_CHOICES
-        ))
-    })
+    v.map_or(Ok(Semantics::default()), |v| semantics("UB_SEMANTICS", v))
 }
 
 /// `UB_WATCHDOG_MARGIN`'s seconds: a number from 1 to a day.
 fn watchdog_margin(v: &OsString) -> Result<f64> {
-    let s = v.to_string_lossy();
-    match s.trim().parse::<f64>() {
+    match v.to_string_lossy().trim().parse::<f64>() {
         Ok(m) if (1.0..=86_400.0).contains(&m) => Ok(m),
-        _ => Err(Error::usage(format!(
-            "invalid UB_WATCHDOG_MARGIN '{}': it must be seconds, from 1 to 86400",
-            crate::args::escaped(&s)
-        ))),
+        _ => Err(invalid("UB_WATCHDOG_MARGIN", v, "it must be seconds, from 1 to 86400")),
     }
 }
 
@@ -1074,10 +1060,7 @@ fn noise_word(v: &OsString) -> Result<bool> {
     match v.to_str() {
         Some("off") => Ok(false),
         Some("on") => Ok(true),
-        _ => Err(Error::usage(format!(
-            "invalid UB_NOISE '{}': it must be off, or on (the default)",
-            crate::args::escaped(&v.to_string_lossy())
-        ))),
+        _ => Err(invalid("UB_NOISE", v, "it must be off, or on (the default)")),
     }
 }
 
@@ -1089,7 +1072,7 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
             Ok(())
         }
         None => {
-            let names = suite::TESTS.iter().map(|t| t.name).chain(suite::group_names());
+            let names = test_and_group_names();
             // One short line: the lists are behind `--help`.
             Err(Error::usage(format!(
                 "unknown test or group '{}'{}; 'unixbench run --help' lists them",
@@ -1098,6 +1081,14 @@ fn add_tests(o: &mut Options, name: &str) -> Result<()> {
             )))
         }
     }
+}
+
+/// Every test's name, then every group's: one list for each caller's search or completion,
+/// where an iterator of its own would copy the code that reads it.
+pub fn test_and_group_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = suite::TESTS.iter().map(|t| t.name).collect();
+    names.extend(suite::group_names());
+    names
 }
 
 /// The checks and defaults that take the whole command line and the environment.

@@ -8,6 +8,7 @@ use crate::model::Category;
 use crate::quick;
 use crate::suite::{self, Test};
 use base::version::Semantics;
+use std::fmt::Write;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
@@ -210,15 +211,17 @@ impl Plan {
             };
             let settle = r.settle.map_or("-".into(), |x| format!("{x:.1} s"));
             let est = crate::fmt::duration(r.estimate);
-            s += &format!(
-                "  {:>6}  {:<17}  {passes:>6}  {:>7.0}  {settle:>6}  {est}\n",
+            let _ = writeln!(
+                s,
+                "  {:>6}  {:<17}  {passes:>6}  {:>7.0}  {settle:>6}  {est}",
                 r.copies, r.test, r.secs
             );
         }
         if layout.again > 0.0 {
-            s += &format!(
+            let _ = writeln!(
+                s,
                 "  then, at each copy count, the tests disturbed or not yet within +-{}% measured \
-                 again: {} in all\n",
+                 again: {} in all",
                 quick::TARGET * 100.0,
                 crate::fmt::duration(layout.again)
             );
@@ -227,11 +230,11 @@ impl Plan {
         let human = crate::fmt::duration(total);
         // The seconds in brackets only where the words rounded them.
         let exact = format!("{total:.0} s");
-        if human == exact {
-            s += &format!("\nEstimated time: {human}\n");
+        let _ = if human == exact {
+            writeln!(s, "\nEstimated time: {human}")
         } else {
-            s += &format!("\nEstimated time: {human} ({exact})\n");
-        }
+            writeln!(s, "\nEstimated time: {human} ({exact})")
+        };
         s
     }
 }

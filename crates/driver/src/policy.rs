@@ -152,7 +152,7 @@ impl Policy {
     pub fn begin_rounds(&mut self, tests: &[&Test]) -> Vec<Option<f64>> {
         let left = match self {
             Policy::Quick(b) => b.left,
-            _ => return tests.iter().map(|_| None).collect(),
+            _ => return vec![None; tests.len()],
         };
         let budgets: Vec<Option<f64>> = tests
             .iter()

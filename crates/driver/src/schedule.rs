@@ -72,8 +72,7 @@ fn run_rounds(
     let budgets = runner.policy.begin_rounds(&planned);
     let mut tests: Vec<InRounds> =
         planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
-    let budget: Option<f64> = tests.iter().map(|s| s.budget()).sum::<Option<f64>>();
-    let budget = budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0));
+    let budget = rounds_budget(runner, &tests);
     let began = runner.exec.now();
     let mut stopped = false;
     'rounds: for round in 1.. {
@@ -82,8 +81,13 @@ fn run_rounds(
             break;
         }
         shuffle(&mut order, rng);
-        let names: Vec<&str> = order.iter().map(|&i| tests[i].test.name).collect();
-        runner.log(&format!("** round {round}: {}\n", names.join(" ")));
+        let mut line = format!("** round {round}:");
+        for &i in &order {
+            line.push(' ');
+            line.push_str(tests[i].test.name);
+        }
+        line.push('\n');
+        runner.log(&line);
         for i in order {
             if round_pass(runner, workdir, &mut tests[i], round) == Step::Interrupted {
                 stopped = true;
@@ -115,15 +119,27 @@ fn run_rounds(
     !stopped
 }
 
+/// A quick run's one budget for its rounds: every test's share, then what the run held back
+/// for second visits; None in the other runs, whose tests have no share.
+fn rounds_budget(runner: &mut Runner, tests: &[InRounds]) -> Option<f64> {
+    let mut budget = Some(0.0);
+    for s in tests {
+        budget = budget.zip(s.budget()).map(|(a, b)| a + b);
+    }
+    budget.map(|b| b + runner.policy.release_held().unwrap_or(0.0))
+}
+
 /// After a stop during rounds: a test with no pass kept gets back the passes set aside as
 /// disturbed, waiting for rounds that will not come (the report says they were disturbed);
 /// one with none at all is said stopped before its first pass.
 fn keep_what_was_measured(runner: &Runner, tests: &mut [InRounds]) {
     let sig = signals::name(runner.exec.caught().unwrap_or(libc::SIGINT));
     for s in tests.iter_mut().filter(|s| s.r.passes.is_empty() && s.r.skipped.is_none()) {
-        let mut back: Vec<_> = std::mem::take(&mut s.r.replaced).into_iter().collect();
-        back.sort_by_key(|x| x.number);
-        s.r.passes.extend(back.into_iter().map(|x| x.pass));
+        // In the order they ran: the earliest left each time (no two share a number).
+        let mut back = std::mem::take(&mut s.r.replaced);
+        while let Some(k) = (0..back.len()).min_by_key(|&k| back[k].number) {
+            s.r.passes.push(back.remove(k).pass);
+        }
         if s.r.passes.is_empty() {
             s.r.error.get_or_insert_with(|| format!("stopped by {sig} before its first pass"));
         }
