@@ -11,15 +11,15 @@ use std::fmt::Write as _;
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
-    let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
-    v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
-    v
+    crate::score::ran(&cr.results)
 }
 
 /// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
 pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
-    let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
-    v.sort_by_key(|b| Category::ALL.iter().position(|c| *c == b.category));
+    let mut v = Vec::new();
+    for cat in Category::ALL {
+        v.extend(cr.index.iter().filter(|b| b.category == cat));
+    }
     v
 }
 
