@@ -16,18 +16,26 @@ use std::fmt::Write as _;
 
 /// Escapes text for element content and double-quoted attributes.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+    Esc(s).to_string()
+}
+
+/// Text as [`escape`] gives it, written straight into what is being formatted.
+pub struct Esc<'a>(pub &'a str);
+
+impl std::fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for c in self.0.chars() {
+            match c {
+                '&' => f.write_str("&amp;")?,
+                '<' => f.write_str("&lt;")?,
+                '>' => f.write_str("&gt;")?,
+                '"' => f.write_str("&quot;")?,
+                '\'' => f.write_str("&#39;")?,
+                c => f.write_char(c)?,
+            }
         }
+        Ok(())
     }
-    out
 }
 
 /// One bar: a value with its interval, its gain over the 1-copy value, and whether the test was
