@@ -189,7 +189,7 @@ pub fn render(c: &Chart) -> String {
 
 /// One group's `<svg>`: its title, its axis, a row per series.
 fn group(g: &Group, series: &[(String, usize)], axis: Axis) -> String {
-    let name = escape(&g.name);
+    let name = Esc(&g.name);
     // The word is in the title, where it has room; the bar is outlined in orange.
     let mark = if g.bars.iter().flatten().any(|b| b.disturbed) { " \u{2014} disturbed" } else { "" };
     let base = 20.0 + ROW * g.bars.len() as f64 + 2.0;
@@ -228,7 +228,7 @@ fn bar_svg(bar: Option<&Bar>, label: &str, colour: usize, y: f64, a: Axis) -> St
         "<g class=\"bar\"><text class=\"l\" x=\"{}\" y=\"{}\">{}</text>",
         X0 - 4.0,
         y + 11.0,
-        escape(label)
+        Esc(label)
     );
     let Some(b) = bar else {
         let _ = writeln!(s, "<text x=\"{X0}\" y=\"{}\">not run</text></g>", y + 11.0);
