@@ -70,16 +70,15 @@ fn round_logs(a: &TestResult, b: &TestResult) -> Vec<(usize, f64, f64)> {
     let last = |v: &[(usize, f64)], round: usize| Some(v.iter().rev().find(|(k, _)| *k == round)?.1);
     let (rates_a, bs) = (by_round(a), by_round(b));
     let mut v: Vec<(usize, f64, f64)> = Vec::new();
-    for &(round, ra) in &rates_a {
-        let Some(rb) = last(&bs, round) else { continue };
-        if ra > 0.0 && rb > 0.0 {
+    // Round by round, in order; a round measured twice (the pair taken again) keeps its last.
+    let mut next = rates_a.iter().map(|x| x.0).min();
+    while let Some(round) = next {
+        let ra = rates_a.iter().rev().find(|&&(k, ra)| k == round && ra > 0.0);
+        if let (Some(&(_, ra)), Some(rb)) = (ra, last(&bs, round).filter(|&rb| rb > 0.0)) {
             v.push((round, (rb / ra).ln(), last(&rates_a, round).unwrap_or(ra).ln()));
         }
+        next = rates_a.iter().map(|x| x.0).filter(|&k| k > round).min();
     }
-    // A round measured twice (the pair taken again) keeps its last.
-    v.reverse();
-    v.sort_by_key(|x| x.0);
-    v.dedup_by_key(|x| x.0);
     v
 }
 
