@@ -206,11 +206,11 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         fmt::number(Some(cr.copies), "parallel copy", "parallel copies")
     );
     for r in scored(cr) {
-        s += &result_line(r);
+        result_line(&mut s, r);
     }
     s.push('\n');
     for b in ordered_index(cr) {
-        s += &index_block(b);
+        index_block(&mut s, b);
     }
     s += &index4_block(cr);
     if let Some(note) = static_image_note(cr) {
@@ -255,22 +255,23 @@ pub fn index4_block(cr: &CopyRun) -> String {
 }
 
 /// `%-40s %12.1f %-5s (%.1f s, %d samples)`.
-pub fn result_line(r: &TestResult) -> String {
-    format!(
-        "{:<40} {:>12} {:<5} ({} s, {} samples)\n",
+pub fn result_line(s: &mut String, r: &TestResult) {
+    let _ = writeln!(
+        s,
+        "{:<40} {:>12} {:<5} ({} s, {} samples)",
         r.message,
         fmt::f1(r.score),
         r.unit,
         fmt::f1(r.time),
         r.kept.len()
-    )
+    );
 }
 
 /// One index block (docs/ORIGINAL.md, "Index block"), ending with its empty line.
-pub fn index_block(b: &IndexBlock) -> String {
+pub fn index_block(s: &mut String, b: &IndexBlock) {
     let head =
         format!("{}{}", b.category.display(), if b.partial { " Partial Index" } else { " Index Values" });
-    let mut s = format!("{:<40} {:>12} {:>12} {:>8}\n", head, "BASELINE", "RESULT", "INDEX");
+    let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", head, "BASELINE", "RESULT", "INDEX");
     for row in &b.rows {
         match (row.baseline, row.index) {
             (Some(base), Some(index)) => {
@@ -291,7 +292,6 @@ pub fn index_block(b: &IndexBlock) -> String {
     }
     let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
     let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
-    s
 }
 
 /// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and
