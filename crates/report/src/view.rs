@@ -101,17 +101,21 @@ pub fn noise_line(n: &Noise) -> String {
 /// processes (or the hypervisor) took more CPU time than the copies themselves got. Empty when
 /// both shares are within 100%.
 pub fn past_whole(n: &Noise) -> String {
-    let mut parts = Vec::new();
-    if n.steal_share() > 1.0 {
-        parts.push(format!("steal was {:.1} times", n.steal_share()));
-    }
-    if n.foreign_share() > 1.0 {
-        parts.push(format!("other processes used {:.1} times", n.foreign_share()));
-    }
-    if parts.is_empty() {
+    let (steal, others) = (n.steal_share(), n.foreign_share());
+    if !(steal > 1.0 || others > 1.0) {
         return String::new();
     }
-    format!("; {} the copies' own CPU time", parts.join(" and "))
+    let mut s = String::from("; ");
+    if steal > 1.0 {
+        let _ = write!(s, "steal was {steal:.1} times");
+    }
+    if steal > 1.0 && others > 1.0 {
+        s += " and ";
+    }
+    if others > 1.0 {
+        let _ = write!(s, "other processes used {others:.1} times");
+    }
+    s + " the copies' own CPU time"
 }
 
 /// Why a scored test was disturbed, in words (the text's `** disturbed:` line, the HTML's
