@@ -349,11 +349,16 @@ pub fn chart(series: Vec<(String, usize)>, base: &[Option<usize>], points: &[Poi
 
 /// Each colour with the labels of the series drawn in it (`2 copies`, or `2 copies, 4 copies`).
 fn legend_of(series: &[(String, usize)]) -> Vec<(usize, String)> {
-    let mut colours: Vec<usize> = series.iter().map(|s| s.1).collect();
-    colours.sort();
-    colours.dedup();
-    let labels = |c: usize| series.iter().filter(|s| s.1 == c).map(|s| s.0.as_str()).collect::<Vec<_>>();
-    colours.into_iter().map(|c| (c, labels(c).join(", "))).collect()
+    let mut legend = Vec::new();
+    // The colours in order, each once: they are the few classes of the CSS (c0, c1), so
+    // counting up to the highest finds them without a sort.
+    for c in 0..=series.iter().map(|s| s.1).max().unwrap_or(0) {
+        let labels: Vec<&str> = series.iter().filter(|s| s.1 == c).map(|s| s.0.as_str()).collect();
+        if !labels.is_empty() {
+            legend.push((c, labels.join(", ")));
+        }
+    }
+    legend
 }
 
 /// The report's chart: a group per test with an index (in category order, then the report's),
