@@ -5,7 +5,7 @@
 //! and its interval against a line at 1). Every output says what each arm changed.
 
 use crate::model::{CopyRun, Run};
-use crate::svg::escape;
+use crate::svg::Esc;
 use crate::{fmt, Format};
 use base::json::Writer;
 use scoring::paired::{self, Paired, Row};
@@ -455,11 +455,11 @@ pub fn html(ab: &AbRun) -> String {
     let mut s = crate::page::head("unixbench ab");
     s += "<h2>unixbench ab: B over A, measured in the same rounds</h2>\n<ul>\n";
     for l in arms_lines(ab) {
-        let _ = writeln!(s, "<li>{}</li>", escape(&l));
+        let _ = writeln!(s, "<li>{}</li>", Esc(&l));
     }
     s += "</ul>\n<div class=\"verdict\">\n";
     for l in verdicts(ab) {
-        let _ = writeln!(s, "<p>{}</p>", escape(&l));
+        let _ = writeln!(s, "<p>{}</p>", Esc(&l));
     }
     s += "</div>\n";
     let heads: [(&str, bool); 7] = [
@@ -478,30 +478,29 @@ pub fn html(ab: &AbRun) -> String {
         s += &crate::page::head_row(&heads);
         for r in &rows {
             let p = r.paired;
-            let ratio = p.map_or_else(
-                || "-".into(),
-                |p| format!("{:.3}{}", p.ratio, if p.marked { " *" } else { "" }),
-            );
+            let (b, b_end) = if r.is_index { ("<b>", "</b>") } else { ("", "") };
+            let cells = [
+                format!("{b}{}{b_end}", Esc(&r.message)),
+                figure(r.a),
+                figure(r.b),
+                p.map_or_else(
+                    || "-".into(),
+                    |p| format!("{:.3}{}", p.ratio, if p.marked { " *" } else { "" }),
+                ),
+                interval(p),
+                p.map_or_else(|| "-".into(), |p| format!("{}%", pct(p.detectable))),
+                p.map_or(0, |p| p.rounds).to_string(),
+            ];
             s += "<tr>\n";
-            let title =
-                if r.is_index { format!("<b>{}</b>", escape(&r.message)) } else { escape(&r.message) };
-            s += &crate::page::cell(heads[0].0, false, &title);
-            s += &crate::page::cell(heads[1].0, true, &figure(r.a));
-            s += &crate::page::cell(heads[2].0, true, &figure(r.b));
-            s += &crate::page::cell(heads[3].0, true, &ratio);
-            s += &crate::page::cell(heads[4].0, true, &interval(p));
-            s += &crate::page::cell(
-                heads[5].0,
-                true,
-                &p.map_or_else(|| "-".into(), |p| format!("{}%", pct(p.detectable))),
-            );
-            s += &crate::page::cell(heads[6].0, true, &p.map_or(0, |p| p.rounds).to_string());
+            for (c, (h, right)) in cells.iter().zip(heads) {
+                s += &crate::page::cell(h, right, c);
+            }
             s += "</tr>\n";
         }
         s += "</table>\n";
     }
     for n in notes(ab) {
-        let _ = writeln!(s, "<p>{}</p>", escape(&n));
+        let _ = writeln!(s, "<p>{}</p>", Esc(&n));
     }
     s += "<p>* the ratio's 95% interval excludes 1. Smallest seen: the smallest difference these \
           rounds would show 80% of the time. Each arm's figure is over the rounds paired.</p>\n";
@@ -543,7 +542,7 @@ fn chart(rows: &[Row]) -> String {
             left - 8.0,
             y + 4.0,
             if r.is_index { " font-weight=\"bold\"" } else { "" },
-            escape(&cut(&r.message, 44))
+            Esc(&cut(&r.message, 44))
         );
         let _ = writeln!(s, "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{colour}\" stroke-width=\"3\"/>", x(p.low), x(p.high));
         let _ = writeln!(s, "<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{colour}\"><title>{:.3} ({:.3}-{:.3})</title></circle>", x(p.ratio), p.ratio, p.low, p.high);

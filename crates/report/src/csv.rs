@@ -16,7 +16,7 @@
 //! whole file again after each copy count.
 
 use super::fmt;
-use super::view::{ordered_index, score_title, scored};
+use super::view::{score_title, scored};
 use crate::model::{Category, CopyRun, Run};
 use crate::stats::{self, Interval};
 
@@ -32,25 +32,31 @@ fn field(s: &str) -> String {
 
 /// The column names: every scored test's message, in byte order, once.
 pub fn columns(run: &Run) -> Vec<String> {
-    let mut cols: Vec<String> =
-        run.runs.iter().flat_map(|cr| scored(cr).into_iter().map(|r| r.message.clone())).collect();
-    cols.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    cols.dedup();
+    let mut all = Vec::new();
+    for cr in &run.runs {
+        all.extend(scored(cr));
+    }
+    crate::score::by_message(&mut all);
+    let mut cols: Vec<String> = Vec::new();
+    for r in all {
+        if cols.last() != Some(&r.message) {
+            cols.push(r.message.clone());
+        }
+    }
     cols
 }
 
 /// The index columns: each category with a block at any copy count, in the report's order, and
 /// its title (partial if any count's block is).
 fn index_columns(run: &Run) -> Vec<(Category, String)> {
-    let mut cols: Vec<(Category, String)> = Vec::new();
-    for b in run.runs.iter().flat_map(ordered_index) {
-        match cols.iter_mut().find(|(c, _)| *c == b.category) {
-            Some((_, t)) if b.partial => *t = score_title(b),
-            Some(_) => {}
-            None => cols.push((b.category, score_title(b))),
+    let mut cols = Vec::new();
+    for cat in Category::ALL {
+        let blocks = run.runs.iter().flat_map(|cr| &cr.index).filter(|b| b.category == cat);
+        // The title of a partial block if there is one, else of any.
+        if let Some(b) = blocks.reduce(|a, b| if a.partial { a } else { b }) {
+            cols.push((cat, score_title(b)));
         }
     }
-    cols.sort_by_key(|(c, _)| Category::ALL.iter().position(|x| x == c));
     cols
 }
 

@@ -6,10 +6,10 @@
 
 use super::fmt::{self, Zone};
 use super::page::{cell, head, head_row, RUN_HEAD};
-use super::svg::escape;
+use super::svg::{escape, Esc};
 use super::view::{
     disturbed_verdict, duration_note, interval, passes_text, score_title, scored, static_image_note,
-    status_note, unscored_reason, Note, NOT_COMPARABLE,
+    status_note, unscored_reason, NOT_COMPARABLE,
 };
 use crate::model::{Category, CopyRun, Noise, Run, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -35,68 +35,66 @@ pub fn header(run: &Run, now: i64, zone: Zone) -> String {
     let mut s = head(&title);
     let _ = writeln!(s, "<h2>{title}</h2>");
     s += &headline(run);
-    let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", escape(&run.version));
+    let _ = write!(s, "<p><b>BYTE UNIX Benchmarks (Version {})</b></p>\n\n", Esc(&run.version));
     s += &verdict_box(run);
-    s += &system_table(sys, run.settings.verbosity == Verbosity::Brief);
+    system_table(&mut s, sys, run.settings.verbosity == Verbosity::Brief);
     let notes = [
         super::view::rounds_settings_note(&run.settings),
         duration_note(&run.settings),
         super::view::remeasure_note(&run.settings),
     ];
+    // Each note as the page shows it: its lead in bold.
     for n in notes.iter().flatten() {
-        s += &note_para(n);
+        let _ = write!(s, "<p class=\"note\"><b>{}</b> {}</p>\n\n", Esc(&n.lead), Esc(&n.rest));
     }
     s
 }
 
-/// A note as the page shows it: its lead in bold.
-fn note_para(n: &Note) -> String {
-    format!("<p class=\"note\"><b>{}</b> {}</p>\n\n", escape(&n.lead), escape(&n.rest))
-}
-
-fn system_table(sys: &SystemInfo, brief: bool) -> String {
-    let mut s = String::from("<h3>Test System Information</h3>\n<p><table>\n<tr>\n");
-    let row = |s: &mut String, name: &str, value: String| {
-        let _ = write!(s, "   <td><b>{name}:</b></td>\n   <td colspan=2>{}</td>\n", escape(&value));
+fn system_table(s: &mut String, sys: &SystemInfo, brief: bool) {
+    *s += "<h3>Test System Information</h3>\n<p><table>\n<tr>\n";
+    let row = |s: &mut String, name: &str, value: std::fmt::Arguments| {
+        let _ = write!(s, "   <td><b>{name}:</b></td>\n   <td colspan=2>{value}</td>\n");
     };
-    row(&mut s, "System", format!("{}: {}", sys.hostname, sys.system));
-    s += "</tr><tr>\n";
-    row(&mut s, "OS", format!("{} -- {} -- {}", sys.os, sys.os_release, sys.os_version));
-    s += "</tr><tr>\n";
-    row(&mut s, "Machine", format!("{}: {}", sys.machine, sys.platform));
-    s += "</tr><tr>\n";
-    row(&mut s, "Language", sys.language.clone());
-    s += "</tr>\n";
+    row(s, "System", format_args!("{}: {}", Esc(&sys.hostname), Esc(&sys.system)));
+    *s += "</tr><tr>\n";
+    row(s, "OS", format_args!("{} -- {} -- {}", Esc(&sys.os), Esc(&sys.os_release), Esc(&sys.os_version)));
+    *s += "</tr><tr>\n";
+    row(s, "Machine", format_args!("{}: {}", Esc(&sys.machine), Esc(&sys.platform)));
+    *s += "</tr><tr>\n";
+    row(s, "Language", format_args!("{}", Esc(&sys.language)));
+    *s += "</tr>\n";
     if sys.cpus.is_empty() {
         if !brief {
-            s += "<tr>\n   <td><b>CPUs:</b></td>\n   <td colspan=2>no details available</td>\n</tr>\n";
+            *s += "<tr>\n   <td><b>CPUs:</b></td>\n   <td colspan=2>no details available</td>\n</tr>\n";
         }
     } else {
         for (i, cpu) in sys.cpus.iter().enumerate() {
-            s += "<tr>\n";
+            *s += "<tr>\n";
             if i == 0 {
                 let _ = writeln!(s, "   <td rowspan={}><b>CPUs:</b></td>", sys.cpus.len());
             }
-            let _ = writeln!(s, "   <td><b>{i}:</b></td>");
-            let _ = writeln!(s, "   <td>{} ({} bogomips)<br/>", escape(&cpu.model), fmt::f1(cpu.bogomips));
-            let _ = writeln!(s, "       {}</td>", escape(&cpu.flags));
-            s += "</tr>\n";
+            let _ = write!(
+                s,
+                "   <td><b>{i}:</b></td>\n   <td>{} ({} bogomips)<br/>\n       {}</td>\n</tr>\n",
+                Esc(&cpu.model),
+                fmt::f1(cpu.bogomips),
+                Esc(&cpu.flags)
+            );
         }
     }
     if let Some(l) = sys.cpu_limit.as_ref().and_then(|l| l.cgroup_line()) {
-        s += "<tr>\n";
-        row(&mut s, "CPU limit", l);
-        s += "</tr>\n";
+        *s += "<tr>\n";
+        row(s, "CPU limit", format_args!("{}", Esc(&l)));
+        *s += "</tr>\n";
     }
     if let Some(g) = sys.graphics.as_deref().filter(|g| !g.is_empty()) {
-        s += "<tr>\n";
-        row(&mut s, "Graphics", g.to_string());
-        s += "</tr>\n";
+        *s += "<tr>\n";
+        row(s, "Graphics", format_args!("{}", Esc(g)));
+        *s += "</tr>\n";
     }
-    s += "<tr>\n";
-    row(&mut s, "Uptime", format!("{}; runlevel {}", sys.uptime, sys.runlevel));
-    s += "</tr>\n</table></p>\n\n";
-    s
+    *s += "<tr>\n";
+    row(s, "Uptime", format_args!("{}; runlevel {}", Esc(&sys.uptime), Esc(&sys.runlevel)));
+    *s += "</tr>\n</table></p>\n\n";
 }
 
 /// The result first, in large figures under the title: each copy count's index
@@ -118,7 +116,7 @@ pub fn headline(run: &Run) -> String {
     if !s.contains("big") {
         return String::new();
     }
-    let _ = write!(s, "<p>{}</p>\n</div>\n\n", escape(&super::view::summary(run)));
+    let _ = write!(s, "<p>{}</p>\n</div>\n\n", Esc(&super::view::summary(run)));
     s
 }
 
@@ -131,8 +129,11 @@ pub fn verdict_box(run: &Run) -> String {
     let mut s = match super::view::not_standard_note(run) {
         None => String::from("<b>A standard run.</b>\n"),
         Some(n) => {
-            let items: Vec<String> = why.iter().map(|w| format!("<li>{}</li>", escape(w))).collect();
-            format!("<b>{} {NOT_COMPARABLE}</b>\n<ul>{}</ul>\n", escape(&n.lead), items.join(""))
+            let mut s = format!("<b>{} {NOT_COMPARABLE}</b>\n<ul>", Esc(&n.lead));
+            for w in &why {
+                let _ = write!(s, "<li>{}</li>", Esc(w));
+            }
+            s + "</ul>\n"
         }
     };
     if base::version::Semantics::of_version(&run.version) == base::version::Semantics::V513 {
@@ -140,10 +141,10 @@ pub fn verdict_box(run: &Run) -> String {
               scores, not with 6.0.0&#39;s.</p>\n";
     }
     let disturbed = disturbed_verdict(run);
-    s += &noise_verdict(run, disturbed.as_deref());
+    noise_verdict(&mut s, run, disturbed.as_deref());
     let status = status_note(run);
     if let Some(n) = &status {
-        let _ = writeln!(s, "<p><b>{}</b> {}</p>", escape(&n.lead), escape(&n.rest));
+        let _ = writeln!(s, "<p><b>{}</b> {}</p>", Esc(&n.lead), Esc(&n.rest));
     }
     let bad = !why.is_empty() || disturbed.is_some() || status.is_some();
     format!("<div class=\"verdict{}\">{s}</div>\n\n", if bad { " bad" } else { "" })
@@ -151,34 +152,33 @@ pub fn verdict_box(run: &Run) -> String {
 
 /// The noise measurement's part of the verdict: the disturbed tests, or that none was, or why
 /// that is not known.
-fn noise_verdict(run: &Run, disturbed: Option<&str>) -> String {
+fn noise_verdict(s: &mut String, run: &Run, disturbed: Option<&str>) {
     let results: Vec<(&CopyRun, &TestResult)> =
         run.runs.iter().flat_map(|cr| cr.results.iter().filter(|r| r.ok()).map(move |r| (cr, r))).collect();
     if let Some(v) = disturbed {
-        let names: Vec<String> = results
-            .iter()
-            .filter(|(_, r)| r.disturbed())
-            .map(|(cr, r)| {
-                format!("<li>{} ({})</li>", escape(&r.message), super::svg::copies_text(cr.copies))
-            })
-            .collect();
-        return format!("<p><b>{v}</b> Disturbed:</p>\n<ul class=\"disturbed\">{}</ul>\n", names.join(""));
+        let _ = write!(s, "<p><b>{v}</b> Disturbed:</p>\n<ul class=\"disturbed\">");
+        for (cr, r) in results.iter().filter(|(_, r)| r.disturbed()) {
+            let _ = write!(s, "<li>{} ({})</li>", Esc(&r.message), super::svg::copies_text(cr.copies));
+        }
+        *s += "</ul>\n";
+        return;
     }
     let line = if results.is_empty() {
-        return String::new();
+        return;
     } else if !run.settings.noise {
-        "Noise not read (UB_NOISE=off): no test here is known to be undisturbed.".to_string()
+        "Noise not read (UB_NOISE=off): no test here is known to be undisturbed."
     } else if results.iter().any(|(_, r)| r.noise().is_none()) {
         "Noise not measured (/proc/stat or the copies&#39; resource usage could not be read): no test \
          here is known to be undisturbed."
-            .to_string()
     } else {
-        format!(
-            "No test was disturbed: other work took at most {:.0}% of each test&#39;s copies&#39; CPU time.",
+        let _ = writeln!(
+            s,
+            "<p>No test was disturbed: other work took at most {:.0}% of each test&#39;s copies&#39; CPU time.</p>",
             100.0 * crate::model::DISTURBED
-        )
+        );
+        return;
     };
-    format!("<p>{line}</p>\n")
+    let _ = writeln!(s, "<p>{line}</p>");
 }
 
 /// [`block`] of one of `run`'s copy counts, each index score tagged when the run is not standard.
@@ -210,39 +210,37 @@ fn block_tagged(sys: &SystemInfo, cr: &CopyRun, zone: Zone, tag: Option<&str>) -
         secs % 60
     );
     for cat in Category::ALL {
-        s += &category_table(cr, cat, tag);
+        category_table(&mut s, cr, cat, tag);
     }
-    let images: Vec<String> = cr
-        .results
-        .iter()
-        .filter_map(|r| {
-            r.exec_image().map(|i| {
-                format!("<b>{}</b>: {} ({})", escape(&r.message), escape(&i.kind), escape(&i.detail))
-            })
-        })
-        .collect();
+    // Each list a note of lines, each line after a break.
+    let mut images = String::new();
+    let mut unscored = String::new();
+    for r in &cr.results {
+        if let Some(i) = r.exec_image() {
+            let _ =
+                write!(images, "<br/>\n<b>{}</b>: {} ({})", Esc(&r.message), Esc(&i.kind), Esc(&i.detail));
+        }
+        if let Some(why) = unscored_reason(r) {
+            let _ = write!(unscored, "<br/>\n<b>{}</b>: {}", Esc(&r.name), Esc(&why));
+        }
+    }
     if !images.is_empty() {
-        let _ = write!(s, "<p class=\"note\">Image timed:<br/>\n{}</p>\n\n", images.join("<br/>\n"));
+        let _ = write!(s, "<p class=\"note\">Image timed:{images}</p>\n\n");
     }
     if let Some(note) = static_image_note(cr) {
-        let _ = writeln!(s, "<p class=\"note\"><b>Note:</b> {}.</p>\n", escape(&note));
+        let _ = writeln!(s, "<p class=\"note\"><b>Note:</b> {}.</p>\n", Esc(&note));
     }
-    let notes: Vec<String> = cr
-        .results
-        .iter()
-        .filter_map(|r| unscored_reason(r).map(|why| format!("<b>{}</b>: {}", escape(&r.name), escape(&why))))
-        .collect();
-    if !notes.is_empty() {
-        let _ = write!(s, "<p class=\"note\">Not scored:<br/>\n{}</p>\n\n", notes.join("<br/>\n"));
+    if !unscored.is_empty() {
+        let _ = write!(s, "<p class=\"note\">Not scored:{unscored}</p>\n\n");
     }
     s
 }
 
-fn category_table(cr: &CopyRun, cat: Category, tag: Option<&str>) -> String {
+fn category_table(s: &mut String, cr: &CopyRun, cat: Category, tag: Option<&str>) {
     let results: Vec<_> =
         scored(cr).into_iter().filter(|r| r.category.unwrap_or(Category::Misc) == cat).collect();
     if results.is_empty() {
-        return String::new();
+        return;
     }
     let block = cr.index.iter().find(|b| b.category == cat);
     let warn = match block {
@@ -252,39 +250,41 @@ fn category_table(cr: &CopyRun, cat: Category, tag: Option<&str>) -> String {
         }
         Some(_) => "",
     };
-    let mut s = String::new();
-    let _ = writeln!(s, "<h4>{}{}</h4>", cat.display(), warn);
-    s += "<p><table width=\"100%\">\n<tr>\n";
+    let _ = write!(s, "<h4>{}{}</h4>\n<p><table width=\"100%\">\n<tr>\n", cat.display(), warn);
     for (h, right) in RUN_HEAD {
         let _ = writeln!(s, "   <th align={}>{h}</th>", if right { "right" } else { "left" });
     }
-    s += "</tr>\n";
+    *s += "</tr>\n";
     for r in results {
-        s += "<tr>\n";
-        let _ = writeln!(s, "   <td><b>{}</b></td>", escape(&r.message));
-        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(r.score));
-        let _ = writeln!(s, "   <td align=left><tt>{}</tt></td>", escape(&r.unit));
-        let _ = writeln!(s, "   <td align=right><tt>{} s</tt></td>", fmt::f1(r.time));
-        let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", r.kept.len());
-        let row = block.and_then(|b| b.rows.iter().find(|row| row.message == r.message));
-        if let Some((Some(base), Some(index))) = row.map(|row| (row.baseline, row.index)) {
-            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(base));
-            let _ = writeln!(s, "   <td align=right><tt>{}</tt></td>", fmt::f1(index));
-        }
-        s += "</tr>\n";
-    }
-    if let Some(b) = block {
         let _ = write!(
             s,
-            "<tr>\n   <td colspan=6><b>{}:</b>{}</td>\n   <td align=right><b><tt>{}</tt></b></td>\n</tr>\n",
-            score_title(b),
-            tag.map(|k| format!(" <span class=\"notstd\">(a {k} run: not standard)</span>"))
-                .unwrap_or_default(),
-            fmt::f1(b.score)
+            "<tr>\n   <td><b>{}</b></td>\n   <td align=right><tt>{}</tt></td>\n   <td align=left><tt>{}</tt></td>\n   \
+             <td align=right><tt>{} s</tt></td>\n   <td align=right><tt>{}</tt></td>\n",
+            Esc(&r.message),
+            fmt::f1(r.score),
+            Esc(&r.unit),
+            fmt::f1(r.time),
+            r.kept.len()
         );
+        let row = block.and_then(|b| b.rows.iter().find(|row| row.message == r.message));
+        if let Some((Some(base), Some(index))) = row.map(|row| (row.baseline, row.index)) {
+            let _ = write!(
+                s,
+                "   <td align=right><tt>{}</tt></td>\n   <td align=right><tt>{}</tt></td>\n",
+                fmt::f1(base),
+                fmt::f1(index)
+            );
+        }
+        *s += "</tr>\n";
     }
-    s += "</table></p>\n\n";
-    s
+    if let Some(b) = block {
+        let _ = write!(s, "<tr>\n   <td colspan=6><b>{}:</b>", score_title(b));
+        if let Some(k) = tag {
+            let _ = write!(s, " <span class=\"notstd\">(a {k} run: not standard)</span>");
+        }
+        let _ = write!(s, "</td>\n   <td align=right><b><tt>{}</tt></b></td>\n</tr>\n", fmt::f1(b.score));
+    }
+    *s += "</table></p>\n\n";
 }
 
 const STATS_HEAD: [(&str, bool); 8] = [

@@ -237,10 +237,15 @@ fn stats(j: &mut Writer, r: &TestResult) {
     j.key("max").number(s.max);
     j.key("geomean").number(s.geomean);
     j.key("cv").opt_number(s.cv);
-    j.key("ci95_low").opt_number(s.ci95.map(|c| c.low));
-    j.key("ci95_high").opt_number(s.ci95.map(|c| c.high));
-    j.key("ci95_df").opt_number(s.ci95.map(|c| c.df).filter(|d| d.is_finite()));
+    interval(j, s.ci95);
     j.end_object();
+}
+
+/// An interval's fields: its ends and degrees of freedom (null where infinite), or nulls.
+fn interval(j: &mut Writer, ci: Option<crate::stats::Interval>) {
+    j.key("ci95_low").opt_number(ci.map(|c| c.low));
+    j.key("ci95_high").opt_number(ci.map(|c| c.high));
+    j.key("ci95_df").opt_number(ci.map(|c| c.df).filter(|d| d.is_finite()));
 }
 
 fn pass(j: &mut Writer, p: &Pass, kept: bool) {
@@ -310,9 +315,7 @@ fn index_block(j: &mut Writer, b: &IndexBlock, cr: &CopyRun) {
     j.key("title").string(&score_title(b));
     j.key("score").number(b.score);
     j.key("partial").bool(b.partial);
-    j.key("ci95_low").opt_number(ci.map(|c| c.low));
-    j.key("ci95_high").opt_number(ci.map(|c| c.high));
-    j.key("ci95_df").opt_number(ci.map(|c| c.df).filter(|d| d.is_finite()));
+    interval(j, ci);
     j.key("rows").begin_array();
     for row in &b.rows {
         j.begin_object();

@@ -71,7 +71,7 @@ pub fn pass_footer(pass: &Pass) -> String {
 pub fn copies_footer(copies: &[CopyOutcome]) -> String {
     let mut s = String::from("\n");
     for c in copies {
-        s += &copy_fields(c);
+        copy_fields(&mut s, c);
         s.push('\n');
     }
     s
@@ -79,8 +79,7 @@ pub fn copies_footer(copies: &[CopyOutcome]) -> String {
 
 /// A copy's `# key: value` lines, from its parsed values (numbers in Perl's `%.15g`, which gives
 /// back the programs' integer counts digit for digit).
-fn copy_fields(c: &CopyOutcome) -> String {
-    let mut s = String::new();
+fn copy_fields(s: &mut String, c: &CopyOutcome) {
     if let Some(v) = c.count {
         let _ = writeln!(s, "# COUNT0: {}", perl_num(v));
     }
@@ -94,8 +93,7 @@ fn copy_fields(c: &CopyOutcome) -> String {
         let _ = writeln!(s, "# ERROR: {e}");
     }
     if let Some(i) = &c.image {
-        let _ = writeln!(s, "# IMAGE0: {}", i.kind);
-        let _ = writeln!(s, "# IMAGE1: {}", i.detail);
+        let _ = write!(s, "# IMAGE0: {}\n# IMAGE1: {}\n", i.kind, i.detail);
     }
     if let Some(v) = c.time {
         let _ = writeln!(s, "# TIME: {}", perl_num(v));
@@ -105,7 +103,6 @@ fn copy_fields(c: &CopyOutcome) -> String {
         let _ = writeln!(s, "# pid: {}", c.pid);
     }
     let _ = writeln!(s, "# status: {}", c.status);
-    s
 }
 
 /// Written when a test ends: every pass by raw count, lowest first, as `*Dump score:` (dropped)
@@ -129,10 +126,14 @@ pub fn summary(r: &TestResult) -> String {
     } else if r.kept.is_empty() {
         s.push_str(">>>> error: no measured results\n");
     } else {
-        let _ = writeln!(s, ">>>> score: {}", perl_num(r.score));
-        let _ = writeln!(s, ">>>> time: {}", perl_num(r.time));
-        let _ = writeln!(s, ">>>> iterations: {}", super::view::pass_count(r).kept);
-        let _ = writeln!(s, ">>>> passes: {}", super::view::passes_text(r));
+        let _ = write!(
+            s,
+            ">>>> score: {}\n>>>> time: {}\n>>>> iterations: {}\n>>>> passes: {}\n",
+            perl_num(r.score),
+            perl_num(r.time),
+            super::view::pass_count(r).kept,
+            super::view::passes_text(r)
+        );
     }
     s.push('\n');
     s

@@ -5,16 +5,24 @@
 /// header, the separator, each row with as many cells; a `|` in a cell is escaped. The one
 /// Markdown writer, so that the report's and compare's `--format md` agree.
 pub fn table(tsv: &str) -> String {
-    let row = |l: &str| {
-        let cells: Vec<String> = l.split('\t').map(|c| escaped(c.trim())).collect();
-        format!("| {} |\n", cells.join(" | "))
-    };
-    let mut lines = tsv.lines();
-    let Some(head) = lines.next() else { return String::new() };
-    let mut o = row(head);
-    o += &format!("|{}\n", "---|".repeat(head.split('\t').count()));
-    for l in lines.filter(|l| !l.is_empty()) {
-        o += &row(l);
+    let mut o = String::new();
+    for (i, l) in tsv.lines().enumerate() {
+        if i > 0 && l.is_empty() {
+            continue;
+        }
+        o.push('|');
+        for c in l.split('\t') {
+            o.push(' ');
+            o += &escaped(c.trim());
+            o += " |";
+        }
+        o.push('\n');
+        // The header's separator.
+        if i == 0 {
+            o += "|";
+            o += &"---|".repeat(l.split('\t').count());
+            o.push('\n');
+        }
     }
     o
 }

@@ -1,7 +1,7 @@
 //! What the report's page and `compare`'s share: the head with its style, the CSS by which a
 //! phone stacks the tables' rows, and the rows and cells of the tables of ours that do.
 
-use super::svg::{escape, CSS};
+use super::svg::{Esc, CSS};
 use std::fmt::Write as _;
 
 const STYLE: &str = "  <style type=\"text/css\">
@@ -108,7 +108,7 @@ fn phone_tables_css() -> String {
 pub fn head_row(heads: &[(&str, bool)]) -> String {
     let mut s = String::from("<tr class=\"head\">\n");
     for (h, right) in heads {
-        let _ = writeln!(s, "   <th align={}>{}</th>", if *right { "right" } else { "left" }, escape(h));
+        let _ = writeln!(s, "   <th align={}>{}</th>", if *right { "right" } else { "left" }, Esc(h));
     }
     s += "</tr>\n";
     s
@@ -118,5 +118,5 @@ pub fn head_row(heads: &[(&str, bool)]) -> String {
 /// phone shows beside it when the rows stack (the CSS of `table.stack`).
 pub fn cell(head: &str, right: bool, html: &str) -> String {
     let align = if right { " align=right" } else { "" };
-    format!("   <td{align} data-label=\"{}\">{html}</td>\n", escape(head))
+    format!("   <td{align} data-label=\"{}\">{html}</td>\n", Esc(head))
 }

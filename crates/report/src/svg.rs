@@ -16,18 +16,26 @@ use std::fmt::Write as _;
 
 /// Escapes text for element content and double-quoted attributes.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+    Esc(s).to_string()
+}
+
+/// Text as [`escape`] gives it, written straight into what is being formatted.
+pub struct Esc<'a>(pub &'a str);
+
+impl std::fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for c in self.0.chars() {
+            match c {
+                '&' => f.write_str("&amp;")?,
+                '<' => f.write_str("&lt;")?,
+                '>' => f.write_str("&gt;")?,
+                '"' => f.write_str("&quot;")?,
+                '\'' => f.write_str("&#39;")?,
+                c => f.write_char(c)?,
+            }
         }
+        Ok(())
     }
-    out
 }
 
 /// One bar: a value with its interval, its gain over the 1-copy value, and whether the test was
@@ -172,34 +180,37 @@ pub fn render(c: &Chart) -> String {
     for g in &c.groups {
         let axis = if c.shared { page } else { Axis::to(longest(g)) };
         cut |= g.bars.iter().flatten().any(|b| b.ci.is_some_and(|ci| ci.high > axis.end));
-        body += &group(g, &c.series, axis);
+        group(&mut body, g, &c.series, axis);
     }
     body += "</div>\n";
     let disturbed = c.groups.iter().flat_map(|g| g.bars.iter().flatten()).any(|b| b.disturbed);
-    legend(c, disturbed, cut) + &body + &note(c.shared)
+    let mut s = legend(c, disturbed, cut);
+    s += &body;
+    note(&mut s, c.shared);
+    s
 }
 
 /// One group's `<svg>`: its title, its axis, a row per series.
-fn group(g: &Group, series: &[(String, usize)], axis: Axis) -> String {
-    let name = escape(&g.name);
+fn group(s: &mut String, g: &Group, series: &[(String, usize)], axis: Axis) {
+    let name = Esc(&g.name);
     // The word is in the title, where it has room; the bar is outlined in orange.
     let mark = if g.bars.iter().flatten().any(|b| b.disturbed) { " \u{2014} disturbed" } else { "" };
     let base = 20.0 + ROW * g.bars.len() as f64 + 2.0;
     let h = base + 18.0;
-    let mut s = format!(
-        "<svg viewBox=\"0 0 {W} {h}\" role=\"img\" aria-label=\"{name}\"><text class=\"t\" x=\"0\" y=\"14\">{name}{mark}</text>\n"
+    let _ = writeln!(
+        s,
+        "<svg viewBox=\"0 0 {W} {h}\" role=\"img\" aria-label=\"{name}\"><text class=\"t\" x=\"0\" y=\"14\">{name}{mark}</text>"
     );
-    s += &axis_svg(axis, 20.0, base);
+    axis_svg(s, axis, 20.0, base);
     for (i, (bar, (label, colour))) in g.bars.iter().zip(series).enumerate() {
-        s += &bar_svg(bar.as_ref(), label, *colour, 20.0 + ROW * i as f64, axis);
+        bar_svg(s, bar.as_ref(), label, *colour, 20.0 + ROW * i as f64, axis);
     }
-    s += "</svg>\n";
-    s
+    *s += "</svg>\n";
 }
 
 /// The axis along the bottom, its ticks labelled, and a faint line up from each tick.
-fn axis_svg(a: Axis, top: f64, y: f64) -> String {
-    let mut s = String::from("<g class=\"axis\">");
+fn axis_svg(s: &mut String, a: Axis, top: f64, y: f64) {
+    *s += "<g class=\"axis\">";
     for v in a.ticks() {
         let x = a.x(v);
         let _ = write!(
@@ -210,85 +221,89 @@ fn axis_svg(a: Axis, top: f64, y: f64) -> String {
         );
     }
     let _ = writeln!(s, "<path class=\"line\" d=\"M{X0} {y}H{:.1}\"/></g>", X0 + LEN);
-    s
 }
 
 /// One series' row: its label, the bar, the whisker, and the value (with the gain) in the
 /// column right of the axis, where no whisker reaches.
-fn bar_svg(bar: Option<&Bar>, label: &str, colour: usize, y: f64, a: Axis) -> String {
-    let mut s = format!(
+fn bar_svg(s: &mut String, bar: Option<&Bar>, label: &str, colour: usize, y: f64, a: Axis) {
+    let _ = write!(
+        s,
         "<g class=\"bar\"><text class=\"l\" x=\"{}\" y=\"{}\">{}</text>",
         X0 - 4.0,
         y + 11.0,
-        escape(label)
+        Esc(label)
     );
     let Some(b) = bar else {
         let _ = writeln!(s, "<text x=\"{X0}\" y=\"{}\">not run</text></g>", y + 11.0);
-        return s;
+        return;
     };
     // The copy count's colour stays; a disturbed bar is outlined besides.
-    let class = if b.disturbed { format!("c{colour} d") } else { format!("c{colour}") };
+    let outlined = if b.disturbed { " d" } else { "" };
     let _ = write!(
         s,
-        "<rect class=\"{class}\" x=\"{X0}\" y=\"{}\" width=\"{:.1}\" height=\"12\"/>",
+        "<rect class=\"c{colour}{outlined}\" x=\"{X0}\" y=\"{}\" width=\"{:.1}\" height=\"12\"/>",
         y + 1.0,
         a.x(b.value) - X0
     );
     if let Some(ci) = b.ci {
-        s += &whisker(ci, y + 7.0, a);
+        whisker(s, ci, y + 7.0, a);
     }
-    let mut v = fmt::f1(b.value);
+    let _ = write!(s, "<text class=\"v\" x=\"{XV}\" y=\"{}\">{}", y + 11.0, fmt::f1(b.value));
     if let Some(g) = b.gain {
-        v = format!("{v} {}", gain_text(g));
+        let _ = write!(s, " {}", gain_text(g));
     }
-    let _ = writeln!(s, "<text class=\"v\" x=\"{XV}\" y=\"{}\">{v}</text></g>", y + 11.0);
-    s
+    *s += "</text></g>\n";
 }
 
 /// The whisker of an interval, capped at both ends; an end beyond the axis is cut there and
 /// marked with an arrowhead.
-fn whisker(ci: Interval, cy: f64, a: Axis) -> String {
+fn whisker(s: &mut String, ci: Interval, cy: f64, a: Axis) {
     let (lo, hi) = (a.x(ci.low), a.x(ci.high));
-    let end = if ci.high > a.end {
-        format!("M{:.1} {}l5 4l-5 4", hi - 5.0, cy - 4.0)
+    let _ = write!(s, "<path class=\"ci\" d=\"M{lo:.1} {cy}H{hi:.1}M{lo:.1} {}v8", cy - 4.0);
+    if ci.high > a.end {
+        let _ = write!(s, "M{:.1} {}l5 4l-5 4", hi - 5.0, cy - 4.0);
     } else {
-        format!("M{hi:.1} {}v8", cy - 4.0)
-    };
-    format!("<path class=\"ci\" d=\"M{lo:.1} {cy}H{hi:.1}M{lo:.1} {}v8{end}\"/>", cy - 4.0)
+        let _ = write!(s, "M{hi:.1} {}v8", cy - 4.0);
+    }
+    *s += "\"/>";
 }
 
 /// Every mark of the chart and what it stands for: the colours of the series, the orange
 /// outline of a disturbed test's bar, the whisker, and its arrowhead when one was cut.
 fn legend(c: &Chart, disturbed: bool, cut: bool) -> String {
-    let key = |w: u32, shape: &str, text: &str| {
-        format!("<span><svg width=\"{w}\" height=\"12\" aria-hidden=\"true\">{shape}</svg>{text}</span>\n")
+    let key = |s: &mut String, w: u32, shape: std::fmt::Arguments, text: &dyn std::fmt::Display| {
+        let _ = writeln!(
+            s,
+            "<span><svg width=\"{w}\" height=\"12\" aria-hidden=\"true\">{shape}</svg>{text}</span>"
+        );
     };
-    let bar = |class: &str| format!("<rect class=\"{class}\" width=\"12\" height=\"12\"/>");
     let mut s = String::from("<p class=\"legend\">");
     for (colour, text) in &c.legend {
-        s += &key(12, &bar(&format!("c{colour}")), &escape(text));
+        key(&mut s, 12, format_args!("<rect class=\"c{colour}\" width=\"12\" height=\"12\"/>"), &Esc(text));
     }
     if disturbed {
-        let outlined = "<rect class=\"c0 d\" x=\"1.5\" y=\"1.5\" width=\"9\" height=\"9\"/>";
-        s += &key(12, outlined, "disturbed (outlined): other work took CPU from the test&#39;s copies");
+        let outlined = format_args!("<rect class=\"c0 d\" x=\"1.5\" y=\"1.5\" width=\"9\" height=\"9\"/>");
+        key(&mut s, 12, outlined, &"disturbed (outlined): other work took CPU from the test&#39;s copies");
     }
-    s += &key(24, "<path class=\"ci\" d=\"M2 6H22M2 2v8M22 2v8\"/>", "95% interval");
+    key(&mut s, 24, format_args!("<path class=\"ci\" d=\"M2 6H22M2 2v8M22 2v8\"/>"), &"95% interval");
     if cut {
-        s += &key(24, "<path class=\"ci\" d=\"M2 6H22M2 2v8M17 2l5 4l-5 4\"/>", "interval beyond the axis");
+        let arrow = format_args!("<path class=\"ci\" d=\"M2 6H22M2 2v8M17 2l5 4l-5 4\"/>");
+        key(&mut s, 24, arrow, &"interval beyond the axis");
     }
     s += "</p>\n";
     s
 }
 
 /// What the bars, axes, values and whiskers are.
-fn note(shared: bool) -> String {
+fn note(s: &mut String, shared: bool) {
     let axes = if shared { "one axis for every chart" } else { "each chart on its own axis" };
-    format!(
+    let _ = write!(
+        s,
         "<p class=\"note\">Bars: the index (10 &times; score / baseline), {axes}, its value on the right; \
          +N%: the gain of N copies over 1 copy, as in the UnixBench README&#39;s scaling table. \
          Whiskers: the 95% interval of the passes&#39; scores (none from a single pass); they never set \
          the axis, and one that runs beyond it is cut at its end.</p>\n\n"
-    )
+    );
 }
 
 /// One figure to draw: the bar of series `series` in the group named `group`. Groups are
@@ -334,11 +349,16 @@ pub fn chart(series: Vec<(String, usize)>, base: &[Option<usize>], points: &[Poi
 
 /// Each colour with the labels of the series drawn in it (`2 copies`, or `2 copies, 4 copies`).
 fn legend_of(series: &[(String, usize)]) -> Vec<(usize, String)> {
-    let mut colours: Vec<usize> = series.iter().map(|s| s.1).collect();
-    colours.sort();
-    colours.dedup();
-    let labels = |c: usize| series.iter().filter(|s| s.1 == c).map(|s| s.0.as_str()).collect::<Vec<_>>();
-    colours.into_iter().map(|c| (c, labels(c).join(", "))).collect()
+    let mut legend = Vec::new();
+    // The colours in order, each once: they are the few classes of the CSS (c0, c1), so
+    // counting up to the highest finds them without a sort.
+    for c in 0..=series.iter().map(|s| s.1).max().unwrap_or(0) {
+        let labels: Vec<&str> = series.iter().filter(|s| s.1 == c).map(|s| s.0.as_str()).collect();
+        if !labels.is_empty() {
+            legend.push((c, labels.join(", ")));
+        }
+    }
+    legend
 }
 
 /// The report's chart: a group per test with an index (in category order, then the report's),

@@ -108,26 +108,38 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
 /// quick run, on durations changed with `-t`, on `--remeasure`.
 pub fn header(run: &Run) -> String {
     let mut s = format!("   BYTE UNIX Benchmarks (Version {})\n\n", run.version);
-    s += &system_block(&run.system, run.settings.verbosity == Verbosity::Brief);
-    s += &not_standard_note(run).map_or(String::new(), |n| note_line(&n));
-    s += &settings_note(&run.settings);
+    system_block(&mut s, &run.system, run.settings.verbosity == Verbosity::Brief);
+    note_line(&mut s, not_standard_note(run));
+    settings_note(&mut s, &run.settings);
     s
 }
 
-fn system_block(sys: &SystemInfo, brief: bool) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "   System: {}: {}", sys.hostname, sys.system);
-    let _ = writeln!(s, "   OS: {} -- {} -- {}", sys.os, sys.os_release, sys.os_version);
-    let _ = writeln!(s, "   Machine: {} ({})", sys.machine, sys.platform);
-    let _ = writeln!(s, "   Language: {}", sys.language);
+fn system_block(s: &mut String, sys: &SystemInfo, brief: bool) {
+    let _ = write!(
+        s,
+        "   System: {}: {}\n   OS: {} -- {} -- {}\n   Machine: {} ({})\n   Language: {}\n",
+        sys.hostname,
+        sys.system,
+        sys.os,
+        sys.os_release,
+        sys.os_version,
+        sys.machine,
+        sys.platform,
+        sys.language
+    );
     if sys.cpus.is_empty() {
         if !brief {
             s.push_str("   CPU: no details available\n");
         }
     } else {
         for (i, cpu) in sys.cpus.iter().enumerate() {
-            let _ = writeln!(s, "   CPU {i}: {} ({} bogomips)", cpu.model, fmt::f1(cpu.bogomips));
-            let _ = writeln!(s, "          {}", cpu.flags);
+            let _ = write!(
+                s,
+                "   CPU {i}: {} ({} bogomips)\n          {}\n",
+                cpu.model,
+                fmt::f1(cpu.bogomips),
+                cpu.flags
+            );
         }
     }
     if let Some(l) = sys.cpu_limit.as_ref().and_then(|l| l.cgroup_line()) {
@@ -137,48 +149,48 @@ fn system_block(sys: &SystemInfo, brief: bool) -> String {
         let _ = writeln!(s, "   Graphics: {g}");
     }
     let _ = write!(s, "   {}; runlevel {}\n\n", sys.uptime, sys.runlevel);
-    s
 }
 
-fn settings_note(settings: &Settings) -> String {
-    let rounds = rounds_settings_note(settings).map_or(String::new(), |n| note_line(&n));
+fn settings_note(s: &mut String, settings: &Settings) {
+    note_line(s, rounds_settings_note(settings));
     if let Some(budget) = settings.quick {
-        return rounds
-            + &format!(
+        let _ = write!(
+            s,
             "** {QUICK_LEAD} (--quick, {budget:.0} s budget): shorter passes, each test stopped when the 95% \
              interval of its score was within +-1% or its share of the budget was spent, a \
              disturbed pass measured again; the intervals follow each block. With rounds they hold \
              the host's speed wandering between rounds; a drift slower than the run needs runs \
              spread over time, pooled (unixbench compare --pool).\n\n"
         );
+        return;
     }
-    let notes = [duration_note(settings), remeasure_note(settings)];
-    rounds + &notes.iter().flatten().map(note_line).collect::<String>()
+    note_line(s, duration_note(settings));
+    note_line(s, remeasure_note(settings));
 }
 
-/// A note as the text report prints it: `** lead rest`, then a blank line.
-fn note_line(n: &Note) -> String {
-    format!("** {} {}\n\n", n.lead, n.rest)
+/// A note as the text report prints it: `** lead rest`, then a blank line; nothing for none.
+fn note_line(s: &mut String, n: Option<Note>) {
+    if let Some(n) = n {
+        let _ = write!(s, "** {} {}\n\n", n.lead, n.rest);
+    }
 }
 
 /// The end of the report: a note when the run was interrupted or is still going, and the verdict
 /// on a run some of whose tests were disturbed; else nothing.
 pub fn footer(run: &Run) -> String {
-    let verdict = disturbed_verdict(run).map_or(String::new(), |v| format!("** {v}\n\n"));
-    verdict + &unmeasured_note(run) + &status_note(run).map_or(String::new(), |n| note_line(&n))
-}
-
-/// When the driver tried to read the host's noise and could not (no /proc/stat), the one line
-/// that says so: then no test can be called disturbed, nor quiet.
-fn unmeasured_note(run: &Run) -> String {
+    let mut s = String::new();
+    if let Some(v) = disturbed_verdict(run) {
+        let _ = write!(s, "** {v}\n\n");
+    }
+    // When the driver tried to read the host's noise and could not (no /proc/stat), the one line
+    // that says so: then no test can be called disturbed, nor quiet.
     let missing = run.runs.iter().flat_map(|cr| &cr.results).any(|r| r.ok() && r.noise().is_none());
     if run.settings.noise && missing {
-        "** Noise not measured: /proc/stat or the copies' resource usage could not be read, so no \
-         test here is known to be undisturbed.\n\n"
-            .to_string()
-    } else {
-        String::new()
+        s += "** Noise not measured: /proc/stat or the copies' resource usage could not be read, so no \
+              test here is known to be undisturbed.\n\n";
     }
+    note_line(&mut s, status_note(run));
+    s
 }
 
 /// One `Benchmark Run:` block (docs/ORIGINAL.md, "Run block" and "Index block"), dates in the given
@@ -194,26 +206,26 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         fmt::number(Some(cr.copies), "parallel copy", "parallel copies")
     );
     for r in scored(cr) {
-        s += &result_line(r);
+        result_line(&mut s, r);
     }
     s.push('\n');
     for b in ordered_index(cr) {
-        s += &index_block(b);
+        index_block(&mut s, b);
     }
     s += &index4_block(cr);
     if let Some(note) = static_image_note(cr) {
         let _ = writeln!(s, "** {note}\n");
     }
-    s += &unscored_notes(cr);
-    s += &disturbed_notes(cr);
+    unscored_notes(&mut s, cr);
+    disturbed_notes(&mut s, cr);
     s
 }
 
 /// `** disturbed: <test> (...)` for each scored test that was disturbed (`model::DISTURBED`),
 /// `** replaced: <test> (...)` for each whose disturbed passes were measured again, then an
 /// empty line; nothing otherwise.
-fn disturbed_notes(cr: &CopyRun) -> String {
-    let mut s = String::new();
+fn disturbed_notes(s: &mut String, cr: &CopyRun) {
+    let start = s.len();
     for r in scored(cr) {
         if let Some(what) = replaced_note(r) {
             let _ = writeln!(s, "** replaced: {} ({what})", r.name);
@@ -222,10 +234,9 @@ fn disturbed_notes(cr: &CopyRun) -> String {
             let _ = writeln!(s, "** disturbed: {} ({why})", r.name);
         }
     }
-    if !s.is_empty() {
+    if s.len() > start {
         s.push('\n');
     }
-    s
 }
 
 /// UnixBench 4.0's INDEX VALUES block, after the usual blocks, when every one of its eleven
@@ -244,22 +255,23 @@ pub fn index4_block(cr: &CopyRun) -> String {
 }
 
 /// `%-40s %12.1f %-5s (%.1f s, %d samples)`.
-pub fn result_line(r: &TestResult) -> String {
-    format!(
-        "{:<40} {:>12} {:<5} ({} s, {} samples)\n",
+pub fn result_line(s: &mut String, r: &TestResult) {
+    let _ = writeln!(
+        s,
+        "{:<40} {:>12} {:<5} ({} s, {} samples)",
         r.message,
         fmt::f1(r.score),
         r.unit,
         fmt::f1(r.time),
         r.kept.len()
-    )
+    );
 }
 
 /// One index block (docs/ORIGINAL.md, "Index block"), ending with its empty line.
-pub fn index_block(b: &IndexBlock) -> String {
+pub fn index_block(s: &mut String, b: &IndexBlock) {
     let head =
         format!("{}{}", b.category.display(), if b.partial { " Partial Index" } else { " Index Values" });
-    let mut s = format!("{:<40} {:>12} {:>12} {:>8}\n", head, "BASELINE", "RESULT", "INDEX");
+    let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", head, "BASELINE", "RESULT", "INDEX");
     for row in &b.rows {
         match (row.baseline, row.index) {
             (Some(base), Some(index)) => {
@@ -280,7 +292,6 @@ pub fn index_block(b: &IndexBlock) -> String {
     }
     let _ = writeln!(s, "{:<40} {:>12} {:>12} {:>8}", "", "", "", "========");
     let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
-    s
 }
 
 /// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and
@@ -318,17 +329,16 @@ pub fn quick_notes(cr: &CopyRun) -> String {
 /// `** <test>: failed: <why>` / `** <test>: skipped: <why>` lines, in run order, then an empty
 /// line; nothing when every test has a score. Tests are named by the name that runs them again
 /// (`unixbench run execl`), not by message, so that a `grep "<message>"` finds no stray line.
-fn unscored_notes(cr: &CopyRun) -> String {
-    let mut s = String::new();
+fn unscored_notes(s: &mut String, cr: &CopyRun) {
+    let start = s.len();
     for r in &cr.results {
         if let Some(why) = unscored_reason(r) {
             let _ = writeln!(s, "** {}: {}", r.name, why);
         }
     }
-    if !s.is_empty() {
+    if s.len() > start {
         s.push('\n');
     }
-    s
 }
 
 #[cfg(test)]

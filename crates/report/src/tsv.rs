@@ -18,6 +18,7 @@ use super::fmt;
 use super::view::{baseline_index, ordered_index, score_title, scored, unscored_reason};
 use crate::model::{Category, CopyRun, Run, TestResult};
 use crate::stats::{self, Interval};
+use std::fmt::Write as _;
 
 pub const HEADER: &str = "copies\ttest\ttitle\tscore\tunit\tseconds_per_pass\tkept_passes\tbaseline\tindex\t\
                           kind\tdisturbed\tci95_low\tci95_high\n";
@@ -35,18 +36,19 @@ fn opt(v: Option<f64>) -> String {
     v.map(fmt::f1).unwrap_or_else(|| "-".to_string())
 }
 
-/// The columns after Run's: the kind of run, the disturbed flag, the interval.
-fn verdict(run: &Run, disturbed: bool, ci: Option<Interval>) -> String {
+/// The columns after Run's, ending the line: the kind of run, the disturbed flag, the interval.
+fn verdict(s: &mut String, run: &Run, disturbed: bool, ci: Option<Interval>) {
     let yes = if disturbed { "yes" } else { "no" };
-    format!("{}\t{yes}\t{}\t{}", run.kind().name(), opt(ci.map(|c| c.low)), opt(ci.map(|c| c.high)))
+    let _ =
+        writeln!(s, "{}\t{yes}\t{}\t{}", run.kind().name(), opt(ci.map(|c| c.low)), opt(ci.map(|c| c.high)));
 }
 
-fn line(run: &Run, cr: &CopyRun, r: &TestResult) -> String {
+fn line(s: &mut String, run: &Run, cr: &CopyRun, r: &TestResult) {
     let ok = r.ok();
     let (base, index) = if ok { baseline_index(cr, &r.message) } else { (None, None) };
-    let ci = stats::of_result(r).and_then(|s| s.ci95);
-    format!(
-        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+    let _ = write!(
+        s,
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t",
         cr.copies,
         clean(&r.name),
         clean(&r.message),
@@ -56,8 +58,8 @@ fn line(run: &Run, cr: &CopyRun, r: &TestResult) -> String {
         if ok { r.kept.len().to_string() } else { "-".to_string() },
         opt(base),
         opt(index),
-        verdict(run, ok && r.disturbed(), ci)
-    )
+    );
+    verdict(s, run, ok && r.disturbed(), stats::of_result(r).and_then(|s| s.ci95));
 }
 
 /// The results of a category.
@@ -70,16 +72,16 @@ pub fn render(run: &Run) -> String {
     let mut s = String::from(HEADER);
     for cr in &run.runs {
         for r in scored(cr) {
-            s += &line(run, cr, r);
+            line(&mut s, run, cr, r);
         }
         for r in cr.results.iter().filter(|r| unscored_reason(r).is_some()) {
-            s += &line(run, cr, r);
+            line(&mut s, run, cr, r);
         }
         for b in ordered_index(cr) {
             let (key, title) = (b.category.key(), score_title(b));
             let disturbed = in_category(cr, b.category).any(|r| r.ok() && r.disturbed());
-            let v = verdict(run, disturbed, stats::index_interval(b, &cr.results));
-            s += &format!("{}\tindex:{key}\t{title}\t-\t-\t-\t-\t-\t{}\t{v}\n", cr.copies, fmt::f1(b.score));
+            let _ = write!(s, "{}\tindex:{key}\t{title}\t-\t-\t-\t-\t-\t{}\t", cr.copies, fmt::f1(b.score));
+            verdict(&mut s, run, disturbed, stats::index_interval(b, &cr.results));
         }
     }
     s

@@ -11,15 +11,15 @@ use std::fmt::Write as _;
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn scored(cr: &CopyRun) -> Vec<&TestResult> {
-    let mut v: Vec<&TestResult> = cr.results.iter().filter(|r| r.ok()).collect();
-    v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
-    v
+    crate::score::ran(&cr.results)
 }
 
 /// The index blocks in the fixed category order (System, 2D, 3D, Non-Index).
 pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
-    let mut v: Vec<&IndexBlock> = cr.index.iter().collect();
-    v.sort_by_key(|b| Category::ALL.iter().position(|c| *c == b.category));
+    let mut v = Vec::new();
+    for cat in Category::ALL {
+        v.extend(cr.index.iter().filter(|b| b.category == cat));
+    }
     v
 }
 
@@ -101,17 +101,21 @@ pub fn noise_line(n: &Noise) -> String {
 /// processes (or the hypervisor) took more CPU time than the copies themselves got. Empty when
 /// both shares are within 100%.
 pub fn past_whole(n: &Noise) -> String {
-    let mut parts = Vec::new();
-    if n.steal_share() > 1.0 {
-        parts.push(format!("steal was {:.1} times", n.steal_share()));
-    }
-    if n.foreign_share() > 1.0 {
-        parts.push(format!("other processes used {:.1} times", n.foreign_share()));
-    }
-    if parts.is_empty() {
+    let (steal, others) = (n.steal_share(), n.foreign_share());
+    if !(steal > 1.0 || others > 1.0) {
         return String::new();
     }
-    format!("; {} the copies' own CPU time", parts.join(" and "))
+    let mut s = String::from("; ");
+    if steal > 1.0 {
+        let _ = write!(s, "steal was {steal:.1} times");
+    }
+    if steal > 1.0 && others > 1.0 {
+        s += " and ";
+    }
+    if others > 1.0 {
+        let _ = write!(s, "other processes used {others:.1} times");
+    }
+    s + " the copies' own CPU time"
 }
 
 /// Why a scored test was disturbed, in words (the text's `** disturbed:` line, the HTML's

@@ -59,21 +59,26 @@ pub fn of_log_ratios(d: &[f64]) -> Option<Paired> {
 /// Each round's log ratio of `b`'s pass over `a`'s, by round number, for the rounds where
 /// both kept a pass (a pass set aside as disturbed is in neither's `passes`).
 pub fn round_ratios(a: &TestResult, b: &TestResult) -> Vec<(usize, f64)> {
+    round_logs(a, b).into_iter().map(|(k, d, _)| (k, d)).collect()
+}
+
+/// [`round_ratios`], each with A's log rate in the round (of its last pass there).
+fn round_logs(a: &TestResult, b: &TestResult) -> Vec<(usize, f64, f64)> {
     let by_round = |r: &TestResult| -> Vec<(usize, f64)> {
         r.passes.iter().filter_map(|p: &Pass| Some((p.round?, pass_rate(p)))).collect()
     };
-    let bs = by_round(b);
-    let mut v: Vec<(usize, f64)> = by_round(a)
-        .into_iter()
-        .filter_map(|(round, ra)| {
-            let rb = bs.iter().rev().find(|(k, _)| *k == round)?.1;
-            (ra > 0.0 && rb > 0.0).then(|| (round, (rb / ra).ln()))
-        })
-        .collect();
-    // A round measured twice (the pair taken again) keeps its last.
-    v.reverse();
-    v.sort_by_key(|&(round, _)| round);
-    v.dedup_by_key(|&mut (round, _)| round);
+    let last = |v: &[(usize, f64)], round: usize| Some(v.iter().rev().find(|(k, _)| *k == round)?.1);
+    let (rates_a, bs) = (by_round(a), by_round(b));
+    let mut v: Vec<(usize, f64, f64)> = Vec::new();
+    // Round by round, in order; a round measured twice (the pair taken again) keeps its last.
+    let mut next = rates_a.iter().map(|x| x.0).min();
+    while let Some(round) = next {
+        let ra = rates_a.iter().rev().find(|&&(k, ra)| k == round && ra > 0.0);
+        if let (Some(&(_, ra)), Some(rb)) = (ra, last(&bs, round).filter(|&rb| rb > 0.0)) {
+            v.push((round, (rb / ra).ln(), last(&rates_a, round).unwrap_or(ra).ln()));
+        }
+        next = rates_a.iter().map(|x| x.0).filter(|&k| k > round).min();
+    }
     v
 }
 
@@ -112,12 +117,7 @@ pub fn rows(a: &CopyRun, b: &CopyRun) -> Vec<Row> {
     let mut paired_tests: Vec<Rounds> = Vec::new();
     for ra in &a.results {
         let Some(rb) = b.results.iter().find(|r| r.name == ra.name) else { continue };
-        let rates_a: Vec<(usize, f64)> =
-            ra.passes.iter().filter_map(|p| Some((p.round?, pass_rate(p)))).collect();
-        let logs: Vec<(usize, f64, f64)> = round_ratios(ra, rb)
-            .into_iter()
-            .filter_map(|(k, d)| Some((k, d, rates_a.iter().rev().find(|x| x.0 == k)?.1.ln())))
-            .collect();
+        let logs = round_logs(ra, rb);
         let d: Vec<f64> = logs.iter().map(|x| x.1).collect();
         let (la, lb) = means(&logs);
         rows.push(Row {
@@ -169,21 +169,15 @@ fn index_row(block: &crate::model::IndexBlock, b: &CopyRun, paired: &[Rounds]) -
     let missing: Vec<&str> =
         indexed.iter().copied().filter(|m| !tests.iter().any(|t| t.message == *m)).collect();
     let partial = block.partial || other.partial || !missing.is_empty();
-    let logs: Vec<Vec<(usize, f64)>> =
-        tests.iter().map(|t| t.logs.iter().map(|x| (x.0, x.1)).collect()).collect();
-    let refs: Vec<&Vec<(usize, f64)>> = logs.iter().collect();
     // An index is 10 times the geometric mean of its tests' scores over their baselines.
+    // Sums start at -0.0, as `Sum` does, so every figure is its bits as before.
     let figure = |arm: usize| -> Option<f64> {
-        let each: Option<Vec<f64>> = tests
-            .iter()
-            .map(|t| {
-                let (la, lb) = means(&t.logs);
-                let base = crate::baselines::lookup(t.name)?.score;
-                Some([la?, lb?][arm] - base.ln())
-            })
-            .collect();
-        let each = each.filter(|e| !e.is_empty())?;
-        Some(10.0 * (each.iter().sum::<f64>() / each.len() as f64).exp())
+        let mut sum = -0.0;
+        for t in &tests {
+            let (la, lb) = means(&t.logs);
+            sum += [la?, lb?][arm] - crate::baselines::lookup(t.name)?.score.ln();
+        }
+        (!tests.is_empty()).then(|| 10.0 * (sum / tests.len() as f64).exp())
     };
     let unpaired = (!missing.is_empty()).then(|| format!("not paired in any round: {}", missing.join(", ")));
     Some(Row {
@@ -196,23 +190,25 @@ fn index_row(block: &crate::model::IndexBlock, b: &CopyRun, paired: &[Rounds]) -
         is_index: true,
         a: figure(0),
         b: figure(1),
-        paired: of_log_ratios(&index_round_ratios(&refs)),
+        paired: of_log_ratios(&index_round_ratios(&tests)),
         a_why: unpaired.clone(),
         b_why: unpaired,
     })
 }
 
 /// Each round's mean log ratio over `tests`, for the rounds in which every one was paired.
-fn index_round_ratios(tests: &[&Vec<(usize, f64)>]) -> Vec<f64> {
-    let Some(first) = tests.first() else { return Vec::new() };
-    first
-        .iter()
-        .filter_map(|&(round, _)| {
-            let each: Option<Vec<f64>> =
-                tests.iter().map(|d| d.iter().find(|(k, _)| *k == round).map(|&(_, x)| x)).collect();
-            each.map(|xs| xs.iter().sum::<f64>() / xs.len() as f64)
-        })
-        .collect()
+fn index_round_ratios(tests: &[&Rounds]) -> Vec<f64> {
+    let mut v = Vec::new();
+    let Some(first) = tests.first() else { return v };
+    'round: for &(round, ..) in &first.logs {
+        let mut sum = -0.0;
+        for t in tests {
+            let Some(x) = t.logs.iter().find(|x| x.0 == round) else { continue 'round };
+            sum += x.1;
+        }
+        v.push(sum / tests.len() as f64);
+    }
+    v
 }
 
 /// Whether every row's interval is within ±`precision` (0.01 for 1%) after enough rounds: the

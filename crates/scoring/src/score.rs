@@ -133,14 +133,26 @@ pub fn index_blocks(results: &[TestResult]) -> Vec<IndexBlock> {
     )
 }
 
+/// The results that have a score, sorted by message in byte order, as `Run` lists them.
+pub fn ran(results: &[TestResult]) -> Vec<&TestResult> {
+    let mut v: Vec<&TestResult> = results.iter().filter(|r| r.ok()).collect();
+    by_message(&mut v);
+    v
+}
+
+/// Sorts results by message in byte order, stably: the one such sort, shared by every list of
+/// tests so that it is built once.
+pub fn by_message(v: &mut [&TestResult]) {
+    v.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+}
+
 /// [`index_blocks`] with the baselines given as functions (for tests).
 pub fn index_blocks_with(
     results: &[TestResult],
     baseline: impl Fn(&str) -> Option<f64>,
     baselines_in: impl Fn(Category) -> usize,
 ) -> Vec<IndexBlock> {
-    let mut ran: Vec<&TestResult> = results.iter().filter(|r| r.ok()).collect();
-    ran.sort_by(|a, b| a.message.as_bytes().cmp(b.message.as_bytes()));
+    let ran = ran(results);
     let mut blocks = Vec::new();
     for cat in Category::ALL {
         let mut rows = Vec::new();
