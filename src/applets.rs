@@ -249,13 +249,9 @@ fn without_graphics(name: &str) -> Option<&'static Applet> {
     fn refuse(_: Vec<OsString>) -> Result {
         Err(crate::error::Error::usage(WITHOUT_GRAPHICS))
     }
-    static STUBS: std::sync::OnceLock<Vec<Applet>> = std::sync::OnceLock::new();
-    let stubs = STUBS.get_or_init(|| {
-        base::suite::graphics_programs()
-            .map(|name| Applet { name, args: "", about: "needs a build with graphics", entry: refuse })
-            .collect()
-    });
-    stubs.iter().find(|a| a.name == name)
+    let name = base::suite::graphics_programs().find(|p| *p == name)?;
+    // Dispatch looks a name up at most twice a process: leaking the stub is simpler than a cache.
+    Some(Box::leak(Box::new(Applet { name, args: "", about: "needs a build with graphics", entry: refuse })))
 }
 
 #[cfg(feature = "graphics")]

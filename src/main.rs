@@ -48,51 +48,76 @@ fn main() -> ExitCode {
     }
 }
 
+/// What the command line asks for. Each kind is carried out in one place, [`dispatch`].
+enum Do {
+    /// Run an applet; with the test hint when it was named by the first argument.
+    Applet(&'static applets::Applet, Vec<OsString>, bool),
+    Driver(Vec<OsString>),
+    /// Print a text to stdout.
+    Print(error::Result<String>),
+    Done(error::Result),
+}
+
 /// Returns the name to prefix an error with, and the outcome.
-fn dispatch(mut argv: Vec<OsString>) -> (String, error::Result) {
+fn dispatch(argv: Vec<OsString>) -> (&'static str, error::Result) {
+    let (who, what) = route(argv);
+    let result = match what {
+        Do::Applet(a, mut argv, hint) => {
+            argv[0] = OsString::from(a.name);
+            let r = (a.entry)(argv);
+            if hint {
+                r.map_err(|e| cli::test_hint(e, a.name))
+            } else {
+                r
+            }
+        }
+        Do::Driver(argv) => driver::main(argv),
+        Do::Print(text) => text.and_then(|t| error::print(&t)),
+        Do::Done(r) => r,
+    };
+    (who, result)
+}
+
+fn route(mut argv: Vec<OsString>) -> (&'static str, Do) {
     let base = Path::new(&argv[0]).file_name().map(OsStr::to_string_lossy).unwrap_or_default().into_owned();
     let base = base.trim_start_matches('-');
     if let Some(a) = applets::find(base) {
         // The process table's name is the executable's file name (`unixbench`); a copy the
         // driver runs as `pipe` shows as `pipe` in ps, top and pgrep, as C's program does.
         sys::proc::set_name(a.name);
-        return (a.name.to_string(), run_applet(a, argv));
+        return (a.name, applet(a, argv, false));
     }
     argv.remove(0);
     let first = argv.first().map(|a| a.to_string_lossy().into_owned());
-    let me = "unixbench".to_string();
-    match first.as_deref() {
-        None => (me, driver::main(argv)),
-        Some("--list") => (me, no_more(&argv).and_then(|()| cli::list(&applets::names()))),
-        Some("--install") => (me, install::install(&argv[1..], &applets::names())),
-        Some("--dropin") => (me, install::dropin(&argv[1..], &applets::names())),
-        Some("--man") => (me, no_more(&argv).and_then(|()| error::print(&manual::man(cli::USAGE)))),
-        Some("--completions") => (me, cli::completions(&argv, &applets::names())),
-        Some("--version" | "-V" | "version") => {
-            (me, no_more(&argv).and_then(|()| error::print(&base::version::full())))
-        }
-        Some("--help" | "-h" | "help") => (me, no_more(&argv).and_then(|()| error::print(&cli::help()))),
-        Some("compare") => (me, compare::main(argv.split_off(1))),
-        Some("ab") => (me, driver::ab::main(argv.split_off(1))),
-        Some("run") => {
-            argv.remove(0);
-            (me, driver::main(argv))
-        }
+    let names = applets::names();
+    let then = |text: fn() -> String| Do::Print(no_more(&argv).map(|()| text()));
+    let what = match first.as_deref() {
+        None => Do::Driver(argv),
+        Some("--list") => Do::Done(no_more(&argv).and_then(|()| cli::list(&names))),
+        Some("--install") => Do::Done(install::install(&argv[1..], &names)),
+        Some("--dropin") => Do::Done(install::dropin(&argv[1..], &names)),
+        Some("--man") => then(|| manual::man(cli::USAGE)),
+        Some("--completions") => Do::Done(cli::completions(&argv, &names)),
+        Some("--version" | "-V" | "version") => then(base::version::full),
+        Some("--help" | "-h" | "help") => then(cli::help),
+        Some("compare") => Do::Done(compare::main(argv.split_off(1))),
+        Some("ab") => Do::Done(driver::ab::main(argv.split_off(1))),
+        Some("run") => Do::Driver(argv.split_off(1)),
         Some(name) => match applets::find(name) {
-            Some(a) => (a.name.to_string(), run_applet(a, argv).map_err(|e| cli::test_hint(e, name))),
-            None if name.starts_with('-') || driver::knows(name) => (me, driver::main(argv)),
-            None => (me, Err(cli::unknown_program(name, &applets::names()))),
+            Some(a) => return (a.name, applet(a, argv, true)),
+            None if name.starts_with('-') || driver::knows(name) => Do::Driver(argv),
+            None => Do::Done(Err(cli::unknown_program(name, &names))),
         },
-    }
+    };
+    ("unixbench", what)
 }
 
-fn run_applet(a: &applets::Applet, mut argv: Vec<OsString>) -> error::Result {
-    argv[0] = OsString::from(a.name);
+fn applet(a: &'static applets::Applet, argv: Vec<OsString>, hint: bool) -> Do {
     // lmbench and Run document their own options; the kernels take the C programs' only.
     if !matches!(a.name, "lmbench" | "Run")
         && matches!(argv.get(1).and_then(|s| s.to_str()), Some("--help" | "-h"))
     {
-        return error::print(&applets::usage(a));
+        return Do::Print(Ok(applets::usage(a)));
     }
-    (a.entry)(argv)
+    Do::Applet(a, argv, hint)
 }

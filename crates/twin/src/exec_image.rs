@@ -79,27 +79,31 @@ pub fn candidates(program: &str, req: Request) -> Result<Vec<&'static Twin>, Str
         Request::Dynamic(f) => f,
         Request::Auto => None,
     };
-    let built: Vec<&Twin> =
-        TWINS.iter().filter(|t| t.program == program && family.map_or(true, |f| t.libc == f)).collect();
-    if built.is_empty() {
+    // The twins built for `program` and `family`, by whether this host has their loader.
+    let (mut usable, mut missing) = (Vec::new(), Vec::new());
+    for t in TWINS.iter().filter(|t| t.program == program && family.map_or(true, |f| t.libc == f)) {
+        if crate::sys::fd::executable(OsStr::new(t.loader)) {
+            usable.push(t);
+        } else {
+            missing.push(t.loader);
+        }
+    }
+    if usable.is_empty() && missing.is_empty() {
         return Err(format!(
-            "this build carries no dynamic {program} image{} for {}",
-            family.map(|f| format!(" for {f}")).unwrap_or_default(),
+            "this build carries no dynamic {program} image{}{} for {}",
+            if family.is_some() { " for " } else { "" },
+            family.unwrap_or_default(),
             std::env::consts::ARCH
         ));
     }
-    let mut usable: Vec<&Twin> =
-        built.iter().copied().filter(|t| crate::sys::fd::executable(OsStr::new(t.loader))).collect();
     if usable.is_empty() {
-        let looked: Vec<&str> = built.iter().map(|t| t.loader).collect();
-        return Err(format!("no C library loader on this host ({} missing)", looked.join(", ")));
+        return Err(format!("no C library loader on this host ({} missing)", missing.join(", ")));
     }
     // The program headers and the interpreter's name lie at the start of the file.
     let head = crate::sys::fd::read_file(std::path::Path::new("/bin/sh"), 64 << 10).ok();
     if let Some(sh) = head.and_then(|b| crate::elf::interpreter(&b)) {
         if let Some(i) = usable.iter().position(|t| t.loader == sh) {
-            let host = usable.remove(i);
-            usable.insert(0, host);
+            usable[..=i].rotate_right(1);
         }
     }
     Ok(usable)

@@ -26,8 +26,8 @@ use crate::error::{reason, Error, Result};
 use crate::exec_image::{self, Request, Twin};
 use crate::protocol;
 use crate::sys::{self, fd::Fd, proc::Fork};
-use std::ffi::{CString, OsStr, OsString};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::ffi::{CString, OsStr};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -119,20 +119,21 @@ fn tmpdir() -> PathBuf {
 /// Writes `twin` into a private directory, else a memfd, and checks that it runs.
 fn stage(twin: &'static Twin) -> std::result::Result<Staged, String> {
     let bytes = twin.image().ok_or_else(|| "the embedded image is damaged".to_string())?;
-    let in_dir = match stage_file(twin, &bytes) {
-        Ok(s) => match check(&s) {
-            Ok(()) => return Ok(s),
-            Err(Check::Exec(e)) => format!("cannot execute it in {}: {e}", tmpdir().display()),
-            Err(Check::Ran(e)) => return Err(e),
-        },
-        Err(e) => e,
-    };
-    let s = stage_memfd(twin, &bytes).map_err(|e| format!("{in_dir}; {e}"))?;
-    match check(&s) {
-        Ok(()) => Ok(s),
-        Err(Check::Exec(e)) => Err(format!("{in_dir}; cannot execute it from a memfd: {e}")),
-        Err(Check::Ran(e)) => Err(e),
+    // Why each place failed, the directory's then the memfd's.
+    let mut why = Vec::new();
+    for memfd in [false, true] {
+        let staged = if memfd { stage_memfd(twin, &bytes) } else { stage_file(twin, &bytes) };
+        why.push(match staged {
+            Ok(s) => match check(&s) {
+                Ok(()) => return Ok(s),
+                Err(Check::Exec(e)) if memfd => format!("cannot execute it from a memfd: {e}"),
+                Err(Check::Exec(e)) => format!("cannot execute it in {}: {e}", tmpdir().display()),
+                Err(Check::Ran(e)) => return Err(e),
+            },
+            Err(e) => e,
+        });
     }
+    Err(why.join("; "))
 }
 
 fn stage_file(twin: &'static Twin, bytes: &[u8]) -> std::result::Result<Staged, String> {
@@ -161,8 +162,8 @@ fn stage_file(twin: &'static Twin, bytes: &[u8]) -> std::result::Result<Staged, 
 
 fn stage_memfd(twin: &'static Twin, bytes: &[u8]) -> std::result::Result<Staged, String> {
     let name = CString::new(twin.program).expect("program names hold no NUL");
-    let fd = sys::fd::memfd(&name).map_err(|e| format!("no memfd: {}", reason(&e)))?;
-    sys::fd::write_all(fd.raw(), bytes).map_err(|e| format!("cannot fill a memfd: {}", reason(&e)))?;
+    let fd = sys::fd::memfd(&name).map_err(|e| failure("no memfd", &e))?;
+    sys::fd::write_all(fd.raw(), bytes).map_err(|e| failure("cannot fill a memfd", &e))?;
     let path = format!("/proc/self/fd/{}", fd.raw());
     if std::fs::metadata(&path).is_err() {
         return Err("no /proc to execute a memfd through".into());
@@ -183,19 +184,17 @@ const EXEC_FAILED: i32 = 126;
 /// Runs the twin once with arguments that make it print a COUNT line and exit at once.
 fn check(s: &Staged) -> std::result::Result<(), Check> {
     let now = sys::clock::time().to_string();
-    let args: Vec<&OsStr> = match s.twin.program {
-        "execl" => vec![OsStr::new("0"), OsStr::new("0"), OsStr::new("0"), OsStr::new(&now)],
-        _ => vec![OsStr::new("0")],
-    };
-    let argv = sys::proc::Argv::new(std::iter::once(OsStr::from_bytes(s.path.as_bytes())).chain(args))
-        .map_err(|e| Check::Ran(reason(&e)))?;
-    let (r, w) = sys::fd::pipe_cloexec().map_err(|e| Check::Ran(format!("pipe: {}", reason(&e))))?;
-    let pid = match sys::proc::fork().map_err(|e| Check::Ran(format!("fork: {}", reason(&e))))? {
+    // spawn takes the first of execl's.
+    let execl = [OsStr::new("0"), OsStr::new("0"), OsStr::new("0"), OsStr::new(&now)];
+    let args = if s.twin.program == "execl" { &execl[..] } else { &execl[..1] };
+    let argv = s.argv(args).map_err(|e| Check::Ran(reason(&e)))?;
+    let (r, w) = sys::fd::pipe_cloexec().map_err(|e| Check::Ran(failure("pipe", &e)))?;
+    let pid = match sys::proc::fork().map_err(|e| Check::Ran(failure("fork", &e)))? {
         Fork::Child => {
             let _ = sys::fd::dup2(w.raw(), 1);
             let _ = sys::fd::dup2(w.raw(), 2);
             let e = sys::proc::execv(&s.path, &argv);
-            let _ = sys::fd::write_all(2, format!("exec: {}", reason(&e)).as_bytes());
+            let _ = sys::fd::write_all(2, failure("exec", &e).as_bytes());
             sys::proc::exit_now(EXEC_FAILED)
         }
         Fork::Parent(pid) => pid,
@@ -221,18 +220,20 @@ fn check(s: &Staged) -> std::result::Result<(), Check> {
     }
     let status = sys::proc::waitpid(pid).map(|(_, s)| s).unwrap_or(-1);
     let text = String::from_utf8_lossy(&out);
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
-    match sys::proc::exited(status) {
-        Some(0) if text.contains("COUNT|") => Ok(()),
-        Some(EXEC_FAILED) if first.starts_with("exec: ") => {
-            Err(Check::Exec(first["exec: ".len()..].to_string()))
-        }
-        Some(code) if !first.is_empty() => {
-            Err(Check::Ran(format!("its check exited with status {code}: {first}")))
-        }
-        Some(code) => Err(Check::Ran(format!("its check exited with status {code}"))),
-        None => Err(Check::Ran(format!("its check was killed by signal {}", status & 0x7f))),
-    }
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let code = match (sys::proc::exited(status), first.strip_prefix("exec: ")) {
+        (Some(0), _) if text.contains("COUNT|") => return Ok(()),
+        (Some(EXEC_FAILED), Some(e)) => return Err(Check::Exec(e.to_string())),
+        (Some(code), _) => code,
+        (None, _) => return Err(Check::Ran(format!("its check was killed by signal {}", status & 0x7f))),
+    };
+    let sep = if first.is_empty() { "" } else { ": " };
+    Err(Check::Ran(format!("its check exited with status {code}{sep}{first}")))
+}
+
+/// What failed, and the system's reason.
+fn failure(what: &str, e: &std::io::Error) -> String {
+    format!("{what}: {}", reason(e))
 }
 
 /// The twin's pid while it runs, for the handler that passes signals on.
@@ -251,21 +252,23 @@ extern "C" fn pass_on(sig: libc::c_int) {
 const STOPPING: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 impl Staged {
+    /// Its path as argv[0], then `args`.
+    fn argv(&self, args: &[&OsStr]) -> std::io::Result<sys::proc::Argv> {
+        sys::proc::Argv::new(
+            std::iter::once(OsStr::from_bytes(self.path.as_bytes())).chain(args.iter().copied()),
+        )
+    }
+
     /// Runs the twin with `args` after its path as argv[0], waits for it, removes the staged
     /// image and ends as the twin ended: its exit status, or its fatal signal.
     pub fn run(self, args: &[&OsStr]) -> Result {
-        let detail = if self.dir.is_some() {
-            self.twin.loader.to_string()
-        } else {
-            format!("{} (memfd)", self.twin.loader)
-        };
+        let memfd = if self.dir.is_some() { "" } else { " (memfd)" };
+        let detail = format!("{}{memfd}", self.twin.loader);
         let _ = sys::fd::write_all(
             2,
             protocol::image(&format!("dynamic-{}", self.twin.libc), &detail).as_bytes(),
         );
-        let path = OsString::from_vec(self.path.as_bytes().to_vec());
-        let argv = sys::proc::Argv::new(std::iter::once(path.as_os_str()).chain(args.iter().copied()))
-            .map_err(|e| Error::failed(reason(&e)))?;
+        let argv = self.argv(args).map_err(|e| Error::failed(reason(&e)))?;
         // A child the twin forked when a signal killed it (spawn's) becomes ours, not init's,
         // and is reaped below: none outlives this applet.
         let _ = sys::proc::become_subreaper();
@@ -275,14 +278,14 @@ impl Staged {
                 let msg = format!(
                     "{}: cannot execute {}: {}\n",
                     self.twin.program,
-                    path.to_string_lossy(),
+                    OsStr::from_bytes(self.path.as_bytes()).to_string_lossy(),
                     reason(&e)
                 );
                 let _ = sys::fd::write_all(2, msg.as_bytes());
                 sys::proc::exit_now(1)
             }
             Ok(Fork::Parent(pid)) => pid,
-            Err(e) => return Err(Error::failed_with(2, format!("Fork failed: {}", reason(&e)))),
+            Err(e) => return Err(Error::failed_with(2, failure("Fork failed", &e))),
         };
         CHILD.store(pid, Ordering::Relaxed);
         // A signal that came before CHILD was set has not reached the twin yet.
@@ -293,7 +296,7 @@ impl Staged {
         CHILD.store(0, Ordering::Relaxed);
         while sys::proc::wait_any().is_ok() {}
         drop(self);
-        let status = status.map_err(|e| Error::failed(format!("wait failed: {}", reason(&e))))?;
+        let status = status.map_err(|e| Error::failed(failure("wait failed", &e)))?;
         match sys::proc::exited(status) {
             Some(0) => Ok(()),
             Some(code) => Err(Error::Exit(code)),
