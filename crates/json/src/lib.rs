@@ -5,6 +5,9 @@
 
 use std::fmt;
 
+/// Decimal text to f64, correctly rounded, without std's parser and its 10 KB table.
+pub mod decimal;
+
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
