@@ -7,7 +7,7 @@
 //! propagated from the pooled tests': the wander moves every test of a run together, so the
 //! tests' spreads are not independent.
 
-use super::source::{kinds, Source};
+use super::source::{kinds, ByName, Source};
 use super::table::{self, Cell, Comparison, Row, Table};
 use crate::json::Writer;
 use crate::model::Category;
@@ -131,34 +131,42 @@ fn one_semantics(sources: &[Source]) -> Result<(), (String, String)> {
 /// n log n): by its start, and by its tests with its first score's unit, where scores equal
 /// within [`same_scores`]'s tolerance fall in units that far apart at most.
 fn each_run_once(sources: &[Source]) -> Result<(), (String, String)> {
-    use std::collections::BTreeMap;
-    let mut started: BTreeMap<&str, usize> = BTreeMap::new();
-    // Keyed by a run's tests (copies, name) and its first score in whole units.
-    type Key<'s> = (Vec<(usize, &'s str)>, i64);
-    let mut scored: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     let all: Vec<Vec<(usize, &str, f64)>> = sources.iter().map(scores).collect();
+    let starts = ByName::new(sources.iter().map(|s| s.date.as_str()));
+    let keys: Vec<String> = all.iter().map(|s| run_key(s, unit(s))).collect();
+    let scored = ByName::new(keys.iter().map(String::as_str));
     for (i, b) in sources.iter().enumerate() {
-        let same_start = (b.date != "unknown").then(|| started.get(b.date.as_str())).flatten().copied();
-        let tests: Vec<(usize, &str)> = all[i].iter().map(|x| (x.0, x.1)).collect();
+        let mut twin = starts.get(&b.date).filter(|&a| a < i && b.date != "unknown");
         let first = all[i].first().map_or(0.0, |x| x.2);
-        let (unit, near) = (first.round() as i64, (0.05 + 1e-12 * first.abs()).ceil() as i64 + 1);
-        let same_scores = (unit - near..=unit + near)
-            .filter_map(|k| scored.get(&(tests.clone(), k)))
-            .flatten()
-            .copied()
-            .find(|&a| same_scores(&all[a], &all[i]));
-        if let Some(a) = same_start.or(same_scores) {
+        let near = (0.05 + 1e-12 * first.abs()).ceil() as i64 + 1;
+        for k in unit(&all[i]) - near..=unit(&all[i]) + near {
+            if twin.is_none() && !all[i].is_empty() {
+                let key = run_key(&all[i], k);
+                twin = scored.all(&key).take_while(|&a| a < i).find(|&a| same_scores(&all[a], &all[i]));
+            }
+        }
+        if let Some(a) = twin {
             let a = &sources[a].file;
             return Err((b.file.clone(), format!("the same run as {a}: a pool counts each run once")));
         }
-        if b.date != "unknown" {
-            started.insert(b.date.as_str(), i);
-        }
-        if !tests.is_empty() {
-            scored.entry((tests, unit)).or_default().push(i);
-        }
     }
     Ok(())
+}
+
+/// A run's first score in whole units.
+fn unit(s: &[(usize, &str, f64)]) -> i64 {
+    s.first().map_or(0.0, |x| x.2).round() as i64
+}
+
+/// A run's tests (copies, name) and `unit` as one string to look up (the sort `ByName` holds
+/// costs the binary less than a map would); a false match is ruled out by `same_scores`.
+fn run_key(s: &[(usize, &str, f64)], unit: i64) -> String {
+    let mut k = String::new();
+    for (n, name, _) in s {
+        let _ = writeln!(k, "{n} {name}");
+    }
+    let _ = write!(k, "{unit}");
+    k
 }
 
 /// The same score for every test at every copy count (to the 0.1 a text report prints: two

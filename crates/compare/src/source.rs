@@ -223,7 +223,12 @@ impl<'a> ByName<'a> {
 
     /// The place of the first of `name`, if any.
     pub fn get(&self, name: &str) -> Option<usize> {
+        self.all(name).next()
+    }
+
+    /// The places of every `name`, in order.
+    pub fn all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = usize> + 's {
         let at = self.0.partition_point(|(n, _)| *n < name);
-        self.0.get(at).filter(|(n, _)| *n == name).map(|(_, k)| *k)
+        self.0[at..].iter().take_while(move |(n, _)| *n == name).map(|(_, k)| *k)
     }
 }
