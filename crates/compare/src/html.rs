@@ -120,7 +120,7 @@ fn table(sources: &[Source]) -> String {
 /// exec images), `d` for a disturbed figure, and the ratio's 95% interval; the text table's,
 /// without the scores; then the verdicts in words.
 fn against_first(sources: &[Source]) -> String {
-    let Some(c) = super::table::compare(sources.to_vec()).ok().filter(|_| sources.len() > 1) else {
+    let Some(c) = super::table::compare(sources).ok().filter(|_| sources.len() > 1) else {
         return String::new();
     };
     let mut s = String::new();

@@ -16,8 +16,8 @@ use base::version::Semantics;
 use std::fmt::Write as _;
 
 /// Several runs of one host lined up by copy count, each row pooled.
-pub struct Pool {
-    cmp: Comparison,
+pub struct Pool<'s> {
+    cmp: Comparison<'s>,
     /// Seconds from the earliest run's start to the latest's; None when a file's date is
     /// unknown, or the dates mix UTC and a text report's local time.
     span: Option<i64>,
@@ -77,11 +77,11 @@ impl NotPooled {
 
 /// Lines the runs up by copy count and pools each row. Err names the file that is not of the
 /// first file's host, repeats a run, or cannot be lined up, and why.
-pub fn pool(sources: Vec<Source>) -> Result<Pool, (String, String)> {
-    one_host(&sources)?;
-    one_semantics(&sources)?;
-    each_run_once(&sources)?;
-    let span = span(&sources);
+pub fn pool(sources: &[Source]) -> Result<Pool<'_>, (String, String)> {
+    one_host(sources)?;
+    one_semantics(sources)?;
+    each_run_once(sources)?;
+    let span = span(sources);
     let cmp = table::compare(sources)?;
     let pooled = cmp.tables.iter().map(pool_table).collect();
     Ok(Pool { cmp, span, pooled })
@@ -269,7 +269,7 @@ pub fn text(p: &Pool) -> String {
         c.sources.len(),
         identity(&c.sources[0])
     );
-    let mut o = table::sources_list(&first, &c.sources);
+    let mut o = table::sources_list(&first, c.sources);
     for (t, pooled) in c.tables.iter().zip(&p.pooled) {
         o += &table_text(t, pooled);
     }
@@ -336,7 +336,7 @@ fn legend(p: &Pool) -> String {
 
 /// The pool as TSV: one line per row.
 pub fn tsv(p: &Pool) -> String {
-    let kind = kinds(&p.cmp.sources).join("+");
+    let kind = kinds(p.cmp.sources).join("+");
     let span = p.span.map_or(String::new(), |s| s.to_string());
     let mut o = String::from(
         "copies\ttest\truns\tscore\tci95_low\tci95_high\tmin\tmax\tcv\tspan_s\tkind\tdisturbed_runs\tnot_pooled\n",
@@ -369,7 +369,7 @@ pub fn tsv(p: &Pool) -> String {
 pub fn json(p: &Pool) -> String {
     let c = &p.cmp;
     let mut j = Writer::compact();
-    table::json_head(&mut j, "unixbench-pool", &c.sources);
+    table::json_head(&mut j, "unixbench-pool", c.sources);
     j.key("span_seconds").opt_int(p.span);
     j.key("tables").begin_array();
     for (t, pooled) in c.tables.iter().zip(&p.pooled) {
@@ -484,12 +484,12 @@ mod tests {
     #[test]
     fn an_index_pools_the_runs_index_scores_and_the_span_is_first_start_to_last() {
         // The index scores agree though the test's scores do not: the index row pools them.
-        let p = pool(vec![
+        let runs = [
             source("a.txt", "vm", "10:00:00", 1000000.0, 500.0),
             source("b.txt", "vm", "11:30:00", 1100000.0, 500.0),
             source("c.txt", "vm", "10:45:00", 1210000.0, 500.0),
-        ])
-        .unwrap();
+        ];
+        let p = pool(&runs).unwrap();
         assert_eq!(p.span, Some(5400));
         assert_eq!(p.cmp.tables[0].rows[1].name, "System Benchmarks Index Score");
         let index = p.pooled[0][1].stats.unwrap();
@@ -504,7 +504,8 @@ mod tests {
     #[test]
     fn an_index_over_different_tests_is_not_pooled() {
         let two = load::load("b.txt", &report("vm", "11:00:00", 1100000.0, 700.0, true)).unwrap();
-        let p = pool(vec![source("a.txt", "vm", "10:00:00", 1000000.0, 500.0), two]).unwrap();
+        let runs = [source("a.txt", "vm", "10:00:00", 1000000.0, 500.0), two];
+        let p = pool(&runs).unwrap();
         let names: Vec<&str> = p.cmp.tables[0].rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["Pipe Throughput", "System Call Overhead", "System Benchmarks Index Score"]);
         let [pipe, syscall, index] = p.pooled[0][..] else { panic!("{:?}", p.pooled) };
@@ -554,7 +555,7 @@ mod tests {
     #[test]
     fn runs_of_another_host_none_or_one_run_twice_are_refused_naming_the_file() {
         let a = || source("a.txt", "vm", "10:00:00", 1000000.0, 500.0);
-        let e = pool(vec![a(), source("b.txt", "other", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
+        let e = pool(&[a(), source("b.txt", "other", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
         assert_eq!(
             e,
             (
@@ -566,22 +567,22 @@ mod tests {
         );
         let mut nameless = source("b.txt", "vm", "11:00:00", 1000000.0, 500.0);
         nameless.host.name = "unknown".into();
-        let e = pool(vec![a(), nameless]).err().unwrap();
+        let e = pool(&[a(), nameless]).err().unwrap();
         assert_eq!(e.1, "it names no host: --pool judges one host's runs");
-        let e = pool(vec![a(), source("c.txt", "vm", "12:00:00", 2000000.0, 600.0), a()]).err().unwrap();
+        let e = pool(&[a(), source("c.txt", "vm", "12:00:00", 2000000.0, 600.0), a()]).err().unwrap();
         assert_eq!(
             e,
             ("a.txt".to_string(), "the same run as a.txt: a pool counts each run once".to_string())
         );
         // Another start, the same scores (a report and its JSON, one in local time, one in UTC).
-        let e = pool(vec![a(), source("b.txt", "vm", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
+        let e = pool(&[a(), source("b.txt", "vm", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
         assert_eq!(e.0, "b.txt");
         // Equal to the 0.1 a report prints across a unit's edge, and far apart in between.
         let c = || source("c.txt", "vm", "13:00:00", 1000.49, 600.0);
         let d = source("d.txt", "vm", "14:00:00", 1000.53, 600.0);
-        assert_eq!(pool(vec![c(), source("x.txt", "vm", "12:00:00", 7.0, 9.0), d]).err().unwrap().0, "d.txt");
+        assert_eq!(pool(&[c(), source("x.txt", "vm", "12:00:00", 7.0, 9.0), d]).err().unwrap().0, "d.txt");
         let far = source("e.txt", "vm", "15:00:00", 1000.6, 600.0);
-        assert!(pool(vec![c(), far]).is_ok());
+        assert!(pool(&[c(), far]).is_ok());
     }
 
     #[test]

@@ -94,8 +94,8 @@ pub struct Table {
 
 /// Several files lined up by copy count.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Comparison {
-    pub sources: Vec<Source>,
+pub struct Comparison<'s> {
+    pub sources: &'s [Source],
     pub tables: Vec<Table>,
     /// Copy counts that not every file has, with the 0-based indexes of the files that have them.
     pub not_compared: Vec<(usize, Vec<usize>)>,
@@ -165,10 +165,10 @@ fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
 }
 
 /// Lines the files up by copy count. Err names the file that cannot be lined up and why.
-pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
+pub fn compare(sources: &[Source]) -> Result<Comparison<'_>, (String, String)> {
     // Each file's copy counts sorted, with their runs: files of many runs line up in n log n.
     let mut by_copies: Vec<Vec<(usize, usize)>> = Vec::new();
-    for s in &sources {
+    for s in sources {
         let mut runs: Vec<(usize, usize)> = s.runs.iter().enumerate().map(|(k, r)| (r.copies, k)).collect();
         runs.sort_unstable();
         if let Some(w) = runs.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -185,7 +185,7 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
     let (common, not_common): (Vec<usize>, Vec<usize>) =
         all.into_iter().partition(|&n| (0..sources.len()).all(|i| run_of(i, n).is_some()));
     if common.is_empty() {
-        return Err(nothing_in_common(&sources));
+        return Err(nothing_in_common(sources));
     }
     let tables = common
         .iter()
@@ -267,7 +267,7 @@ pub(super) fn source_line(i: usize, s: &Source) -> String {
 
 /// The comparison as text: a source list, one table per copy count, the notes, the legend.
 pub fn text(c: &Comparison) -> String {
-    let mut o = sources_list("Runs compared:", &c.sources);
+    let mut o = sources_list("Runs compared:", c.sources);
     for t in &c.tables {
         o += &table_text(t);
     }
@@ -475,7 +475,7 @@ fn legend_text(c: &Comparison) -> String {
     if !text.is_empty() {
         let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
     }
-    o.push_str(&intervals_note(&c.sources));
+    o.push_str(&intervals_note(c.sources));
     o
 }
 
@@ -561,7 +561,7 @@ pub fn tsv(c: &Comparison) -> String {
 /// The comparison as JSON (compact).
 pub fn json(c: &Comparison) -> String {
     let mut j = Writer::compact();
-    json_head(&mut j, "unixbench-compare", &c.sources);
+    json_head(&mut j, "unixbench-compare", c.sources);
     j.key("tables").begin_array();
     for t in &c.tables {
         j.begin_object();
