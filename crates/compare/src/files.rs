@@ -25,7 +25,7 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
             r.index.clear();
         }
         // A test's name whose first place is not its own is there twice.
-        let names = crate::source::ByName::new(r.tests.iter().map(|t| t.message.as_str()));
+        let names = crate::source::ByName::tests(&r.tests);
         if let Some((_, t)) = r.tests.iter().enumerate().find(|(k, t)| names.get(&t.message) != Some(*k)) {
             return Err(format!(
                 "the {}-copy run holds '{}' twice: a run holds each test once",

@@ -274,7 +274,7 @@ fn run_of(
     }
     // In the log's order, which is the run's, as the JSON lists them.
     let mut tests = Vec::new();
-    let by_name = source::ByName::new(report.tests.iter().map(|t| t.message.as_str()));
+    let by_name = source::ByName::tests(&report.tests);
     for r in results {
         let t = by_name.get(&r.message).map(|k| &report.tests[k]).filter(|t| same(t.score, r.score));
         let Some(t) = t else { return Err(differs(&r.message)) };

@@ -132,9 +132,9 @@ fn one_semantics(sources: &[Source]) -> Result<(), (String, String)> {
 /// within [`same_scores`]'s tolerance fall in units that far apart at most.
 fn each_run_once(sources: &[Source]) -> Result<(), (String, String)> {
     let all: Vec<Vec<(usize, &str, f64)>> = sources.iter().map(scores).collect();
-    let starts = ByName::new(sources.iter().map(|s| s.date.as_str()));
+    let starts = ByName::new(&mut sources.iter().map(|s| s.date.as_str()));
     let keys: Vec<String> = all.iter().map(|s| run_key(s, unit(s))).collect();
-    let scored = ByName::new(keys.iter().map(String::as_str));
+    let scored = ByName::new(&mut keys.iter().map(String::as_str));
     for (i, b) in sources.iter().enumerate() {
         let mut twin = starts.get(&b.date).filter(|&a| a < i && b.date != "unknown");
         let first = all[i].first().map_or(0.0, |x| x.2);

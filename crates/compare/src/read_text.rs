@@ -249,7 +249,7 @@ impl Block {
                 let category =
                     category_named(name).ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
                 let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
-                let at = crate::source::ByName::new(self.tests.iter().map(|t| t.message.as_str()));
+                let at = crate::source::ByName::tests(&self.tests);
                 let found: Vec<(usize, Option<f64>)> =
                     self.rows.drain(..).filter_map(|(m, ix)| Some((at.get(&m)?, ix))).collect();
                 for (k, ix) in found {

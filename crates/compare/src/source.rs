@@ -203,7 +203,7 @@ pub(super) fn image_of(kind: Option<&str>) -> Image {
 /// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
 /// with an index, as (index, message), each with the interval of the test of that message.
 pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[TestResult]) -> Option<Interval> {
-    let by_name = ByName::new(tests.iter().map(|t| t.message.as_str()));
+    let by_name = ByName::tests(tests);
     let ci = |msg: &str| by_name.get(msg).and_then(|k| tests[k].ci);
     let parts: Vec<(f64, Option<Interval>)> = rows.iter().map(|&(ix, msg)| (ix, ci(msg))).collect();
     stats::propagate(&parts).map(|c| c.recentred(score))
@@ -215,10 +215,23 @@ pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[TestResult]) -
 pub(super) struct ByName<'a>(Vec<(&'a str, usize)>);
 
 impl<'a> ByName<'a> {
-    pub fn new(names: impl Iterator<Item = &'a str>) -> Self {
+    /// A `dyn` iterator: one copy of the sort for every kind of list.
+    pub fn new(names: &mut dyn Iterator<Item = &'a str>) -> Self {
         let mut v: Vec<(&str, usize)> = names.enumerate().map(|(k, n)| (n, k)).collect();
         v.sort_unstable();
         ByName(v)
+    }
+
+    /// The tests' messages.
+    pub fn tests(tests: &'a [TestResult]) -> Self {
+        Self::new(&mut tests.iter().map(|t| t.message.as_str()))
+    }
+
+    /// Each name once, in order.
+    pub fn names(&self) -> Vec<&'a str> {
+        let mut v: Vec<&str> = self.0.iter().map(|x| x.0).collect();
+        v.dedup();
+        v
     }
 
     /// The place of the first of `name`, if any.
