@@ -35,13 +35,15 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
         }
     }
     for r in &src.runs {
-        let ci = |c: &Option<Interval>| c.map_or(vec![], |c| vec![c.low, c.high]);
-        let tests = r.tests.iter().map(|t| {
-            (t.message.as_str(), [vec![t.score], t.index.into_iter().collect(), ci(&t.ci)].concat())
-        });
-        let index = r.index.iter().map(|i| (i.category.display(), [vec![i.score], ci(&i.ci)].concat()));
+        // Each one's score, index (an index score has none) and interval, those it has.
+        let figures = |score: f64, index: Option<f64>, ci: Option<Interval>| {
+            [Some(score), index, ci.map(|c| c.low), ci.map(|c| c.high)]
+        };
+        let tests = r.tests.iter().map(|t| (t.message.as_str(), figures(t.score, t.index, t.ci)));
+        let index = r.index.iter().map(|i| (i.category.display(), figures(i.score, None, i.ci)));
         for (what, figures) in tests.chain(index) {
-            if let Some(x) = figures.into_iter().find(|x| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x))) {
+            let beyond = |x: &f64| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x));
+            if let Some(x) = figures.into_iter().flatten().find(beyond) {
                 return Err(format!(
                     "the {}-copy run's '{}' reads {x:e}, beyond any machine's figures (the bound is 1e15)",
                     r.copies,

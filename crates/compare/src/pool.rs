@@ -191,11 +191,15 @@ fn scores(s: &Source) -> Vec<(usize, &str, f64)> {
 
 /// Seconds from the earliest start to the latest.
 fn span(sources: &[Source]) -> Option<i64> {
-    let dates = sources.iter().map(|s| crate::fmt::parse_iso(&s.date)).collect::<Option<Vec<_>>>()?;
-    if dates.iter().any(|d| d.1 != dates[0].1) {
-        return None;
+    let (_, utc) = crate::fmt::parse_iso(&sources.first()?.date)?;
+    let (mut min, mut max) = (i64::MAX, i64::MIN);
+    for s in sources {
+        let (t, z) = crate::fmt::parse_iso(&s.date)?;
+        if z != utc {
+            return None;
+        }
+        (min, max) = (min.min(t), max.max(t));
     }
-    let (min, max) = (dates.iter().map(|d| d.0).min()?, dates.iter().map(|d| d.0).max()?);
     Some(max - min)
 }
 
