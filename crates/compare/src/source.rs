@@ -73,26 +73,25 @@ impl Source {
 /// The kinds of run of the files (standard, quick, short, static image), each once, in the order
 /// the files first show them.
 pub fn kinds(sources: &[Source]) -> Vec<&'static str> {
-    let mut kinds: Vec<&str> = Vec::new();
-    for k in sources.iter().map(|s| s.run_kind().name()) {
-        if !kinds.contains(&k) {
-            kinds.push(k);
+    each_once(sources, |s| s.run_kind().name())
+}
+
+/// What `of` says of each file, each once, in the order the files first say it.
+fn each_once(sources: &[Source], of: fn(&Source) -> &'static str) -> Vec<&'static str> {
+    let mut all: Vec<&str> = Vec::new();
+    for s in sources {
+        if !all.contains(&of(s)) {
+            all.push(of(s));
         }
     }
-    kinds
+    all
 }
 
 /// The UnixBench releases whose semantics the files' runs followed (`6.0.0`, `5.1.3`), as
 /// their versions name them (a C report's `Version 5.1.3` too), each once, in the order the
 /// files first show them.
 pub fn semantics(sources: &[Source]) -> Vec<&'static str> {
-    let mut all: Vec<&str> = Vec::new();
-    for r in sources.iter().map(|s| Semantics::of_version(&s.version).release()) {
-        if !all.contains(&r) {
-            all.push(r);
-        }
-    }
-    all
+    each_once(sources, |s| Semantics::of_version(&s.version).release())
 }
 
 /// The warning for files of different kinds of run (standard, quick, short) or of different

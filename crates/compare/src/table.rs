@@ -212,8 +212,10 @@ fn first_appearances(counts: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut seen: Vec<(usize, usize)> = counts.enumerate().map(|(k, n)| (n, k)).collect();
     seen.sort_unstable();
     seen.dedup_by_key(|x| x.0);
-    seen.sort_unstable_by_key(|x| x.1);
-    seen.into_iter().map(|x| x.0).collect()
+    // (place, count) pairs sorted as above: one sort's code serves both.
+    let mut by_place: Vec<(usize, usize)> = seen.into_iter().map(|(n, k)| (k, n)).collect();
+    by_place.sort_unstable();
+    by_place.into_iter().map(|x| x.1).collect()
 }
 
 /// The error for files whose copy counts have none in common: the first file that shares none
