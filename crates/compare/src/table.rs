@@ -434,20 +434,17 @@ fn cell_text(cell: &Option<Cell>) -> String {
 /// What the tables leave out: partial indexes, copy counts not in every file.
 pub(super) fn notes_text(c: &Comparison) -> String {
     let mut o = String::new();
-    let partial: Vec<String> = (0..c.sources.len())
-        .filter(|&i| c.sources[i].runs.iter().any(|r| r.index.iter().any(|x| x.partial)))
-        .map(|i| format!("[{}]", i + 1))
-        .collect();
+    let partial = labels(c.sources, |s| s.runs.iter().any(|r| r.index.iter().any(|x| x.partial)));
     if !partial.is_empty() {
         let _ = writeln!(
             o,
             "\nPartial index in {}: not every index test ran, so index scores may cover different tests.",
-            partial.join(", ")
+            partial
         );
     }
     for (n, which) in &c.not_compared {
-        let names: Vec<String> = which.iter().map(|i| format!("[{}]", i + 1)).collect();
-        let _ = writeln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
+        let names = labels_at(&mut which.iter().copied());
+        let _ = writeln!(o, "\nNot compared: {} (only in {names}).", copies_text(*n));
     }
     o
 }
@@ -468,24 +465,29 @@ fn legend_text(c: &Comparison) -> String {
     if rows().any(|r| r.cells.iter().flatten().any(|x| x.disturbed)) {
         o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
     }
-    let text: Vec<String> = (0..c.sources.len())
-        .filter(|&i| c.sources[i].kind == FileKind::Text)
-        .map(|i| format!("[{}]", i + 1))
-        .collect();
+    let text = labels(c.sources, |s| s.kind == FileKind::Text);
     if !text.is_empty() {
-        let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
+        let _ = writeln!(o, "Intervals unknown for {text}: text reports carry none.");
     }
     o.push_str(&intervals_note(c.sources));
     o
 }
 
+/// The labels of the files `pick` picks, as the list names them (`[1], [3]`); empty for none.
+fn labels(sources: &[Source], pick: fn(&Source) -> bool) -> String {
+    labels_at(&mut (0..sources.len()).filter(|&i| pick(&sources[i])))
+}
+
+/// The labels of the files at these places (from 0).
+fn labels_at(places: &mut dyn Iterator<Item = usize>) -> String {
+    let all: Vec<String> = places.map(|i| format!("[{}]", i + 1)).collect();
+    all.join(", ")
+}
+
 /// Where the index intervals come from, and which files' intervals may miss the host's
 /// wander: those whose passes did not run in rounds.
 pub(super) fn intervals_note(sources: &[Source]) -> String {
-    let without: Vec<String> = (0..sources.len())
-        .filter(|&i| !sources[i].rounds && sources[i].kind != FileKind::Text)
-        .map(|i| format!("[{}]", i + 1))
-        .collect();
+    let without = labels(sources, |s| !s.rounds && s.kind != FileKind::Text);
     let mut o = String::from(if sources.iter().any(|s| s.rounds) {
         "Index intervals: the spread of the rounds' indexes where a run had rounds (holding the host's wander between them, not a drift slower than a run), else propagated from the tests'.\n"
     } else {
@@ -495,7 +497,7 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
         let _ = writeln!(
             o,
             "No rounds in {}: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.",
-            without.join(", ")
+            without
         );
     }
     o
