@@ -196,7 +196,8 @@ impl Block {
         if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") || self.in_index4_block(t) {
             return Ok(true);
         }
-        if t.ends_with(" INDEX") && t.contains(" BASELINE ") {
+        // ` BASELINE ` inside: a word of its own, not the first (nor the last, INDEX).
+        if t.ends_with(" INDEX") && t.split(' ').skip(1).any(|w| w == "BASELINE") {
             self.in_index = true;
             self.rows.clear();
             return Ok(true);
