@@ -54,10 +54,10 @@ struct Section {
 }
 
 /// The rounds of a run with rounds as its log lists them before the copy count's sections:
-/// each round's tests, by name.
+/// each round's tests' names, as its line gives them (separated by spaces).
 #[derive(Default)]
 struct RoundLines {
-    rounds: Vec<(usize, Vec<String>)>,
+    rounds: Vec<(usize, String)>,
     /// A section came after the last round line: the next round line begins a copy count.
     stale: bool,
 }
@@ -72,7 +72,7 @@ impl RoundLines {
         if std::mem::take(&mut self.stale) {
             self.rounds.clear();
         }
-        self.rounds.push((n, names.split(' ').map(String::from).collect()));
+        self.rounds.push((n, names.to_string()));
         true
     }
 
@@ -80,7 +80,11 @@ impl RoundLines {
     fn of(&mut self, message: &str) -> Vec<usize> {
         self.stale = true;
         let Some(t) = crate::suite::TESTS.iter().find(|t| t.message == message) else { return Vec::new() };
-        self.rounds.iter().filter(|(_, names)| names.iter().any(|n| n == t.name)).map(|(k, _)| *k).collect()
+        self.rounds
+            .iter()
+            .filter(|(_, names)| names.split(' ').any(|n| n == t.name))
+            .map(|(k, _)| *k)
+            .collect()
     }
 }
 
