@@ -182,13 +182,12 @@ fn files_key(sources: &[Source]) -> String {
 
 /// The tests the file's run found disturbed, by copy count (`pipe (2)`), or `none`.
 fn disturbed_tests(src: &Source) -> String {
-    let names: Vec<String> = src
-        .runs
-        .iter()
-        .flat_map(|r| {
-            r.tests.iter().filter(|t| t.disturbed).map(move |t| format!("{} ({})", t.message, r.copies))
-        })
-        .collect();
+    let mut names = Vec::new();
+    for r in &src.runs {
+        for t in r.tests.iter().filter(|t| t.disturbed) {
+            names.push(format!("{} ({})", t.message, r.copies));
+        }
+    }
     if names.is_empty() {
         "none".to_string()
     } else {

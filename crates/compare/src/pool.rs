@@ -180,11 +180,10 @@ fn same_scores(sa: &[(usize, &str, f64)], sb: &[(usize, &str, f64)]) -> bool {
 
 /// Every test's score, with its copy count and name, in that order.
 fn scores(s: &Source) -> Vec<(usize, &str, f64)> {
-    let mut v: Vec<(usize, &str, f64)> = s
-        .runs
-        .iter()
-        .flat_map(|r| r.tests.iter().map(move |t| (r.copies, t.message.as_str(), t.score)))
-        .collect();
+    let mut v = Vec::new();
+    for r in &s.runs {
+        v.extend(r.tests.iter().map(|t| (r.copies, t.message.as_str(), t.score)));
+    }
     v.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
     v
 }
@@ -222,13 +221,13 @@ fn index_not_pooled(t: &Table, index: &Row, pooled: &[Pooled]) -> Option<NotPool
         .filter(|&i| !t.rows[i].index_score && super::source::category_of(&t.rows[i].name) == Some(c))
         .filter(|&i| in_index(&t.rows[i].name))
         .collect();
-    let ran = |run: usize| -> Vec<usize> {
-        tests.iter().copied().filter(|&i| t.rows[i].cells[run].is_some()).collect()
-    };
+    // Which of the tests a run has.
+    let ran = |run: usize| tests.iter().map(move |&i| t.rows[i].cells[run].is_some());
     let mut scored = (0..index.cells.len()).filter(|&run| index.cells[run].is_some());
-    let first = scored.next().map(ran);
-    if !scored.all(|run| Some(ran(run)) == first) {
-        return Some(NotPooled::Tests);
+    if let Some(first) = scored.next() {
+        if !scored.all(|run| ran(run).eq(ran(first))) {
+            return Some(NotPooled::Tests);
+        }
     }
     tests.iter().find_map(|&i| pooled[i].not_pooled)
 }
