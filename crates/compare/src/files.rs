@@ -76,9 +76,11 @@ fn cut_strings(src: &mut Source) -> Vec<&'static str> {
     hold("machine", &mut src.host.machine);
     hold("OS release", &mut src.host.os_release);
     hold("CPU model", &mut src.host.cpu);
-    for t in src.runs.iter_mut().flat_map(|r| r.tests.iter_mut()) {
-        hold("test name", &mut t.message);
-        hold("unit", &mut t.unit);
+    for r in &mut src.runs {
+        for t in &mut r.tests {
+            hold("test name", &mut t.message);
+            hold("unit", &mut t.unit);
+        }
     }
     cut_names
 }

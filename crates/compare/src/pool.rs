@@ -325,12 +325,12 @@ fn legend(p: &Pool) -> String {
          spread: it holds the host's wander between them, which one run's interval cannot see, over the \
          time they span.\n",
     );
-    let rows = || p.pooled.iter().flatten();
-    if rows().any(|x| x.disturbed > 0) {
+    let any = |f: &dyn Fn(&Pooled) -> bool| p.pooled.iter().any(|t| t.iter().any(f));
+    if any(&|x| x.disturbed > 0) {
         o.push_str("d: disturbed in at least one of the runs: not fit to publish.\n");
     }
     for why in [NotPooled::Images, NotPooled::Zero, NotPooled::Tests] {
-        if rows().any(|x| x.not_pooled == Some(why)) {
+        if any(&|x| x.not_pooled == Some(why)) {
             o.push_str(why.legend());
         }
     }

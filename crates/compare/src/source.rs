@@ -57,7 +57,7 @@ pub struct Source {
 impl Source {
     /// The kind of run, as `Run::kind` decides it for the run that wrote the file.
     pub fn run_kind(&self) -> RunKind {
-        let on_static = || self.runs.iter().flat_map(|r| &r.tests).any(|t| t.image == Some(Image::Static));
+        let on_static = || self.runs.iter().any(|r| r.tests.iter().any(|t| t.image == Some(Image::Static)));
         if self.quick {
             RunKind::Quick
         } else if self.short {

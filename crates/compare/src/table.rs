@@ -179,7 +179,11 @@ pub fn compare(sources: &[Source]) -> Result<Comparison<'_>, (String, String)> {
         let runs = &by_copies[i];
         runs.binary_search_by_key(&n, |r| r.0).ok().map(|at| &sources[i].runs[runs[at].1])
     };
-    let all = first_appearances(sources.iter().flat_map(|s| s.runs.iter().map(|r| r.copies)));
+    let mut counts = Vec::new();
+    for s in sources {
+        counts.extend(s.runs.iter().map(|r| r.copies));
+    }
+    let all = first_appearances(&counts);
     let (common, not_common): (Vec<usize>, Vec<usize>) =
         all.into_iter().partition(|&n| (0..sources.len()).all(|i| run_of(i, n).is_some()));
     if common.is_empty() {
@@ -208,8 +212,8 @@ pub(super) fn vs_first(first: &Option<Cell>, other: &Option<Cell>) -> String {
 }
 
 /// Each copy count once, in the order first seen.
-fn first_appearances(counts: impl Iterator<Item = usize>) -> Vec<usize> {
-    let mut seen: Vec<(usize, usize)> = counts.enumerate().map(|(k, n)| (n, k)).collect();
+fn first_appearances(counts: &[usize]) -> Vec<usize> {
+    let mut seen: Vec<(usize, usize)> = counts.iter().enumerate().map(|(k, &n)| (n, k)).collect();
     seen.sort_unstable();
     seen.dedup_by_key(|x| x.0);
     // (place, count) pairs sorted as above: one sort's code serves both.
@@ -455,14 +459,20 @@ fn legend_text(c: &Comparison) -> String {
     o.push_str("95%: the half-width of the score's 95% interval (log scale), as a percentage.\n");
     o.push_str("*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.\n");
     o.push_str("?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).\n");
-    let rows = || c.tables.iter().flat_map(|t| &t.rows);
     let differ = |a: &Option<Cell>, b: &Option<Cell>| {
         a.as_ref().zip(b.as_ref()).is_some_and(|(a, b)| images_differ(a, b))
     };
-    if rows().any(|r| r.cells.iter().skip(1).any(|x| differ(&r.cells[0], x))) {
+    let (mut images, mut disturbed) = (false, false);
+    for t in &c.tables {
+        for r in &t.rows {
+            images |= r.cells.iter().skip(1).any(|x| differ(&r.cells[0], x));
+            disturbed |= r.cells.iter().flatten().any(|x| x.disturbed);
+        }
+    }
+    if images {
         o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
     }
-    if rows().any(|r| r.cells.iter().flatten().any(|x| x.disturbed)) {
+    if disturbed {
         o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
     }
     let text = labels(c.sources, |s| s.kind == FileKind::Text);
