@@ -204,17 +204,19 @@ fn result(s: Section) -> Option<TestResult> {
     if !s.scored || s.passes.iter().any(|p| p.is_empty() || p.iter().any(|c| c.error.is_some())) {
         return None;
     }
+    let mut passes = Vec::new();
+    for (n, p) in (1..).zip(s.passes) {
+        if !s.replaced.contains(&n) {
+            passes.push(Pass { round: s.rounds.get(n - 1).copied(), ..score::combine_copies(p) });
+        }
+    }
     let test = crate::suite::TESTS.iter().find(|t| t.message == s.message);
     let mut r = TestResult {
         name: test.map_or(s.message.clone(), |t| t.name.to_string()),
         category: test.map(|t| t.category),
         message: s.message,
         copies: s.copies,
-        passes: (1..)
-            .zip(s.passes)
-            .filter(|(n, _)| !s.replaced.contains(n))
-            .map(|(n, p)| Pass { round: s.rounds.get(n - 1).copied(), ..score::combine_copies(p) })
-            .collect(),
+        passes,
         ..TestResult::default()
     };
     score::score_result(&mut r).then_some(r)

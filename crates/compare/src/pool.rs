@@ -217,10 +217,12 @@ fn pool_table(t: &Table) -> Vec<Pooled> {
 /// a test that does not pool. None when they pool.
 fn index_not_pooled(t: &Table, index: &Row, pooled: &[Pooled]) -> Option<NotPooled> {
     let c = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name)?;
-    let tests: Vec<usize> = (0..t.rows.len())
-        .filter(|&i| !t.rows[i].index_score && super::source::category_of(&t.rows[i].name) == Some(c))
-        .filter(|&i| in_index(&t.rows[i].name))
-        .collect();
+    let mut tests = Vec::new();
+    for (i, r) in t.rows.iter().enumerate() {
+        if !r.index_score && super::source::category_of(&r.name) == Some(c) && in_index(&r.name) {
+            tests.push(i);
+        }
+    }
     // Which of the tests a run has.
     let ran = |run: usize| tests.iter().map(move |&i| t.rows[i].cells[run].is_some());
     let mut scored = (0..index.cells.len()).filter(|&run| index.cells[run].is_some());

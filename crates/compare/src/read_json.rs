@@ -211,23 +211,18 @@ fn json_interval(t: &Value) -> Option<Interval> {
         return file_interval(s);
     }
     let passes = t.get("passes")?.as_array()?;
-    let kept: Vec<usize> =
-        (0..passes.len()).filter(|&k| passes[k].get("kept").and_then(Value::as_bool) == Some(true)).collect();
-    let rates: Vec<f64> = passes
-        .iter()
-        .map(|p| {
-            let (count, time, tb) = (
-                opt_num(p, "count").unwrap_or(0.0),
-                opt_num(p, "time").unwrap_or(0.0),
-                opt_num(p, "timebase").unwrap_or(0.0),
-            );
-            if tb > 0.0 && time > 0.0 {
-                count / (time / tb)
-            } else {
-                count
-            }
-        })
-        .collect();
+    let (mut kept, mut rates) = (Vec::new(), Vec::new());
+    for (k, p) in passes.iter().enumerate() {
+        if p.get("kept").and_then(Value::as_bool) == Some(true) {
+            kept.push(k);
+        }
+        let (count, time, tb) = (
+            opt_num(p, "count").unwrap_or(0.0),
+            opt_num(p, "time").unwrap_or(0.0),
+            opt_num(p, "timebase").unwrap_or(0.0),
+        );
+        rates.push(if tb > 0.0 && time > 0.0 { count / (time / tb) } else { count });
+    }
     // As the run gives it: the trimmed mean's, none of use below three kept passes.
     stats::trimmed_ci95(&rates, &kept).filter(|_| kept.len() >= stats::USEFUL_KEPT)
 }
