@@ -121,8 +121,11 @@ pub(super) fn index_title(c: Category) -> String {
 /// Rows for one copy count: the union of the tests in report order (byte order of the message),
 /// then the index scores in category order.
 fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
-    let names =
-        ByName::new(&mut runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str()))).names();
+    let mut all = Vec::new();
+    for r in runs {
+        all.extend(r.tests.iter().map(|t| t.message.as_str()));
+    }
+    let names = ByName::new(&mut all.into_iter()).names();
     let by_name: Vec<ByName> = runs.iter().map(|r| ByName::tests(&r.tests)).collect();
     let mut rows: Vec<Row> = names
         .into_iter()
