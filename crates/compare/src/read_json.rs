@@ -179,15 +179,12 @@ fn json_block(b: &Value, seen: &[Index], tests: &[TestResult]) -> Result<Index, 
         return Err(format!("category \"{key}\" a second time"));
     }
     let score = num(b, "score")?;
-    let rows: Vec<_> = b
-        .get("rows")
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|row| {
-            Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
-        })
-        .collect();
+    let mut rows = Vec::new();
+    for row in b.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
+        if let Some(ix) = opt_num(row, "index") {
+            rows.push((ix, row.get("message").and_then(Value::as_str).unwrap_or("")));
+        }
+    }
     // The file's own interval when it gives one (from its rounds, or propagated as here).
     let own = file_interval(b);
     Ok(Index {

@@ -257,10 +257,11 @@ impl Block {
                     category_named(name).ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
                 let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
                 let at = crate::source::ByName::tests(&self.tests);
-                let found: Vec<(usize, Option<f64>)> =
-                    self.rows.drain(..).filter_map(|(m, ix)| Some((at.get(&m)?, ix))).collect();
-                for (k, ix) in found {
-                    self.tests[k].index = ix;
+                let found: Vec<Option<usize>> = self.rows.iter().map(|(m, _)| at.get(m)).collect();
+                for (k, (_, ix)) in found.into_iter().zip(self.rows.drain(..)) {
+                    if let Some(k) = k {
+                        self.tests[k].index = ix;
+                    }
                 }
                 self.index.push(Index { category, score, partial, ci: None });
                 self.in_index = false;
