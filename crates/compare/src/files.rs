@@ -24,8 +24,9 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
         if r.tests.is_empty() {
             r.index.clear();
         }
-        let mut seen = std::collections::BTreeSet::new();
-        if let Some(t) = r.tests.iter().find(|t| !seen.insert(t.message.as_str())) {
+        // A test's name whose first place is not its own is there twice.
+        let names = crate::source::ByName::tests(&r.tests);
+        if let Some((_, t)) = r.tests.iter().enumerate().find(|(k, t)| names.get(&t.message) != Some(*k)) {
             return Err(format!(
                 "the {}-copy run holds '{}' twice: a run holds each test once",
                 r.copies,
@@ -34,13 +35,15 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
         }
     }
     for r in &src.runs {
-        let ci = |c: &Option<Interval>| c.map_or(vec![], |c| vec![c.low, c.high]);
-        let tests = r.tests.iter().map(|t| {
-            (t.message.as_str(), [vec![t.score], t.index.into_iter().collect(), ci(&t.ci)].concat())
-        });
-        let index = r.index.iter().map(|i| (i.category.display(), [vec![i.score], ci(&i.ci)].concat()));
+        // Each one's score, index (an index score has none) and interval, those it has.
+        let figures = |score: f64, index: Option<f64>, ci: Option<Interval>| {
+            [Some(score), index, ci.map(|c| c.low), ci.map(|c| c.high)]
+        };
+        let tests = r.tests.iter().map(|t| (t.message.as_str(), figures(t.score, t.index, t.ci)));
+        let index = r.index.iter().map(|i| (i.category.display(), figures(i.score, None, i.ci)));
         for (what, figures) in tests.chain(index) {
-            if let Some(x) = figures.into_iter().find(|x| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x))) {
+            let beyond = |x: &f64| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x));
+            if let Some(x) = figures.into_iter().flatten().find(beyond) {
                 return Err(format!(
                     "the {}-copy run's '{}' reads {x:e}, beyond any machine's figures (the bound is 1e15)",
                     r.copies,
@@ -73,9 +76,11 @@ fn cut_strings(src: &mut Source) -> Vec<&'static str> {
     hold("machine", &mut src.host.machine);
     hold("OS release", &mut src.host.os_release);
     hold("CPU model", &mut src.host.cpu);
-    for t in src.runs.iter_mut().flat_map(|r| r.tests.iter_mut()) {
-        hold("test name", &mut t.message);
-        hold("unit", &mut t.unit);
+    for r in &mut src.runs {
+        for t in &mut r.tests {
+            hold("test name", &mut t.message);
+            hold("unit", &mut t.unit);
+        }
     }
     cut_names
 }

@@ -86,13 +86,11 @@ pub fn text(sources: &[Source]) -> String {
     let mut table: Vec<Vec<String>> = vec![HEAD.iter().map(|h| h.0.to_string()).collect()];
     for (i, r) in rows(sources).iter().enumerate() {
         let unknown = |k: usize| if k == 3 { "unknown" } else { "---" };
-        table.push(
-            cells(i, r)
-                .into_iter()
-                .enumerate()
-                .map(|(k, c)| c.unwrap_or_else(|| unknown(k).into()))
-                .collect(),
-        );
+        let mut row = Vec::new();
+        for (k, c) in cells(i, r).into_iter().enumerate() {
+            row.push(c.unwrap_or_else(|| unknown(k).into()));
+        }
+        table.push(row);
     }
     let mut s = format!(
         "Hosts compared: {}, by System Benchmarks Index Score at 1 copy, highest first\n\n",
@@ -150,8 +148,12 @@ pub fn tsv(sources: &[Source]) -> String {
         // The columns added since the first TSV come last, so that older readers' columns stay.
         c.swap(8, 9);
         let yes = |known: bool, d: bool| super::source::yes_no(known.then_some(d));
-        let line: Vec<String> = c.into_iter().map(Option::unwrap_or_default).collect();
-        s += &line.join("\t");
+        for (k, c) in c.into_iter().enumerate() {
+            if k > 0 {
+                s.push('\t');
+            }
+            s += c.as_deref().unwrap_or("");
+        }
         let _ = writeln!(
             s,
             "\t{}\t{}",

@@ -120,7 +120,7 @@ fn table(sources: &[Source]) -> String {
 /// exec images), `d` for a disturbed figure, and the ratio's 95% interval; the text table's,
 /// without the scores; then the verdicts in words.
 fn against_first(sources: &[Source]) -> String {
-    let Some(c) = super::table::compare(sources.to_vec()).ok().filter(|_| sources.len() > 1) else {
+    let Some(c) = super::table::compare(sources).ok().filter(|_| sources.len() > 1) else {
         return String::new();
     };
     let mut s = String::new();
@@ -182,13 +182,12 @@ fn files_key(sources: &[Source]) -> String {
 
 /// The tests the file's run found disturbed, by copy count (`pipe (2)`), or `none`.
 fn disturbed_tests(src: &Source) -> String {
-    let names: Vec<String> = src
-        .runs
-        .iter()
-        .flat_map(|r| {
-            r.tests.iter().filter(|t| t.disturbed).map(move |t| format!("{} ({})", t.message, r.copies))
-        })
-        .collect();
+    let mut names = Vec::new();
+    for r in &src.runs {
+        for t in r.tests.iter().filter(|t| t.disturbed) {
+            names.push(format!("{} ({})", t.message, r.copies));
+        }
+    }
     if names.is_empty() {
         "none".to_string()
     } else {

@@ -208,7 +208,7 @@ fn render_pool(format: Format, sources: Vec<source::Source>) -> Result<String> {
             "compare: --pool needs two runs or more (one run's own interval is in its report)",
         ));
     }
-    let p = pool::pool(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
+    let p = pool::pool(&sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
     Ok(match format {
         Format::Text => pool::text(&p),
         Format::Tsv => pool::tsv(&p),
@@ -243,7 +243,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
             Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         });
     }
-    let c = table::compare(sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
+    let c = table::compare(&sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
     Ok(match format {
         Format::Text => table::text(&c),
         Format::Tsv => table::tsv(&c),

@@ -54,10 +54,10 @@ struct Section {
 }
 
 /// The rounds of a run with rounds as its log lists them before the copy count's sections:
-/// each round's tests, by name.
+/// each round's tests' names, as its line gives them (separated by spaces).
 #[derive(Default)]
 struct RoundLines {
-    rounds: Vec<(usize, Vec<String>)>,
+    rounds: Vec<(usize, String)>,
     /// A section came after the last round line: the next round line begins a copy count.
     stale: bool,
 }
@@ -72,7 +72,7 @@ impl RoundLines {
         if std::mem::take(&mut self.stale) {
             self.rounds.clear();
         }
-        self.rounds.push((n, names.split(' ').map(String::from).collect()));
+        self.rounds.push((n, names.to_string()));
         true
     }
 
@@ -80,7 +80,11 @@ impl RoundLines {
     fn of(&mut self, message: &str) -> Vec<usize> {
         self.stale = true;
         let Some(t) = crate::suite::TESTS.iter().find(|t| t.message == message) else { return Vec::new() };
-        self.rounds.iter().filter(|(_, names)| names.iter().any(|n| n == t.name)).map(|(k, _)| *k).collect()
+        self.rounds
+            .iter()
+            .filter(|(_, names)| names.split(' ').any(|n| n == t.name))
+            .map(|(k, _)| *k)
+            .collect()
     }
 }
 
@@ -200,17 +204,19 @@ fn result(s: Section) -> Option<TestResult> {
     if !s.scored || s.passes.iter().any(|p| p.is_empty() || p.iter().any(|c| c.error.is_some())) {
         return None;
     }
+    let mut passes = Vec::new();
+    for (n, p) in (1..).zip(s.passes) {
+        if !s.replaced.contains(&n) {
+            passes.push(Pass { round: s.rounds.get(n - 1).copied(), ..score::combine_copies(p) });
+        }
+    }
     let test = crate::suite::TESTS.iter().find(|t| t.message == s.message);
     let mut r = TestResult {
         name: test.map_or(s.message.clone(), |t| t.name.to_string()),
         category: test.map(|t| t.category),
         message: s.message,
         copies: s.copies,
-        passes: (1..)
-            .zip(s.passes)
-            .filter(|(n, _)| !s.replaced.contains(n))
-            .map(|(n, p)| Pass { round: s.rounds.get(n - 1).copied(), ..score::combine_copies(p) })
-            .collect(),
+        passes,
         ..TestResult::default()
     };
     score::score_result(&mut r).then_some(r)
@@ -274,7 +280,7 @@ fn run_of(
     }
     // In the log's order, which is the run's, as the JSON lists them.
     let mut tests = Vec::new();
-    let by_name = source::ByName::new(report.tests.iter().map(|t| t.message.as_str()));
+    let by_name = source::ByName::tests(&report.tests);
     for r in results {
         let t = by_name.get(&r.message).map(|k| &report.tests[k]).filter(|t| same(t.score, r.score));
         let Some(t) = t else { return Err(differs(&r.message)) };

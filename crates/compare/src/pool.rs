@@ -7,7 +7,7 @@
 //! propagated from the pooled tests': the wander moves every test of a run together, so the
 //! tests' spreads are not independent.
 
-use super::source::{kinds, Source};
+use super::source::{kinds, ByName, Source};
 use super::table::{self, Cell, Comparison, Row, Table};
 use crate::json::Writer;
 use crate::model::Category;
@@ -16,8 +16,8 @@ use base::version::Semantics;
 use std::fmt::Write as _;
 
 /// Several runs of one host lined up by copy count, each row pooled.
-pub struct Pool {
-    cmp: Comparison,
+pub struct Pool<'s> {
+    cmp: Comparison<'s>,
     /// Seconds from the earliest run's start to the latest's; None when a file's date is
     /// unknown, or the dates mix UTC and a text report's local time.
     span: Option<i64>,
@@ -77,11 +77,11 @@ impl NotPooled {
 
 /// Lines the runs up by copy count and pools each row. Err names the file that is not of the
 /// first file's host, repeats a run, or cannot be lined up, and why.
-pub fn pool(sources: Vec<Source>) -> Result<Pool, (String, String)> {
-    one_host(&sources)?;
-    one_semantics(&sources)?;
-    each_run_once(&sources)?;
-    let span = span(&sources);
+pub fn pool(sources: &[Source]) -> Result<Pool<'_>, (String, String)> {
+    one_host(sources)?;
+    one_semantics(sources)?;
+    each_run_once(sources)?;
+    let span = span(sources);
     let cmp = table::compare(sources)?;
     let pooled = cmp.tables.iter().map(pool_table).collect();
     Ok(Pool { cmp, span, pooled })
@@ -131,34 +131,42 @@ fn one_semantics(sources: &[Source]) -> Result<(), (String, String)> {
 /// n log n): by its start, and by its tests with its first score's unit, where scores equal
 /// within [`same_scores`]'s tolerance fall in units that far apart at most.
 fn each_run_once(sources: &[Source]) -> Result<(), (String, String)> {
-    use std::collections::BTreeMap;
-    let mut started: BTreeMap<&str, usize> = BTreeMap::new();
-    // Keyed by a run's tests (copies, name) and its first score in whole units.
-    type Key<'s> = (Vec<(usize, &'s str)>, i64);
-    let mut scored: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     let all: Vec<Vec<(usize, &str, f64)>> = sources.iter().map(scores).collect();
+    let starts = ByName::new(&mut sources.iter().map(|s| s.date.as_str()));
+    let keys: Vec<String> = all.iter().map(|s| run_key(s, unit(s))).collect();
+    let scored = ByName::new(&mut keys.iter().map(String::as_str));
     for (i, b) in sources.iter().enumerate() {
-        let same_start = (b.date != "unknown").then(|| started.get(b.date.as_str())).flatten().copied();
-        let tests: Vec<(usize, &str)> = all[i].iter().map(|x| (x.0, x.1)).collect();
+        let mut twin = starts.get(&b.date).filter(|&a| a < i && b.date != "unknown");
         let first = all[i].first().map_or(0.0, |x| x.2);
-        let (unit, near) = (first.round() as i64, (0.05 + 1e-12 * first.abs()).ceil() as i64 + 1);
-        let same_scores = (unit - near..=unit + near)
-            .filter_map(|k| scored.get(&(tests.clone(), k)))
-            .flatten()
-            .copied()
-            .find(|&a| same_scores(&all[a], &all[i]));
-        if let Some(a) = same_start.or(same_scores) {
+        let near = (0.05 + 1e-12 * first.abs()).ceil() as i64 + 1;
+        for k in unit(&all[i]) - near..=unit(&all[i]) + near {
+            if twin.is_none() && !all[i].is_empty() {
+                let key = run_key(&all[i], k);
+                twin = scored.all(&key).take_while(|&a| a < i).find(|&a| same_scores(&all[a], &all[i]));
+            }
+        }
+        if let Some(a) = twin {
             let a = &sources[a].file;
             return Err((b.file.clone(), format!("the same run as {a}: a pool counts each run once")));
         }
-        if b.date != "unknown" {
-            started.insert(b.date.as_str(), i);
-        }
-        if !tests.is_empty() {
-            scored.entry((tests, unit)).or_default().push(i);
-        }
     }
     Ok(())
+}
+
+/// A run's first score in whole units.
+fn unit(s: &[(usize, &str, f64)]) -> i64 {
+    s.first().map_or(0.0, |x| x.2).round() as i64
+}
+
+/// A run's tests (copies, name) and `unit` as one string to look up (the sort `ByName` holds
+/// costs the binary less than a map would); a false match is ruled out by `same_scores`.
+fn run_key(s: &[(usize, &str, f64)], unit: i64) -> String {
+    let mut k = String::new();
+    for (n, name, _) in s {
+        let _ = writeln!(k, "{n} {name}");
+    }
+    let _ = write!(k, "{unit}");
+    k
 }
 
 /// The same score for every test at every copy count (to the 0.1 a text report prints: two
@@ -172,22 +180,25 @@ fn same_scores(sa: &[(usize, &str, f64)], sb: &[(usize, &str, f64)]) -> bool {
 
 /// Every test's score, with its copy count and name, in that order.
 fn scores(s: &Source) -> Vec<(usize, &str, f64)> {
-    let mut v: Vec<(usize, &str, f64)> = s
-        .runs
-        .iter()
-        .flat_map(|r| r.tests.iter().map(move |t| (r.copies, t.message.as_str(), t.score)))
-        .collect();
+    let mut v = Vec::new();
+    for r in &s.runs {
+        v.extend(r.tests.iter().map(|t| (r.copies, t.message.as_str(), t.score)));
+    }
     v.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
     v
 }
 
 /// Seconds from the earliest start to the latest.
 fn span(sources: &[Source]) -> Option<i64> {
-    let dates = sources.iter().map(|s| crate::fmt::parse_iso(&s.date)).collect::<Option<Vec<_>>>()?;
-    if dates.iter().any(|d| d.1 != dates[0].1) {
-        return None;
+    let (_, utc) = crate::fmt::parse_iso(&sources.first()?.date)?;
+    let (mut min, mut max) = (i64::MAX, i64::MIN);
+    for s in sources {
+        let (t, z) = crate::fmt::parse_iso(&s.date)?;
+        if z != utc {
+            return None;
+        }
+        (min, max) = (min.min(t), max.max(t));
     }
-    let (min, max) = (dates.iter().map(|d| d.0).min()?, dates.iter().map(|d| d.0).max()?);
     Some(max - min)
 }
 
@@ -206,17 +217,19 @@ fn pool_table(t: &Table) -> Vec<Pooled> {
 /// a test that does not pool. None when they pool.
 fn index_not_pooled(t: &Table, index: &Row, pooled: &[Pooled]) -> Option<NotPooled> {
     let c = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name)?;
-    let tests: Vec<usize> = (0..t.rows.len())
-        .filter(|&i| !t.rows[i].index_score && super::source::category_of(&t.rows[i].name) == Some(c))
-        .filter(|&i| in_index(&t.rows[i].name))
-        .collect();
-    let ran = |run: usize| -> Vec<usize> {
-        tests.iter().copied().filter(|&i| t.rows[i].cells[run].is_some()).collect()
-    };
+    let mut tests = Vec::new();
+    for (i, r) in t.rows.iter().enumerate() {
+        if !r.index_score && super::source::category_of(&r.name) == Some(c) && in_index(&r.name) {
+            tests.push(i);
+        }
+    }
+    // Which of the tests a run has.
+    let ran = |run: usize| tests.iter().map(move |&i| t.rows[i].cells[run].is_some());
     let mut scored = (0..index.cells.len()).filter(|&run| index.cells[run].is_some());
-    let first = scored.next().map(ran);
-    if !scored.all(|run| Some(ran(run)) == first) {
-        return Some(NotPooled::Tests);
+    if let Some(first) = scored.next() {
+        if !scored.all(|run| ran(run).eq(ran(first))) {
+            return Some(NotPooled::Tests);
+        }
     }
     tests.iter().find_map(|&i| pooled[i].not_pooled)
 }
@@ -261,7 +274,7 @@ pub fn text(p: &Pool) -> String {
         c.sources.len(),
         identity(&c.sources[0])
     );
-    let mut o = table::sources_list(&first, &c.sources);
+    let mut o = table::sources_list(&first, c.sources);
     for (t, pooled) in c.tables.iter().zip(&p.pooled) {
         o += &table_text(t, pooled);
     }
@@ -314,12 +327,12 @@ fn legend(p: &Pool) -> String {
          spread: it holds the host's wander between them, which one run's interval cannot see, over the \
          time they span.\n",
     );
-    let rows = || p.pooled.iter().flatten();
-    if rows().any(|x| x.disturbed > 0) {
+    let any = |f: &dyn Fn(&Pooled) -> bool| p.pooled.iter().any(|t| t.iter().any(f));
+    if any(&|x| x.disturbed > 0) {
         o.push_str("d: disturbed in at least one of the runs: not fit to publish.\n");
     }
     for why in [NotPooled::Images, NotPooled::Zero, NotPooled::Tests] {
-        if rows().any(|x| x.not_pooled == Some(why)) {
+        if any(&|x| x.not_pooled == Some(why)) {
             o.push_str(why.legend());
         }
     }
@@ -328,7 +341,7 @@ fn legend(p: &Pool) -> String {
 
 /// The pool as TSV: one line per row.
 pub fn tsv(p: &Pool) -> String {
-    let kind = kinds(&p.cmp.sources).join("+");
+    let kind = kinds(p.cmp.sources).join("+");
     let span = p.span.map_or(String::new(), |s| s.to_string());
     let mut o = String::from(
         "copies\ttest\truns\tscore\tci95_low\tci95_high\tmin\tmax\tcv\tspan_s\tkind\tdisturbed_runs\tnot_pooled\n",
@@ -361,7 +374,7 @@ pub fn tsv(p: &Pool) -> String {
 pub fn json(p: &Pool) -> String {
     let c = &p.cmp;
     let mut j = Writer::compact();
-    table::json_head(&mut j, "unixbench-pool", &c.sources);
+    table::json_head(&mut j, "unixbench-pool", c.sources);
     j.key("span_seconds").opt_int(p.span);
     j.key("tables").begin_array();
     for (t, pooled) in c.tables.iter().zip(&p.pooled) {
@@ -476,12 +489,12 @@ mod tests {
     #[test]
     fn an_index_pools_the_runs_index_scores_and_the_span_is_first_start_to_last() {
         // The index scores agree though the test's scores do not: the index row pools them.
-        let p = pool(vec![
+        let runs = [
             source("a.txt", "vm", "10:00:00", 1000000.0, 500.0),
             source("b.txt", "vm", "11:30:00", 1100000.0, 500.0),
             source("c.txt", "vm", "10:45:00", 1210000.0, 500.0),
-        ])
-        .unwrap();
+        ];
+        let p = pool(&runs).unwrap();
         assert_eq!(p.span, Some(5400));
         assert_eq!(p.cmp.tables[0].rows[1].name, "System Benchmarks Index Score");
         let index = p.pooled[0][1].stats.unwrap();
@@ -496,7 +509,8 @@ mod tests {
     #[test]
     fn an_index_over_different_tests_is_not_pooled() {
         let two = load::load("b.txt", &report("vm", "11:00:00", 1100000.0, 700.0, true)).unwrap();
-        let p = pool(vec![source("a.txt", "vm", "10:00:00", 1000000.0, 500.0), two]).unwrap();
+        let runs = [source("a.txt", "vm", "10:00:00", 1000000.0, 500.0), two];
+        let p = pool(&runs).unwrap();
         let names: Vec<&str> = p.cmp.tables[0].rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["Pipe Throughput", "System Call Overhead", "System Benchmarks Index Score"]);
         let [pipe, syscall, index] = p.pooled[0][..] else { panic!("{:?}", p.pooled) };
@@ -546,7 +560,7 @@ mod tests {
     #[test]
     fn runs_of_another_host_none_or_one_run_twice_are_refused_naming_the_file() {
         let a = || source("a.txt", "vm", "10:00:00", 1000000.0, 500.0);
-        let e = pool(vec![a(), source("b.txt", "other", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
+        let e = pool(&[a(), source("b.txt", "other", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
         assert_eq!(
             e,
             (
@@ -558,22 +572,22 @@ mod tests {
         );
         let mut nameless = source("b.txt", "vm", "11:00:00", 1000000.0, 500.0);
         nameless.host.name = "unknown".into();
-        let e = pool(vec![a(), nameless]).err().unwrap();
+        let e = pool(&[a(), nameless]).err().unwrap();
         assert_eq!(e.1, "it names no host: --pool judges one host's runs");
-        let e = pool(vec![a(), source("c.txt", "vm", "12:00:00", 2000000.0, 600.0), a()]).err().unwrap();
+        let e = pool(&[a(), source("c.txt", "vm", "12:00:00", 2000000.0, 600.0), a()]).err().unwrap();
         assert_eq!(
             e,
             ("a.txt".to_string(), "the same run as a.txt: a pool counts each run once".to_string())
         );
         // Another start, the same scores (a report and its JSON, one in local time, one in UTC).
-        let e = pool(vec![a(), source("b.txt", "vm", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
+        let e = pool(&[a(), source("b.txt", "vm", "11:00:00", 1000000.0, 500.0)]).err().unwrap();
         assert_eq!(e.0, "b.txt");
         // Equal to the 0.1 a report prints across a unit's edge, and far apart in between.
         let c = || source("c.txt", "vm", "13:00:00", 1000.49, 600.0);
         let d = source("d.txt", "vm", "14:00:00", 1000.53, 600.0);
-        assert_eq!(pool(vec![c(), source("x.txt", "vm", "12:00:00", 7.0, 9.0), d]).err().unwrap().0, "d.txt");
+        assert_eq!(pool(&[c(), source("x.txt", "vm", "12:00:00", 7.0, 9.0), d]).err().unwrap().0, "d.txt");
         let far = source("e.txt", "vm", "15:00:00", 1000.6, 600.0);
-        assert!(pool(vec![c(), far]).is_ok());
+        assert!(pool(&[c(), far]).is_ok());
     }
 
     #[test]

@@ -129,27 +129,34 @@ fn json_run(r: &Value) -> Result<CopyRun, String> {
     let results = r.get("results").and_then(Value::as_array).ok_or("\"results\" is missing or not a list")?;
     let mut tests = Vec::new();
     for (i, t) in results.iter().enumerate() {
-        let failed =
-            t.get("error").is_some_and(|e| !e.is_null()) || t.get("skipped").is_some_and(|e| !e.is_null());
-        let Some(score) = opt_num(t, "score").filter(|_| !failed) else { continue };
-        let score = finite(score, "score").map_err(|e| format!("results[{i}]: {e}"))?;
-        let message = text_of(t, "message").map_err(|e| format!("results[{i}]: {e}"))?.to_string();
-        let ci = json_interval(t);
-        // Files written before the twins existed have no exec_image: they timed the static one.
-        let image = times_an_image(&message)
-            .then(|| image_of(t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str)));
-        tests.push(TestResult {
-            message,
-            score,
-            unit: t.get("unit").and_then(Value::as_str).unwrap_or("").to_string(),
-            index: opt_num(t, "index"),
-            ci,
-            image,
-            disturbed: t.get("disturbed").and_then(Value::as_bool).unwrap_or(false),
-        });
+        if let Some(test) = json_test(t).map_err(|e| format!("results[{i}]: {e}"))? {
+            tests.push(test);
+        }
     }
     let index = json_index(r, &tests)?;
     Ok(CopyRun { copies: copies as usize, tests, index })
+}
+
+/// A result, or None for one that failed or was skipped.
+fn json_test(t: &Value) -> Result<Option<TestResult>, String> {
+    let failed =
+        t.get("error").is_some_and(|e| !e.is_null()) || t.get("skipped").is_some_and(|e| !e.is_null());
+    let Some(score) = opt_num(t, "score").filter(|_| !failed) else { return Ok(None) };
+    let score = finite(score, "score")?;
+    let message = text_of(t, "message")?.to_string();
+    let ci = json_interval(t);
+    // Files written before the twins existed have no exec_image: they timed the static one.
+    let image = times_an_image(&message)
+        .then(|| image_of(t.get("exec_image").and_then(|e| e.get("kind")).and_then(Value::as_str)));
+    Ok(Some(TestResult {
+        message,
+        score,
+        unit: t.get("unit").and_then(Value::as_str).unwrap_or("").to_string(),
+        index: opt_num(t, "index"),
+        ci,
+        image,
+        disturbed: t.get("disturbed").and_then(Value::as_bool).unwrap_or(false),
+    }))
 }
 
 /// A run's index blocks, each once, with its interval: the file's own, else propagated from
@@ -157,33 +164,35 @@ fn json_run(r: &Value) -> Result<CopyRun, String> {
 fn json_index(r: &Value, tests: &[TestResult]) -> Result<Vec<Index>, String> {
     let mut index = Vec::new();
     for (i, b) in r.get("index").and_then(Value::as_array).unwrap_or(&[]).iter().enumerate() {
-        let key = text_of(b, "category").map_err(|e| format!("index[{i}]: {e}"))?;
-        let category =
-            category_keyed(key).ok_or_else(|| format!("index[{i}]: unknown category \"{key}\""))?;
-        // Once each, as a run writes them: index_ci's look-ups are then linear in the tests.
-        if index.iter().any(|x: &Index| x.category == category) {
-            return Err(format!("index[{i}]: category \"{key}\" a second time"));
-        }
-        let score = num(b, "score").map_err(|e| format!("index[{i}]: {e}"))?;
-        let rows: Vec<_> = b
-            .get("rows")
-            .and_then(Value::as_array)
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(|row| {
-                Some((opt_num(row, "index")?, row.get("message").and_then(Value::as_str).unwrap_or("")))
-            })
-            .collect();
-        // The file's own interval when it gives one (from its rounds, or propagated as here).
-        let own = file_interval(b);
-        index.push(Index {
-            category,
-            score,
-            partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
-            ci: own.or_else(|| index_ci(score, &rows, tests)),
-        });
+        let x = json_block(b, &index, tests).map_err(|e| format!("index[{i}]: {e}"))?;
+        index.push(x);
     }
     Ok(index)
+}
+
+/// An index block not among `seen`, with its interval.
+fn json_block(b: &Value, seen: &[Index], tests: &[TestResult]) -> Result<Index, String> {
+    let key = text_of(b, "category")?;
+    let category = category_keyed(key).ok_or_else(|| format!("unknown category \"{key}\""))?;
+    // Once each, as a run writes them: index_ci's look-ups are then linear in the tests.
+    if seen.iter().any(|x| x.category == category) {
+        return Err(format!("category \"{key}\" a second time"));
+    }
+    let score = num(b, "score")?;
+    let mut rows = Vec::new();
+    for row in b.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
+        if let Some(ix) = opt_num(row, "index") {
+            rows.push((ix, row.get("message").and_then(Value::as_str).unwrap_or("")));
+        }
+    }
+    // The file's own interval when it gives one (from its rounds, or propagated as here).
+    let own = file_interval(b);
+    Ok(Index {
+        category,
+        score,
+        partial: b.get("partial").and_then(Value::as_bool).unwrap_or(false),
+        ci: own.or_else(|| index_ci(score, &rows, tests)),
+    })
 }
 
 /// The interval an object of the results JSON gives: `ci95_low` and `ci95_high`, with
@@ -199,23 +208,18 @@ fn json_interval(t: &Value) -> Option<Interval> {
         return file_interval(s);
     }
     let passes = t.get("passes")?.as_array()?;
-    let kept: Vec<usize> =
-        (0..passes.len()).filter(|&k| passes[k].get("kept").and_then(Value::as_bool) == Some(true)).collect();
-    let rates: Vec<f64> = passes
-        .iter()
-        .map(|p| {
-            let (count, time, tb) = (
-                opt_num(p, "count").unwrap_or(0.0),
-                opt_num(p, "time").unwrap_or(0.0),
-                opt_num(p, "timebase").unwrap_or(0.0),
-            );
-            if tb > 0.0 && time > 0.0 {
-                count / (time / tb)
-            } else {
-                count
-            }
-        })
-        .collect();
+    let (mut kept, mut rates) = (Vec::new(), Vec::new());
+    for (k, p) in passes.iter().enumerate() {
+        if p.get("kept").and_then(Value::as_bool) == Some(true) {
+            kept.push(k);
+        }
+        let (count, time, tb) = (
+            opt_num(p, "count").unwrap_or(0.0),
+            opt_num(p, "time").unwrap_or(0.0),
+            opt_num(p, "timebase").unwrap_or(0.0),
+        );
+        rates.push(if tb > 0.0 && time > 0.0 { count / (time / tb) } else { count });
+    }
     // As the run gives it: the trimmed mean's, none of use below three kept passes.
     stats::trimmed_ci95(&rates, &kept).filter(|_| kept.len() >= stats::USEFUL_KEPT)
 }

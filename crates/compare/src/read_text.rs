@@ -21,7 +21,12 @@ pub(super) fn from_text(file: &str, text: &str) -> Result<Source, String> {
         .find_map(|l| l.trim_start().strip_prefix("BYTE UNIX Benchmarks (Version "))
         .map(|v| v.trim_end().trim_end_matches(')').to_string())
         .unwrap_or_else(|| "unknown".into());
-    let starts: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("Benchmark Run:")).collect();
+    let mut starts = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("Benchmark Run:") {
+            starts.push(i);
+        }
+    }
     let mut runs = Vec::new();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(lines.len());
@@ -131,13 +136,14 @@ fn index_row(l: &str) -> Option<(String, Option<f64>)> {
 /// Marks the tests a block's `** disturbed: <test> (...)` notes name (by the name that runs
 /// them, as every note does).
 fn mark_disturbed(tests: &mut [TestResult], block: &[&str]) {
-    let named: Vec<&str> = block
-        .iter()
-        .filter_map(|l| l.strip_prefix("** disturbed: ")?.split_once(" (").map(|(n, _)| n))
-        .collect();
+    let noted = |name: &str| {
+        block.iter().any(|l| {
+            l.strip_prefix("** disturbed: ").and_then(|n| n.split_once(" (")).is_some_and(|(n, _)| n == name)
+        })
+    };
     for t in tests.iter_mut() {
         let name = crate::suite::TESTS.iter().find(|x| x.message == t.message).map(|x| x.name);
-        t.disturbed = name.is_some_and(|n| named.contains(&n));
+        t.disturbed = name.is_some_and(noted);
     }
 }
 
@@ -196,7 +202,8 @@ impl Block {
         if t.is_empty() || t.chars().all(|c| c == '-') || l.starts_with("** ") || self.in_index4_block(t) {
             return Ok(true);
         }
-        if t.ends_with(" INDEX") && t.contains(" BASELINE ") {
+        // ` BASELINE ` inside: a word of its own, not the first (nor the last, INDEX).
+        if t.ends_with(" INDEX") && t.split(' ').skip(1).any(|w| w == "BASELINE") {
             self.in_index = true;
             self.rows.clear();
             return Ok(true);
@@ -249,11 +256,12 @@ impl Block {
                 let category =
                     category_named(name).ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
                 let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
-                let at = crate::source::ByName::new(self.tests.iter().map(|t| t.message.as_str()));
-                let found: Vec<(usize, Option<f64>)> =
-                    self.rows.drain(..).filter_map(|(m, ix)| Some((at.get(&m)?, ix))).collect();
-                for (k, ix) in found {
-                    self.tests[k].index = ix;
+                let at = crate::source::ByName::tests(&self.tests);
+                let found: Vec<Option<usize>> = self.rows.iter().map(|(m, _)| at.get(m)).collect();
+                for (k, (_, ix)) in found.into_iter().zip(self.rows.drain(..)) {
+                    if let Some(k) = k {
+                        self.tests[k].index = ix;
+                    }
                 }
                 self.index.push(Index { category, score, partial, ci: None });
                 self.in_index = false;

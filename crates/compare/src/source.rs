@@ -57,7 +57,7 @@ pub struct Source {
 impl Source {
     /// The kind of run, as `Run::kind` decides it for the run that wrote the file.
     pub fn run_kind(&self) -> RunKind {
-        let on_static = || self.runs.iter().flat_map(|r| &r.tests).any(|t| t.image == Some(Image::Static));
+        let on_static = || self.runs.iter().any(|r| r.tests.iter().any(|t| t.image == Some(Image::Static)));
         if self.quick {
             RunKind::Quick
         } else if self.short {
@@ -73,26 +73,25 @@ impl Source {
 /// The kinds of run of the files (standard, quick, short, static image), each once, in the order
 /// the files first show them.
 pub fn kinds(sources: &[Source]) -> Vec<&'static str> {
-    let mut kinds: Vec<&str> = Vec::new();
-    for k in sources.iter().map(|s| s.run_kind().name()) {
-        if !kinds.contains(&k) {
-            kinds.push(k);
+    each_once(sources, |s| s.run_kind().name())
+}
+
+/// What `of` says of each file, each once, in the order the files first say it.
+fn each_once(sources: &[Source], of: fn(&Source) -> &'static str) -> Vec<&'static str> {
+    let mut all: Vec<&str> = Vec::new();
+    for s in sources {
+        if !all.contains(&of(s)) {
+            all.push(of(s));
         }
     }
-    kinds
+    all
 }
 
 /// The UnixBench releases whose semantics the files' runs followed (`6.0.0`, `5.1.3`), as
 /// their versions name them (a C report's `Version 5.1.3` too), each once, in the order the
 /// files first show them.
 pub fn semantics(sources: &[Source]) -> Vec<&'static str> {
-    let mut all: Vec<&str> = Vec::new();
-    for r in sources.iter().map(|s| Semantics::of_version(&s.version).release()) {
-        if !all.contains(&r) {
-            all.push(r);
-        }
-    }
-    all
+    each_once(sources, |s| Semantics::of_version(&s.version).release())
 }
 
 /// The warning for files of different kinds of run (standard, quick, short) or of different
@@ -203,7 +202,7 @@ pub(super) fn image_of(kind: Option<&str>) -> Image {
 /// An index's interval, from the intervals of the tests it is the geometric mean of: its rows
 /// with an index, as (index, message), each with the interval of the test of that message.
 pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[TestResult]) -> Option<Interval> {
-    let by_name = ByName::new(tests.iter().map(|t| t.message.as_str()));
+    let by_name = ByName::tests(tests);
     let ci = |msg: &str| by_name.get(msg).and_then(|k| tests[k].ci);
     let parts: Vec<(f64, Option<Interval>)> = rows.iter().map(|&(ix, msg)| (ix, ci(msg))).collect();
     stats::propagate(&parts).map(|c| c.recentred(score))
@@ -215,15 +214,33 @@ pub(super) fn index_ci(score: f64, rows: &[(f64, &str)], tests: &[TestResult]) -
 pub(super) struct ByName<'a>(Vec<(&'a str, usize)>);
 
 impl<'a> ByName<'a> {
-    pub fn new(names: impl Iterator<Item = &'a str>) -> Self {
+    /// A `dyn` iterator: one copy of the sort for every kind of list.
+    pub fn new(names: &mut dyn Iterator<Item = &'a str>) -> Self {
         let mut v: Vec<(&str, usize)> = names.enumerate().map(|(k, n)| (n, k)).collect();
         v.sort_unstable();
         ByName(v)
     }
 
+    /// The tests' messages.
+    pub fn tests(tests: &'a [TestResult]) -> Self {
+        Self::new(&mut tests.iter().map(|t| t.message.as_str()))
+    }
+
+    /// Each name once, in order.
+    pub fn names(&self) -> Vec<&'a str> {
+        let mut v: Vec<&str> = self.0.iter().map(|x| x.0).collect();
+        v.dedup();
+        v
+    }
+
     /// The place of the first of `name`, if any.
     pub fn get(&self, name: &str) -> Option<usize> {
+        self.all(name).next()
+    }
+
+    /// The places of every `name`, in order.
+    pub fn all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = usize> + 's {
         let at = self.0.partition_point(|(n, _)| *n < name);
-        self.0.get(at).filter(|(n, _)| *n == name).map(|(_, k)| *k)
+        self.0[at..].iter().take_while(move |(n, _)| *n == name).map(|(_, k)| *k)
     }
 }

@@ -94,8 +94,8 @@ pub struct Table {
 
 /// Several files lined up by copy count.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Comparison {
-    pub sources: Vec<Source>,
+pub struct Comparison<'s> {
+    pub sources: &'s [Source],
     pub tables: Vec<Table>,
     /// Copy counts that not every file has, with the 0-based indexes of the files that have them.
     pub not_compared: Vec<(usize, Vec<usize>)>,
@@ -121,11 +121,12 @@ pub(super) fn index_title(c: Category) -> String {
 /// Rows for one copy count: the union of the tests in report order (byte order of the message),
 /// then the index scores in category order.
 fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
-    let mut names: Vec<&str> = runs.iter().flat_map(|r| r.tests.iter().map(|t| t.message.as_str())).collect();
-    names.sort();
-    names.dedup();
-    let by_name: Vec<ByName> =
-        runs.iter().map(|r| ByName::new(r.tests.iter().map(|t| t.message.as_str()))).collect();
+    let mut all = Vec::new();
+    for r in runs {
+        all.extend(r.tests.iter().map(|t| t.message.as_str()));
+    }
+    let names = ByName::new(&mut all.into_iter()).names();
+    let by_name: Vec<ByName> = runs.iter().map(|r| ByName::tests(&r.tests)).collect();
     let mut rows: Vec<Row> = names
         .into_iter()
         .map(|name| Row {
@@ -165,10 +166,10 @@ fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
 }
 
 /// Lines the files up by copy count. Err names the file that cannot be lined up and why.
-pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
+pub fn compare(sources: &[Source]) -> Result<Comparison<'_>, (String, String)> {
     // Each file's copy counts sorted, with their runs: files of many runs line up in n log n.
     let mut by_copies: Vec<Vec<(usize, usize)>> = Vec::new();
-    for s in &sources {
+    for s in sources {
         let mut runs: Vec<(usize, usize)> = s.runs.iter().enumerate().map(|(k, r)| (r.copies, k)).collect();
         runs.sort_unstable();
         if let Some(w) = runs.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -181,11 +182,15 @@ pub fn compare(sources: Vec<Source>) -> Result<Comparison, (String, String)> {
         let runs = &by_copies[i];
         runs.binary_search_by_key(&n, |r| r.0).ok().map(|at| &sources[i].runs[runs[at].1])
     };
-    let all = first_appearances(sources.iter().flat_map(|s| s.runs.iter().map(|r| r.copies)));
+    let mut counts = Vec::new();
+    for s in sources {
+        counts.extend(s.runs.iter().map(|r| r.copies));
+    }
+    let all = first_appearances(&counts);
     let (common, not_common): (Vec<usize>, Vec<usize>) =
         all.into_iter().partition(|&n| (0..sources.len()).all(|i| run_of(i, n).is_some()));
     if common.is_empty() {
-        return Err(nothing_in_common(&sources));
+        return Err(nothing_in_common(sources));
     }
     let tables = common
         .iter()
@@ -210,12 +215,14 @@ pub(super) fn vs_first(first: &Option<Cell>, other: &Option<Cell>) -> String {
 }
 
 /// Each copy count once, in the order first seen.
-fn first_appearances(counts: impl Iterator<Item = usize>) -> Vec<usize> {
-    let mut seen: Vec<(usize, usize)> = counts.enumerate().map(|(k, n)| (n, k)).collect();
+fn first_appearances(counts: &[usize]) -> Vec<usize> {
+    let mut seen: Vec<(usize, usize)> = counts.iter().enumerate().map(|(k, &n)| (n, k)).collect();
     seen.sort_unstable();
     seen.dedup_by_key(|x| x.0);
-    seen.sort_unstable_by_key(|x| x.1);
-    seen.into_iter().map(|x| x.0).collect()
+    // (place, count) pairs sorted as above: one sort's code serves both.
+    let mut by_place: Vec<(usize, usize)> = seen.into_iter().map(|(n, k)| (k, n)).collect();
+    by_place.sort_unstable();
+    by_place.into_iter().map(|x| x.1).collect()
 }
 
 /// The error for files whose copy counts have none in common: the first file that shares none
@@ -267,7 +274,7 @@ pub(super) fn source_line(i: usize, s: &Source) -> String {
 
 /// The comparison as text: a source list, one table per copy count, the notes, the legend.
 pub fn text(c: &Comparison) -> String {
-    let mut o = sources_list("Runs compared:", &c.sources);
+    let mut o = sources_list("Runs compared:", c.sources);
     for t in &c.tables {
         o += &table_text(t);
     }
@@ -434,20 +441,17 @@ fn cell_text(cell: &Option<Cell>) -> String {
 /// What the tables leave out: partial indexes, copy counts not in every file.
 pub(super) fn notes_text(c: &Comparison) -> String {
     let mut o = String::new();
-    let partial: Vec<String> = (0..c.sources.len())
-        .filter(|&i| c.sources[i].runs.iter().any(|r| r.index.iter().any(|x| x.partial)))
-        .map(|i| format!("[{}]", i + 1))
-        .collect();
+    let partial = labels(c.sources, |s| s.runs.iter().any(|r| r.index.iter().any(|x| x.partial)));
     if !partial.is_empty() {
         let _ = writeln!(
             o,
             "\nPartial index in {}: not every index test ran, so index scores may cover different tests.",
-            partial.join(", ")
+            partial
         );
     }
     for (n, which) in &c.not_compared {
-        let names: Vec<String> = which.iter().map(|i| format!("[{}]", i + 1)).collect();
-        let _ = writeln!(o, "\nNot compared: {} (only in {}).", copies_text(*n), names.join(", "));
+        let names = labels_at(&mut which.iter().copied());
+        let _ = writeln!(o, "\nNot compared: {} (only in {names}).", copies_text(*n));
     }
     o
 }
@@ -458,34 +462,45 @@ fn legend_text(c: &Comparison) -> String {
     o.push_str("95%: the half-width of the score's 95% interval (log scale), as a percentage.\n");
     o.push_str("*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.\n");
     o.push_str("?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).\n");
-    let rows = || c.tables.iter().flat_map(|t| &t.rows);
     let differ = |a: &Option<Cell>, b: &Option<Cell>| {
         a.as_ref().zip(b.as_ref()).is_some_and(|(a, b)| images_differ(a, b))
     };
-    if rows().any(|r| r.cells.iter().skip(1).any(|x| differ(&r.cells[0], x))) {
+    let (mut images, mut disturbed) = (false, false);
+    for t in &c.tables {
+        for r in &t.rows {
+            images |= r.cells.iter().skip(1).any(|x| differ(&r.cells[0], x));
+            disturbed |= r.cells.iter().flatten().any(|x| x.disturbed);
+        }
+    }
+    if images {
         o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
     }
-    if rows().any(|r| r.cells.iter().flatten().any(|x| x.disturbed)) {
+    if disturbed {
         o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
     }
-    let text: Vec<String> = (0..c.sources.len())
-        .filter(|&i| c.sources[i].kind == FileKind::Text)
-        .map(|i| format!("[{}]", i + 1))
-        .collect();
+    let text = labels(c.sources, |s| s.kind == FileKind::Text);
     if !text.is_empty() {
-        let _ = writeln!(o, "Intervals unknown for {}: text reports carry none.", text.join(", "));
+        let _ = writeln!(o, "Intervals unknown for {text}: text reports carry none.");
     }
-    o.push_str(&intervals_note(&c.sources));
+    o.push_str(&intervals_note(c.sources));
     o
+}
+
+/// The labels of the files `pick` picks, as the list names them (`[1], [3]`); empty for none.
+fn labels(sources: &[Source], pick: fn(&Source) -> bool) -> String {
+    labels_at(&mut (0..sources.len()).filter(|&i| pick(&sources[i])))
+}
+
+/// The labels of the files at these places (from 0).
+fn labels_at(places: &mut dyn Iterator<Item = usize>) -> String {
+    let all: Vec<String> = places.map(|i| format!("[{}]", i + 1)).collect();
+    all.join(", ")
 }
 
 /// Where the index intervals come from, and which files' intervals may miss the host's
 /// wander: those whose passes did not run in rounds.
 pub(super) fn intervals_note(sources: &[Source]) -> String {
-    let without: Vec<String> = (0..sources.len())
-        .filter(|&i| !sources[i].rounds && sources[i].kind != FileKind::Text)
-        .map(|i| format!("[{}]", i + 1))
-        .collect();
+    let without = labels(sources, |s| !s.rounds && s.kind != FileKind::Text);
     let mut o = String::from(if sources.iter().any(|s| s.rounds) {
         "Index intervals: the spread of the rounds' indexes where a run had rounds (holding the host's wander between them, not a drift slower than a run), else propagated from the tests'.\n"
     } else {
@@ -495,7 +510,7 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
         let _ = writeln!(
             o,
             "No rounds in {}: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.",
-            without.join(", ")
+            without
         );
     }
     o
@@ -561,7 +576,7 @@ pub fn tsv(c: &Comparison) -> String {
 /// The comparison as JSON (compact).
 pub fn json(c: &Comparison) -> String {
     let mut j = Writer::compact();
-    json_head(&mut j, "unixbench-compare", &c.sources);
+    json_head(&mut j, "unixbench-compare", c.sources);
     j.key("tables").begin_array();
     for t in &c.tables {
         j.begin_object();
