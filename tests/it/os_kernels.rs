@@ -329,10 +329,17 @@ fn release_binary_is_static() {
     let bound = crate::arches::bound(if elf.get(4) == Some(&1) { "i686" } else { "x86_64" });
     assert!(elf.len() <= bound, "the binary is {} bytes, more than {bound}", elf.len());
     assert_eq!(&elf[..4], b"\x7fELF");
+    // std's decimal parser stays out (every f64 is read by json::decimal): its first entry of
+    // powers of five, 5^-342's 128 bits, would be the start of a 10 KB table (docs/SIZE.md).
+    let le = elf[5] == 1;
+    let first: Vec<u8> = [0xeef4_53d6_923b_d65a_u64, 0x113f_aa29_06a1_3b3f]
+        .iter()
+        .flat_map(|w| if le { w.to_le_bytes() } else { w.to_be_bytes() })
+        .collect();
+    assert!(!elf.windows(16).any(|w| w == first), "std's f64 parser (its power-of-five table) is linked");
     // 64-bit, or 32-bit for the i686 build (`make test` runs this on both).
     let wide = elf[4] == 2;
     assert!(wide || elf[4] == 1, "ELF class {}", elf[4]);
-    let le = elf[5] == 1;
     let u = |off: usize, n: usize| -> u64 {
         let b = &elf[off..off + n];
         let mut v = 0u64;

@@ -108,7 +108,7 @@ pub fn parse(line: &str) -> Line {
     while rest.len() > 1 && rest.last() == Some(&"") {
         rest.pop();
     }
-    let num = |s: &str| s.trim().parse::<f64>().ok();
+    let num = |s: &str| crate::json::decimal::parse_f64(s.trim());
     match (field, rest.as_slice()) {
         ("COUNT", [s, tb, label @ ..]) => match (num(s), num(tb)) {
             (Some(score), Some(timebase)) => {

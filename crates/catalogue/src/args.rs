@@ -40,8 +40,8 @@ pub fn parse_uint(what: &str, value: &OsString, min: u64, max: u64) -> Result<u6
 /// argument in errors. Infinities and NaN are refused with the rest.
 pub fn parse_seconds(what: &str, value: &OsString, min: f64, max: f64) -> Result<f64> {
     let s = value.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+    match json::decimal::parse_f64(s.trim()) {
+        Some(v) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
         _ => Err(Error::usage(format!(
             "invalid {what} '{s}': expected a number of seconds from {min} to {max}"
         ))),

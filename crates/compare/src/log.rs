@@ -101,7 +101,7 @@ fn section_header(l: &str) -> Option<(&str, usize, bool)> {
 
 /// Sets a copy's field from its `# key: value` line; false when `key` is not a copy field.
 fn set_field(c: &mut CopyOutcome, key: &str, v: &str) -> bool {
-    let num = || v.trim().parse::<f64>().ok();
+    let num = || base::json::decimal::parse_f64(v.trim());
     match key {
         "COUNT0" => c.count = num(),
         "COUNT1" => c.timebase = num(),

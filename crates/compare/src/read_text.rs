@@ -3,6 +3,7 @@
 //! or short run, a disturbed test, a static image) and its system block. No intervals: those are
 //! in the run's `.log`, which `log` reads.
 
+use crate::json::decimal::parse_f64;
 use crate::model::Category;
 use crate::source::{times_an_image, CopyRun, FileKind, Host, Image, Index, Source, TestResult};
 
@@ -103,11 +104,11 @@ fn result_line(l: &str) -> Option<(String, f64, String)> {
     let open = l.rfind(" (")?;
     let inner = l[open + 2..].strip_suffix(" samples)")?;
     let (time, samples) = inner.split_once(" s, ")?;
-    time.parse::<f64>().ok()?;
+    parse_f64(time)?;
     samples.parse::<u64>().ok()?;
     let (rest, unit) = last_word(&l[..open])?;
     let (message, score) = last_word(rest)?;
-    let score: f64 = score.parse().ok()?;
+    let score = parse_f64(score)?;
     (!message.is_empty() && !unit.is_empty()).then(|| (message.to_string(), score, unit.to_string()))
 }
 
@@ -122,12 +123,12 @@ fn index_row(l: &str) -> Option<(String, Option<f64>)> {
     let (rest, index) = last_word(l)?;
     let (rest, score) = last_word(rest)?;
     let (message, base) = last_word(rest)?;
-    score.parse::<f64>().ok()?;
+    parse_f64(score)?;
     let index = match (base, index) {
         ("---", "---") => None,
         _ => {
-            base.parse::<f64>().ok()?;
-            Some(index.parse::<f64>().ok()?)
+            parse_f64(base)?;
+            Some(parse_f64(index)?)
         }
     };
     (!message.is_empty()).then(|| (message.to_string(), index))
@@ -255,7 +256,7 @@ impl Block {
             if let Some(name) = title.strip_suffix(" Index Score") {
                 let category =
                     category_named(name).ok_or_else(|| at(j, format!("unknown index category '{name}'")))?;
-                let score = value.parse().map_err(|_| at(j, format!("'{value}' is not a number")))?;
+                let score = parse_f64(value).ok_or_else(|| at(j, format!("'{value}' is not a number")))?;
                 let at = crate::source::ByName::tests(&self.tests);
                 let found: Vec<Option<usize>> = self.rows.iter().map(|(m, _)| at.get(m)).collect();
                 for (k, (_, ix)) in found.into_iter().zip(self.rows.drain(..)) {

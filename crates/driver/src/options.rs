@@ -634,8 +634,8 @@ fn semantics(what: &str, v: &OsString) -> Result<Semantics> {
 
 /// `--precision`'s percent: from 0.1 to 50.
 fn percent(what: &str, v: &OsString) -> Result<f64> {
-    match v.to_string_lossy().trim().trim_end_matches('%').parse::<f64>() {
-        Ok(p) if (0.1..=50.0).contains(&p) => Ok(p),
+    match base::json::decimal::parse_f64(v.to_string_lossy().trim().trim_end_matches('%')) {
+        Some(p) if (0.1..=50.0).contains(&p) => Ok(p),
         _ => Err(invalid(what, v, "expected a percent from 0.1 to 50")),
     }
 }
@@ -1048,8 +1048,8 @@ fn env_semantics(v: Option<&OsString>) -> Result<Semantics> {
 
 /// `UB_WATCHDOG_MARGIN`'s seconds: a number from 1 to a day.
 fn watchdog_margin(v: &OsString) -> Result<f64> {
-    match v.to_string_lossy().trim().parse::<f64>() {
-        Ok(m) if (1.0..=86_400.0).contains(&m) => Ok(m),
+    match base::json::decimal::parse_f64(v.to_string_lossy().trim()) {
+        Some(m) if (1.0..=86_400.0).contains(&m) => Ok(m),
         _ => Err(invalid("UB_WATCHDOG_MARGIN", v, "it must be seconds, from 1 to 86400")),
     }
 }

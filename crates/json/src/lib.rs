@@ -426,8 +426,8 @@ impl Parser<'_> {
                 return Err(self.check_eof("a number", "expected a digit in the exponent"));
             }
         }
-        let n: f64 =
-            self.text[start..self.i].parse().map_err(|_| self.err_at(start, "a malformed number"))?;
+        let n = decimal::parse_f64(&self.text[start..self.i])
+            .ok_or_else(|| self.err_at(start, "a malformed number"))?;
         if !n.is_finite() {
             return Err(self.err_at(start, "a number too large for a double"));
         }

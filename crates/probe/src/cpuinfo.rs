@@ -1,6 +1,7 @@
 //! The CPU lines: /proc/cpuinfo parsed as `Run` parsed it, with the x86 flags it describes
 //! and the ARM implementer and part tables that name an aarch64 core.
 
+use crate::json::decimal::parse_f64;
 use crate::model::Cpu;
 
 /// x86 flags `Run` describes, and how.
@@ -251,7 +252,7 @@ fn perl_float(s: &str) -> f64 {
         .take_while(|&(i, c)| c.is_ascii_digit() || c == '.' || (i == 0 && (c == '-' || c == '+')))
         .last()
         .map_or(0, |(i, c)| i + c.len_utf8());
-    s[..end].parse().unwrap_or(0.0)
+    parse_f64(&s[..end]).unwrap_or(0.0)
 }
 #[cfg(test)]
 pub(crate) mod tests {

@@ -7,7 +7,7 @@
 //! can, so its unit tests hand it fixture trees; what it finds is plain data of `base::model`,
 //! which the exporters print. Never an external command.
 
-pub(crate) use base::{fmt, model, sys};
+pub(crate) use base::{fmt, json, model, sys};
 
 pub mod cpuinfo;
 pub mod cpulimit;

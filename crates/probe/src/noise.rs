@@ -4,6 +4,7 @@
 //! and /sys's current CPU frequencies. Where /proc cannot be read there is no figure, never a
 //! made-up one.
 
+use crate::json::decimal::parse_f64;
 use crate::model::Noise;
 use crate::sys;
 use std::path::{Path, PathBuf};
@@ -102,7 +103,7 @@ fn throttled(r: &Roots) -> Option<f64> {
 /// `throttled_usec` of a v2 `cpu.stat`, in seconds.
 fn parse_throttled(text: &str) -> Option<f64> {
     let v = text.lines().find_map(|l| l.strip_prefix("throttled_usec "))?;
-    Some(v.trim().parse::<f64>().ok()? / 1e6)
+    Some(parse_f64(v.trim())? / 1e6)
 }
 
 fn stat(r: &Roots) -> Option<Stat> {
@@ -123,7 +124,7 @@ fn parse_stat(text: &str, ticks: f64, cpus: Option<&[usize]>) -> Option<Stat> {
     };
     let mut total: Option<Stat> = None;
     for line in text.lines().filter(|l| wanted(l)) {
-        let v: Vec<f64> = line.split_whitespace().skip(1).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+        let v: Vec<f64> = line.split_whitespace().skip(1).map(parse_f64).collect::<Option<_>>()?;
         // user nice system idle iowait irq softirq steal (guest time is inside user already).
         let at = |i: usize| v.get(i).copied().unwrap_or(0.0);
         let t = total.get_or_insert(Stat { busy: 0.0, steal: 0.0, cpus: 0 });
@@ -140,7 +141,7 @@ fn parse_stat(text: &str, ticks: f64, cpus: Option<&[usize]>) -> Option<Stat> {
 }
 
 fn load(r: &Roots) -> Option<f64> {
-    sys::fd::host_text(&r.proc.join("loadavg"))?.split_whitespace().next()?.parse().ok()
+    parse_f64(sys::fd::host_text(&r.proc.join("loadavg"))?.split_whitespace().next()?)
 }
 
 /// The mean of the CPUs' `scaling_cur_freq` (kHz) in MHz, where cpufreq shows it.
@@ -158,7 +159,7 @@ fn mhz(r: &Roots) -> Option<f64> {
 }
 
 fn read_num(p: &Path) -> Option<f64> {
-    sys::fd::host_text(p)?.trim().parse().ok()
+    parse_f64(sys::fd::host_text(p)?.trim())
 }
 
 #[cfg(test)]

@@ -1,18 +1,19 @@
 //! The uptime line: /proc/uptime and /proc/loadavg, worded as procps' `uptime` words them.
 
 use crate::fmt::{self, Tm};
+use crate::json::decimal::parse_f64;
 use std::path::Path;
 
 /// Seconds since boot, the first field of /proc/uptime.
 pub fn read_uptime(p: &Path) -> Option<f64> {
     let t = crate::sys::fd::host_text(p)?;
-    t.split_whitespace().next()?.parse().ok()
+    parse_f64(t.split_whitespace().next()?)
 }
 
 /// The 1, 5 and 15 minute load averages, the first fields of /proc/loadavg.
 pub fn read_loadavg(p: &Path) -> Option<[f64; 3]> {
     let t = crate::sys::fd::host_text(p)?;
-    let mut it = t.split_whitespace().map(|w| w.parse::<f64>().ok());
+    let mut it = t.split_whitespace().map(parse_f64);
     Some([it.next()??, it.next()??, it.next()??])
 }
 
