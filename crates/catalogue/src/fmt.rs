@@ -250,19 +250,17 @@ pub fn file_name_part(s: &str) -> String {
 /// in another order than it reads) and the zero-width ones (which make two names look the same),
 /// as `\u{202e}`. Applied twice it changes nothing more.
 pub fn printable(s: &str) -> String {
-    if !s.chars().any(|c| c.is_control() || is_unseen(c)) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
+    use std::fmt::Write;
+    let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if is_unseen(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
+        let _ = match c {
+            '\n' => out.write_str("\\n"),
+            '\t' => out.write_str("\\t"),
+            '\r' => out.write_str("\\r"),
+            c if c.is_control() => write!(out, "\\x{:02x}", c as u32),
+            c if is_unseen(c) => write!(out, "\\u{{{:x}}}", c as u32),
+            c => out.write_char(c),
+        };
     }
     out
 }
