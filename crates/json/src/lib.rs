@@ -3,7 +3,7 @@
 //! Values keep object members in file order; numbers are f64. Errors name the line and column
 //! (1-based, columns counted in characters) of the offending byte.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -566,11 +566,13 @@ impl Writer {
         // the exponent only where JavaScript writes one too, before Display would print dozens of
         // digits.
         let a = v.abs();
-        if a != 0.0 && !(1e-6..1e21).contains(&a) {
-            self.raw(&format!("{v:e}"))
+        self.member();
+        let _ = if a != 0.0 && !(1e-6..1e21).contains(&a) {
+            write!(self.out, "{v:e}")
         } else {
-            self.raw(&format!("{v}"))
-        }
+            write!(self.out, "{v}")
+        };
+        self
     }
 
     pub fn opt_number(&mut self, v: Option<f64>) -> &mut Self {
@@ -581,7 +583,9 @@ impl Writer {
     }
 
     pub fn int(&mut self, v: i64) -> &mut Self {
-        self.raw(&v.to_string())
+        self.member();
+        let _ = write!(self.out, "{v}");
+        self
     }
 
     pub fn opt_int(&mut self, v: Option<i64>) -> &mut Self {
@@ -619,7 +623,7 @@ impl Writer {
                 '\u{8}' => self.out.push_str("\\b"),
                 '\u{c}' => self.out.push_str("\\f"),
                 c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
-                    self.out.push_str(&format!("\\u{:04x}", c as u32));
+                    let _ = write!(self.out, "\\u{:04x}", c as u32);
                 }
                 c => self.out.push(c),
             }
