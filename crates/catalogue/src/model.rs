@@ -380,8 +380,13 @@ impl TestResult {
     /// The log's number of each scored pass (`#### Pass N`): every pass run is numbered in run
     /// order, the replaced ones out of the score.
     pub fn scored_numbers(&self) -> Vec<usize> {
-        let run = self.passes.len() + self.replaced.len();
-        (1..=run).filter(|n| !self.replaced.iter().any(|r| r.number == *n)).collect()
+        let mut numbers = Vec::new();
+        for n in 1..=self.passes.len() + self.replaced.len() {
+            if !self.replaced.iter().any(|r| r.number == n) {
+                numbers.push(n);
+            }
+        }
+        numbers
     }
 
     /// Whether the test produced a score.
