@@ -10,15 +10,18 @@ use std::sync::OnceLock;
 /// that says so, never a panic (as std's `print!` on a full disk) nor silence (std's stdout
 /// hides a closed descriptor).
 pub fn print(s: &str) -> Result {
-    write_console(1, s.as_bytes())
-        .map_err(|e| Error::failed(format!("cannot write to stdout: {}", reason(&e))))
+    write_stdout(s, false)
 }
 
 /// Writes a table to stdout as [`print`] does, except that a reader that has stopped reading
 /// (a closed pipe: `| head`) is not an error: it had what it wanted.
 pub fn print_table(s: &str) -> Result {
+    write_stdout(s, true)
+}
+
+fn write_stdout(s: &str, closed_ok: bool) -> Result {
     match write_console(1, s.as_bytes()) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if closed_ok && e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         r => r.map_err(|e| Error::failed(format!("cannot write to stdout: {}", reason(&e)))),
     }
 }

@@ -25,14 +25,15 @@ pub use crate::fmt::printable as escaped;
 /// e.g. `duration`.
 pub fn parse_uint(what: &str, value: &OsString, min: u64, max: u64) -> Result<u64> {
     let s = value.to_str().ok_or_else(|| Error::usage(format!("invalid {what}: not valid UTF-8")))?;
-    let allowed = || format!("expected a whole number from {min} to {max}");
-    let t = s.trim();
-    if t.is_empty() {
-        return Err(Error::usage(format!("invalid {what} '': {}", allowed())));
-    }
-    match t.parse::<u64>() {
+    match s.trim().parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(Error::usage(format!("invalid {what} '{}': {}", escaped(s), allowed()))),
+        // A blank one shows as '', whatever blanks it was.
+        _ => {
+            let shown = if s.trim().is_empty() { String::new() } else { escaped(s) };
+            Err(Error::usage(format!(
+                "invalid {what} '{shown}': expected a whole number from {min} to {max}"
+            )))
+        }
     }
 }
 

@@ -171,8 +171,15 @@ pub fn compact(v: f64, prec: usize, width: usize) -> String {
     if fixed.len() <= width && !vanishes {
         return fixed;
     }
-    let sci = |p: usize| format!("{v:.p$e}");
-    (0..3).rev().map(sci).find(|s| s.len() <= width).unwrap_or_else(|| sci(0))
+    // The most decimals, of two down to none, that fit; none when nothing does.
+    let mut p = 2;
+    loop {
+        let sci = format!("{v:.p$e}");
+        if sci.len() <= width || p == 0 {
+            return sci;
+        }
+        p -= 1;
+    }
 }
 
 /// C's `%.<prec>g`.
@@ -250,19 +257,17 @@ pub fn file_name_part(s: &str) -> String {
 /// in another order than it reads) and the zero-width ones (which make two names look the same),
 /// as `\u{202e}`. Applied twice it changes nothing more.
 pub fn printable(s: &str) -> String {
-    if !s.chars().any(|c| c.is_control() || is_unseen(c)) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
+    use std::fmt::Write;
+    let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if is_unseen(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
+        let _ = match c {
+            '\n' => out.write_str("\\n"),
+            '\t' => out.write_str("\\t"),
+            '\r' => out.write_str("\\r"),
+            c if c.is_control() => write!(out, "\\x{:02x}", c as u32),
+            c if is_unseen(c) => write!(out, "\\u{{{:x}}}", c as u32),
+            c => out.write_char(c),
+        };
     }
     out
 }
@@ -301,23 +306,28 @@ pub fn cut_chars(s: &str, n: usize) -> String {
 /// `text`'s words in lines of at most `width` columns (a longer word alone on its line), the
 /// first begun with `first`, the rest with `rest`; each line ends in a newline.
 pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {
-    let mut s = String::new();
-    let mut line = String::from(first);
+    // Written straight into the text, the current line's width counted as it grows.
+    let mut s = String::from(first);
+    let mut cols = first.chars().count();
     let mut bare = true;
     for w in text.split_whitespace() {
-        if !bare && line.chars().count() + 1 + w.chars().count() > width {
-            s += &line;
+        let n = w.chars().count();
+        if !bare && cols + 1 + n > width {
             s.push('\n');
-            line = String::from(rest);
+            s += rest;
+            cols = rest.chars().count();
             bare = true;
         }
         if !bare {
-            line.push(' ');
+            s.push(' ');
+            cols += 1;
         }
-        line += w;
+        s += w;
+        cols += n;
         bare = false;
     }
-    s + &line + "\n"
+    s.push('\n');
+    s
 }
 
 #[cfg(test)]

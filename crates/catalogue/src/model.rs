@@ -380,8 +380,13 @@ impl TestResult {
     /// The log's number of each scored pass (`#### Pass N`): every pass run is numbered in run
     /// order, the replaced ones out of the score.
     pub fn scored_numbers(&self) -> Vec<usize> {
-        let run = self.passes.len() + self.replaced.len();
-        (1..=run).filter(|n| !self.replaced.iter().any(|r| r.number == *n)).collect()
+        let mut numbers = Vec::new();
+        for n in 1..=self.passes.len() + self.replaced.len() {
+            if !self.replaced.iter().any(|r| r.number == n) {
+                numbers.push(n);
+            }
+        }
+        numbers
     }
 
     /// Whether the test produced a score.
@@ -393,9 +398,15 @@ impl TestResult {
     /// same choice unless the host changed under it, in which case the static one is the one
     /// to name, since it is the one that makes the figure incomparable.
     pub fn exec_image(&self) -> Option<&ExecImage> {
-        let mut images = self.passes.iter().flat_map(|p| &p.copies).filter_map(|c| c.image.as_ref());
-        let first = images.next()?;
-        Some(images.find(|i| i.is_static()).unwrap_or(first))
+        let mut first = None;
+        for image in self.passes.iter().flat_map(|p| &p.copies).filter_map(|c| c.image.as_ref()) {
+            match first {
+                None => first = Some(image),
+                Some(_) if image.is_static() => return Some(image),
+                Some(_) => {}
+            }
+        }
+        first
     }
 }
 
@@ -579,13 +590,8 @@ impl Run {
         if let Some(n) = st.iterations.filter(|&n| n != 10) {
             why.push(format!("-i {n}: other pass counts than Run's 10 and 3"));
         }
-        let static_image = self
-            .runs
-            .iter()
-            .flat_map(|cr| &cr.results)
-            .filter_map(|r| Some((r, r.exec_image()?)))
-            .find(|(_, i)| i.is_static());
-        if let Some((r, _)) = static_image {
+        let mut results = self.runs.iter().flat_map(|cr| &cr.results);
+        if let Some(r) = results.find(|r| r.exec_image().is_some_and(ExecImage::is_static)) {
             why.push(format!("{} timed this static binary, not the dynamically linked C program", r.message));
         }
         why

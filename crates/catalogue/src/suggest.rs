@@ -13,21 +13,30 @@ pub fn closest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<
 #[inline(never)]
 fn closest_of<'a>(word: &str, names: Vec<&'a str>) -> Vec<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
-    let mut scored: Vec<(usize, &str)> = names
-        .into_iter()
-        .filter(|n| *n != word)
-        .filter_map(|n| {
-            let d = distance(word, n);
-            // A shared start of four or more (`dhrystone2`, `dhry2reg`) is close too.
-            let (w, m) = (word.trim_start_matches('-'), n.trim_start_matches('-'));
-            let common = w.chars().zip(m.chars()).take_while(|(a, b)| a == b).count();
-            let prefix = (word.len() >= 3 && n.starts_with(word)) || common >= 4;
-            (d <= limit || prefix).then_some((if prefix { d.min(limit) } else { d }, n))
-        })
-        .collect();
-    scored.sort_by_key(|&(d, n)| (d, n));
-    scored.dedup_by_key(|&mut (_, n)| n);
-    scored.into_iter().take(3).map(|(_, n)| n).collect()
+    let w = word.trim_start_matches('-');
+    let mut scored = Vec::new();
+    for n in names {
+        if n == word {
+            continue;
+        }
+        let d = distance(word, n);
+        // A shared start of four or more (`dhrystone2`, `dhry2reg`) is close too.
+        let common = w.chars().zip(n.trim_start_matches('-').chars()).take_while(|(a, b)| a == b).count();
+        let prefix = (word.len() >= 3 && n.starts_with(word)) || common >= 4;
+        if d <= limit || prefix {
+            scored.push((if prefix { d.min(limit) } else { d }, n));
+        }
+    }
+    // The three least (distance, name), each past the one before: no sort for so few, and a
+    // name listed twice is named once.
+    let mut best: Vec<(usize, &str)> = Vec::new();
+    while best.len() < 3 {
+        // Past the last one picked (None, before the first, is less than any).
+        let next = scored.iter().filter(|&s| best.last() < Some(s)).min();
+        let Some(&next) = next else { break };
+        best.push(next);
+    }
+    best.into_iter().map(|(_, n)| n).collect()
 }
 
 /// ` (did you mean a, b or c?)`, or nothing when no name is close.
@@ -42,22 +51,26 @@ pub fn did_you_mean(close: &[&str]) -> String {
 /// The optimal string alignment distance of `a` and `b`, by characters.
 fn distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    d[0] = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
+    // The table row by row in one vector: d(i, j) is at i * w + j; its first row and column
+    // are i + j, the other of the two being 0.
+    let w = b.len() + 1;
+    let mut d = vec![0; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v.min(d[(i - 2) * w + j - 2] + 1)
+                } else {
+                    v
+                }
+            };
         }
     }
-    d[a.len()][b.len()]
+    d[a.len() * w + b.len()]
 }
 
 #[cfg(test)]

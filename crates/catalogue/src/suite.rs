@@ -323,13 +323,19 @@ pub const INDEX4_TESTS: &[&str] = &[
 
 /// Expands a test or group name into test names, in order; None if the name is unknown.
 pub fn expand(name: &str) -> Option<Vec<&'static str>> {
+    let mut names = Vec::new();
     if name == "all" {
-        return Some(TESTS.iter().map(|t| t.name).collect());
+        for t in TESTS {
+            names.push(t.name);
+        }
+    } else if let Some((_, _, parts)) = GROUPS.iter().find(|(g, _, _)| *g == name) {
+        for p in *parts {
+            names.extend_from_slice(p);
+        }
+    } else {
+        names.push(test(name)?.name);
     }
-    if let Some((_, _, parts)) = GROUPS.iter().find(|(g, _, _)| *g == name) {
-        return Some(parts.iter().flat_map(|p| p.iter().copied()).collect());
-    }
-    test(name).map(|t| vec![t.name])
+    Some(names)
 }
 
 /// Every group name, for error messages.

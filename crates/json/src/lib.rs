@@ -3,7 +3,7 @@
 //! Values keep object members in file order; numbers are f64. Errors name the line and column
 //! (1-based, columns counted in characters) of the offending byte.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 /// Decimal text to f64, correctly rounded, without std's parser and its 10 KB table.
 pub mod decimal;
@@ -136,19 +136,19 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn err(&self, msg: impl Into<String>) -> ParseError {
+    fn err(&self, msg: &str) -> ParseError {
         self.err_at(self.i, msg)
     }
 
-    fn err_at(&self, at: usize, msg: impl Into<String>) -> ParseError {
+    fn err_at(&self, at: usize, msg: &str) -> ParseError {
         let before = &self.text[..floor_char(self.text, at)];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-        ParseError { line, column, msg: msg.into() }
+        ParseError { line, column, msg: msg.to_string() }
     }
 
     fn eof(&self, what: &str) -> ParseError {
-        self.err(format!("unexpected end of input in {what} (truncated file?)"))
+        self.err(&format!("unexpected end of input in {what} (truncated file?)"))
     }
 
     fn ws(&mut self) {
@@ -175,8 +175,7 @@ impl Parser<'_> {
         self.charge(COST)?;
         match self.s.get(self.i) {
             None => Err(self.eof("a value")),
-            Some(b'{') => self.nested(Parser::object),
-            Some(b'[') => self.nested(Parser::array),
+            Some(&b @ (b'{' | b'[')) => self.nested(b == b'{'),
             Some(b'"') => {
                 let s = self.string()?;
                 self.charge(s.len())?;
@@ -186,7 +185,7 @@ impl Parser<'_> {
             Some(b'f') => self.word("false", Value::Bool(false)),
             Some(b'n') => self.word("null", Value::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(_) => Err(self.err(format!("expected a value, found {}", self.found()))),
+            Some(_) => Err(self.err(&format!("expected a value, found {}", self.found()))),
         }
     }
 
@@ -198,12 +197,12 @@ impl Parser<'_> {
         }
     }
 
-    fn nested(&mut self, f: fn(&mut Self) -> Result<Value, ParseError>) -> Result<Value, ParseError> {
+    fn nested(&mut self, object: bool) -> Result<Value, ParseError> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.err(format!("nesting deeper than {MAX_DEPTH} levels")));
+            return Err(self.err(&format!("nesting deeper than {MAX_DEPTH} levels")));
         }
         self.depth += 1;
-        let v = f(self);
+        let v = self.container(object);
         self.depth -= 1;
         v
     }
@@ -217,108 +216,96 @@ impl Parser<'_> {
             self.i = self.s.len();
             Err(self.eof("a literal"))
         } else {
-            Err(self.err(format!("expected a value, found {}", self.found())))
+            Err(self.err(&format!("expected a value, found {}", self.found())))
         }
     }
 
-    fn object(&mut self) -> Result<Value, ParseError> {
+    /// An object or an array, from its opening bracket: one loop for both, an object's items
+    /// each with a member name before it.
+    fn container(&mut self, object: bool) -> Result<Value, ParseError> {
+        let (close, what) = if object { (b'}', "an object") } else { (b']', "an array") };
         self.i += 1;
-        let mut members = Vec::new();
+        let (mut members, mut items) = (Vec::new(), Vec::new());
         self.ws();
-        if self.s.get(self.i) == Some(&b'}') {
+        let mut more = self.s.get(self.i) != Some(&close);
+        if !more {
             self.i += 1;
-            return Ok(Value::Object(members));
         }
-        loop {
+        while more {
             self.ws();
-            match self.s.get(self.i) {
-                Some(b'"') => {}
-                None => return Err(self.eof("an object")),
-                Some(_) => {
-                    return Err(self.err(format!("expected a member name in quotes, found {}", self.found())))
-                }
-            }
-            let key = self.string()?;
-            self.charge(key.len() + COST)?;
-            self.ws();
-            match self.s.get(self.i) {
-                Some(b':') => self.i += 1,
-                None => return Err(self.eof("an object")),
-                Some(_) => {
-                    return Err(self.err(format!("expected ':' after a member name, found {}", self.found())))
-                }
-            }
-            self.ws();
-            let skip = matches!(self.s.get(self.i), Some(b'[' | b'{')) && self.skip.contains(&key.as_str());
+            let key = if object { self.member_name()? } else { String::new() };
+            let skip = object
+                && matches!(self.s.get(self.i), Some(b'[' | b'{'))
+                && self.skip.contains(&key.as_str());
             self.skipping += usize::from(skip);
             let v = self.value();
             self.skipping -= usize::from(skip);
             let v = if skip { v.map(|_| Value::Null)? } else { v? };
             if self.skipping == 0 {
-                members.push((key, v));
+                if object {
+                    members.push((key, v));
+                } else {
+                    items.push(v);
+                }
             }
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
-                Some(b'}') => {
+                Some(&c) if c == close => {
                     self.i += 1;
-                    members.shrink_to_fit();
-                    return Ok(Value::Object(members));
+                    more = false;
                 }
-                None => return Err(self.eof("an object")),
+                None => return Err(self.eof(what)),
                 Some(_) => {
-                    return Err(self.err(format!("expected ',' or '}}' in an object, found {}", self.found())))
+                    let found = self.found();
+                    return Err(
+                        self.err(&format!("expected ',' or '{}' in {what}, found {found}", close as char))
+                    );
                 }
             }
         }
+        members.shrink_to_fit();
+        items.shrink_to_fit();
+        Ok(if object { Value::Object(members) } else { Value::Array(items) })
     }
 
-    fn array(&mut self) -> Result<Value, ParseError> {
-        self.i += 1;
-        let mut items = Vec::new();
+    /// An object's member name and the ':' after it, the cursor on what follows.
+    fn member_name(&mut self) -> Result<String, ParseError> {
+        match self.s.get(self.i) {
+            Some(b'"') => {}
+            None => return Err(self.eof("an object")),
+            Some(_) => {
+                return Err(self.err(&format!("expected a member name in quotes, found {}", self.found())))
+            }
+        }
+        let key = self.string()?;
+        self.charge(key.len() + COST)?;
         self.ws();
-        if self.s.get(self.i) == Some(&b']') {
-            self.i += 1;
-            return Ok(Value::Array(items));
-        }
-        loop {
-            self.ws();
-            let v = self.value()?;
-            if self.skipping == 0 {
-                items.push(v);
-            }
-            self.ws();
-            match self.s.get(self.i) {
-                Some(b',') => self.i += 1,
-                Some(b']') => {
-                    self.i += 1;
-                    items.shrink_to_fit();
-                    return Ok(Value::Array(items));
-                }
-                None => return Err(self.eof("an array")),
-                Some(_) => {
-                    return Err(self.err(format!("expected ',' or ']' in an array, found {}", self.found())))
-                }
+        match self.s.get(self.i) {
+            Some(b':') => self.i += 1,
+            None => return Err(self.eof("an object")),
+            Some(_) => {
+                return Err(self.err(&format!("expected ':' after a member name, found {}", self.found())))
             }
         }
+        self.ws();
+        Ok(key)
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
-        let start = self.i;
-        if self.s.len() < start + 4 {
+        let Some(digits) = self.s.get(self.i..self.i + 4) else {
             self.i = self.s.len();
             return Err(self.eof("a \\u escape"));
+        };
+        let mut v = 0;
+        for &b in digits {
+            let Some(d) = char::from(b).to_digit(16) else {
+                return Err(self.err("expected four hex digits after \\u"));
+            };
+            v = v * 16 + d;
         }
-        let digits = std::str::from_utf8(&self.s[start..start + 4]).ok();
-        match digits.and_then(|d| {
-            u32::from_str_radix(d, 16).ok().filter(|_| d.bytes().all(|b| b.is_ascii_hexdigit()))
-        }) {
-            Some(v) => {
-                self.i += 4;
-                Ok(v)
-            }
-            None => Err(self.err("expected four hex digits after \\u")),
-        }
+        self.i += 4;
+        Ok(v)
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
@@ -361,7 +348,7 @@ impl Parser<'_> {
             Some(b'r') => '\r',
             Some(b't') => '\t',
             Some(b'u') => self.unicode_escape(esc)?,
-            Some(_) => return Err(self.err(format!("unknown escape \\{}", self.found().trim_matches('\'')))),
+            Some(_) => return Err(self.err(&format!("unknown escape \\{}", self.found().trim_matches('\'')))),
         };
         self.i += 1;
         Ok(c)
@@ -409,7 +396,7 @@ impl Parser<'_> {
                 digits(self);
             }
             None => return Err(self.eof("a number")),
-            Some(_) => return Err(self.err(format!("expected a digit, found {}", self.found()))),
+            Some(_) => return Err(self.err(&format!("expected a digit, found {}", self.found()))),
         }
         if self.s.get(self.i) == Some(&b'.') {
             self.i += 1;
@@ -438,7 +425,7 @@ impl Parser<'_> {
         if self.i >= self.s.len() {
             self.eof(what)
         } else {
-            self.err(format!("{msg}, found {}", self.found()))
+            self.err(&format!("{msg}, found {}", self.found()))
         }
     }
 }
@@ -582,11 +569,13 @@ impl Writer {
         // the exponent only where JavaScript writes one too, before Display would print dozens of
         // digits.
         let a = v.abs();
-        if a != 0.0 && !(1e-6..1e21).contains(&a) {
-            self.raw(&format!("{v:e}"))
+        self.member();
+        let _ = if a != 0.0 && !(1e-6..1e21).contains(&a) {
+            write!(self.out, "{v:e}")
         } else {
-            self.raw(&format!("{v}"))
-        }
+            write!(self.out, "{v}")
+        };
+        self
     }
 
     pub fn opt_number(&mut self, v: Option<f64>) -> &mut Self {
@@ -597,7 +586,9 @@ impl Writer {
     }
 
     pub fn int(&mut self, v: i64) -> &mut Self {
-        self.raw(&v.to_string())
+        self.member();
+        let _ = write!(self.out, "{v}");
+        self
     }
 
     pub fn opt_int(&mut self, v: Option<i64>) -> &mut Self {
@@ -635,7 +626,7 @@ impl Writer {
                 '\u{8}' => self.out.push_str("\\b"),
                 '\u{c}' => self.out.push_str("\\f"),
                 c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
-                    self.out.push_str(&format!("\\u{:04x}", c as u32));
+                    let _ = write!(self.out, "\\u{:04x}", c as u32);
                 }
                 c => self.out.push(c),
             }

@@ -30,6 +30,15 @@ struct Quota {
     what: String,
 }
 
+impl Quota {
+    /// Whether this quota allows fewer CPUs than `than` (any, when there is none).
+    fn tighter(&self, than: &Option<Quota>) -> bool {
+        than.as_ref().map_or(true, |t| {
+            u128::from(self.quota) * u128::from(t.period) < u128::from(t.quota) * u128::from(self.period)
+        })
+    }
+}
+
 /// The limit for this process. `affinity` is the affinity mask's CPUs (None if unknown).
 pub fn detect(roots: &Roots, affinity: Option<&[usize]>) -> Option<CpuLimit> {
     let cgroups = crate::sys::fd::host_text(&roots.proc.join("self/cgroup")).unwrap_or_default();
@@ -49,12 +58,8 @@ pub fn detect(roots: &Roots, affinity: Option<&[usize]>) -> Option<CpuLimit> {
                     cpuset = Some(found);
                 }
             }
-            if let Some(q) = group_quota(&dir, &rel, version) {
-                if quota.as_ref().map_or(true, |t| {
-                    u128::from(q.quota) * u128::from(t.period) < u128::from(t.quota) * u128::from(q.period)
-                }) {
-                    quota = Some(q);
-                }
+            if let Some(q) = group_quota(&dir, &rel, version).filter(|q| q.tighter(&quota)) {
+                quota = Some(q);
             }
         }
     }
@@ -248,10 +253,9 @@ fn group_quota(dir: &Path, rel: &str, version: u8) -> Option<Quota> {
             }
         };
         if let Some((quota, period, what)) = q.filter(|&(q, p, _)| q > 0 && p > 0) {
-            if best.as_ref().map_or(true, |b| {
-                u128::from(quota) * u128::from(b.period) < u128::from(b.quota) * u128::from(period)
-            }) {
-                best = Some(Quota { quota, period, what });
+            let q = Quota { quota, period, what };
+            if q.tighter(&best) {
+                best = Some(q);
             }
         }
     }

@@ -124,12 +124,19 @@ fn parse_stat(text: &str, ticks: f64, cpus: Option<&[usize]>) -> Option<Stat> {
     };
     let mut total: Option<Stat> = None;
     for line in text.lines().filter(|l| wanted(l)) {
-        let v: Vec<f64> = line.split_whitespace().skip(1).map(parse_f64).collect::<Option<_>>()?;
         // user nice system idle iowait irq softirq steal (guest time is inside user already).
-        let at = |i: usize| v.get(i).copied().unwrap_or(0.0);
+        let (mut busy, mut steal) = (0.0, 0.0);
+        for (i, f) in line.split_whitespace().skip(1).enumerate() {
+            let v = parse_f64(f)?;
+            match i {
+                0 | 1 | 2 | 5 | 6 => busy += v,
+                7 => steal += v,
+                _ => {}
+            }
+        }
         let t = total.get_or_insert(Stat { busy: 0.0, steal: 0.0, cpus: 0 });
-        t.busy += (at(0) + at(1) + at(2) + at(5) + at(6)) / ticks;
-        t.steal += at(7) / ticks;
+        t.busy += busy / ticks;
+        t.steal += steal / ticks;
         t.cpus += 1;
     }
     // The `cpu` line is all of them: the `cpuN` lines count them.
