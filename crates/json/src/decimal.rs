@@ -205,7 +205,7 @@ fn round(q: u64, b: i64, sticky: bool) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_f64;
+    use super::*;
 
     /// Ours against std's, bit for bit (std's parse is the oracle here only).
     fn check(s: &str) {
