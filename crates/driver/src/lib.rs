@@ -214,10 +214,12 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         };
         runner.lost.push(format!("cannot write the report to stdout: {}; {rest}", crate::error::reason(e)));
     }
+    // Every loss is said; the last one is the error, unless a signal's stop is.
+    let last = if stopped_by.is_some() { None } else { runner.lost.pop() };
+    for l in &runner.lost {
+        runner.console.note(l);
+    }
     if let Some(sig) = stopped_by {
-        for l in &runner.lost {
-            runner.console.note(l);
-        }
         return Err(Error::failed_with(
             128 + sig,
             format!("stopped by {}: the report holds every pass that finished{saved}", signals::name(sig)),
@@ -229,10 +231,7 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
             failed.push(format!("{} ({} x)", r.name, cr.copies));
         }
     }
-    if let Some((last, rest)) = runner.lost.split_last() {
-        for l in rest {
-            runner.console.note(l);
-        }
+    if let Some(last) = last {
         let also =
             if failed.is_empty() { String::new() } else { format!(" (and {} test(s) failed)", failed.len()) };
         return Err(Error::failed(format!("{last}{also}")));
