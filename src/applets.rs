@@ -31,12 +31,7 @@ pub struct Applet {
 /// driver's usual ones, never the binary's own directory.
 fn run_driver(mut argv: Vec<OsString>) -> Result {
     argv.remove(0);
-    let invoked = crate::selfexe::argv0().cloned().unwrap_or_default();
-    if std::path::Path::new(&invoked).file_name().is_some_and(|n| n == "Run") {
-        driver::main_as_run(&invoked, argv)
-    } else {
-        driver::main(argv)
-    }
+    driver::main_as_invoked(argv)
 }
 
 /// The programs' names, as `--install`, `--dropin` and the completions list them.

@@ -10,6 +10,14 @@ use crate::{options, output};
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
+/// The directory of the `Run` link this process was invoked through ([`run_home`]); None
+/// when argv[0] names no `Run`.
+pub(crate) fn invoked_run_home() -> Option<PathBuf> {
+    let invoked = crate::selfexe::argv0()?;
+    let argv0 = Path::new(invoked);
+    argv0.file_name().is_some_and(|n| n == "Run").then(|| run_home(argv0))
+}
+
 /// The directory of the `Run` that was invoked as `argv0`, as the shell found it: the
 /// directory part of the path, else the first PATH entry holding an executable regular file of
 /// that name (as execvp searches: a file there that may not be executed is passed over), else `.`.

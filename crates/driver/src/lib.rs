@@ -36,7 +36,7 @@ pub mod workdir;
 use crate::error::{Error, Result};
 use crate::model::Run;
 use base::version::{Semantics, SEMANTICS_VAR};
-use dirs::{make_directories, run_home, Dirs};
+use dirs::{invoked_run_home, make_directories, Dirs};
 use dryrun::print_dry_run;
 use options::{Options, Parsed};
 use output::{Console, Files};
@@ -45,7 +45,7 @@ use plan::{Estimate, Plan};
 use schedule::run_plan;
 use setup::{check_json_file, describe_host, new_run};
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use twin::exec_image;
 
 /// Whether `name` is a test or group name the driver knows.
@@ -55,19 +55,20 @@ pub fn knows(name: &str) -> bool {
 
 /// Runs tests as `Run` does; `args` excludes the program name.
 pub fn main(args: Vec<OsString>) -> Result {
-    main_in(args, None)
+    main_in(args, false)
 }
 
-/// The driver entered through a link named `Run` (`argv0`): as UnixBench's, its results and tmp
-/// directories default to `results/` and `tmp/` beside it, made when missing.
-pub fn main_as_run(argv0: &std::ffi::OsStr, args: Vec<OsString>) -> Result {
-    main_in(args, Some(run_home(Path::new(argv0))))
+/// The driver as this process was invoked: through a link named `Run` its results and tmp
+/// directories default, as UnixBench's, to `results/` and `tmp/` beside it, made when missing;
+/// else as [`main`]. (The link is looked at in `main_in`, so callers hold one small call.)
+pub fn main_as_invoked(args: Vec<OsString>) -> Result {
+    main_in(args, true)
 }
 
 /// The driver, step by step: the command line, the directories and the host, the plan (or
 /// just its description), the environment the copies inherit, the work and result
 /// directories, then the run and its conclusion.
-fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
+fn main_in(args: Vec<OsString>, as_invoked: bool) -> Result {
     let mut opts = match options::parse(args)? {
         Parsed::Help => return crate::error::print(&options::help()),
         Parsed::Version => return crate::error::print(&base::version::full()),
@@ -81,6 +82,7 @@ fn main_in(args: Vec<OsString>, home: Option<PathBuf>) -> Result {
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     // Checks both directories; creates nothing (the results directory is made further down,
     // once the work directory exists).
+    let home = as_invoked.then(invoked_run_home).flatten();
     let dirs = Dirs::prepare(&opts, home.as_deref())?;
     check_json_file(&mut opts)?;
     let system = describe_host(&opts);
@@ -212,10 +214,12 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
         };
         runner.lost.push(format!("cannot write the report to stdout: {}; {rest}", crate::error::reason(e)));
     }
+    // Every loss is said; the last one is the error, unless a signal's stop is.
+    let last = if stopped_by.is_some() { None } else { runner.lost.pop() };
+    for l in &runner.lost {
+        runner.console.note(l);
+    }
     if let Some(sig) = stopped_by {
-        for l in &runner.lost {
-            runner.console.note(l);
-        }
         return Err(Error::failed_with(
             128 + sig,
             format!("stopped by {}: the report holds every pass that finished{saved}", signals::name(sig)),
@@ -227,10 +231,7 @@ fn end_run(run: &Run, mut runner: Runner, stopped_by: Option<i32>) -> Result {
             failed.push(format!("{} ({} x)", r.name, cr.copies));
         }
     }
-    if let Some((last, rest)) = runner.lost.split_last() {
-        for l in rest {
-            runner.console.note(l);
-        }
+    if let Some(last) = last {
         let also =
             if failed.is_empty() { String::new() } else { format!(" (and {} test(s) failed)", failed.len()) };
         return Err(Error::failed(format!("{last}{also}")));
