@@ -470,7 +470,7 @@ pub fn html(ab: &AbRun) -> String {
         let _ = writeln!(s, "<h3>{}</h3>", copies_text(copies));
         s += &chart(&rows);
         s += "<table class=\"stack\">\n";
-        s += &crate::page::head_row(&heads);
+        crate::page::head_row(&mut s, &heads);
         for r in &rows {
             let p = r.paired;
             let (b, b_end) = if r.is_index { ("<b>", "</b>") } else { ("", "") };
@@ -488,7 +488,7 @@ pub fn html(ab: &AbRun) -> String {
             ];
             s += "<tr>\n";
             for (c, (h, right)) in cells.iter().zip(heads) {
-                s += &crate::page::cell(h, right, c);
+                crate::page::cell(&mut s, h, right, c);
             }
             s += "</tr>\n";
         }

@@ -307,7 +307,7 @@ pub fn stats_table(cr: &CopyRun) -> String {
     }
     let mut s =
         String::from("<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
-    s += &head_row(&STATS_HEAD);
+    head_row(&mut s, &STATS_HEAD);
     for r in results {
         let Some(st) = crate::stats::of_result(r) else { continue };
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
@@ -323,14 +323,14 @@ pub fn stats_table(cr: &CopyRun) -> String {
         ];
         s += "<tr>\n";
         for (i, (c, (h, right))) in cells.iter().zip(STATS_HEAD).enumerate() {
-            s += &cell(h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
+            cell(&mut s, h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
         }
         s += "</tr>\n";
     }
     for b in super::view::ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
         let _ = write!(s, "<tr>\n   <td colspan=7><b>{}:</b></td>\n", score_title(b));
-        s += &cell(STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
+        cell(&mut s, STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
         s += "</tr>\n";
     }
     s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
@@ -382,7 +382,7 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
     .collect();
     let mut s =
         String::from("<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
-    s += &head_row(&heads);
+    head_row(&mut s, &heads);
     for (r, n) in &measured {
         let mut cells = vec![
             format!("<b>{}</b>", escape(&r.message)),
@@ -398,7 +398,7 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
         }
         s += "<tr>\n";
         for (c, (h, right)) in cells.iter().zip(&heads) {
-            s += &cell(h, *right, c);
+            cell(&mut s, h, *right, c);
         }
         s += "</tr>\n";
     }
