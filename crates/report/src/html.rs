@@ -20,7 +20,7 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     s += &super::svg::section(run, &TestResult::disturbed);
     for cr in &run.runs {
         s += &block_of(run, cr, zone);
-        s += &stats_table(cr);
+        stats_table(&mut s, cr);
         s += &noise_table(cr, run.settings.noise);
     }
     s += &footer();
@@ -299,15 +299,14 @@ const STATS_HEAD: [(&str, bool); 8] = [
 ];
 
 /// The statistics of each scored test's kept passes, and each index's propagated interval:
-/// after each copy count's block.
-pub fn stats_table(cr: &CopyRun) -> String {
+/// after each copy count's block, onto `s`.
+pub fn stats_table(s: &mut String, cr: &CopyRun) {
     let results = scored(cr);
     if results.is_empty() {
-        return String::new();
+        return;
     }
-    let mut s =
-        String::from("<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
-    head_row(&mut s, &STATS_HEAD);
+    *s += "<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n";
+    head_row(s, &STATS_HEAD);
     for r in results {
         let Some(st) = crate::stats::of_result(r) else { continue };
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
@@ -321,19 +320,19 @@ pub fn stats_table(cr: &CopyRun) -> String {
             cv,
             interval(st.ci95, st.geomean),
         ];
-        s += "<tr>\n";
+        *s += "<tr>\n";
         for (i, (c, (h, right))) in cells.iter().zip(STATS_HEAD).enumerate() {
-            cell(&mut s, h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
+            cell(s, h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
         }
-        s += "</tr>\n";
+        *s += "</tr>\n";
     }
     for b in super::view::ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
         let _ = write!(s, "<tr>\n   <td colspan=7><b>{}:</b></td>\n", score_title(b));
-        cell(&mut s, STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
-        s += "</tr>\n";
+        cell(s, STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
+        *s += "</tr>\n";
     }
-    s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
+    *s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
           measured again is not one of them), and of them those kept (Run drops the worst third, \
           rounded down), which Run&#39;s table above heads <i>Iters.</i>; the statistics are of the \
           kept passes. Intervals: 95%, of the score as Run keeps the passes (a trimmed mean: the \
@@ -344,10 +343,9 @@ pub fn stats_table(cr: &CopyRun) -> String {
             let wander = escape(super::view::WANDER);
             let _ = write!(s, "An index&#39;s interval is the spread of the rounds&#39; indexes, and {wander}.");
         }
-        None => s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
+        None => *s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
     }
     let _ = write!(s, "</p>\n<p class=\"note\"><b>{}.</b></p>\n\n", escape(&super::view::rounds_note(cr)));
-    s
 }
 
 /// What else the host did while each scored test ran, summed over its passes: steal time and
@@ -403,27 +401,27 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
         s += "</tr>\n";
     }
     s += "</table></p>\n";
-    s += &noise_note(&measured, mhz);
+    noise_note(&mut s, &measured, mhz);
     s
 }
 
-/// What the noise table's shares are, why one can pass 100%, and where the MHz went.
-fn noise_note(measured: &[(&&TestResult, Noise)], mhz: bool) -> String {
-    let mut s = format!(
+/// What the noise table's shares are, why one can pass 100%, and where the MHz went, onto `s`.
+fn noise_note(s: &mut String, measured: &[(&&TestResult, Noise)], mhz: bool) {
+    let _ = write!(
+        s,
         "<p class=\"note\">Steal and other processes: CPU time taken from the copies, as a share of the \
          copies&#39; own CPU time, read from /proc/stat around each pass (never during it). A test is \
          disturbed above {:.0}%.",
         100.0 * crate::model::DISTURBED
     );
     if measured.iter().any(|(_, n)| n.steal_share() > 1.0 || n.foreign_share() > 1.0) {
-        s += " A share above 100%: other work used more CPU time than the copies themselves, as when the \
+        *s += " A share above 100%: other work used more CPU time than the copies themselves, as when the \
               copies mostly wait (on a pipe, on their children) or the host is busy.";
     }
     if !mhz {
-        s += " MHz: the CPU frequency is not known on this host (no cpufreq in /sys), so it is left out.";
+        *s += " MHz: the CPU frequency is not known on this host (no cpufreq in /sys), so it is left out.";
     }
-    s += "</p>\n\n";
-    s
+    *s += "</p>\n\n";
 }
 /// A test's verdict in the noise table: `disturbed` and why, and the passes measured again, or
 /// `no`.
@@ -617,7 +615,8 @@ mod tests {
     #[test]
     fn statistics_table() {
         let run = fixture::reference();
-        let t = stats_table(&run.runs[0]);
+        let mut t = String::new();
+        stats_table(&mut t, &run.runs[0]);
         assert!(t.starts_with("<h4>Statistics of the kept passes</h4>\n"), "{t}");
         assert_eq!(t.matches("<tr>\n   <td data-label=\"Test\"><b>").count(), 12);
         // Every column headed, and each cell named for a phone's stacked rows.
