@@ -21,7 +21,7 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     for cr in &run.runs {
         s += &block_of(run, cr, zone);
         stats_table(&mut s, cr);
-        s += &noise_table(cr, run.settings.noise);
+        noise_table(&mut s, cr, run.settings.noise);
     }
     s += &footer();
     s
@@ -351,19 +351,20 @@ pub fn stats_table(s: &mut String, cr: &CopyRun) {
 /// What else the host did while each scored test ran, summed over its passes: steal time and
 /// other processes' CPU as shares of the copies' CPU time, the load at its first pass's start and
 /// last pass's end, the copies' involuntary switches, the CPU frequency (a column only where
-/// some test has one); the disturbed marked.
-pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
+/// some test has one); the disturbed marked. Written onto `s`.
+pub fn noise_table(s: &mut String, cr: &CopyRun, tried: bool) {
     let results = scored(cr);
     if results.is_empty() {
-        return String::new();
+        return;
     }
     let measured: Vec<_> = results.iter().filter_map(|r| Some((r, r.noise()?))).collect();
     if measured.is_empty() && !tried {
-        return "<p class=\"note\">Noise: not read (UB_NOISE=off, or a run that did not record it).</p>\n\n"
-            .into();
+        *s += "<p class=\"note\">Noise: not read (UB_NOISE=off, or a run that did not record it).</p>\n\n";
+        return;
     }
     if measured.is_empty() {
-        return "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n".into();
+        *s += "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n";
+        return;
     }
     let mhz = measured.iter().any(|(_, n)| n.mhz.is_some());
     let heads: Vec<(&str, bool)> = [
@@ -378,9 +379,8 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
     .into_iter()
     .filter(|h| mhz || h.0 != "MHz")
     .collect();
-    let mut s =
-        String::from("<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
-    head_row(&mut s, &heads);
+    *s += "<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n";
+    head_row(s, &heads);
     for (r, n) in &measured {
         let mut cells = vec![
             format!("<b>{}</b>", escape(&r.message)),
@@ -394,15 +394,14 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
         if !mhz {
             cells.remove(5);
         }
-        s += "<tr>\n";
+        *s += "<tr>\n";
         for (c, (h, right)) in cells.iter().zip(&heads) {
-            cell(&mut s, h, *right, c);
+            cell(s, h, *right, c);
         }
-        s += "</tr>\n";
+        *s += "</tr>\n";
     }
-    s += "</table></p>\n";
-    noise_note(&mut s, &measured, mhz);
-    s
+    *s += "</table></p>\n";
+    noise_note(s, &measured, mhz);
 }
 
 /// What the noise table's shares are, why one can pass 100%, and where the MHz went, onto `s`.
@@ -470,7 +469,8 @@ mod tests {
                     vec![Replaced { pass: r.passes[0].clone(), why: Disturbance::Stopped, number: 1 }];
             }
         }
-        let t = noise_table(&run.runs[0], true);
+        let mut t = String::new();
+        noise_table(&mut t, &run.runs[0], true);
         assert!(t.contains("<td data-label=\"Disturbed\"><b>disturbed</b> (other processes)</td>"), "{t}");
         assert!(t.contains("<td data-label=\"Disturbed\">1 pass measured again: stopped</td>"), "{t}");
     }
@@ -747,7 +747,8 @@ mod tests {
     #[test]
     fn the_noise_table_heads_every_column_and_explains_its_shares() {
         let run = fixture::noisy();
-        let t = noise_table(&run.runs[1], true);
+        let mut t = String::new();
+        noise_table(&mut t, &run.runs[1], true);
         let head = &t[t.find("<tr class=\"head\">").unwrap()..];
         let head = &head[..head.find("</tr>").unwrap()];
         assert!(!head.contains("></th>") && head.contains(">Disturbed</th>"), "{head}");
@@ -760,7 +761,8 @@ mod tests {
         // At 1 copy no share passes 100%; a frequency known for one test brings the column.
         let mut one = run.runs[0].clone();
         one.results[0].passes[0].noise.as_mut().unwrap().mhz = Some(2400.0);
-        let t = noise_table(&one, true);
+        let mut t = String::new();
+        noise_table(&mut t, &one, true);
         assert!(!t.contains("A share above 100%") && !t.contains("MHz: the CPU"), "{t}");
         assert!(t.contains(">MHz</th>") && t.contains("<tt>2400</tt>") && t.contains("<tt>---</tt>"), "{t}");
         assert_eq!(t.matches("<td ").count(), 12 * 7, "{t}");
