@@ -1,7 +1,7 @@
 //! `compare --hosts`: a fleet's results in one table, a row per file (a host), sorted by the
 //! System Benchmarks Index Score at 1 copy, highest first (then by the N-copy index). Each row
 //! names the host as its system block does, so files fetched from many hosts line up with
-//! their identities. Built for hundreds of files: one pass over the sources, one sort.
+//! their identities. Built for hundreds of files: one pass over the sources.
 
 use super::source::Source;
 use crate::model::Category;
@@ -24,26 +24,27 @@ fn system_index(src: &Source, copies: usize) -> Option<(f64, bool)> {
 }
 
 pub(super) fn rows(sources: &[Source]) -> Vec<Row<'_>> {
-    let mut rows: Vec<Row> = sources
-        .iter()
-        .map(|src| {
-            let n = src.runs.iter().map(|r| r.copies).filter(|&c| c > 1).max();
-            let one = system_index(src, 1);
-            let many = n.and_then(|n| Some((n, system_index(src, n)?)));
-            Row {
-                src,
-                one: one.map(|o| o.0),
-                many: many.map(|(n, m)| (n, m.0)),
-                disturbed: [one.is_some_and(|o| o.1), many.is_some_and(|m| m.1 .1)],
-            }
-        })
-        .collect();
     let key = |r: &Row| (r.one.unwrap_or(-1.0), r.many.map_or(-1.0, |m| m.1));
-    // A total order (std's sort may panic on one that is not): highest first.
-    rows.sort_by(|a, b| {
-        let (a, b) = (key(a), key(b));
-        b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1))
-    });
+    let mut rows: Vec<Row> = Vec::with_capacity(sources.len());
+    for src in sources {
+        let n = src.runs.iter().map(|r| r.copies).filter(|&c| c > 1).max();
+        let one = system_index(src, 1);
+        let many = n.and_then(|n| Some((n, system_index(src, n)?)));
+        let row = Row {
+            src,
+            one: one.map(|o| o.0),
+            many: many.map(|(n, m)| (n, m.0)),
+            disturbed: [one.is_some_and(|o| o.1), many.is_some_and(|m| m.1 .1)],
+        };
+        // Highest first, ties in file order: each row goes after those it does not beat (a
+        // stable sort without a sort's code; total_cmp, as a NaN must not break the order).
+        let k = key(&row);
+        let at = rows.partition_point(|r| {
+            let rk = key(r);
+            rk.0.total_cmp(&k.0).then(rk.1.total_cmp(&k.1)).is_ge()
+        });
+        rows.insert(at, row);
+    }
     rows
 }
 

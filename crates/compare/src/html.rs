@@ -100,12 +100,12 @@ fn table(sources: &[Source]) -> String {
         "<h3>Files, by System Benchmarks Index Score at 1 copy</h3>\n<p><table class=\"stack\">\n",
     );
     let heads: Vec<(&str, bool)> = COLUMNS.iter().map(|c| (c.head, c.right)).collect();
-    s += &head_row(&heads);
+    head_row(&mut s, &heads);
     for r in fleet::rows(sources) {
         let k = place(sources, &r);
         s += "<tr>\n";
         for c in COLUMNS {
-            s += &cell(c.head, c.right, &escape((c.cell)(&r, k).as_deref().unwrap_or("---")));
+            cell(&mut s, c.head, c.right, &escape((c.cell)(&r, k).as_deref().unwrap_or("---")));
         }
         s += "</tr>\n";
     }
@@ -133,9 +133,10 @@ fn against_first(sources: &[Source]) -> String {
             "<h3>Against [1]: {}</h3>\n<p><table class=\"stack\">\n",
             super::table::table_title(t.copies)
         );
-        s += &head_row(&cols);
+        head_row(&mut s, &cols);
         for r in &t.rows {
-            let _ = write!(s, "<tr>\n{}", cell("test", false, &escape(&r.name)));
+            s += "<tr>\n";
+            cell(&mut s, "test", false, &escape(&r.name));
             for (k, other) in r.cells.iter().enumerate().skip(1) {
                 let d = if other.as_ref().is_some_and(|x| x.disturbed) { "d" } else { "" };
                 // The ratio's 95% interval where it was tested.
@@ -144,7 +145,7 @@ fn against_first(sources: &[Source]) -> String {
                     .map_or(String::new(), |x| format!(" ({:.1}-{:.1}%)", 100.0 * x.low, 100.0 * x.high));
                 let vs = super::table::vs_first(&r.cells[0], other);
                 let v = format!("<tt>{}{d}{ci}</tt>", escape(vs.trim_end()));
-                s += &cell(&heads[k - 1], true, &v);
+                cell(&mut s, &heads[k - 1], true, &v);
             }
             s += "</tr>\n";
         }

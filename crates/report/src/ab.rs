@@ -5,7 +5,7 @@
 //! and its interval against a line at 1). Every output says what each arm changed.
 
 use crate::model::{CopyRun, Run};
-use crate::svg::Esc;
+use crate::svg::{copies_text, Esc};
 use crate::{fmt, Format};
 use base::json::Writer;
 use scoring::paired::{self, Paired, Row};
@@ -67,11 +67,6 @@ fn markdown(ab: &AbRun) -> String {
     s + &crate::markdown::table(&separated(ab, '\t'))
 }
 
-/// `1 copy`, `2 copies`.
-fn copies_text(n: usize) -> String {
-    format!("{n} {}", if n == 1 { "copy" } else { "copies" })
-}
-
 /// A percent of a ratio's distance from 1, `9.8`.
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
@@ -82,7 +77,7 @@ fn pct(x: f64) -> String {
 /// the index: within +-2.1% (8 rounds)`.
 pub fn verdict(ab: &AbRun, what: &str, p: &Paired) -> String {
     let (a, b) = (&ab.arms[0].name, &ab.arms[1].name);
-    let rounds = format!("{} round{}", p.rounds, if p.rounds == 1 { "" } else { "s" });
+    let rounds = fmt::number(Some(p.rounds), "round", "rounds");
     if !p.marked {
         let within = (p.high - 1.0).max(1.0 - p.low);
         return format!(
@@ -475,7 +470,7 @@ pub fn html(ab: &AbRun) -> String {
         let _ = writeln!(s, "<h3>{}</h3>", copies_text(copies));
         s += &chart(&rows);
         s += "<table class=\"stack\">\n";
-        s += &crate::page::head_row(&heads);
+        crate::page::head_row(&mut s, &heads);
         for r in &rows {
             let p = r.paired;
             let (b, b_end) = if r.is_index { ("<b>", "</b>") } else { ("", "") };
@@ -493,7 +488,7 @@ pub fn html(ab: &AbRun) -> String {
             ];
             s += "<tr>\n";
             for (c, (h, right)) in cells.iter().zip(heads) {
-                s += &crate::page::cell(h, right, c);
+                crate::page::cell(&mut s, h, right, c);
             }
             s += "</tr>\n";
         }

@@ -20,8 +20,8 @@ pub fn render(run: &Run, now: i64, zone: Zone) -> String {
     s += &super::svg::section(run, &TestResult::disturbed);
     for cr in &run.runs {
         s += &block_of(run, cr, zone);
-        s += &stats_table(cr);
-        s += &noise_table(cr, run.settings.noise);
+        stats_table(&mut s, cr);
+        noise_table(&mut s, cr, run.settings.noise);
     }
     s += &footer();
     s
@@ -299,15 +299,14 @@ const STATS_HEAD: [(&str, bool); 8] = [
 ];
 
 /// The statistics of each scored test's kept passes, and each index's propagated interval:
-/// after each copy count's block.
-pub fn stats_table(cr: &CopyRun) -> String {
+/// after each copy count's block, onto `s`.
+pub fn stats_table(s: &mut String, cr: &CopyRun) {
     let results = scored(cr);
     if results.is_empty() {
-        return String::new();
+        return;
     }
-    let mut s =
-        String::from("<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
-    s += &head_row(&STATS_HEAD);
+    *s += "<h4>Statistics of the kept passes</h4>\n<p><table class=\"stack\" width=\"100%\">\n";
+    head_row(s, &STATS_HEAD);
     for r in results {
         let Some(st) = crate::stats::of_result(r) else { continue };
         let cv = st.cv.map_or("---".to_string(), |c| format!("{:.2}%", 100.0 * c));
@@ -321,19 +320,19 @@ pub fn stats_table(cr: &CopyRun) -> String {
             cv,
             interval(st.ci95, st.geomean),
         ];
-        s += "<tr>\n";
+        *s += "<tr>\n";
         for (i, (c, (h, right))) in cells.iter().zip(STATS_HEAD).enumerate() {
-            s += &cell(h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
+            cell(s, h, right, &if i == 0 { c.clone() } else { format!("<tt>{c}</tt>") });
         }
-        s += "</tr>\n";
+        *s += "</tr>\n";
     }
     for b in super::view::ordered_index(cr) {
         let ci = crate::stats::index_interval(b, &cr.results);
         let _ = write!(s, "<tr>\n   <td colspan=7><b>{}:</b></td>\n", score_title(b));
-        s += &cell(STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
-        s += "</tr>\n";
+        cell(s, STATS_HEAD[7].0, true, &format!("<tt>{}</tt>", interval(ci, b.score)));
+        *s += "</tr>\n";
     }
-    s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
+    *s += "</table></p>\n<p class=\"note\">Passes: those the score is made of (a disturbed pass \
           measured again is not one of them), and of them those kept (Run drops the worst third, \
           rounded down), which Run&#39;s table above heads <i>Iters.</i>; the statistics are of the \
           kept passes. Intervals: 95%, of the score as Run keeps the passes (a trimmed mean: the \
@@ -344,28 +343,28 @@ pub fn stats_table(cr: &CopyRun) -> String {
             let wander = escape(super::view::WANDER);
             let _ = write!(s, "An index&#39;s interval is the spread of the rounds&#39; indexes, and {wander}.");
         }
-        None => s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
+        None => *s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
     }
     let _ = write!(s, "</p>\n<p class=\"note\"><b>{}.</b></p>\n\n", escape(&super::view::rounds_note(cr)));
-    s
 }
 
 /// What else the host did while each scored test ran, summed over its passes: steal time and
 /// other processes' CPU as shares of the copies' CPU time, the load at its first pass's start and
 /// last pass's end, the copies' involuntary switches, the CPU frequency (a column only where
-/// some test has one); the disturbed marked.
-pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
+/// some test has one); the disturbed marked. Written onto `s`.
+pub fn noise_table(s: &mut String, cr: &CopyRun, tried: bool) {
     let results = scored(cr);
     if results.is_empty() {
-        return String::new();
+        return;
     }
     let measured: Vec<_> = results.iter().filter_map(|r| Some((r, r.noise()?))).collect();
     if measured.is_empty() && !tried {
-        return "<p class=\"note\">Noise: not read (UB_NOISE=off, or a run that did not record it).</p>\n\n"
-            .into();
+        *s += "<p class=\"note\">Noise: not read (UB_NOISE=off, or a run that did not record it).</p>\n\n";
+        return;
     }
     if measured.is_empty() {
-        return "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n".into();
+        *s += "<p class=\"note\">Noise: not measured (/proc/stat or the copies' resource usage could not be read).</p>\n\n";
+        return;
     }
     let mhz = measured.iter().any(|(_, n)| n.mhz.is_some());
     let heads: Vec<(&str, bool)> = [
@@ -380,9 +379,8 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
     .into_iter()
     .filter(|h| mhz || h.0 != "MHz")
     .collect();
-    let mut s =
-        String::from("<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n");
-    s += &head_row(&heads);
+    *s += "<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n";
+    head_row(s, &heads);
     for (r, n) in &measured {
         let mut cells = vec![
             format!("<b>{}</b>", escape(&r.message)),
@@ -396,34 +394,33 @@ pub fn noise_table(cr: &CopyRun, tried: bool) -> String {
         if !mhz {
             cells.remove(5);
         }
-        s += "<tr>\n";
+        *s += "<tr>\n";
         for (c, (h, right)) in cells.iter().zip(&heads) {
-            s += &cell(h, *right, c);
+            cell(s, h, *right, c);
         }
-        s += "</tr>\n";
+        *s += "</tr>\n";
     }
-    s += "</table></p>\n";
-    s += &noise_note(&measured, mhz);
-    s
+    *s += "</table></p>\n";
+    noise_note(s, &measured, mhz);
 }
 
-/// What the noise table's shares are, why one can pass 100%, and where the MHz went.
-fn noise_note(measured: &[(&&TestResult, Noise)], mhz: bool) -> String {
-    let mut s = format!(
+/// What the noise table's shares are, why one can pass 100%, and where the MHz went, onto `s`.
+fn noise_note(s: &mut String, measured: &[(&&TestResult, Noise)], mhz: bool) {
+    let _ = write!(
+        s,
         "<p class=\"note\">Steal and other processes: CPU time taken from the copies, as a share of the \
          copies&#39; own CPU time, read from /proc/stat around each pass (never during it). A test is \
          disturbed above {:.0}%.",
         100.0 * crate::model::DISTURBED
     );
     if measured.iter().any(|(_, n)| n.steal_share() > 1.0 || n.foreign_share() > 1.0) {
-        s += " A share above 100%: other work used more CPU time than the copies themselves, as when the \
+        *s += " A share above 100%: other work used more CPU time than the copies themselves, as when the \
               copies mostly wait (on a pipe, on their children) or the host is busy.";
     }
     if !mhz {
-        s += " MHz: the CPU frequency is not known on this host (no cpufreq in /sys), so it is left out.";
+        *s += " MHz: the CPU frequency is not known on this host (no cpufreq in /sys), so it is left out.";
     }
-    s += "</p>\n\n";
-    s
+    *s += "</p>\n\n";
 }
 /// A test's verdict in the noise table: `disturbed` and why, and the passes measured again, or
 /// `no`.
@@ -472,7 +469,8 @@ mod tests {
                     vec![Replaced { pass: r.passes[0].clone(), why: Disturbance::Stopped, number: 1 }];
             }
         }
-        let t = noise_table(&run.runs[0], true);
+        let mut t = String::new();
+        noise_table(&mut t, &run.runs[0], true);
         assert!(t.contains("<td data-label=\"Disturbed\"><b>disturbed</b> (other processes)</td>"), "{t}");
         assert!(t.contains("<td data-label=\"Disturbed\">1 pass measured again: stopped</td>"), "{t}");
     }
@@ -617,7 +615,8 @@ mod tests {
     #[test]
     fn statistics_table() {
         let run = fixture::reference();
-        let t = stats_table(&run.runs[0]);
+        let mut t = String::new();
+        stats_table(&mut t, &run.runs[0]);
         assert!(t.starts_with("<h4>Statistics of the kept passes</h4>\n"), "{t}");
         assert_eq!(t.matches("<tr>\n   <td data-label=\"Test\"><b>").count(), 12);
         // Every column headed, and each cell named for a phone's stacked rows.
@@ -748,7 +747,8 @@ mod tests {
     #[test]
     fn the_noise_table_heads_every_column_and_explains_its_shares() {
         let run = fixture::noisy();
-        let t = noise_table(&run.runs[1], true);
+        let mut t = String::new();
+        noise_table(&mut t, &run.runs[1], true);
         let head = &t[t.find("<tr class=\"head\">").unwrap()..];
         let head = &head[..head.find("</tr>").unwrap()];
         assert!(!head.contains("></th>") && head.contains(">Disturbed</th>"), "{head}");
@@ -761,7 +761,8 @@ mod tests {
         // At 1 copy no share passes 100%; a frequency known for one test brings the column.
         let mut one = run.runs[0].clone();
         one.results[0].passes[0].noise.as_mut().unwrap().mhz = Some(2400.0);
-        let t = noise_table(&one, true);
+        let mut t = String::new();
+        noise_table(&mut t, &one, true);
         assert!(!t.contains("A share above 100%") && !t.contains("MHz: the CPU"), "{t}");
         assert!(t.contains(">MHz</th>") && t.contains("<tt>2400</tt>") && t.contains("<tt>---</tt>"), "{t}");
         assert_eq!(t.matches("<td ").count(), 12 * 7, "{t}");

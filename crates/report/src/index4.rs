@@ -9,6 +9,7 @@
 //! Pure: scores in, text out; no measuring.
 
 use crate::baselines;
+use std::fmt::Write as _;
 
 /// The eleven 4.0 index tests, in 4.0's report order: the `index4` group of the catalogue.
 pub use crate::suite::INDEX4_TESTS;
@@ -84,15 +85,16 @@ pub fn compute(scores: &[(&str, f64)]) -> Index4 {
 /// The block as 4.0 printed it: a blank line, the "INDEX VALUES" title, the column heads, a
 /// blank line, a row per test, the rule and the FINAL SCORE line.
 pub fn format(block: &Index4) -> String {
-    let mut s = String::new();
-    s.push_str("\n                     INDEX VALUES            \n");
-    s.push_str(&format!("TEST{:40}BASELINE     RESULT      INDEX\n\n", ""));
+    let mut s = format!(
+        "\n                     INDEX VALUES            \nTEST{:40}BASELINE     RESULT      INDEX\n\n",
+        ""
+    );
     for r in &block.rows {
-        s.push_str(&format!("{:<40}  {:10.1} {:10.1} {:10.1}\n", r.name, r.baseline, r.result, r.index));
+        let _ = writeln!(s, "{:<40}  {:10.1} {:10.1} {:10.1}", r.name, r.baseline, r.result, r.index);
     }
-    s.push_str(&format!("              {:30}                     =========\n", ""));
+    let _ = writeln!(s, "              {:30}                     =========", "");
     if let Some(f) = block.final_score {
-        s.push_str(&format!("     FINAL SCORE      {:30}  {:20.1}\n", "", f));
+        let _ = writeln!(s, "     FINAL SCORE      {:30}  {:20.1}", "", f);
     }
     s
 }

@@ -104,19 +104,19 @@ fn phone_tables_css() -> String {
     s
 }
 
-/// The header row of a table of ours (not Run's): each column's name, right-aligned where marked.
-pub fn head_row(heads: &[(&str, bool)]) -> String {
-    let mut s = String::from("<tr class=\"head\">\n");
+/// The header row of a table of ours (not Run's), onto `s`: each column's name, right-aligned
+/// where marked.
+pub fn head_row(s: &mut String, heads: &[(&str, bool)]) {
+    *s += "<tr class=\"head\">\n";
     for (h, right) in heads {
         let _ = writeln!(s, "   <th align={}>{}</th>", if *right { "right" } else { "left" }, Esc(h));
     }
-    s += "</tr>\n";
-    s
+    *s += "</tr>\n";
 }
 
-/// A cell of a table of ours, `html` already escaped: it carries its column's name, which a
-/// phone shows beside it when the rows stack (the CSS of `table.stack`).
-pub fn cell(head: &str, right: bool, html: &str) -> String {
+/// A cell of a table of ours onto `s`, `html` already escaped: it carries its column's name,
+/// which a phone shows beside it when the rows stack (the CSS of `table.stack`).
+pub fn cell(s: &mut String, head: &str, right: bool, html: &str) {
     let align = if right { " align=right" } else { "" };
-    format!("   <td{align} data-label=\"{}\">{html}</td>\n", Esc(head))
+    let _ = writeln!(s, "   <td{align} data-label=\"{}\">{html}</td>", Esc(head));
 }
