@@ -508,13 +508,18 @@ impl Rounds<'_> {
     /// One pass of arm `k` of test `s`, with the work directory holding the test's files.
     fn arm_pass(&self, k: usize, runner: &mut Runner, s: &mut InRounds, round: usize) -> Step {
         let (t, wd) = (s.test, self.workdirs[k]);
-        if let Err(e) = wd.provide(t.name).and_then(|()| crate::hostcheck::once(t.name, wd)) {
-            wd.release(t.name);
+        if let Err(e) = wd.provide(t.name) {
             runner.out_of_rounds(s, Some(e.to_string()), None);
             return Step::Stop;
         }
         let step = match prepare(&self.arms[k], t, &runner.policy, wd) {
-            Ok(p) => runner.round_pass(s, &p, round),
+            Ok(p) => match crate::hostcheck::once(t.name, wd) {
+                Ok(()) => runner.round_pass(s, &p, round),
+                Err(e) => {
+                    runner.out_of_rounds(s, Some(e.to_string()), None);
+                    Step::Stop
+                }
+            },
             Err(why) => {
                 runner.out_of_rounds(s, None, Some(why));
                 Step::Skipped

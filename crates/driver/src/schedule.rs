@@ -246,11 +246,17 @@ fn with_files<R>(
     visit: impl FnOnce(&mut Runner, Prepared) -> R,
 ) -> std::io::Result<std::result::Result<R, String>> {
     workdir.provide(t.name)?;
-    if let Err(e) = crate::hostcheck::once(t.name, workdir) {
-        workdir.release(t.name);
-        return Err(e);
-    }
-    let r = prepare(t, &runner.policy, runner.semantics, workdir).map(|p| visit(runner, p));
+    // A test that will run has its host programs checked first; one skipped, not.
+    let r = match prepare(t, &runner.policy, runner.semantics, workdir) {
+        Ok(p) => match crate::hostcheck::once(t.name, workdir) {
+            Ok(()) => Ok(visit(runner, p)),
+            Err(e) => {
+                workdir.release(t.name);
+                return Err(e);
+            }
+        },
+        Err(why) => Err(why),
+    };
     workdir.release(t.name);
     Ok(r)
 }

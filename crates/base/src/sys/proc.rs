@@ -239,12 +239,15 @@ pub fn run_within(
 ) -> io::Result<(Vec<u8>, i32)> {
     use super::fd;
     let (r, w) = fd::pipe_cloexec()?;
-    let null = fd::open(OsStr::new("/dev/null"), libc::O_RDWR | libc::O_CLOEXEC, 0)?;
+    // Without /dev/null (a rescue root): stdin an empty pipe, stderr left as ours.
+    let null = fd::open(OsStr::new("/dev/null"), libc::O_RDWR | libc::O_CLOEXEC, 0).ok();
+    let (empty, _) = fd::pipe_cloexec()?;
     let pid = match fork()? {
         Fork::Child => {
-            let ready = fd::dup2(io.stdin.unwrap_or(null.raw()), 0)
+            let stdin = io.stdin.or(null.as_ref().map(|n| n.raw())).unwrap_or(empty.raw());
+            let ready = fd::dup2(stdin, 0)
                 .and_then(|_| fd::dup2(w.raw(), 1))
-                .and_then(|_| fd::dup2(null.raw(), 2))
+                .and_then(|_| null.as_ref().map_or(Ok(()), |n| fd::dup2(n.raw(), 2)))
                 .and_then(|_| io.cwd.map_or(Ok(()), super::dir::fchdir));
             if ready.is_ok() {
                 let _ = execv(path, argv);
@@ -253,7 +256,7 @@ pub fn run_within(
         }
         Fork::Parent(pid) => pid,
     };
-    drop((w, null));
+    drop((w, null, empty));
     let deadline = super::clock::monotonic() + secs;
     let (mut out, mut buf) = (Vec::new(), [0u8; 256]);
     while out.len() < cap {
