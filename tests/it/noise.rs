@@ -147,32 +147,38 @@ fn quiet_run(name: &str, args: &[&str], clean: impl Fn(&str, &str) -> bool) -> R
     Err(last)
 }
 
-/// A copy stopped with SIGSTOP for half of a pass, then let go: the pass is named `stopped`, not
-/// put on other processes, and with --remeasure it is measured again. Run alone, as the CPU hog
-/// test: on a busy machine the idle time a stop leaves is taken by others.
-#[test]
-#[ignore = "needs a quiet machine: make test runs it alone"]
-fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
-    let s = Scratch::new("noise-stop");
+/// A run of `syscall` at one copy, `-t SECS -i PASSES --remeasure`, its files in `s`.
+fn remeasured_syscall_run(s: &Scratch, secs: &str, passes: &str) -> std::process::Child {
     std::fs::create_dir_all(s.path().join("tmp")).unwrap();
     let mut c = Command::new(bin());
-    c.args(["-t", "3", "-i", "3", "-c", "1", "--remeasure", "syscall", "--json", "-q"]);
+    c.args(["-t", secs, "-i", passes, "-c", "1", "--remeasure", "syscall", "--json", "-q"]);
     c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
     c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME").env_remove("UB_NOISE");
-    let child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    // The first pass's copy, stopped half a second after it starts, for a second and a half.
+    c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+/// The pid of the first `syscall` copy of the run `child`, once it has started.
+fn first_copy(child: &std::process::Child) -> i32 {
     let t0 = std::time::Instant::now();
-    let copy = loop {
+    loop {
         if let Some(&pid) = copies_named(child.id(), "syscall").first() {
-            break pid;
+            return pid;
         }
         assert!(t0.elapsed().as_secs() < 30, "no copy started");
         std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let _ = Command::new("kill").args(["-STOP", &copy.to_string()]).status();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let _ = Command::new("kill").args(["-CONT", &copy.to_string()]).status();
+    }
+}
+
+/// Stops process `pid` `after` ms from now, for `stopped` ms.
+fn stop_for(pid: &str, after: u64, stopped: u64) {
+    std::thread::sleep(std::time::Duration::from_millis(after));
+    let _ = Command::new("kill").args(["-STOP", pid]).status();
+    std::thread::sleep(std::time::Duration::from_millis(stopped));
+    let _ = Command::new("kill").args(["-CONT", pid]).status();
+}
+
+/// The run's JSON and log, once `child` has ended well.
+fn json_and_log(s: &Scratch, child: std::process::Child) -> (String, String) {
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let results = s.path().join("results");
@@ -181,7 +187,20 @@ fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
         let mut f = f.filter(|p| p.extension().is_some_and(|e| e == ext));
         std::fs::read_to_string(f.next().unwrap()).unwrap()
     };
-    let (json, log) = (file("json"), file("log"));
+    (file("json"), file("log"))
+}
+
+/// A copy stopped with SIGSTOP for half of a pass, then let go: the pass is named `stopped`, not
+/// put on other processes, and with --remeasure it is measured again. Run alone, as the CPU hog
+/// test: on a busy machine the idle time a stop leaves is taken by others.
+#[test]
+#[ignore = "needs a quiet machine: make test runs it alone"]
+fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
+    let s = Scratch::new("noise-stop");
+    let child = remeasured_syscall_run(&s, "3", "3");
+    // The first pass's copy, stopped half a second after it starts, for a second and a half.
+    stop_for(&first_copy(&child).to_string(), 500, 1500);
+    let (json, log) = json_and_log(&s, child);
     assert!(json.contains("\"why\": \"stopped\""), "{json}");
     assert!(log.contains("#### Replaced: pass 1 (stopped), measured again"), "{log}");
     assert!(json.contains("\"disturbed\": false") && json.contains("\"remeasure\": true"), "{json}");
@@ -193,31 +212,10 @@ fn a_copy_stopped_for_part_of_a_pass_marks_it_stopped() {
 #[test]
 fn the_driver_stopped_during_a_pass_marks_it_stopped() {
     let s = Scratch::new("noise-driver-stop");
-    std::fs::create_dir_all(s.path().join("tmp")).unwrap();
-    let mut c = Command::new(bin());
-    c.args(["-t", "2", "-i", "2", "-c", "1", "--remeasure", "syscall", "--json", "-q"]);
-    c.arg("--results").arg(s.path().join("results")).arg("--tmpdir").arg(s.path().join("tmp"));
-    c.current_dir(s.path()).env_remove("UB_OUTPUT_FILE_NAME").env_remove("UB_NOISE");
-    let child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let t0 = std::time::Instant::now();
-    while copies_named(child.id(), "syscall").is_empty() {
-        assert!(t0.elapsed().as_secs() < 30, "no copy started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let driver = child.id().to_string();
-    let _ = Command::new("kill").args(["-STOP", &driver]).status();
-    std::thread::sleep(std::time::Duration::from_millis(1000));
-    let _ = Command::new("kill").args(["-CONT", &driver]).status();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let results = s.path().join("results");
-    let file = |ext: &str| {
-        let f = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
-        let mut f = f.filter(|p| p.extension().is_some_and(|e| e == ext));
-        std::fs::read_to_string(f.next().unwrap()).unwrap()
-    };
-    let (json, log) = (file("json"), file("log"));
+    let child = remeasured_syscall_run(&s, "2", "2");
+    first_copy(&child);
+    stop_for(&child.id().to_string(), 300, 1000);
+    let (json, log) = json_and_log(&s, child);
     assert!(json.contains("\"why\": \"stopped\"") && json.contains("\"driver_stopped\": true"), "{json}");
     assert!(log.contains("#### Replaced: pass 1 (stopped), measured again"), "{log}");
 }

@@ -184,17 +184,7 @@ fn references_to_the_original_point_into_docs() {
     for (i, t) in titles.iter().enumerate() {
         assert!(!titles[i + 1..].contains(t), "docs/ORIGINAL.md has two sections titled {t:?}");
     }
-    let mut files = Vec::new();
-    for dir in ["src", "crates", "tests", "bench", "docs", "data"] {
-        if root.join(dir).is_dir() {
-            all_files(&root.join(dir), &mut files);
-        }
-    }
-    for f in ["README.md", "ARCHITECTURE.md", "Makefile", "build.rs", "Cargo.toml", "baselines.txt"] {
-        if root.join(f).is_file() {
-            files.push(root.join(f));
-        }
-    }
+    let files = cited_files(root);
     // Spelt in pieces, so that this file does not match itself.
     let outside = [concat!("SPEC", ".md"), concat!("DECISIONS", ".md")];
     let needle = concat!("ORIGINAL", ".md,");
@@ -823,10 +813,14 @@ fn no_function_outside_the_ports_is_longer_than_a_screen() {
 /// Every file of the tree a reference may sit in: sources, tests, docs, the build's files.
 fn cited_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in ["src", "crates", "tests", "bench", "docs", ".cargo"] {
-        all_files(&root.join(dir), &mut files);
+    for dir in ["src", "crates", "tests", "bench", "docs", "data", ".cargo"] {
+        if root.join(dir).is_dir() {
+            all_files(&root.join(dir), &mut files);
+        }
     }
-    for f in ["README.md", "ARCHITECTURE.md", "Makefile", "arches.mk", "build.rs", "Cargo.toml"] {
+    for f in
+        ["README.md", "ARCHITECTURE.md", "Makefile", "arches.mk", "build.rs", "Cargo.toml", "baselines.txt"]
+    {
         files.push(root.join(f));
     }
     files.retain(|p| p.is_file());
@@ -871,11 +865,9 @@ fn code_map_paths(doc: &str) -> Vec<String> {
         let words: Vec<&str> = bullet.split('`').skip(1).step_by(2).collect();
         let Some(first) = words.first() else { continue };
         paths.push(first.to_string());
-        dir = match first.rsplit_once('/') {
-            Some((d, "")) => format!("{d}/"),
-            Some((d, _)) => format!("{d}/"),
-            None => dir,
-        };
+        if let Some((d, _)) = first.rsplit_once('/') {
+            dir = format!("{d}/");
+        }
         for w in &words[1..] {
             let rooted = ["src/", "crates/", "tests/", "bench/", "data/"].iter().any(|r| w.starts_with(r));
             if rooted && (w.ends_with(".rs") || w.ends_with('/')) {
