@@ -354,9 +354,13 @@ mod tests {
 
     #[test]
     fn random_against_std() {
+        // The other CPUs run these tests emulated, about 50 times slower (make test's qemu
+        // phases): what differs there (a 32-bit usize, the byte order) shows in the first
+        // thousands of cases.
+        let cases = if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) { 200_000 } else { 10_000 };
         let mut r = Rng(0x9E37_79B9_7F4A_7C15);
         let mut n = 0;
-        for i in 0..200_000 {
+        for i in 0..cases {
             match i % 5 {
                 0 | 1 => {
                     let x = f64::from_bits(r.next());
@@ -381,7 +385,7 @@ mod tests {
             }
             n += 1;
         }
-        assert!(n > 190_000);
+        assert!(n > cases * 95 / 100);
     }
 
     /// Midpoints in the subnormals and at the overflow threshold, each side of them.
