@@ -178,16 +178,20 @@ fn same_scores(sa: &[(usize, &str, f64)], sb: &[(usize, &str, f64)]) -> bool {
     !sa.is_empty() && sa.len() == sb.len() && sa.iter().zip(sb).all(|(x, y)| equal(x, y))
 }
 
-/// Every test's score, with its copy count and name, in that order.
+/// Every test's score, with its copy count and name, in that order (two runs of one copy count,
+/// which `table::compare` refuses, one after the other). By the two sorts the crate has already
+/// (`(usize, usize)`, `(&str, usize)`) rather than a third: an insertion in place, which it was,
+/// is quadratic (100,000 tests took 12 s).
 fn scores(s: &Source) -> Vec<(usize, &str, f64)> {
-    let mut v: Vec<(usize, &str, f64)> = Vec::new();
-    // Each put in its place, after its equals (a stable sort, without a sort's code).
-    for r in &s.runs {
-        for t in &r.tests {
-            let key = (r.copies, t.message.as_str());
-            let at = v.partition_point(|x| (x.0, x.1) <= key);
-            v.insert(at, (r.copies, t.message.as_str(), t.score));
-        }
+    let mut runs: Vec<(usize, usize)> = s.runs.iter().enumerate().map(|(k, r)| (r.copies, k)).collect();
+    runs.sort_unstable();
+    let mut v = Vec::new();
+    for (copies, k) in runs {
+        let tests = &s.runs[k].tests;
+        let mut names: Vec<(&str, usize)> =
+            tests.iter().enumerate().map(|(i, t)| (t.message.as_str(), i)).collect();
+        names.sort_unstable();
+        v.extend(names.into_iter().map(|(name, i)| (copies, name, tests[i].score)));
     }
     v
 }
