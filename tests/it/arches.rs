@@ -167,6 +167,7 @@ fn each_binary_runs_every_kernel_under_qemu() {
             // What execs another program runs it through binfmt_misc, which a container's
             // kernel may refuse to register.
             skip_on_this_host(
+                "binfmt_misc",
                 &format!("{}: execl and syscall exec", a.name),
                 &format!("no binfmt_misc entry for {}", a.qemu),
             );
@@ -212,6 +213,7 @@ fn each_binary_runs_a_short_index_under_qemu() {
     for a in arches() {
         if !binfmt(&a) {
             skip_on_this_host(
+                "binfmt_misc",
                 &format!("{}: short index", a.name),
                 &format!("no binfmt_misc entry for {}", a.qemu),
             );
@@ -344,7 +346,8 @@ fn the_twins_run_under_qemu_on_their_own_c_library() {
             }
         };
         if !binfmt(&a) {
-            skip_on_this_host(&format!("{} twins", a.name), &format!("no binfmt_misc entry for {}", a.qemu));
+            let (what, why) = (format!("{} twins", a.name), format!("no binfmt_misc entry for {}", a.qemu));
+            skip_on_this_host("binfmt_misc", &what, &why);
             continue;
         }
         for (family, loader, files) in twins {

@@ -905,3 +905,28 @@ fn the_code_map_names_every_source_file() {
         .collect();
     assert!(unnamed.is_empty(), "the code map does not name {unnamed:?}");
 }
+
+/// The rigs tests skip on this host are the table's (`common::OPTIONAL_RIGS`), each named by a
+/// literal at its call, and the table holds none that no test skips: a misspelt rig would
+/// fail make test only on a host that lacks it, and a stale one would allow a skip nothing needs.
+#[test]
+fn optional_rigs_are_the_ones_tests_skip() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("tests/it"), &mut files);
+    let table: Vec<&str> = crate::common::OPTIONAL_RIGS.iter().map(|&(r, _)| r).collect();
+    let (mut named, mut bad) = (Vec::new(), Vec::new());
+    // common.rs defines the function; every other file may call it.
+    for p in files.iter().filter(|p| !p.ends_with("common.rs")) {
+        let t = tokens(&std::fs::read_to_string(p).unwrap());
+        for w in t.windows(3).filter(|w| w[0].is("skip_on_this_host") && w[1].is_punct('(')) {
+            match &w[2].tok {
+                Tok::Lit(rig) if table.contains(&rig.as_str()) => named.push(rig.clone()),
+                other => bad.push(format!("{}:{}: {other:?}", p.display(), w[0].line)),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "a rig not among OPTIONAL_RIGS, or not named by a literal: {bad:?}");
+    let stale: Vec<&str> = table.into_iter().filter(|r| !named.iter().any(|n| n == r)).collect();
+    assert!(stale.is_empty(), "OPTIONAL_RIGS holds rigs no test skips: {stale:?}");
+}
