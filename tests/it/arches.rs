@@ -26,21 +26,56 @@ impl Arch {
     }
 }
 
+/// The binaries `UNIXBENCH_ARCHES` names; unset, a skip (which fails under make test). Set, it
+/// must name at least one: an empty list would pass every test here with nothing run.
 fn arches() -> Vec<Arch> {
     let Some(v) = std::env::var_os("UNIXBENCH_ARCHES") else {
         skip("arches", "UNIXBENCH_ARCHES not set (make test sets it)");
         return Vec::new();
     };
-    let v = v.to_string_lossy().into_owned();
-    v.split_whitespace()
-        .map(|e| {
-            let f: Vec<&str> = e.splitn(4, ':').collect();
-            assert_eq!(f.len(), 4, "UNIXBENCH_ARCHES entry {e:?} is not NAME:QEMU:CPU:PATH");
-            let bin = std::path::absolute(f[3]).unwrap();
-            assert!(bin.is_file(), "{}: {} is not built", f[0], bin.display());
-            Arch { name: f[0].into(), qemu: f[1].into(), cpu: f[2].into(), bin }
+    let v = v.to_string_lossy();
+    entries(&v)
+        .unwrap_or_else(|e| panic!("UNIXBENCH_ARCHES: {e}"))
+        .into_iter()
+        .map(|[name, qemu, cpu, path]| {
+            let bin = std::path::absolute(path).unwrap();
+            assert!(bin.is_file(), "{name}: {} is not built", bin.display());
+            Arch { name: name.into(), qemu: qemu.into(), cpu: cpu.into(), bin }
         })
         .collect()
+}
+
+/// The `NAME:QEMU:CPU:PATH` entries of a value of `UNIXBENCH_ARCHES`, space-separated; an error
+/// for an entry of another shape, or for a value that names none.
+fn entries(v: &str) -> Result<Vec<[&str; 4]>, String> {
+    let mut out = Vec::new();
+    for e in v.split_whitespace() {
+        let f: Vec<&str> = e.splitn(4, ':').collect();
+        match f[..] {
+            [name, qemu, cpu, path] if f.iter().all(|x| !x.is_empty()) => out.push([name, qemu, cpu, path]),
+            _ => return Err(format!("entry {e:?} is not NAME:QEMU:CPU:PATH")),
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("{v:?} names no binary (NAME:QEMU:CPU:PATH ...), so nothing would be tested"));
+    }
+    Ok(out)
+}
+
+/// An empty or blank list fails rather than passing with nothing run, and so does a malformed
+/// entry; a well-formed list is read entry by entry.
+#[test]
+fn an_empty_arches_list_is_refused() {
+    for v in ["", " ", " \t\n "] {
+        assert!(entries(v).unwrap_err().contains("names no binary"), "{v:?}");
+    }
+    assert!(entries("armv7:qemu-arm-static:cortex-a7").unwrap_err().contains("NAME:QEMU:CPU:PATH"));
+    assert!(entries("armv7::cortex-a7:x").is_err());
+    let two = entries(" armv7:qemu-arm-static:cortex-a7:a  s390x:qemu-s390x-static:max:b/c:d ").unwrap();
+    assert_eq!(
+        two,
+        [["armv7", "qemu-arm-static", "cortex-a7", "a"], ["s390x", "qemu-s390x-static", "max", "b/c:d"]]
+    );
 }
 
 /// Whether binfmt_misc runs this CPU's programs through qemu: the driver and execl exec the
@@ -167,6 +202,7 @@ fn each_binary_runs_every_kernel_under_qemu() {
             // What execs another program runs it through binfmt_misc, which a container's
             // kernel may refuse to register.
             skip_on_this_host(
+                "binfmt_misc",
                 &format!("{}: execl and syscall exec", a.name),
                 &format!("no binfmt_misc entry for {}", a.qemu),
             );
@@ -212,6 +248,7 @@ fn each_binary_runs_a_short_index_under_qemu() {
     for a in arches() {
         if !binfmt(&a) {
             skip_on_this_host(
+                "binfmt_misc",
                 &format!("{}: short index", a.name),
                 &format!("no binfmt_misc entry for {}", a.qemu),
             );
@@ -344,7 +381,8 @@ fn the_twins_run_under_qemu_on_their_own_c_library() {
             }
         };
         if !binfmt(&a) {
-            skip_on_this_host(&format!("{} twins", a.name), &format!("no binfmt_misc entry for {}", a.qemu));
+            let (what, why) = (format!("{} twins", a.name), format!("no binfmt_misc entry for {}", a.qemu));
+            skip_on_this_host("binfmt_misc", &what, &why);
             continue;
         }
         for (family, loader, files) in twins {

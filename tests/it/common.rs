@@ -10,18 +10,56 @@ use std::process::{Command, Output};
 /// to run: a skip there fails the test, naming what was missing, rather than passing untested.
 #[track_caller]
 pub fn skip(what: &str, why: &str) {
-    assert!(
-        std::env::var_os("UNIXBENCH_NO_SKIP").is_none(),
-        "{what}: cannot run, and make test needs it to: {why}"
-    );
+    assert!(!no_skip(), "{what}: cannot run, and make test needs it to: {why}");
     say(&format!("{what}: skipped: {why}"));
 }
 
-/// A skip that UNIXBENCH_NO_SKIP allows: what the test needs is a fact of the host that no
-/// recipe of the Makefile can provide (a binfmt_misc entry the kernel refuses, a CPU feature).
-/// Each caller says which.
-pub fn skip_on_this_host(what: &str, why: &str) {
+/// The rigs that `make test` may find missing, each with why no recipe of the Makefile can
+/// provide it: facts of the host's kernel or hardware. Any other rig fails under
+/// UNIXBENCH_NO_SKIP; the table is printed once a run, when one of these skips.
+pub const OPTIONAL_RIGS: [(&str, &str); 4] = [
+    (
+        "binfmt_misc",
+        "qemu-user runs what an emulated program execs only through a binfmt_misc entry, which \
+         make test registers but a container's kernel may refuse",
+    ),
+    (
+        "cgroup v1",
+        "a kernel that mounts only the unified hierarchy (cgroup v2) has no v1 cpu or cpuset \
+         controllers for a test to make a group in",
+    ),
+    ("2 CPUs", "a limit of one CPU changes nothing on a machine of one"),
+    (
+        "no CPU quota",
+        "a host that runs the tests under a CPU quota (a CI container's) has no unlimited group",
+    ),
+];
+
+/// A skip that UNIXBENCH_NO_SKIP allows only for a rig of [`OPTIONAL_RIGS`], named by `rig`:
+/// what the test needs is a fact of the host that no recipe of the Makefile can provide. The
+/// line says `WHAT: skipped on this host: WHY`.
+#[track_caller]
+pub fn skip_on_this_host(rig: &str, what: &str, why: &str) {
+    let optional = OPTIONAL_RIGS.iter().any(|&(r, _)| r == rig);
+    assert!(
+        optional || !no_skip(),
+        "{what}: cannot run, and make test needs it to: {why} (rig {rig:?} is not among \
+         common::OPTIONAL_RIGS)"
+    );
     say(&format!("{what}: skipped on this host: {why}"));
+    static TABLE: std::sync::Once = std::sync::Once::new();
+    TABLE.call_once(|| {
+        say("the rigs make test lets skip (tests/it/common.rs, OPTIONAL_RIGS):");
+        for (r, reason) in OPTIONAL_RIGS {
+            say(&format!("  {r}: {reason}"));
+        }
+    });
+}
+
+/// Whether `make test` runs us (UNIXBENCH_NO_SKIP), where no rig may be missing but the
+/// optional ones.
+fn no_skip() -> bool {
+    std::env::var_os("UNIXBENCH_NO_SKIP").is_some()
 }
 
 /// Straight to stderr, past the test harness's capture, which would hide a passing test's line.

@@ -1,6 +1,8 @@
 //! The CPU kernels as Run sees them: Dhrystone, Whetstone, the arith family and Hanoi print
 //! exactly their protocol lines on stderr (and Whetstone its C table on stdout), and refuse bad
-//! arguments with one line and exit status 2.
+//! arguments with one line and exit status 2. How fast they run is measured, not tested:
+//! bench/orderings.sh prints the orderings their loops imply (each arith variant slower than
+//! arithoh, Hanoi's 3 disks faster than 10, Dhrystone over 1000 loops a second).
 
 use crate::common::*;
 use std::process::{Child, Output, Stdio};
@@ -10,8 +12,8 @@ fn spawn(args: &[&str]) -> Child {
 }
 
 /// Asserts a counting kernel's whole output: exit 0, nothing on stdout, and on stderr the one
-/// line `COUNT|<n>|1|lps` with n a positive integer. Returns n.
-fn assert_lps(name: &str, o: &Output) -> u64 {
+/// line `COUNT|<n>|1|lps` with n a positive integer.
+fn assert_lps(name: &str, o: &Output) {
     let err = stderr(o);
     assert_eq!(o.status.code(), Some(0), "{name}: exit status; stderr: {err}");
     assert_eq!(stdout(o), "", "{name}: stdout");
@@ -23,16 +25,13 @@ fn assert_lps(name: &str, o: &Output) -> u64 {
     assert!(f[1].bytes().all(|b| b.is_ascii_digit()), "{name}: %ld count: {err:?}");
     let n: u64 = f[1].parse().unwrap();
     assert!(n > 0, "{name}: count {n}");
-    n
 }
 
 #[test]
 fn dhrystone_prints_one_count_line() {
     let kids: Vec<(&str, Child)> = ["dhry2reg", "dhry2"].iter().map(|&k| (k, spawn(&[k, "1"]))).collect();
     for (k, c) in kids {
-        let n = assert_lps(k, &c.wait_with_output().unwrap());
-        // Even a slow debug build does thousands of loops a second.
-        assert!(n > 1000, "{k}: {n}");
+        assert_lps(k, &c.wait_with_output().unwrap());
     }
 }
 
@@ -40,12 +39,8 @@ fn dhrystone_prints_one_count_line() {
 fn arith_family_prints_one_count_line_each() {
     let names = ["arithoh", "register", "short", "int", "long", "float", "double"];
     let kids: Vec<(&str, Child)> = names.iter().map(|&k| (k, spawn(&[k, "1"]))).collect();
-    let counts: Vec<(&str, u64)> =
-        kids.into_iter().map(|(k, c)| (k, assert_lps(k, &c.wait_with_output().unwrap()))).collect();
-    // arithoh is the bare loop; every other variant does 100 divisions per loop on top of it.
-    let oh = counts[0].1;
-    for &(k, n) in &counts[1..] {
-        assert!(n < oh, "{k} ({n}) should be slower than arithoh ({oh})");
+    for (k, c) in kids {
+        assert_lps(k, &c.wait_with_output().unwrap());
     }
 }
 
@@ -53,10 +48,8 @@ fn arith_family_prints_one_count_line_each() {
 fn hanoi_prints_one_count_line() {
     let default = spawn(&["hanoi", "1"]);
     let three = spawn(&["hanoi", "1", "3"]);
-    let n10 = assert_lps("hanoi 1", &default.wait_with_output().unwrap());
-    let n3 = assert_lps("hanoi 1 3", &three.wait_with_output().unwrap());
-    // 7 moves a loop against 1023.
-    assert!(n3 > n10, "3 disks ({n3}) should loop faster than 10 ({n10})");
+    assert_lps("hanoi 1", &default.wait_with_output().unwrap());
+    assert_lps("hanoi 1 3", &three.wait_with_output().unwrap());
 }
 
 /// Parses a right-aligned fixed-width number field.
@@ -105,6 +98,10 @@ fn whetstone_prints_the_c_layout_and_protocol() {
         i += 1;
     }
     assert!((2..=11).contains(&i), "1 to 10 calibration lines");
+    // The rule, whatever the CPU's speed: calibration ends at the first run over 0.5 s, or
+    // after the tenth (the seconds printed to 0.01: 0.50 may be either side).
+    let secs_of = |l: &str| field(l, 0, 11);
+    assert!(lines[1..i - 1].iter().all(|l| secs_of(l) <= 0.5), "{:?}", &lines[1..i]);
     assert_eq!(lines[i], "");
     let xtra: u64 = lines[i + 1]
         .strip_prefix("Use ")
@@ -116,7 +113,7 @@ fn whetstone_prints_the_c_layout_and_protocol() {
     // The measured run is scaled from the last calibration run to 1 s, not 10: xtra = 1 x its
     // passes / its seconds (printed to 0.01 s, hence the tolerance).
     let (secs, calibrated) = last;
-    assert!(secs >= 0.5, "calibration ends past 0.5 s: {secs}");
+    assert!(secs >= 0.5 || i == 11, "calibration ends past 0.5 s or after 10 runs: {secs}");
     let want = calibrated / secs;
     assert!((xtra as f64 - want).abs() <= want * 0.02 + 1.0, "Use {xtra} after {calibrated} in {secs} s");
     assert_eq!(

@@ -106,6 +106,7 @@ fn ready(rig: &str, controller: &str) -> bool {
     if v1_group(controller).is_none() {
         // A fact of the host's kernel: a unified hierarchy has no v1 controllers to make.
         crate::common::skip_on_this_host(
+            "cgroup v1",
             &format!("rig {rig}"),
             &format!("no cgroup v1 hierarchy with the {controller} controller"),
         );
@@ -113,6 +114,7 @@ fn ready(rig: &str, controller: &str) -> bool {
     }
     if affinity_cpus() < 2 {
         crate::common::skip_on_this_host(
+            "2 CPUs",
             &format!("rig {rig}"),
             "fewer than 2 CPUs: a limit of one changes nothing",
         );
@@ -184,6 +186,7 @@ fn a_group_without_limits_changes_nothing() {
     let quota = std::fs::read_to_string(ours.join("cpu.cfs_quota_us")).unwrap_or_default();
     if quota.trim() != "-1" {
         return crate::common::skip_on_this_host(
+            "no CPU quota",
             "rig cgroup-none",
             "the tests already run under a CPU quota",
         );

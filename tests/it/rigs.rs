@@ -209,6 +209,7 @@ fn aarch64_binary_runs_its_kernels_under_emulation() {
     if !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
         // make test registers the entry; a container's kernel may refuse it.
         return crate::common::skip_on_this_host(
+            "binfmt_misc",
             "rig aarch64 driver",
             "binfmt_misc has no qemu-aarch64 entry, so emulated kernels cannot be exec'd",
         );
@@ -588,6 +589,7 @@ mod twins {
         if !Path::new("/proc/sys/fs/binfmt_misc/qemu-aarch64").exists() {
             // make test registers the entry; a container's kernel may refuse it.
             return crate::common::skip_on_this_host(
+                "binfmt_misc",
                 "rig aarch64 twins",
                 "no binfmt_misc entry to exec the twin",
             );

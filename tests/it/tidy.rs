@@ -1,5 +1,10 @@
 //! Tidy checks on the source tree itself: invariants that review would otherwise have to catch.
+//! The checks of code read it as tokens (`lex`): comments and literals are no code, and paths
+//! are read whole, however a `use` groups them. Each says what it cannot see.
 
+mod lex;
+
+use lex::{closing, paths, tokens, without_test_items, Tok, Token};
 use std::path::{Path, PathBuf};
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -43,7 +48,9 @@ fn all_rust_files() -> Vec<PathBuf> {
 const SYS: &str = "crates/base/src/sys";
 
 /// `unsafe` lives in the sys module only: kernels and the driver call its thin, documented
-/// wrappers.
+/// wrappers. The word as a token, wherever it stands (a block, a function, an impl); the tables
+/// that build scripts generate and `include!` from OUT_DIR are not read (they are data, and
+/// the build scripts that write them are).
 #[test]
 fn unsafe_only_in_sys() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -52,15 +59,16 @@ fn unsafe_only_in_sys() {
     let offenders: Vec<String> = files
         .iter()
         .filter(|p| !p.starts_with(root.join(SYS)))
-        .filter(|p| {
-            std::fs::read_to_string(p).unwrap().lines().any(|l| {
-                let code = l.split("//").next().unwrap_or("");
-                code.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "unsafe")
-            })
+        .filter_map(|p| {
+            let t = tokens(&std::fs::read_to_string(p).unwrap());
+            let at = t.iter().find(|t| t.is("unsafe"))?.line;
+            Some(format!("{}:{at}", p.strip_prefix(root).unwrap().display()))
         })
-        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
         .collect();
-    assert!(offenders.is_empty(), "unsafe outside {SYS}: {offenders:?}");
+    assert!(
+        offenders.is_empty(),
+        "unsafe outside {SYS}: {offenders:?} (code generated into OUT_DIR is not read here)"
+    );
 }
 
 /// Every file is opened through `sys::fd::open_file` (non-blocking, kind checked on the
@@ -68,18 +76,29 @@ fn unsafe_only_in_sys() {
 /// block the tool or be written through: no other way to open a file outside `sys` and the
 /// tests. The raw open (`fd::open`, `open_c`) is for the devices and the kernels' own files in
 /// the private directories they made, opened with their C programs' flags, in these files only.
+///
+/// Read as paths, however written: `std::fs::File::create(`, `File::options()`,
+/// `OpenOptions::new()`, `fs::write`, called, passed as a function or imported (whose bare call
+/// the import names), through a `use ... as` rename too; a glob import of `fs` or `fd`, past
+/// which a bare name could hide, is refused. It cannot see a type alias of `File` (`type F =
+/// File; F::open`), nor a path a macro pastes together; the items compiled for tests only make
+/// their fixtures as they like.
 #[test]
 fn every_file_is_opened_through_open_file() {
-    const OTHER_OPENS: &[&str] = &[
-        "File::open(",
-        "File::create(",
-        "OpenOptions",
-        "fs::read(",
-        "fs::read_to_string(",
-        "fs::write(",
-        "fs::copy(",
+    const OTHER_OPENS: &[&[&str]] = &[
+        &["File", "open"],
+        &["File", "create"],
+        &["File", "create_new"],
+        &["File", "options"],
+        &["OpenOptions"],
+        &["fs", "read"],
+        &["fs", "read_to_string"],
+        &["fs", "write"],
+        &["fs", "copy"],
     ];
-    const RAW_OPENS: &[&str] = &["fd::open(", "open_c("];
+    const RAW_OPENS: &[&[&str]] = &[&["fd", "open"], &["open_c"]];
+    // Globbed, these would let a bare `open(` or `read(` through.
+    const NO_GLOB: &[&str] = &["fs", "fd"];
     // /dev/null for the copies; fstime's and lmbench's own files and /dev/zero, timed as C's.
     const RAW_ALLOWED: &[&str] = &[
         "crates/driver/src/exec.rs",
@@ -91,43 +110,97 @@ fn every_file_is_opened_through_open_file() {
     let mut offenders = Vec::new();
     for p in all_rust_files().iter().filter(|p| !p.starts_with(root.join(SYS)) && !p.ends_with("build.rs")) {
         let name = p.strip_prefix(root).unwrap().display().to_string();
-        let text = std::fs::read_to_string(p).unwrap();
-        // The unit tests at the end of a file make their fixtures as they like.
-        let code = text.split("#[cfg(test)]\nmod ").next().unwrap();
-        for (n, line) in code.lines().enumerate() {
-            let line = line.split("//").next().unwrap_or("");
-            let raw = !RAW_ALLOWED.contains(&name.as_str()) && RAW_OPENS.iter().any(|o| line.contains(o));
-            if raw || OTHER_OPENS.iter().any(|o| line.contains(o)) {
-                offenders.push(format!("{name}:{}: {}", n + 1, line.trim()));
+        let code = without_test_items(&tokens(&std::fs::read_to_string(p).unwrap()));
+        for path in paths(&code) {
+            let raw = !RAW_ALLOWED.contains(&name.as_str()) && RAW_OPENS.iter().any(|o| path.contains(o));
+            let glob = NO_GLOB.iter().any(|&m| path.contains(&[m, "*"]));
+            if raw || glob || OTHER_OPENS.iter().any(|o| path.contains(o)) {
+                offenders.push(format!("{name}:{}: {}", path.line, path.segments.join("::")));
             }
         }
     }
-    assert!(offenders.is_empty(), "files opened past sys::fd::open_file: {offenders:#?}");
+    assert!(
+        offenders.is_empty(),
+        "files opened past sys::fd::open_file (a type alias of File, or a path a macro pastes \
+         together, would not show here): {offenders:#?}"
+    );
 }
 
-/// Every unsafe block in the sys module says why it is sound.
+/// Where `unsafe` in `text` lacks its note: a block (or an impl, a trait, an extern block)
+/// without a `SAFETY` comment on its line or the four above, saying why it is sound; a
+/// function without a `# Safety` section in its doc comment, saying what its callers must
+/// hold. An `unsafe fn(...)` pointer type needs neither, nor an unsafe attribute
+/// (`#[unsafe(no_mangle)]`), which its module's doc answers for. Returns `LINE: what`.
+fn safety_problems(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let toks = tokens(text);
+    let mut out = Vec::new();
+    for (k, t) in toks.iter().enumerate().filter(|(_, t)| t.is("unsafe")) {
+        if k >= 2 && toks[k - 1].is_punct('[') && toks[k - 2].is_punct('#') {
+            continue;
+        }
+        // `unsafe extern "C" fn name` is an unsafe function too.
+        let mut f = k + 1;
+        if toks.get(f).is_some_and(|t| t.is("extern")) {
+            f += 1 + usize::from(matches!(toks.get(f + 1).map(|t| &t.tok), Some(Tok::Lit(_))));
+        }
+        let is_fn = toks.get(f).is_some_and(|t| t.is("fn"));
+        let named = toks.get(f + 1).is_some_and(|t| matches!(t.tok, Tok::Ident(_)));
+        let at = t.line;
+        if is_fn && named {
+            let mut doc = lines[..at - 1].iter().rev().take_while(|l| {
+                let l = l.trim_start();
+                l.starts_with("///") || l.starts_with("#[")
+            });
+            if !doc.any(|l| l.trim() == "/// # Safety") {
+                out.push(format!("{at}: an unsafe fn without a `# Safety` section in its doc comment"));
+            }
+        } else if !is_fn && !lines[(at - 1).saturating_sub(4)..at].iter().any(|l| is_safety_note(l)) {
+            out.push(format!("{at}: unsafe without a SAFETY note on its line or the four above"));
+        }
+    }
+    out
+}
+
+/// Whether a line holds a `SAFETY` comment (a `//` comment that names it).
+fn is_safety_note(line: &str) -> bool {
+    line.split_once("//").is_some_and(|(_, comment)| comment.contains("SAFETY"))
+}
+
+/// Every unsafe block in the sys module says why it is sound, and every unsafe function what
+/// its callers must hold. The body of an unsafe function is no unsafe block (edition 2021):
+/// sys denies `unsafe_op_in_unsafe_fn`, so that each unsafe operation in one is a block of its
+/// own, with its note.
 #[test]
 fn every_unsafe_block_has_a_safety_note() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let module = std::fs::read_to_string(root.join(SYS).join("mod.rs")).unwrap();
+    assert!(
+        code_text(&tokens(&module)).contains("#![deny(unsafe_op_in_unsafe_fn)]"),
+        "{SYS}/mod.rs should deny unsafe_op_in_unsafe_fn"
+    );
     let mut files = Vec::new();
     rust_files(&root.join(SYS), &mut files);
     assert!(!files.is_empty(), "no sources under {SYS}");
+    let mut problems = Vec::new();
     for p in files {
-        let text = std::fs::read_to_string(&p).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, l) in lines.iter().enumerate() {
-            let code = l.split("//").next().unwrap_or("");
-            if code.contains("unsafe {") || code.contains("unsafe{") {
-                let window = &lines[i.saturating_sub(4)..=i];
-                assert!(
-                    window.iter().any(|w| w.contains("SAFETY")),
-                    "{}:{}: unsafe block without a SAFETY note nearby",
-                    p.display(),
-                    i + 1
-                );
-            }
-        }
+        let name = p.strip_prefix(root).unwrap().display().to_string();
+        problems.extend(
+            safety_problems(&std::fs::read_to_string(&p).unwrap()).iter().map(|e| format!("{name}:{e}")),
+        );
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The tokens written out without spaces, to find a construct however it is spaced.
+fn code_text(toks: &[Token]) -> String {
+    toks.iter()
+        .map(|t| match &t.tok {
+            Tok::Ident(w) => w.clone(),
+            Tok::Punct(c) => c.to_string(),
+            Tok::Lit(l) => format!("{l:?}"),
+        })
+        .collect()
 }
 
 /// Every file under `dir`, recursively.
@@ -253,14 +326,25 @@ fn original_baselines_match_baselines_txt() {
 }
 
 /// The names in one dependency table (`[dependencies]`, `[dev-dependencies]`, ...) of a manifest,
-/// each with whether it is a path dependency (a member of this workspace).
+/// each with whether it is a path dependency (a member of this workspace): the table's lines,
+/// and the tables of their own (`[dependencies.NAME]`). Headers as Cargo writes them, each
+/// alone on its line.
 fn dependency_table(toml: &str, table: &str) -> Vec<(String, bool)> {
-    let Some(body) = toml.split(&format!("\n[{table}]\n")).nth(1) else { return Vec::new() };
-    body.lines()
-        .take_while(|l| !l.starts_with('['))
-        .filter_map(|l| l.split_once('=').map(|(n, v)| (n.trim().to_string(), v.contains("path ="))))
-        .filter(|(n, _)| !n.is_empty() && !n.starts_with('#'))
-        .collect()
+    let mut deps: Vec<(String, bool)> = match toml.split(&format!("\n[{table}]\n")).nth(1) {
+        Some(body) => body
+            .lines()
+            .take_while(|l| !l.starts_with('['))
+            .filter_map(|l| l.split_once('=').map(|(n, v)| (n.trim().to_string(), v.contains("path ="))))
+            .filter(|(n, _)| !n.is_empty() && !n.starts_with('#'))
+            .collect(),
+        None => Vec::new(),
+    };
+    for section in toml.split(&format!("\n[{table}.")).skip(1) {
+        let (name, body) = section.split_once("]\n").unwrap_or((section, ""));
+        let body = body.split("\n[").next().unwrap_or("");
+        deps.push((name.trim().to_string(), body.lines().any(|l| l.trim_start().starts_with("path ="))));
+    }
+    deps
 }
 
 /// Only the three allowed dependencies, in every package of the workspace; the packages depend
@@ -506,17 +590,11 @@ fn compare_names_no_exporter_of_report() {
     assert!(files.len() > 3, "compare's sources found");
     let mut named = Vec::new();
     for p in files {
-        let text = std::fs::read_to_string(&p).unwrap();
-        // Its tests may, to read back what they write; comments may name them.
-        let text = text.split("\n#[cfg(test)]").next().unwrap_or("");
-        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
-            for e in exporters.iter() {
-                let path = format!("report::{e}");
-                if line.match_indices(&path).any(|(i, _)| {
-                    !line[i + path.len()..].starts_with(|c: char| c == '_' || c.is_alphanumeric())
-                }) {
-                    named.push(format!("{}:{}: {}", p.display(), n + 1, line.trim()));
-                }
+        // Its tests may, to read back what they write.
+        let code = without_test_items(&tokens(&std::fs::read_to_string(&p).unwrap()));
+        for path in paths(&code) {
+            if exporters.iter().any(|&e| path.contains(&["report", e])) {
+                named.push(format!("{}:{}: {}", p.display(), path.line, path.segments.join("::")));
             }
         }
     }
@@ -560,36 +638,33 @@ fn imports_point_down() {
                     }
                 }
             };
-            let text = std::fs::read_to_string(p).unwrap();
-            for (n, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                let at = format!("{here}:{}", n + 1);
-                for (krate, target) in named_modules(code, &names, rel.components().count() == 1) {
-                    if krate != "crate" {
-                        let ki = names.iter().position(|k| *k == krate).unwrap();
-                        if ki >= ci {
-                            problems.push(format!("{at}: names {krate}, which is not below {}", c.name));
-                        } else if module == "kernels" && !KERNELS_MAY_NAME.contains(&krate.as_str()) {
-                            problems.push(format!("{at}: a kernel names {krate}, a cold crate"));
-                        }
-                        continue;
+            let toks = tokens(&std::fs::read_to_string(p).unwrap());
+            for (line, krate, target) in named_modules(&toks, &names, rel.components().count() == 1) {
+                let at = format!("{here}:{line}");
+                if krate != "crate" {
+                    let ki = names.iter().position(|k| *k == krate).unwrap();
+                    if ki >= ci {
+                        problems.push(format!("{at}: names {krate}, which is not below {}", c.name));
+                    } else if module == "kernels" && !KERNELS_MAY_NAME.contains(&krate.as_str()) {
+                        problems.push(format!("{at}: a kernel names {krate}, a cold crate"));
                     }
-                    match layer(&target) {
-                        Some(t) => {
-                            if let Some(l) = own {
-                                if target != module && t >= l {
-                                    problems.push(format!("{at}: {module} imports {target}, not below it"));
-                                }
+                    continue;
+                }
+                match layer(&target) {
+                    Some(t) => {
+                        if let Some(l) = own {
+                            if target != module && t >= l {
+                                problems.push(format!("{at}: {module} imports {target}, not below it"));
                             }
                         }
-                        // Not a module of its own: one the crate root brings in from a crate below.
-                        None => {
-                            let below = CRATES[..ci]
-                                .iter()
-                                .any(|b| b.layers.iter().any(|l| l.contains(&target.as_str())));
-                            if !below && !["json", "lmbench_timed"].contains(&target.as_str()) {
-                                problems.push(format!("{at}: names unknown module '{target}'"));
-                            }
+                    }
+                    // Not a module of its own: one the crate root brings in from a crate below.
+                    None => {
+                        let below = CRATES[..ci]
+                            .iter()
+                            .any(|b| b.layers.iter().any(|l| l.contains(&target.as_str())));
+                        if !below && !["json", "lmbench_timed"].contains(&target.as_str()) {
+                            problems.push(format!("{at}: names unknown module '{target}'"));
                         }
                     }
                 }
@@ -599,48 +674,25 @@ fn imports_point_down() {
     assert!(problems.is_empty(), "imports that do not point down:\n{}", problems.join("\n"));
 }
 
-/// The top-level modules a line of code names, with the crate it names them through: `crate`
-/// for `crate::m` and, in a top-level module's own file, `super::m` (which names the crate root's
-/// `m` there, but a nested module's sibling elsewhere), else the crate name of `report::m` (a brace group counted word by
-/// word), e.g. `use crate::{sys, error::Error}` names sys and error.
-fn named_modules(code: &str, crates: &[&str], top_level: bool) -> Vec<(String, String)> {
+/// The top-level modules a file names, each with its line and the crate it names it through:
+/// `crate` for `crate::m` and, in a top-level module's own file, `super::m` (which names the
+/// crate root's `m` there, but a nested module's sibling elsewhere), else the crate name of
+/// `report::m`. Read from the file's paths, so `use crate::{sys, error::Error}` names sys and
+/// error, over as many lines as it takes.
+fn named_modules(toks: &[Token], crates: &[&str], top_level: bool) -> Vec<(usize, String, String)> {
     let mut out = Vec::new();
-    let roots: &[&str] = if top_level { &["crate", "super"] } else { &["crate"] };
-    let prefixes: Vec<String> = roots.iter().chain(crates).map(|k| format!("{k}::")).collect();
-    for prefix in &prefixes {
-        let krate = match prefix.trim_end_matches("::") {
-            "super" => "crate",
-            k => k,
-        };
-        let mut rest = code;
-        while let Some(i) = rest.find(prefix.as_str()) {
-            let before = rest[..i].chars().next_back();
-            rest = &rest[i + prefix.len()..];
-            // `base::` inside a longer path (`x::base::`, `database::`) is not a crate root, and
+    for p in paths(toks) {
+        let [first, second, ..] = &p.segments[..] else { continue };
+        let krate = match first.as_str() {
+            "crate" => "crate",
             // `super::super::` names a nested module's grandparent.
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
-                || rest.starts_with("super::")
-            {
-                continue;
-            }
-            // A module's name is lower case; `base::VERSION_LINE` names an item of the root.
-            let ident = |s: &str| {
-                let w: String = s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                if w.starts_with(|c: char| c.is_ascii_uppercase()) {
-                    String::new()
-                } else {
-                    w
-                }
-            };
-            let words: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
-                let body = group.split('}').next().unwrap_or("");
-                body.split(',').map(|w| ident(w.trim())).collect()
-            } else {
-                vec![ident(rest)]
-            };
-            out.extend(
-                words.into_iter().filter(|w| !w.is_empty() && w != "self").map(|w| (krate.to_string(), w)),
-            );
+            "super" if top_level && second != "super" => "crate",
+            k if crates.contains(&k) => k,
+            _ => continue,
+        };
+        // A module's name is lower case; `base::VERSION_LINE` names an item of the root.
+        if second.starts_with(|c: char| c.is_lowercase() || c == '_') && second != "self" {
+            out.push((p.line, krate.to_string(), second.clone()));
         }
     }
     out
@@ -654,36 +706,25 @@ fn twin_unsafe_only_in_its_libc_module() {
     let mut files = Vec::new();
     rust_files(&root.join("crates/twin/programs"), &mut files);
     assert!(files.len() >= 3, "crates/twin/programs holds {files:?}");
+    let mut problems = Vec::new();
     for p in files {
         let text = std::fs::read_to_string(&p).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, l) in lines.iter().enumerate() {
-            let code = l.split("//").next().unwrap_or("");
-            if !code.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "unsafe") {
-                continue;
-            }
-            assert!(
-                p.ends_with("programs/libc.rs"),
-                "{}:{}: unsafe outside programs/libc.rs",
-                p.display(),
-                i + 1
-            );
-            if code.contains("unsafe {") {
-                let window = &lines[i.saturating_sub(4)..=i];
-                assert!(
-                    window.iter().any(|w| w.contains("SAFETY")),
-                    "{}:{}: no SAFETY note",
-                    p.display(),
-                    i + 1
-                );
-            }
+        if p.ends_with("programs/libc.rs") {
+            problems.extend(safety_problems(&text).iter().map(|e| format!("{}:{e}", p.display())));
+        } else if let Some(t) = tokens(&text).iter().find(|t| t.is("unsafe")) {
+            problems.push(format!("{}:{}: unsafe outside programs/libc.rs", p.display(), t.line));
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The driver's environment variables are read in one place, `options::Environment::read`,
 /// which its help and the README's list derive from. (The variables that carry a choice from
 /// the driver to its copies, `UB_EXEC_IMAGE`, are read by the copies, in `twin::exec_image`.)
+/// A read is `var("UB_...")`, `var_os("UB_...")` or options.rs's own `set("UB_...")` and
+/// `is("UB_...", ...)`, as tokens. It cannot see a name that is not a literal at the call (a
+/// constant, a string built), nor a walk of `std::env::vars()` (exec.rs's passes the
+/// environment on to the copies).
 #[test]
 fn ub_variables_are_read_in_one_place() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -691,23 +732,25 @@ fn ub_variables_are_read_in_one_place() {
     let mut read_here = 0;
     let mut elsewhere = Vec::new();
     for p in all_rust_files() {
-        let text = std::fs::read_to_string(&p).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            // Setting one for the copies (`set_var`) is no read.
-            let code = line.split("//").next().unwrap_or("").replace("set_var(", "");
-            let reads = ["var_os(\"UB_", "var(\"UB_", "is(\"UB_", "set(\"UB_"]
-                .iter()
-                .filter(|r| code.contains(**r))
-                .count();
+        let t = tokens(&std::fs::read_to_string(&p).unwrap());
+        for w in t.windows(3) {
+            let call = ["var_os", "var", "is", "set"].iter().any(|f| w[0].is(f)) && w[1].is_punct('(');
+            if !(call && matches!(&w[2].tok, Tok::Lit(l) if l.starts_with("UB_"))) {
+                continue;
+            }
             if p == home {
-                read_here += reads;
-            } else if reads > 0 {
-                elsewhere.push(format!("{}:{}", p.strip_prefix(root).unwrap().display(), n + 1));
+                read_here += 1;
+            } else {
+                elsewhere.push(format!("{}:{}", p.strip_prefix(root).unwrap().display(), w[0].line));
             }
         }
     }
     assert!(read_here >= 6, "options.rs reads {read_here} UB_ variables");
-    assert!(elsewhere.is_empty(), "UB_ variables read outside options.rs: {elsewhere:?}");
+    assert!(
+        elsewhere.is_empty(),
+        "UB_ variables read outside options.rs: {elsewhere:?} (a name that is not a literal at \
+         the call, or a walk of env::vars(), would not show here)"
+    );
 }
 
 /// The longest a function may be outside the kernels' ports: a screen, so that it reads as a
@@ -718,73 +761,31 @@ const MAX_FN_LINES: usize = 60;
 /// (the kernels, lmbench's timed loops, sys's measured CPU loops).
 const PORTS: &[&str] = &["src/kernels", "crates/lmbench-timed", "crates/base/src/sys/cpu.rs"];
 
-/// Every function's length, from its `fn` line to its closing brace, a file's `#[cfg(test)]`
-/// module at its end not counted.
+/// Every function's length in lines, from its `fn` to its closing brace, the items compiled
+/// for tests only not counted (a function inside another counts in it, not on its own).
 fn function_lengths(text: &str) -> Vec<(String, usize)> {
-    let lines: Vec<&str> = text.lines().collect();
+    let toks = without_test_items(&tokens(text));
     let mut out = Vec::new();
     let mut i = 0;
-    while i < lines.len() {
-        let t = lines[i].trim_start();
-        if t == "#[cfg(test)]" && lines.get(i + 1).is_some_and(|l| l.trim_start().starts_with("mod ")) {
-            break;
-        }
-        let words: Vec<&str> = t.split(|c: char| c.is_whitespace() || c == '(' || c == '<').collect();
-        let at = words.iter().position(|w| *w == "fn");
-        let leading_ok = at.is_some_and(|a| {
-            words[..a].iter().all(|w| {
-                ["pub", "pub(crate)", "pub(super)", "const", "unsafe", "extern", "\"C\"", "async"].contains(w)
-            })
-        });
-        if !leading_ok || t.starts_with("//") {
+    while i + 1 < toks.len() {
+        let (Tok::Ident(name), true) = (&toks[i + 1].tok, toks[i].is("fn")) else {
             i += 1;
             continue;
-        }
-        let name = words[at.unwrap() + 1].to_string();
-        let (mut depth, mut opened, mut j) = (0i64, false, i);
-        while j < lines.len() {
-            let code = strip_literals(lines[j].split("//").next().unwrap_or(""));
-            depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
-            opened |= code.contains('{');
-            if (opened && depth <= 0) || (!opened && code.trim_end().ends_with(';')) {
-                break;
+        };
+        // The body: the first `{` past the signature's brackets; a `;` first ends a declaration.
+        let mut k = i + 2;
+        while k < toks.len() && !toks[k].is_punct('{') && !toks[k].is_punct(';') {
+            if toks[k].is_punct('(') || toks[k].is_punct('[') {
+                k = closing(&toks, k);
             }
-            j += 1;
+            k += 1;
         }
-        if opened {
-            out.push((name, j - i + 1));
+        if toks.get(k).is_some_and(|t| t.is_punct('{')) {
+            let end = closing(&toks, k);
+            out.push((name.clone(), toks[end].line - toks[i].line + 1));
+            k = end;
         }
-        i = j + 1;
-    }
-    out
-}
-
-/// A line of code without its string and character literals, whose braces are no block.
-fn strip_literals(code: &str) -> String {
-    let mut out = String::new();
-    let mut chars = code.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                while let Some(d) = chars.next() {
-                    match d {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '\'' if matches!(chars.clone().nth(1), Some('\'')) || chars.peek() == Some(&'\\') => {
-                for d in chars.by_ref() {
-                    if d == '\'' {
-                        break;
-                    }
-                }
-            }
-            c => out.push(c),
-        }
+        i = k + 1;
     }
     out
 }
@@ -903,4 +904,29 @@ fn the_code_map_names_every_source_file() {
         .filter(|p| !named.contains(p))
         .collect();
     assert!(unnamed.is_empty(), "the code map does not name {unnamed:?}");
+}
+
+/// The rigs tests skip on this host are the table's (`common::OPTIONAL_RIGS`), each named by a
+/// literal at its call, and the table holds none that no test skips: a misspelt rig would
+/// fail make test only on a host that lacks it, and a stale one would allow a skip nothing needs.
+#[test]
+fn optional_rigs_are_the_ones_tests_skip() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("tests/it"), &mut files);
+    let table: Vec<&str> = crate::common::OPTIONAL_RIGS.iter().map(|&(r, _)| r).collect();
+    let (mut named, mut bad) = (Vec::new(), Vec::new());
+    // common.rs defines the function; every other file may call it.
+    for p in files.iter().filter(|p| !p.ends_with("common.rs")) {
+        let t = tokens(&std::fs::read_to_string(p).unwrap());
+        for w in t.windows(3).filter(|w| w[0].is("skip_on_this_host") && w[1].is_punct('(')) {
+            match &w[2].tok {
+                Tok::Lit(rig) if table.contains(&rig.as_str()) => named.push(rig.clone()),
+                other => bad.push(format!("{}:{}: {other:?}", p.display(), w[0].line)),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "a rig not among OPTIONAL_RIGS, or not named by a literal: {bad:?}");
+    let stale: Vec<&str> = table.into_iter().filter(|r| !named.iter().any(|n| n == r)).collect();
+    assert!(stale.is_empty(), "OPTIONAL_RIGS holds rigs no test skips: {stale:?}");
 }

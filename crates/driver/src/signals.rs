@@ -38,8 +38,8 @@ const SIGNALS: [i32; 13] = [
 /// with EPIPE and is reported: the run goes on and saves its files) from one sent by kill.
 static ME: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
-    if sig == libc::SIGPIPE && sys::signal::sender(info) == ME.load(Ordering::SeqCst) {
+fn on_signal(sig: i32, sender: i32) {
+    if sig == libc::SIGPIPE && sender == ME.load(Ordering::SeqCst) {
         return;
     }
     // The first signal decides the exit status.
@@ -69,7 +69,7 @@ impl Watch {
         crate::error::wake_console_on(rd.raw());
         ME.store(sys::proc::getpid(), Ordering::SeqCst);
         for s in SIGNALS {
-            sys::signal::on_signal_info_interrupting(s, on_signal)?;
+            sys::signal::on_signal_with_sender_interrupting(s, on_signal)?;
         }
         // A stop of the driver (Ctrl-Z, SIGSTOP) is then told from the pass it falls in.
         sys::signal::count_continues()?;

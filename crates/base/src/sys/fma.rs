@@ -48,6 +48,10 @@ pub fn run<R>(f: impl FnOnce() -> R) -> Option<R> {
     }
 }
 
+/// `f`, compiled with the FMA instructions.
+///
+/// # Safety
+/// The CPU must have FMA.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[target_feature(enable = "fma")]
 #[inline(never)]

@@ -12,6 +12,10 @@
 //! compiled for the CPU's fused multiply-add, chosen at run time); with the `graphics` feature,
 //! `x11` (Xlib, Render, Xft) and `gl` (GLX, OpenGL 1.x).
 
+// The body of an unsafe fn is no unsafe block: each unsafe operation in one is a block of its
+// own, with its SAFETY note (tests/it/tidy.rs).
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod clock;
 pub mod cpu;
 pub mod dir;

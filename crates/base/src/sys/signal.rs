@@ -7,9 +7,10 @@
 
 use super::cvt;
 use std::io;
+use std::sync::atomic::AtomicPtr;
 #[cfg(target_has_atomic = "64")]
 use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{Relaxed, SeqCst};
 #[cfg(any(test, not(target_has_atomic = "64")))]
 use std::sync::atomic::{compiler_fence, AtomicU32, AtomicUsize, Ordering::Acquire, Ordering::Release};
 
@@ -59,24 +60,45 @@ pub fn continues() -> u32 {
     CONTINUES.load(Relaxed)
 }
 
-/// A handler that also gets the signal's `siginfo_t` (installed with SA_SIGINFO).
-pub type InfoHandler = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
+/// A handler that is also told who sent the signal: the sender's pid (`si_pid`, 0 if none).
+/// Linux puts the writer's own pid there for the SIGPIPE of a write to a broken pipe. As a
+/// [`Handler`], it may only do async-signal-safe work.
+pub type SenderHandler = fn(sig: i32, sender: i32);
 
-/// Installs an SA_SIGINFO `handler` for `sig` without SA_RESTART.
-pub fn on_signal_info_interrupting(sig: i32, handler: InfoHandler) -> io::Result<()> {
-    install(sig, handler as usize as libc::sighandler_t, libc::SA_SIGINFO)
+/// The [`SenderHandler`] of this process (null: none installed).
+static SENDER_HANDLER: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Installs `handler` for `sig` without SA_RESTART, told each signal's sender. The process has
+/// one such handler: the last one installed serves every signal installed so.
+pub fn on_signal_with_sender_interrupting(sig: i32, handler: SenderHandler) -> io::Result<()> {
+    SENDER_HANDLER.store(handler as *mut (), SeqCst);
+    install(sig, with_sender as *const () as usize as libc::sighandler_t, libc::SA_SIGINFO)
 }
 
-/// Who sent a signal: the `si_pid` of the `siginfo_t` an SA_SIGINFO handler got (0 if none).
-/// Linux puts the writer's own pid there for the SIGPIPE of a write to a broken pipe.
-/// Async-signal-safe. Only for the pointer an SA_SIGINFO handler was given, which is why a
-/// public function may take it raw (the lint cannot know the contract).
-#[allow(clippy::not_unsafe_ptr_arg_deref)]
-pub fn sender(info: *const libc::siginfo_t) -> i32 {
+/// The SA_SIGINFO handler that [`on_signal_with_sender_interrupting`] installs: reads the
+/// sender from the kernel's `siginfo_t` and calls the [`SenderHandler`]. Async-signal-safe.
+extern "C" fn with_sender(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: this function is installed with SA_SIGINFO only, so `info` is the siginfo_t the
+    // kernel passed to it, valid while it runs.
+    let from = unsafe { sender(info) };
+    let h = SENDER_HANDLER.load(SeqCst);
+    if !h.is_null() {
+        // SAFETY: only on_signal_with_sender_interrupting stores here, a SenderHandler.
+        let h = unsafe { std::mem::transmute::<*mut (), SenderHandler>(h) };
+        h(sig, from);
+    }
+}
+
+/// Who sent a signal: the `si_pid` of a `siginfo_t` (0 for a null pointer).
+///
+/// # Safety
+/// `info` is null or the `siginfo_t` the kernel passed to the SA_SIGINFO handler that is
+/// running: it is read, so it must point at one.
+unsafe fn sender(info: *const libc::siginfo_t) -> i32 {
     if info.is_null() {
         return 0;
     }
-    // SAFETY: a non-null pointer is the siginfo_t the kernel passed to the running handler.
+    // SAFETY: the caller's promise: a siginfo_t the kernel filled.
     unsafe { (*info).si_pid() }
 }
 
