@@ -164,21 +164,23 @@ pub static NOBODY: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// columns and 24 rows, a serial console's; returns what the terminal received and the exit
 /// status.
 pub fn on_a_terminal(c: std::process::Command, both: bool) -> (String, Option<i32>) {
-    on_a_terminal_until(c, both, None)
+    on_a_terminal_until(c, both, None, 80)
 }
 
-/// [`on_a_terminal`], sending SIGINT to the run once the terminal has received `stop`.
+/// [`on_a_terminal`], `columns` wide, sending SIGINT to the run once the terminal has received
+/// `stop`.
 pub fn on_a_terminal_until(
     mut c: std::process::Command,
     both: bool,
     stop: Option<&str>,
+    columns: u16,
 ) -> (String, Option<i32>) {
     // A terminal that moves its cursor, whatever the harness's TERM, unless the test names one.
     if !c.get_envs().any(|(k, _)| k == "TERM") {
         c.env("TERM", "xterm");
     }
     let (master, slave) = base::sys::fd::openpty().expect("a pseudo-terminal");
-    base::sys::fd::set_window(master.raw(), 80, 24).expect("a window size");
+    base::sys::fd::set_window(master.raw(), columns, 24).expect("a window size");
     let tty = || std::fs::OpenOptions::new().read(true).write(true).open(&slave).unwrap();
     c.stdin(std::process::Stdio::null()).stderr(tty());
     c.stdout(if both { std::process::Stdio::from(tty()) } else { std::process::Stdio::null() });

@@ -1,6 +1,6 @@
 //! Progress on stderr as a person sees it: on a terminal (a pseudo-terminal here) one live line
-//! of which test of how many, which pass and the time left; without one a plain line as each
-//! test starts and ends; nothing with `-q`.
+//! of which test of how many, which pass (or round) and the time left; without one a plain line
+//! as each test starts and ends, or in rounds the plan and a line per round; nothing with `-q`.
 
 use crate::common::*;
 use std::process::Command;
@@ -117,7 +117,7 @@ fn the_standard_index_on_a_terminal_says_how_long_it_takes_first() {
     let s = Scratch::new("progress-full");
     let mut c = ub(["--no-save", "-c", "1", "--tmpdir"]);
     c.arg(s.path()).current_dir(s.path());
-    let (tty, code) = on_a_terminal_until(c, false, Some("--quick estimates it"));
+    let (tty, code) = on_a_terminal_until(c, false, Some("--quick estimates it"), 80);
     assert_eq!(code, Some(130), "{tty}");
     let first = tty.lines().find(|l| l.starts_with("unixbench: ")).unwrap_or_else(|| panic!("{tty:?}"));
     assert!(
@@ -129,4 +129,80 @@ fn the_standard_index_on_a_terminal_says_how_long_it_takes_first() {
     // Not on a quick run, nor without a terminal.
     let o = run(&mut ub(["-n", "--quick"]));
     assert!(!stderr(&o).contains("takes about"), "{}", stderr(&o));
+}
+
+/// A quick run in rounds with its stderr in a file: its plan in one line, then one line per
+/// round (as many as the log's rounds), the last saying it was the last; no live line, and no
+/// test's end said once the rounds are over.
+#[test]
+fn a_quick_run_with_stderr_to_a_file_says_its_plan_then_a_line_per_round() {
+    let s = Scratch::new("progress-rounds");
+    let (file, results) = (s.path().join("stderr"), s.path().join("results"));
+    let mut c = ub(["--quick=8", "-c", "1", "--results"]);
+    c.arg(&results).arg("--tmpdir").arg(s.path()).args(["syscall", "pipe"]).current_dir(s.path());
+    let code = c.stdout(std::process::Stdio::null()).stderr(std::fs::File::create(&file).unwrap()).status();
+    let err = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(code.unwrap().code(), Some(0), "{err}");
+    let mut lines = err.lines().filter(|l| !l.starts_with("unixbench: "));
+    let plan = lines.next().unwrap_or_else(|| panic!("{err}"));
+    assert!(plan.starts_with("2 tests at 1 copy in ~") && plan.contains(" rounds, budget "), "{plan}");
+    let rounds: Vec<&str> = lines.collect();
+    let mut files = std::fs::read_dir(&results).unwrap().map(|e| e.unwrap().path());
+    let log = files.find(|p| p.extension().is_some_and(|e| e == "log")).unwrap();
+    let log = std::fs::read_to_string(log).unwrap();
+    assert_eq!(rounds.len(), log.matches("** round ").count(), "{err}\n{log}");
+    for (k, line) in rounds.iter().enumerate() {
+        let of = if k + 1 == rounds.len() { format!("of {}: ", k + 1) } else { "of ~".to_string() };
+        assert!(line.starts_with(&format!("round {} {of}", k + 1)), "{line}\n{err}");
+        assert!(
+            line.contains(": 2 passes, ") && line.contains(" disturbed, ") && line.ends_with(" left"),
+            "{line}"
+        );
+    }
+    assert!(!err.contains('\x1b') && !err.lines().any(|l| l.starts_with('[')), "{err:?}");
+}
+
+/// The live line of a run in rounds, at 50 and 80 columns: the round of how many, the test by
+/// its catalogue name (its message while there is room), its copies and the time left, never
+/// wider than the terminal; and a standard run's at 50 columns keeps its time left too.
+#[test]
+fn the_live_line_at_50_and_80_columns_keeps_the_time_left() {
+    let s = Scratch::new("progress-narrow");
+    for columns in [50, 80] {
+        let mut c = ub(["--quick=8", "-c", "1", "--no-save", "--tmpdir"]);
+        c.arg(s.path()).args(["dhry2reg", "syscall"]).current_dir(s.path());
+        let (tty, code) = on_a_terminal_until(c, false, None, columns);
+        assert_eq!(code, Some(0), "{tty}");
+        let live = live_texts(&tty, usize::from(columns));
+        let rounds: Vec<&str> = live.iter().copied().filter(|l| l.starts_with("[round ")).collect();
+        assert!(rounds.iter().any(|l| l.contains(" of ~")), "{tty:?}");
+        let named =
+            if columns == 80 { "] dhry2reg (Dhrystone 2 using register" } else { "] dhry2reg, 1 copy, " };
+        assert!(rounds.iter().any(|l| l.contains(named)), "{columns}: {tty:?}");
+        assert!(rounds.iter().all(|l| l.contains(", 1 copy, ")), "{tty:?}");
+        assert!(live.iter().any(|l| l.starts_with("round ")), "a round's end: {tty:?}");
+    }
+    let mut c = ub(["-t", "1", "-i", "2", "-c", "1", "--no-save", "--tmpdir"]);
+    c.arg(s.path()).args(["dhry2reg", "syscall"]).current_dir(s.path());
+    let (tty, code) = on_a_terminal_until(c, false, None, 50);
+    assert_eq!(code, Some(0), "{tty}");
+    let live = live_texts(&tty, 50);
+    assert!(
+        live.iter().any(|l| l.starts_with("[1/2] Dhry") && l.contains("..., 1 copy: pass 2 of 2, ")),
+        "{tty:?}"
+    );
+}
+
+/// The live texts a terminal `columns` wide received (each drawn after a carriage return and
+/// ending in an erase), each checked to fit it, and a test's or a round's to end with the time
+/// left.
+fn live_texts(tty: &str, columns: usize) -> Vec<&str> {
+    let live: Vec<&str> =
+        tty.split('\r').filter_map(|l| l.strip_suffix("\x1b[K")).filter(|l| !l.is_empty()).collect();
+    assert!(!live.is_empty(), "{tty:?}");
+    for l in &live {
+        let timed = l.starts_with('[') || l.starts_with("round ");
+        assert!(l.len() < columns && (!timed || l.ends_with(" left")), "{columns} columns: {l:?}");
+    }
+    live
 }

@@ -39,8 +39,25 @@ pub struct Console {
     begun: Vec<(usize, &'static str)>,
     /// The test shown: its place in the run, its copies, its name, whether a second visit.
     current: Current,
+    /// In a run in rounds, the round under way (0 before the first) and the rounds expected.
+    round: Option<(usize, Expected)>,
     /// The first error writing to stdout (full, closed, a broken pipe): reported at the end.
     pub stdout_error: Option<io::Error>,
+}
+
+/// The rounds a copy count is expected to take: a quick run's estimate, a ceiling said `~7`,
+/// or the exact count of the others.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expected {
+    pub rounds: usize,
+    pub exact: bool,
+}
+
+impl Expected {
+    /// `7` or `~7`.
+    fn words(self) -> String {
+        format!("{}{}", if self.exact { "" } else { "~" }, self.rounds)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -59,7 +76,8 @@ enum Live {
     /// Stderr is a terminal that moves its cursor: one line, rewritten in place, never wider
     /// than the terminal.
     Line,
-    /// No terminal (a file, a pipe, a CI log): a plain line when each test starts and ends.
+    /// No terminal (a file, a pipe, a CI log): a plain line when each test starts and ends,
+    /// or, in rounds, the copy count's plan and a line per round.
     Plain,
 }
 
@@ -91,6 +109,7 @@ impl Console {
             of: 0,
             begun: Vec::new(),
             current: Current::default(),
+            round: None,
             stdout_error: None,
         }
     }
@@ -167,7 +186,7 @@ impl Console {
         // One column short of the width: a line that wraps cannot be rewritten in place, and
         // some terminals wrap on the last column.
         let width = sys::fd::columns(2).unwrap_or(DEFAULT_COLUMNS).saturating_sub(1);
-        let s = format!("\r{}\x1b[K", fit(text, self.current.message, width));
+        let s = format!("\r{}\x1b[K", fit(text, width));
         err(s.as_bytes());
     }
 
@@ -263,24 +282,62 @@ impl Console {
         self.progress(&report::text::progress_again(copies, message));
     }
 
-    /// A pass of a round is about to start: the test's pass number and most passes (as every
-    /// output counts them); `left` is the estimated time left of the whole run.
-    pub fn round(
-        &mut self,
-        copies: usize,
-        message: &'static str,
-        round: usize,
-        pass: (usize, usize),
-        left: f64,
-    ) {
-        self.current = Current { place: self.place_of(copies, message), copies, message, again: false };
-        let (number, most) = pass;
+    /// The rounds of a copy count are about to begin: `tests` tests at `copies` copies in `of`
+    /// rounds, in a quick run's `budget` (else with `left` seconds of the run left). Said in a
+    /// line of its own without a terminal.
+    pub fn rounds_plan(&mut self, tests: usize, copies: usize, of: Expected, budget: Option<f64>, left: f64) {
+        self.round = Some((0, of));
+        let (before, secs, after) = match budget {
+            Some(b) => ("budget ", b, ""),
+            None => ("", left, " left"),
+        };
+        let tests = crate::fmt::number(Some(tests), "test", "tests");
+        let at = copies_word(copies);
+        let text = format!("{tests} at {at} in {} rounds, {before}{}{after}", of.words(), duration(secs));
+        self.show(text, true);
+    }
+
+    /// Round `round` begins, of the rounds now expected.
+    pub fn round_begins(&mut self, round: usize, of: Expected) {
+        self.round = Some((round, of));
+    }
+
+    /// A pass of the round under way is about to start: `[round 4 of ~7] fsdisk (File Copy
+    /// 4096 bufsize 8000 maxblocks), 1 copy, 3 min left`, the test by its catalogue `name`
+    /// and its message; `left` is the estimated time left of the whole run.
+    pub fn round(&mut self, name: &str, copies: usize, message: &str, left: f64) {
+        let Some((round, of)) = self.round else { return };
         let text = format!(
-            "[round {round}] {message}, {}: pass {number} of at most {most}, {} left",
+            "[round {round} of {}] {name} ({message}), {}, {} left",
+            of.words(),
             copies_word(copies),
             duration(left)
         );
         self.show(text, false);
+    }
+
+    /// Round `round` is over, `of` the rounds now expected (exact once it was the last): `round
+    /// 3 of ~7: 24 passes, 2 disturbed, 3 min left`, the passes it ran, how many of them were
+    /// disturbed, and the estimated time left of the whole run. Said in a line of its own
+    /// without a terminal.
+    pub fn round_end(&mut self, round: usize, of: Expected, passes: (usize, usize), left: f64) {
+        self.round = Some((round, of));
+        let text = format!(
+            "round {round} of {}: {}, {} disturbed, {} left",
+            of.words(),
+            crate::fmt::number(Some(passes.0), "pass", "passes"),
+            passes.1,
+            duration(left)
+        );
+        self.show(text, true);
+    }
+
+    /// A quick run's second visits begin, `tests` tests due (a visit whose part of the seconds
+    /// held back would not pay for a pass is not made); `left` is the estimated time left of the
+    /// whole run.
+    pub fn again_begins(&mut self, tests: usize, left: f64) {
+        let tests = crate::fmt::number(Some(tests), "test", "tests");
+        self.show(format!("measuring up to {tests} again, {} left", duration(left)), true);
     }
 
     /// Counts a test begun (run, failed to start, or skipped).
@@ -310,10 +367,13 @@ impl Console {
         }
     }
 
-    /// The test begun last has ended; `left` is the estimated time left of the whole run.
+    /// The test begun last has ended; `left` is the estimated time left of the whole run. In
+    /// rounds every test ends at once, after the last round, whose line stays.
     pub fn test_end(&mut self, left: f64) {
         self.progress(report::text::PROGRESS_END);
-        self.show(self.live("done", left), true);
+        if self.round.is_none() {
+            self.show(self.live("done", left), true);
+        }
     }
 
     /// Verbose: what else the host did during the pass just run.
@@ -416,23 +476,47 @@ fn copies_word(n: usize) -> String {
     crate::fmt::number(Some(n), "copy", "copies")
 }
 
-/// `text` within `width` characters: the test's `name` in it shortened first (`...` ending
-/// what is left of it, no shorter than [`MIN_NAME`]), so that the pass and the time left stay;
-/// then cut at the width. (The live texts are ASCII: tests' names and numbers.)
-fn fit(text: &str, name: &str, width: usize) -> String {
+/// `text` within `width` characters, its end (from its last `, `: the time left) kept. The
+/// test's name (after the place's `] `, up to the first `, `) is shortened first, its head kept
+/// and `...` ending it; a message in parentheses in it (a round's) goes before the rest, left out
+/// where fewer than [`MIN_NAME`] characters of it would stay. What still runs over is cut just
+/// before the end. (The live texts are ASCII: tests' names and numbers.)
+fn fit(text: &str, width: usize) -> String {
     let mut s = text.to_string();
-    let over = s.len().saturating_sub(width);
-    if over > 0 && name.is_ascii() && name.len() >= over + 3 + MIN_NAME {
-        if let Some(at) = s.find(name) {
-            // The name's first occurrence keeps its head, blanks trimmed, then `...`.
-            let kept = name[..name.len() - over - 3].trim_end().len();
-            s.replace_range(at + kept..at + name.len(), "...");
+    if s.len() > width && s.is_ascii() {
+        let at = s.find("] ").map_or(0, |i| i + 2);
+        let mut end = s[at..].find(", ").map_or(s.len(), |i| at + i);
+        if let Some(open) = s[at..end].find(" (").filter(|_| s[..end].ends_with(')')) {
+            let open = at + open;
+            if end - open - 3 >= s.len() - width + 3 + MIN_NAME {
+                shorten(&mut s, open + 2..end - 1, width);
+                return s;
+            }
+            s.replace_range(open..end, "");
+            end = open;
+        }
+        shorten(&mut s, at..end, width);
+        let over = s.len().saturating_sub(width);
+        if over > 0 {
+            let tail = s.rfind(", ").unwrap_or(s.len());
+            s.replace_range(tail - (over + 3).min(tail)..tail, "...");
         }
     }
     while s.len() > width {
         s.pop();
     }
     s
+}
+
+/// The text at `span` in `s` shortened by what `s` runs over `width` (to `...` at most), its
+/// head kept, blanks trimmed, and `...` ending it.
+fn shorten(s: &mut String, span: std::ops::Range<usize>, width: usize) {
+    let over = s.len().saturating_sub(width);
+    if over > 0 && span.len() > 3 {
+        let kept = (span.end - span.start).saturating_sub(over + 3);
+        let kept = s[span.start..span.start + kept].trim_end().len();
+        s.replace_range(span.start + kept..span.end, "...");
+    }
 }
 
 /// The fewest characters of a test's name the live line keeps when it shortens it.
@@ -758,16 +842,56 @@ mod tests {
     }
 
     #[test]
-    fn the_live_text_fits_the_width_shortening_the_name_first() {
+    fn the_live_text_fits_the_width_shortening_the_name_first_and_keeping_the_time_left() {
         let name = "Dhrystone 2 using register variables";
         let text = format!("[13/24] {name}, 1 copy, again: pass 4 of at most 6, 2 min left");
-        assert_eq!(fit(&text, name, 200), text);
-        let cut = fit(&text, name, 79);
+        assert_eq!(fit(&text, 200), text);
+        let cut = fit(&text, 79);
         assert!(cut.len() <= 79 && cut.len() > 75, "{cut}");
         assert!(cut.starts_with("[13/24] Dhrystone 2 using") && cut.ends_with(", 2 min left"), "{cut}");
         assert!(cut.contains("..."), "{cut}");
-        // Too narrow for even a short name: cut at the width.
-        assert_eq!(fit(&text, name, 20).chars().count(), 20);
+        // 50 columns: the name shortened, then, where that is not enough, what comes before
+        // the time left.
+        let standard = format!("[13/24] {name}, 1 copy: pass 4 of 10, 2 min left");
+        assert_eq!(fit(&standard, 49), "[13/24] Dhry..., 1 copy: pass 4 of 10, 2 min left");
+        for width in [49, 20] {
+            let cut = fit(&text, width);
+            assert!(cut.len() == width && cut.ends_with(", 2 min left"), "{width}: {cut}");
+        }
+        assert_eq!(fit(&text, 5).len(), 5, "narrower than the time left itself: cut at the width");
+    }
+
+    #[test]
+    fn a_round_s_live_text_says_the_rounds_expected_and_its_line_what_the_round_ran() {
+        let mut c = Console { live: Live::Line, ..Console::new("unixbench", Verbosity::Quiet, Format::Json) };
+        let about = |rounds| Expected { rounds, exact: false };
+        c.rounds_plan(24, 1, about(7), Some(300.0), 900.0);
+        assert_eq!(c.status.as_deref(), Some("24 tests at 1 copy in ~7 rounds, budget 5 min"));
+        c.round_begins(4, about(7));
+        let message = "File Copy 4096 bufsize 8000 maxblocks";
+        c.round("fsdisk", 1, message, 180.0);
+        let text = c.status.clone().unwrap();
+        assert_eq!(text, format!("[round 4 of ~7] fsdisk ({message}), 1 copy, 3 min left"));
+        // Narrower: the message shortened, then left out; the catalogue's name, the copies and
+        // the time left stay.
+        assert_eq!(
+            fit(&text, 79),
+            "[round 4 of ~7] fsdisk (File Copy 4096 bufsize 8000 max...), 1 copy, 3 min left"
+        );
+        assert_eq!(fit(&text, 62), "[round 4 of ~7] fsdisk (File Copy 4096...), 1 copy, 3 min left");
+        assert_eq!(fit(&text, 49), "[round 4 of ~7] fsdisk, 1 copy, 3 min left");
+        let long =
+            "[round 12 of ~40] fsbuffer-w (File Write 256 bufsize 500 maxblocks), 16 copies, 12 min left";
+        assert_eq!(fit(long, 49), "[round 12 of ~40] fsbu..., 16 copies, 12 min left");
+        // The last round's line says it was the last; a test's end in rounds shows nothing.
+        c.round_end(4, Expected { rounds: 4, exact: true }, (24, 2), 170.0);
+        let line = "round 4 of 4: 24 passes, 2 disturbed, 3 min left";
+        assert_eq!(c.status.as_deref(), Some(line));
+        c.test_end(100.0);
+        assert_eq!(c.status.as_deref(), Some(line));
+        // A run in rounds that is not quick knows its rounds, and has no budget.
+        c.rounds_plan(3, 2, Expected { rounds: 10, exact: true }, None, 400.0);
+        assert_eq!(c.status.as_deref(), Some("3 tests at 2 copies in 10 rounds, 7 min left"));
     }
 
     #[test]

@@ -326,8 +326,7 @@ impl<'a> Runner<'a> {
         self.buffer = Some(std::mem::take(&mut s.log));
         // Numbered as the test's every other output counts its passes.
         let number = s.r.passes.len() + s.r.replaced.len() + 1;
-        let most = self.policy.planned_passes(t, s.budget()).max(number);
-        self.console.round(s.r.copies, t.message, round, (number, most), self.estimate.left);
+        self.console.round(t.name, s.r.copies, t.message, self.estimate.left);
         let cmd = self.command(t, p);
         let (began, start, before) = (self.exec.now(), sys::clock::gettimeofday(), s.r.passes.len());
         let left = Remaining { passes: 0, secs: self.policy.pass_secs(t), at_most: false, in_round: true };

@@ -4,6 +4,7 @@
 
 use crate::exec::Prepared;
 use crate::model::{CopyRun, Run, TestResult};
+use crate::output::Expected;
 use crate::passes::{InRounds, Runner, Step};
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -54,7 +55,8 @@ pub(crate) fn run_plan(plan: &Plan, runner: &mut Runner, workdir: &WorkDir, run:
 }
 
 /// The tests of the copy count begun last, in rounds: each round one pass of every test that
-/// wants one (`Runner::wants_round`), in an order shuffled afresh from `rng`, logged. A quick
+/// wants one (`Runner::wants_round`), in an order shuffled afresh from `rng`, logged; the
+/// console says the plan, the round under way of how many, and each round's end. A quick
 /// run's rounds go on until `quick::rounds_done` (its tests' shares and what it held back for
 /// second visits are one budget), the others until every test has its passes. Each test is
 /// scored after the last round, and the report saved. False when a signal stopped them: each
@@ -74,6 +76,8 @@ fn run_rounds(
         planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
     let budget = rounds_budget(runner, &tests);
     let began = runner.exec.now();
+    let of = expected(runner, &tests, budget, 0, 0.0);
+    runner.console.rounds_plan(tests.len(), c, of, budget, runner.estimate.left);
     let mut stopped = false;
     'rounds: for round in 1.. {
         let mut order: Vec<usize> = (0..tests.len()).filter(|&i| runner.wants_round(&tests[i])).collect();
@@ -81,13 +85,8 @@ fn run_rounds(
             break;
         }
         shuffle(&mut order, rng);
-        let mut line = format!("** round {round}:");
-        for &i in &order {
-            line.push(' ');
-            line.push_str(tests[i].test.name);
-        }
-        line.push('\n');
-        runner.log(&line);
+        let of = expected(runner, &tests, budget, round - 1, runner.exec.now() - began);
+        begin_round(runner, &tests, &order, round, of);
         for i in order {
             if round_pass(runner, workdir, &mut tests[i], round) == Step::Interrupted {
                 stopped = true;
@@ -96,7 +95,9 @@ fn run_rounds(
         }
         let spent = runner.exec.now() - began;
         let running: Vec<&TestResult> = tests.iter().filter(|s| !s.out).map(|s| &s.r).collect();
-        if budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b)) {
+        let done = budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b));
+        round_end(runner, &tests, budget, spent, round, done);
+        if done {
             break;
         }
     }
@@ -117,6 +118,69 @@ fn run_rounds(
     }
     runner.save(run);
     !stopped
+}
+
+/// Round `round` begins, its tests in `order`: logged, and said of the rounds expected (`of`).
+fn begin_round(runner: &mut Runner, tests: &[InRounds], order: &[usize], round: usize, of: Expected) {
+    let mut line = format!("** round {round}:");
+    for &i in order {
+        line.push(' ');
+        line.push_str(tests[i].test.name);
+    }
+    line.push('\n');
+    runner.log(&line);
+    runner.console.round_begins(round, of);
+}
+
+/// The rounds a copy count is expected to take, `done` of them run in `spent` seconds: a quick
+/// run's estimate from its `budget` (`quick::rounds_expected`, a round first estimated as its
+/// tests' passes), the others' exactly, the most passes a test gets (one more round for each
+/// disturbed pass measured again, the round under way never passed).
+fn expected(runner: &Runner, tests: &[InRounds], budget: Option<f64>, done: usize, spent: f64) -> Expected {
+    let (mut most, mut round_secs) = (done + 1, 0.0);
+    for s in tests {
+        most = most.max(runner.policy.passes(s.test));
+        round_secs += runner.policy.pass_secs(s.test);
+    }
+    match budget {
+        Some(b) => Expected { rounds: quick::rounds_expected(done, spent, b, round_secs), exact: false },
+        None => Expected { rounds: most, exact: true },
+    }
+}
+
+/// Round `round` said over, `spent` seconds into the rounds of a quick run's `budget`: the
+/// passes it ran, how many were disturbed (set aside or not), the rounds now expected, exactly
+/// `round` when it was the last (`done`, or no test wants another); a quick run's time left
+/// follows its budget.
+fn round_end(
+    runner: &mut Runner,
+    tests: &[InRounds],
+    budget: Option<f64>,
+    spent: f64,
+    round: usize,
+    done: bool,
+) {
+    let of = if done || !tests.iter().any(|s| runner.wants_round(s)) {
+        Expected { rounds: round, exact: true }
+    } else {
+        expected(runner, tests, budget, round, spent)
+    };
+    let (mut passes, mut disturbed) = (0, 0);
+    for r in tests.iter().map(|s| &s.r) {
+        for p in &r.passes {
+            if p.round == Some(round) {
+                passes += 1;
+                disturbed += usize::from(r.pass_disturbance(p).is_some());
+            }
+        }
+        for x in &r.replaced {
+            if x.pass.round == Some(round) {
+                (passes, disturbed) = (passes + 1, disturbed + 1);
+            }
+        }
+    }
+    runner.estimate.follow(runner.policy.budget_left(spent));
+    runner.console.round_end(round, of, (passes, disturbed), runner.estimate.left);
 }
 
 /// A quick run's one budget for its rounds: every test's share, then what the run held back
@@ -188,6 +252,9 @@ fn second_visits(runner: &mut Runner, workdir: &WorkDir, run: &mut Run) -> bool 
     let policy = &runner.policy;
     let pass_secs = |r: &TestResult| suite::test(&r.name).map_or(0.0, |t| policy.pass_secs(t));
     let due = quick::due_again(&run.runs.last().unwrap().results, pass_secs);
+    if !due.is_empty() && pool > 0.0 {
+        runner.console.again_begins(due.len(), runner.estimate.left);
+    }
     let mut weights: f64 = due.iter().filter(|d| d.is_loose()).map(|d| d.weight).sum();
     for d in due {
         let cr = run.runs.last_mut().unwrap();

@@ -87,6 +87,16 @@ pub fn rounds_done(tests: &[&TestResult], rounds: usize, spent: f64, budget: f64
     tests.iter().all(settled)
 }
 
+/// The rounds a quick run's copy count is expected to take, `rounds` of them run in `spent`
+/// seconds of its `budget`, a round estimated at `round_secs` before the first: as many as the
+/// budget pays for at the mean cost of a round so far, where [`rounds_done`] stops them at the
+/// latest (every test settled stops them sooner); at least [`MIN_PASSES`] and the round about
+/// to start, at most [`MAX_PASSES`]. A ceiling, said `~N`, revised as the rounds' cost is known.
+pub fn rounds_expected(rounds: usize, spent: f64, budget: f64, round_secs: f64) -> usize {
+    let cost = if rounds == 0 { round_secs } else { spent / rounds as f64 };
+    passes_in(budget, cost).max(rounds + 1).min(MAX_PASSES)
+}
+
 /// Whether another pass, at the mean cost of the `n` run so far (`spent` seconds), fits in
 /// `budget`.
 pub fn another_fits(spent: f64, n: usize, budget: f64) -> bool {
@@ -321,6 +331,24 @@ mod tests {
         assert!(!rounds_done(&[&tight, &loose], 3, 6.0, 100.0), "one loose: on while it fits");
         assert!(rounds_done(&[&tight, &loose], 3, 6.0, 7.9), "another round of 2 s overruns");
         assert!(rounds_done(&[&loose], MAX_PASSES, 6.0, 1e9));
+    }
+
+    #[test]
+    fn the_rounds_expected_are_those_the_budget_pays_for_and_rounds_done_stops_there() {
+        // Before the first round, by the plan's estimate: 60 s of 8 s rounds pay for 7; after
+        // two that took 10 s each, for 6.
+        assert_eq!((rounds_expected(0, 0.0, 60.0, 8.0), rounds_expected(2, 20.0, 60.0, 8.0)), (7, 6));
+        // Three at least, never fewer than the round about to start, a hundred at most.
+        assert_eq!(rounds_expected(0, 0.0, 10.0, 8.0), MIN_PASSES);
+        assert_eq!(rounds_expected(5, 60.0, 60.0, 8.0), 6);
+        assert_eq!(rounds_expected(0, 0.0, 1e9, 1.0), MAX_PASSES);
+        // A ceiling that holds: rounds of a steady cost, one test never settled, stop there.
+        let loose = TestResult { passes: ps(&[5.0, 10.0, 20.0]), ..TestResult::default() };
+        for (budget, cost) in [(60.0, 8.0), (100.0, 3.3), (9.0, 3.0), (1e9, 1.0)] {
+            let n = rounds_expected(0, 0.0, budget, cost);
+            let stop = (1..).find(|&r| rounds_done(&[&loose], r, r as f64 * cost, budget));
+            assert_eq!(stop, Some(n), "{budget} s of {cost} s rounds");
+        }
     }
 
     #[test]
