@@ -356,6 +356,9 @@ pub fn stats_table(s: &mut String, cr: &CopyRun) {
         None => *s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
     }
     let _ = write!(s, "</p>\n<p class=\"note\"><b>{}.</b></p>\n\n", escape(&super::view::rounds_note(cr)));
+    if let Some(w) = super::view::wander_warning(cr) {
+        let _ = write!(s, "<p class=\"note\"><b>{}.</b></p>\n\n", escape(&w));
+    }
 }
 
 /// What else the host did while each scored test ran, summed over its passes: steal time and

@@ -13,7 +13,7 @@ use super::fmt::{self, Tm, Zone};
 use super::view::{
     busy_line, disturbed_reason, disturbed_verdict, duration_note, interval, not_standard_note,
     ordered_index, passes_text, remeasure_note, replaced_note, rounds, rounds_note, rounds_settings_note,
-    score_title, scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
+    score_title, scored, static_image_note, status_note, unscored_reason, wander_warning, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -294,8 +294,9 @@ pub fn index_block(s: &mut String, b: &IndexBlock) {
     let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
 }
 
-/// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and
-/// each index's interval propagated from them. Tests are named by test name, as the other notes.
+/// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count,
+/// each index's interval propagated from them, what the rounds saw and, past
+/// `view::MOVED_TOO_FAR`, the warning. Tests are named by test name, as the other notes.
 pub fn quick_notes(cr: &CopyRun) -> String {
     let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
     for r in scored(cr) {
@@ -322,6 +323,9 @@ pub fn quick_notes(cr: &CopyRun) -> String {
         let _ = writeln!(s, "** index {}: {what}", b.category.key());
     }
     let _ = writeln!(s, "** {}", rounds_note(cr));
+    if let Some(w) = wander_warning(cr) {
+        let _ = writeln!(s, "** {w}");
+    }
     s.push('\n');
     s
 }

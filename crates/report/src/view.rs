@@ -537,6 +537,21 @@ pub fn rounds_note(cr: &CopyRun) -> String {
     }
 }
 
+/// How far a copy count's rounds may move (`Rounds::moved`, the fastest round's index over the
+/// slowest's) before its index says little of the host.
+pub const MOVED_TOO_FAR: f64 = 0.20;
+
+/// The warning on a copy count whose rounds moved more than [`MOVED_TOO_FAR`], or None.
+pub fn wander_warning(cr: &CopyRun) -> Option<String> {
+    let m = rounds(cr)?.moved.filter(|&m| m > MOVED_TOO_FAR)?;
+    Some(format!(
+        "the host's speed moved {:.1}% between rounds, over {:.0}%: this index says little of the \
+         host; run again on a quieter host",
+        100.0 * m,
+        100.0 * MOVED_TOO_FAR
+    ))
+}
+
 /// One line of free text (an error that may span lines) for a line-oriented format.
 pub fn one_line(s: &str) -> String {
     let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -565,6 +580,41 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(rounds_note(&cr), "one round: no wander between rounds to see");
+    }
+
+    /// Two tests over two rounds, each round's passes at `a` then `b` times its rate.
+    fn two_rounds(a: f64, b: f64) -> CopyRun {
+        use crate::model::Pass;
+        let pass = |rate: f64, round: usize| Pass {
+            count: rate,
+            time: 1.0,
+            timebase: 1.0,
+            round: Some(round),
+            ..Pass::default()
+        };
+        let r = |name: &str, k: f64| TestResult {
+            name: name.into(),
+            message: name.into(),
+            passes: vec![pass(a * k, 1), pass(b * k, 2)],
+            kept: vec![0, 1],
+            score: (a * b).sqrt() * k,
+            ..TestResult::default()
+        };
+        CopyRun { results: vec![r("pipe", 100.0), r("syscall", 10.0)], ..Default::default() }
+    }
+
+    #[test]
+    fn a_host_that_moved_past_a_fifth_between_rounds_is_warned_of() {
+        let moved = two_rounds(1.0, 2.85);
+        assert_eq!(
+            wander_warning(&moved).as_deref(),
+            Some(
+                "the host's speed moved 185.0% between rounds, over 20%: this index says little of the \
+                 host; run again on a quieter host"
+            )
+        );
+        assert_eq!(wander_warning(&two_rounds(1.0, 1.15)), None, "15% is the host's usual wander");
+        assert_eq!(wander_warning(&CopyRun::default()), None, "no rounds");
     }
 
     #[test]
