@@ -4,8 +4,9 @@
 use crate::common::*;
 use std::process::{Command, Stdio};
 
-/// A short run in a scratch directory with its JSON; returns (JSON text, HTML text, report).
-fn short_run(s: &Scratch, args: &[&str], pin: Option<&str>) -> (String, String, String) {
+/// A short run in a scratch directory with its JSON; returns (JSON text, HTML text, report,
+/// stderr).
+fn short_run(s: &Scratch, args: &[&str], pin: Option<&str>) -> (String, String, String, String) {
     std::fs::create_dir_all(s.path().join("tmp")).unwrap();
     let mut c = match pin {
         Some(cpu) => {
@@ -28,7 +29,7 @@ fn short_run(s: &Scratch, args: &[&str], pin: Option<&str>) -> (String, String, 
         std::fs::read_to_string(p).unwrap()
     };
     let report = std::fs::read_to_string(files.iter().find(|p| p.extension().is_none()).unwrap()).unwrap();
-    (read("json"), read("html"), report)
+    (read("json"), read("html"), report, stderr(&o))
 }
 
 /// The numbers after `"key": ` in a JSON text.
@@ -45,7 +46,7 @@ fn numbers(json: &str, key: &str) -> Vec<f64> {
 #[test]
 fn the_kind_of_run_and_the_noise_are_in_every_output() {
     let s = Scratch::new("noise-kind");
-    let (json, html, report) = short_run(&s, &["-t", "1", "-i", "2", "-c", "1", "syscall", "pipe"], None);
+    let (json, html, report, _) = short_run(&s, &["-t", "1", "-i", "2", "-c", "1", "syscall", "pipe"], None);
     assert!(json.contains("\"standard\": false") && json.contains("\"kind\": \"short\""), "{json}");
     assert!(json.contains("\"durations set with -t 1, with shorter settles\""), "{json}");
     assert!(html.contains("Not a standard run (short)") && html.contains("durations set with -t 1"));
@@ -65,7 +66,7 @@ fn the_kind_of_run_and_the_noise_are_in_every_output() {
     assert!(report.contains("System Call Overhead"));
 
     let q = Scratch::new("noise-quick");
-    let (json, html, _) = short_run(&q, &["--quick=6", "-c", "1", "syscall"], None);
+    let (json, html, ..) = short_run(&q, &["--quick=6", "-c", "1", "syscall"], None);
     assert!(json.contains("\"kind\": \"quick\"") && json.contains("\"quick\": true"), "{json}");
     assert!(numbers(&json, "quick_budget") == [6.0], "{json}");
     assert!(
@@ -78,13 +79,13 @@ fn the_kind_of_run_and_the_noise_are_in_every_output() {
 #[test]
 fn remeasure_is_said_in_the_report_and_recorded() {
     let s = Scratch::new("noise-remeasure");
-    let (json, html, report) =
+    let (json, html, report, _) =
         short_run(&s, &["-t", "1", "-i", "1", "-c", "1", "--remeasure", "syscall"], None);
     assert!(report.contains("\n** Disturbed passes measured again (--remeasure): "), "{report}");
     assert!(html.contains("<b>Disturbed passes measured again (--remeasure):</b>"), "{html}");
     assert!(json.contains("\"remeasure\": true") && json.contains("\"replaced\": ["), "{json}");
     let s = Scratch::new("noise-no-remeasure");
-    let (json, _, report) = short_run(&s, &["-t", "1", "-i", "1", "-c", "1", "syscall"], None);
+    let (json, _, report, _) = short_run(&s, &["-t", "1", "-i", "1", "-c", "1", "syscall"], None);
     assert!(!report.contains("--remeasure") && json.contains("\"remeasure\": false"), "{report}");
 }
 
@@ -108,26 +109,47 @@ fn a_cpu_hog_beside_the_copies_disturbs_its_tests_and_a_quiet_run_does_not() {
         .spawn()
         .unwrap());
     let s = Scratch::new("noise-hog");
-    let (json, html, report) = short_run(&s, &args, Some("0"));
+    let (json, html, report, err) = short_run(&s, &args, Some("0"));
     drop(hog);
     assert!(
-        report.contains("** disturbed: syscall (") && report.contains("** disturbed: pipe ("),
+        report.contains("** disturbed: syscall (other processes ")
+            && report.contains("** disturbed: pipe (other processes "),
         "{report}"
     );
-    assert!(report.contains("** 2 tests were disturbed; not fit to publish."), "{report}");
+    assert!(report.contains("** All 2 tests were disturbed, at 1 copy; not fit to publish."), "{report}");
     assert!(json.contains("\"disturbed\": true"), "{json}");
     let top = &html[..html.find("Test System Information").unwrap()];
     assert!(
-        top.contains("<b>2 tests were disturbed; not fit to publish.</b>"),
+        top.contains("<b>All 2 tests were disturbed, at 1 copy; not fit to publish.</b>"),
         "in the box at the top: {html}"
     );
     assert!(html.contains("<td data-label=\"Disturbed\"><b>disturbed</b> (other processes)"), "{html}");
     assert!(numbers(&json, "foreign_share").iter().all(|&f| f > 0.5), "{json}");
+    a_busy_host_names_other_processes_first_in_every_format(&json, &html, &report, &err);
 
     let quiet = quiet_run("noise-quiet", &args, |json, report| {
-        !report.contains("disturbed") && !json.contains("\"disturbed\": true")
+        !report.contains("disturbed")
+            && !json.contains("\"disturbed\": true")
+            && !report.contains("busy host")
     });
     assert!(quiet.is_ok(), "every run alone was disturbed: {quiet:?}");
+}
+
+/// The one busy host line, beside a CPU hog: the same words on the console's stderr, at the
+/// report's end, in the HTML's box and in the JSON's summary, other processes named as the
+/// cause with what to do, and the load on the host's CPUs.
+fn a_busy_host_names_other_processes_first_in_every_format(json: &str, html: &str, report: &str, err: &str) {
+    let line = err.lines().find_map(|l| l.strip_prefix("unixbench: busy host: ")).expect(err);
+    assert!(line.starts_with("other processes used up to "), "{err}");
+    assert!(line.contains(" (load ") && line.ends_with(" CPUs); stop the other work and run again"), "{err}");
+    assert!(report.contains(&format!("\n** busy host: {line}\n")), "{report}");
+    assert!(json.contains(&format!("\"text\": \"busy host: {line}\"")), "{json}");
+    assert!(
+        json.contains("\"cause\": \"other processes\"") && !json.contains("\"disturbance\": \"steal\""),
+        "{json}"
+    );
+    let top = &html[..html.find("Test System Information").unwrap()];
+    assert!(top.contains(&format!("<p><b>busy host: {}</b></p>", line.replace('\'', "&#39;"))), "{top}");
 }
 
 /// The same run alone, up to three times: the host's own work (its kernel threads, a VM's
@@ -138,7 +160,7 @@ fn quiet_run(name: &str, args: &[&str], clean: impl Fn(&str, &str) -> bool) -> R
     let mut last = String::new();
     for i in 0..3 {
         let s = Scratch::new(&format!("{name}-{i}"));
-        let (json, _, report) = short_run(&s, args, Some("0"));
+        let (json, _, report, _) = short_run(&s, args, Some("0"));
         if clean(&json, &report) {
             return Ok(());
         }
@@ -238,7 +260,7 @@ fn a_quick_run_measures_again_what_a_hog_disturbed_and_nothing_when_alone() {
     let args = ["--quick=20", "-c", "1", "syscall", "pipe"];
     let hog = timed_hog("1.5");
     let s = Scratch::new("noise-hog-quick");
-    let (json, _, report) = short_run(&s, &args, Some("0"));
+    let (json, _, report, _) = short_run(&s, &args, Some("0"));
     let _ = hog.wait_with_output();
     assert!(report.contains("** replaced: syscall (") && report.contains("other processes"), "{report}");
     assert!(json.contains("\"why\": \"other processes\""), "{json}");
@@ -260,7 +282,7 @@ fn a_test_disturbed_past_its_share_is_measured_again_after_the_others() {
     let args = ["--quick=30", "--no-interleave", "-c", "1", "syscall", "pipe"];
     let hog = timed_hog("12");
     let s = Scratch::new("noise-hog-again");
-    let (json, _, report) = short_run(&s, &args, Some("0"));
+    let (json, _, report, _) = short_run(&s, &args, Some("0"));
     let _ = hog.wait_with_output();
     let results = s.path().join("results");
     let base = std::fs::read_dir(&results)

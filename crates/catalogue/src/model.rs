@@ -243,20 +243,28 @@ impl Noise {
         share(self.idle, self.wall)
     }
 
+    /// Which of steal and other processes took more CPU time: the one to name when either
+    /// passed [`DISTURBED`], whatever the other did.
+    pub fn busier(&self) -> Disturbance {
+        if self.steal >= self.foreign {
+            Disturbance::Steal
+        } else {
+            Disturbance::Others
+        }
+    }
+
     /// Why this pass was disturbed, if it was: a stop of the driver itself, the quota's
-    /// throttling, steal or other
-    /// processes past [`DISTURBED`] of the copies' CPU time, or idle CPUs past [`STOPPED`] of it
-    /// beyond `idle_rate`, the idle rate of the test's least idle pass.
+    /// throttling, steal or other processes past [`DISTURBED`] of the copies' CPU time (the
+    /// larger named), or idle CPUs past [`STOPPED`] of it beyond `idle_rate`, the idle rate of
+    /// the test's least idle pass.
     pub fn disturbance(&self, idle_rate: f64) -> Option<Disturbance> {
         let stopped = share(self.idle - self.wall * idle_rate, self.copies_cpu);
         if self.driver_stopped {
             Some(Disturbance::Stopped)
         } else if share(self.throttled.unwrap_or(0.0), self.copies_cpu) > DISTURBED {
             Some(Disturbance::Throttled)
-        } else if self.steal_share() > DISTURBED {
-            Some(Disturbance::Steal)
-        } else if self.foreign_share() > DISTURBED {
-            Some(Disturbance::Others)
+        } else if self.steal_share().max(self.foreign_share()) > DISTURBED {
+            Some(self.busier())
         } else if stopped > STOPPED {
             Some(Disturbance::Stopped)
         } else {
@@ -674,6 +682,18 @@ mod tests {
         t.replaced.push(Replaced { pass: pass(0.5, 0.0, 1.5), why: Disturbance::Others, number: 1 });
         assert_eq!(t.pass_disturbance(&t.passes[0]), None);
         assert_eq!(t.disturbance(), None);
+    }
+
+    #[test]
+    fn steal_and_other_processes_both_past_the_threshold_name_the_larger() {
+        // Steal just past 5%, other processes 40 times more: the cause is other processes.
+        let mut p = pass(1.0, 0.0, 2.4);
+        p.noise.as_mut().unwrap().steal = 0.06;
+        assert_eq!(test(vec![p.clone()]).disturbance(), Some(Disturbance::Others));
+        // The other way round: steal.
+        let n = p.noise.as_mut().unwrap();
+        (n.steal, n.foreign) = (0.3, 0.1);
+        assert_eq!(test(vec![p]).disturbance(), Some(Disturbance::Steal));
     }
 
     #[test]

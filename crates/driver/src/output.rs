@@ -436,7 +436,8 @@ impl Console {
 
     /// The final print: the report after a rule of `=` (Run's), or the machine-readable
     /// document, ending stdout as C's report ends it (a pipe's `tail` takes the score); then
-    /// the run summed up on stderr, `saved` saying where the files went.
+    /// the run summed up on stderr, the busy host's line when it disturbed a test, `saved`
+    /// saying where the files went.
     pub fn finish(&mut self, run: &Run, format: Format, saved: &str) {
         self.flush_pending();
         self.clear_status();
@@ -447,6 +448,9 @@ impl Console {
         }
         self.out(doc.as_bytes());
         note(self.program, &report::view::summary(run));
+        if let Some(busy) = report::view::busy_line(run) {
+            note(self.program, &busy);
+        }
         note(self.program, saved);
     }
 }

@@ -220,6 +220,31 @@ pub fn noisy() -> Run {
     run
 }
 
+/// The reference run beside a CPU hog on a VM: every pass lost 6% of its copies' CPU time to
+/// steal and 40 times that to other processes (one pass of Dhrystone at 2 copies 6.859 times
+/// the copies' own), the load up to 14.2.
+pub fn beside_a_hog() -> Run {
+    let mut run = reference();
+    run.settings.noise = true;
+    for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results) {
+        let hogged = r.name == "dhry2reg" && r.copies == 2;
+        for (i, p) in r.passes.iter_mut().enumerate() {
+            let foreign = if hogged && i == 0 { 68.59 } else { 24.0 };
+            let load_end = if hogged && i == 0 { 14.2 } else { 12.0 };
+            p.noise = Some(Noise {
+                copies_cpu: 10.0,
+                steal: 0.6,
+                foreign,
+                load_start: 11.0,
+                load_end,
+                wall: 10.0,
+                ..Default::default()
+            });
+        }
+    }
+    run
+}
+
 /// The reference run as a quick one, its Pipe Throughput passes disturbed (other processes took
 /// half of the copies' CPU time).
 pub fn quick_with_pipe_disturbed() -> Run {

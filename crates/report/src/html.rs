@@ -150,21 +150,31 @@ pub fn verdict_box(run: &Run) -> String {
     format!("<div class=\"verdict{}\">{s}</div>\n\n", if bad { " bad" } else { "" })
 }
 
-/// The noise measurement's part of the verdict: the disturbed tests, or that none was, or why
-/// that is not known.
+/// The noise measurement's part of the verdict: the disturbed tests, each once with its copy
+/// counts, and the busy host's line; or that none was, or why that is not known.
 fn noise_verdict(s: &mut String, run: &Run, disturbed: Option<&str>) {
     let results: Vec<(&CopyRun, &TestResult)> =
         run.runs.iter().flat_map(|cr| cr.results.iter().filter(|r| r.ok()).map(move |r| (cr, r))).collect();
     if let Some(v) = disturbed {
-        let _ = write!(s, "<p><b>{v}</b> Disturbed:</p>\n<ul class=\"disturbed\">");
+        let mut listed: Vec<(&str, Vec<usize>)> = Vec::new();
         for (cr, r) in results.iter().filter(|(_, r)| r.disturbed()) {
-            let _ = write!(s, "<li>{} ({})</li>", Esc(&r.message), super::svg::copies_text(cr.copies));
+            match listed.iter_mut().find(|(m, _)| *m == r.message) {
+                Some((_, copies)) => copies.push(cr.copies),
+                None => listed.push((&r.message, vec![cr.copies])),
+            }
+        }
+        let _ = write!(s, "<p><b>{v}</b> Disturbed:</p>\n<ul class=\"disturbed\">");
+        for (message, copies) in &listed {
+            let _ = write!(s, "<li>{} ({})</li>", Esc(message), super::view::copies_list(copies));
         }
         *s += "</ul>\n";
+        if let Some(b) = super::view::busy_line(run) {
+            let _ = writeln!(s, "<p><b>{}</b></p>", Esc(&b));
+        }
         return;
     }
     let line = if results.is_empty() {
-        return;
+        "No test finished."
     } else if !run.settings.noise {
         "Noise not read (UB_NOISE=off): no test here is known to be undisturbed."
     } else if results.iter().any(|(_, r)| r.noise().is_none()) {
@@ -346,6 +356,9 @@ pub fn stats_table(s: &mut String, cr: &CopyRun) {
         None => *s += "An index&#39;s interval is propagated from its tests&#39; intervals, assuming the tests are independent.",
     }
     let _ = write!(s, "</p>\n<p class=\"note\"><b>{}.</b></p>\n\n", escape(&super::view::rounds_note(cr)));
+    if let Some(w) = super::view::wander_warning(cr) {
+        let _ = write!(s, "<p class=\"note\"><b>{}.</b></p>\n\n", escape(&w));
+    }
 }
 
 /// What else the host did while each scored test ran, summed over its passes: steal time and
@@ -728,7 +741,10 @@ mod tests {
         let h = render(&fixture::noisy(), fixture::START1, fmt::utc);
         let top = &h[..h.find("<h3>Test System Information</h3>").unwrap()];
         let b = &top[top.find("<div class=\"verdict bad\">").expect("a red frame above the system table")..];
-        let verdict = "<p><b>1 test was disturbed; not fit to publish.</b> Disturbed:</p>\n<ul class=\"disturbed\"><li>Pipe Throughput (2 copies)</li></ul>\n</div>";
+        let verdict = "<p><b>1 of 12 tests was disturbed, at 2 copies; not fit to publish.</b> Disturbed:</p>\n\
+                       <ul class=\"disturbed\"><li>Pipe Throughput (2 copies)</li></ul>\n\
+                       <p><b>busy host: other processes used up to 6.9 times the tests&#39; CPU time (load 1.5 on \
+                       2 CPUs); stop the other work and run again</b></p>\n</div>";
         assert!(b.contains("<b>A standard run.</b>") && b.contains(verdict), "{b}");
         assert_eq!(h.matches("not fit to publish").count(), 1, "said once, at the top");
         // A quiet run: a grey frame that says so.

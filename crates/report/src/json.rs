@@ -85,12 +85,28 @@ pub fn write(j: &mut Writer, run: &Run) {
 }
 
 /// The run in brief, as the console ends it (`view::summary`, its `text`): each copy count's
-/// index (`view::headline`), the kind of run, how many tests were disturbed.
+/// index (`view::headline`), the kind of run, how many results and tests were disturbed, and
+/// the busy host (`view::busy_host`) or null.
 fn summary(j: &mut Writer, run: &Run) {
     j.begin_object();
     j.key("text").string(&super::view::summary(run));
     j.key("kind").string(run.kind().name());
     j.key("disturbed").int(super::view::disturbed_count(run) as i64);
+    j.key("disturbed_tests").int(super::view::disturbed_tests(run).map_or(0, |d| d.tests) as i64);
+    j.key("busy_host");
+    match super::view::busy_host(run) {
+        Some(b) => {
+            j.begin_object();
+            j.key("text").string(&b.line(run.system.cpu_count));
+            j.key("cause").string(b.cause.word());
+            j.key("share").number(b.share);
+            j.key("load").number(b.load);
+            j.end_object();
+        }
+        None => {
+            j.null();
+        }
+    }
     j.key("index").begin_array();
     for cr in &run.runs {
         j.begin_object();
@@ -369,6 +385,8 @@ mod tests {
     "text": "partial index 1057898706.1 at 1 copy; a short run, not standard; noise not read; interrupted",
     "kind": "short",
     "disturbed": 0,
+    "disturbed_tests": 0,
+    "busy_host": null,
     "index": [
       {
         "copies": 1,

@@ -87,6 +87,46 @@ pub fn version(semantics: base::version::Semantics) -> String {
 mod tests {
     use super::*;
 
+    /// Beside a CPU hog on a VM, other processes took 40 times what steal took: every format
+    /// names other processes as the cause, first, and says the busy host in the one line (the
+    /// console prints `view::busy_line` too, checked in tests/it/noise.rs).
+    #[test]
+    fn a_run_beside_a_cpu_hog_names_other_processes_first_in_every_format() {
+        let run = fixture::beside_a_hog();
+        let line = "busy host: other processes used up to 6.9 times the tests' CPU time, steal up to 6% \
+                    of it (load 14.2 on 2 CPUs); stop the other work and run again";
+        assert_eq!(view::busy_line(&run).as_deref(), Some(line));
+        let text = text::report_in(&run, fmt::utc);
+        let end = "** All 12 tests were disturbed, at both copy counts; not fit to publish.\n\n";
+        assert!(text.ends_with(&format!("{end}** {line}\n\n")), "{text}");
+        let disturbed: Vec<&str> = text.lines().filter(|l| l.starts_with("** disturbed: ")).collect();
+        assert_eq!(disturbed.len(), 24, "{text}");
+        let first =
+            |l: &&str| l.contains(" (other processes ") && l.contains("% and steal 6.0% of its copies'");
+        assert!(disturbed.iter().all(first), "{text}");
+        let html = html::render(&run, fixture::START1, fmt::utc);
+        let top = &html[..html.find("Test System Information").unwrap()];
+        assert!(top.contains(&format!("<p><b>{}</b></p>", svg::escape(line))), "{top}");
+        assert_eq!(top.matches("<li>").count(), 12, "each test once: {top}");
+        assert!(top.contains("<li>Pipe Throughput (1 and 2 copies)</li>"), "{top}");
+        assert_eq!(html.matches("<b>disturbed</b> (other processes)").count(), 24, "{html}");
+        assert!(!html.contains("(steal)</td>"), "{html}");
+        let json = json::render(&run);
+        assert_eq!(json.matches("\"disturbance\": \"other processes\"").count(), 24, "{json}");
+        let doc = base::json::parse(&json).unwrap();
+        let busy = doc.get("summary").and_then(|s| s.get("busy_host")).unwrap();
+        assert_eq!(busy.get("text").and_then(|t| t.as_str()), Some(line));
+        assert_eq!(busy.get("cause").and_then(|t| t.as_str()), Some("other processes"));
+        assert_eq!(busy.get("share").and_then(|t| t.as_f64()), Some(68.59 / 10.0));
+        assert_eq!(busy.get("load").and_then(|t| t.as_f64()), Some(14.2));
+        let summary = doc.get("summary").unwrap();
+        assert_eq!(summary.get("disturbed").and_then(|t| t.as_f64()), Some(24.0));
+        assert_eq!(summary.get("disturbed_tests").and_then(|t| t.as_f64()), Some(12.0));
+        assert!(
+            view::summary(&run).ends_with("; a standard run; all 12 tests disturbed, at both copy counts")
+        );
+    }
+
     #[test]
     fn the_choices_name_every_format_once() {
         let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();

@@ -11,9 +11,9 @@
 
 use super::fmt::{self, Tm, Zone};
 use super::view::{
-    disturbed_reason, disturbed_verdict, duration_note, interval, not_standard_note, ordered_index,
-    passes_text, remeasure_note, replaced_note, rounds, rounds_note, rounds_settings_note, score_title,
-    scored, static_image_note, status_note, unscored_reason, Note, QUICK_LEAD,
+    busy_line, disturbed_reason, disturbed_verdict, duration_note, interval, not_standard_note,
+    ordered_index, passes_text, remeasure_note, replaced_note, rounds, rounds_note, rounds_settings_note,
+    score_title, scored, static_image_note, status_note, unscored_reason, wander_warning, Note, QUICK_LEAD,
 };
 use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
@@ -176,11 +176,11 @@ fn note_line(s: &mut String, n: Option<Note>) {
 }
 
 /// The end of the report: a note when the run was interrupted or is still going, and the verdict
-/// on a run some of whose tests were disturbed; else nothing.
+/// on a run some of whose tests were disturbed, with the busy host's line; else nothing.
 pub fn footer(run: &Run) -> String {
     let mut s = String::new();
-    if let Some(v) = disturbed_verdict(run) {
-        let _ = write!(s, "** {v}\n\n");
+    for line in [disturbed_verdict(run), busy_line(run)].iter().flatten() {
+        let _ = write!(s, "** {line}\n\n");
     }
     // When the driver tried to read the host's noise and could not (no /proc/stat), the one line
     // that says so: then no test can be called disturbed, nor quiet.
@@ -294,8 +294,9 @@ pub fn index_block(s: &mut String, b: &IndexBlock) {
     let _ = write!(s, "{:<66} {:>8}\n\n", score_title(b), fmt::f1(b.score));
 }
 
-/// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count, and
-/// each index's interval propagated from them. Tests are named by test name, as the other notes.
+/// A quick run's `** ` lines after a block: each scored test's 95% interval and pass count,
+/// each index's interval propagated from them, what the rounds saw and, past
+/// `view::MOVED_TOO_FAR`, the warning. Tests are named by test name, as the other notes.
 pub fn quick_notes(cr: &CopyRun) -> String {
     let mut s = String::from("** 95% intervals (geometric mean, log scale, Student's t):\n");
     for r in scored(cr) {
@@ -322,6 +323,9 @@ pub fn quick_notes(cr: &CopyRun) -> String {
         let _ = writeln!(s, "** index {}: {what}", b.category.key());
     }
     let _ = writeln!(s, "** {}", rounds_note(cr));
+    if let Some(w) = wander_warning(cr) {
+        let _ = writeln!(s, "** {w}");
+    }
     s.push('\n');
     s
 }
@@ -363,13 +367,15 @@ mod tests {
         }
         let f = footer(&run);
         assert!(
-            f.starts_with("** 2 tests were disturbed; not fit to publish.") && !f.contains("Noise not"),
+            f.starts_with(
+                "** 1 of 12 tests was disturbed, at both copy counts; not fit to publish.\n\n** busy host: "
+            ) && !f.contains("Noise not"),
             "{f}"
         );
         let b = block_in(&run.system, &run.runs[0], fmt::utc);
         assert!(
             b.contains(
-                "** disturbed: pipe (steal 0.0% and other processes 50.0% of its copies' CPU time, over 5%)"
+                "** disturbed: pipe (other processes 50.0% and steal 0.0% of its copies' CPU time, over 5%)"
             ),
             "{b}"
         );
@@ -384,7 +390,7 @@ mod tests {
         }
         let busy = block_in(&run.system, &busy, fmt::utc);
         assert!(
-            busy.contains("other processes 685.9% of its copies' CPU time, over 5%; other processes used 6.9 times the copies' own CPU time)"),
+            busy.contains("other processes 685.9% and steal 0.0% of its copies' CPU time, over 5%; other processes used 6.9 times the copies' own CPU time)"),
             "{busy}"
         );
         assert_eq!(b.matches("disturbed").count(), 1, "{b}");

@@ -119,18 +119,26 @@ pub fn past_whole(n: &Noise) -> String {
 }
 
 /// Why a scored test was disturbed, in words (the text's `** disturbed:` line, the HTML's
-/// notes), or None when it was not.
+/// notes), or None when it was not. Of steal and other processes, the cause is named first.
 pub fn disturbed_reason(r: &TestResult) -> Option<String> {
     let d = r.disturbance()?;
     let n = r.noise()?;
     Some(match d {
-        Disturbance::Steal | Disturbance::Others => format!(
-            "steal {:.1}% and other processes {:.1}% of its copies' CPU time, over {:.0}%{}",
-            100.0 * n.steal_share(),
-            100.0 * n.foreign_share(),
-            100.0 * DISTURBED,
-            past_whole(&n)
-        ),
+        Disturbance::Steal | Disturbance::Others => {
+            let mut two = [("steal", n.steal_share()), ("other processes", n.foreign_share())];
+            if d == Disturbance::Others {
+                two.swap(0, 1);
+            }
+            format!(
+                "{} {:.1}% and {} {:.1}% of its copies' CPU time, over {:.0}%{}",
+                two[0].0,
+                100.0 * two[0].1,
+                two[1].0,
+                100.0 * two[1].1,
+                100.0 * DISTURBED,
+                past_whole(&n)
+            )
+        }
         Disturbance::Stopped if n.driver_stopped => {
             "stopped: the run itself was stopped (SIGSTOP, Ctrl-Z) during a pass".to_string()
         }
@@ -217,9 +225,142 @@ pub fn remeasure_note(settings: &Settings) -> Option<Note> {
     })
 }
 
-/// How many scored tests (at every copy count) were disturbed.
+/// How many scored results were disturbed: a test at each copy count counts once per copy count
+/// (the JSON's `summary.disturbed`; the words say tests and copy counts, [`disturbed_tests`]).
 pub fn disturbed_count(run: &Run) -> usize {
     run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok() && r.disturbed()).count()
+}
+
+/// The disturbed among a run's scored tests, told apart by name across copy counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DisturbedTests {
+    /// How many tests were disturbed at some copy count.
+    pub tests: usize,
+    /// `all 12 tests`, `5 of 12 tests`, `the only test`.
+    pub which: String,
+    /// `both copy counts`, `every copy count`, `1 copy`, `1 and 4 copies`.
+    pub at: String,
+}
+
+/// The disturbed tests in words, or None when none was.
+pub fn disturbed_tests(run: &Run) -> Option<DisturbedTests> {
+    // Each scored test once, by name, and whether some copy count's run of it was disturbed.
+    let mut names: Vec<(&str, bool)> = Vec::new();
+    let (mut counts, mut at) = (0, Vec::new());
+    for cr in &run.runs {
+        let (mut scored, mut hit) = (false, false);
+        for r in cr.results.iter().filter(|r| r.ok()) {
+            let d = r.disturbed();
+            match names.iter_mut().find(|t| t.0 == r.name) {
+                Some(t) => t.1 |= d,
+                None => names.push((&r.name, d)),
+            }
+            (scored, hit) = (true, hit || d);
+        }
+        counts += usize::from(scored);
+        if hit {
+            at.push(cr.copies);
+        }
+    }
+    let (tests, of) = (names.iter().filter(|t| t.1).count(), names.len());
+    let which = match tests {
+        0 => return None,
+        1 if of == 1 => "the only test".to_string(),
+        n if n == of => format!("all {n} tests"),
+        n => format!("{n} of {of} tests"),
+    };
+    let at = match counts {
+        2 if at.len() == 2 => "both copy counts".to_string(),
+        n if n > 2 && at.len() == n => "every copy count".to_string(),
+        _ => copies_list(&at),
+    };
+    Some(DisturbedTests { tests, which, at })
+}
+
+/// Copy counts in words: `1 copy`, `2 copies`, `1 and 2 copies`, `1, 2 and 4 copies`.
+pub fn copies_list(copies: &[usize]) -> String {
+    let mut s = String::new();
+    for (i, n) in copies.iter().enumerate() {
+        if i > 0 {
+            s += if i + 1 == copies.len() { " and " } else { ", " };
+        }
+        let _ = write!(s, "{n}");
+    }
+    s + if copies == [1] { " copy" } else { " copies" }
+}
+
+/// What a busy host took from a run: the larger of steal and other processes (by CPU seconds
+/// over the scored passes), the most of a pass's copies' CPU time it took, the most the other
+/// took, and the highest load read around a pass.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BusyHost {
+    pub cause: Disturbance,
+    /// The largest share of a pass's copies' CPU time (6.9: 6.9 times it).
+    pub share: f64,
+    pub other: f64,
+    /// The highest 1-minute load average, at a pass's start or end.
+    pub load: f64,
+}
+
+/// The busy host, when steal or other processes disturbed a scored test; None otherwise.
+pub fn busy_host(run: &Run) -> Option<BusyHost> {
+    // `total` sums the CPU seconds of each; the shares and the load are the most of one pass.
+    let (mut total, mut steal, mut others, mut load, mut busy) =
+        (Noise::default(), 0.0f64, 0.0f64, 0.0f64, false);
+    for r in run.runs.iter().flat_map(|cr| &cr.results).filter(|r| r.ok()) {
+        busy |= matches!(r.disturbance(), Some(Disturbance::Steal | Disturbance::Others));
+        for n in r.passes.iter().filter_map(|p| p.noise) {
+            (total.steal, total.foreign) = (total.steal + n.steal, total.foreign + n.foreign);
+            steal = steal.max(n.steal_share());
+            others = others.max(n.foreign_share());
+            load = load.max(n.load_start).max(n.load_end);
+        }
+    }
+    let cause = total.busier();
+    let (share, other) = if cause == Disturbance::Steal { (steal, others) } else { (others, steal) };
+    busy.then_some(BusyHost { cause, share, other, load })
+}
+
+/// The busy host's line, when there is one ([`BusyHost::line`]).
+pub fn busy_line(run: &Run) -> Option<String> {
+    busy_host(run).map(|b| b.line(run.system.cpu_count))
+}
+
+impl BusyHost {
+    /// The busy host in one line, as the console, the report's notes, the HTML's verdict and
+    /// the JSON's summary all say it: the cause that took more first, the most it took of a
+    /// pass's copies' CPU time, the other cause when it too passed [`DISTURBED`], the load (on
+    /// `cpus` CPUs, when known), what to do: `busy host: other processes used up to 6.9 times
+    /// the tests' CPU time (load 14.2 on 2 CPUs); stop the other work and run again`.
+    pub fn line(&self, cpus: Option<usize>) -> String {
+        let (who, what, other, todo) = match self.cause {
+            Disturbance::Steal => (
+                "the hypervisor took",
+                " as steal",
+                "other processes",
+                "run at another time or on another host",
+            ),
+            _ => ("other processes used", "", "steal", "stop the other work and run again"),
+        };
+        let mut s = format!("busy host: {who} up to {} the tests' CPU time{what}", up_to(self.share));
+        if self.other > DISTURBED {
+            let _ = write!(s, ", {other} up to {} it", up_to(self.other));
+        }
+        let _ = write!(s, " (load {:.1}", self.load);
+        if let Some(n) = cpus {
+            let _ = write!(s, " on {}", crate::model::cpus_text(n));
+        }
+        format!("{s}); {todo}")
+    }
+}
+
+/// A share of the copies' CPU time as the busy line says it: `30% of`, `6.9 times`.
+fn up_to(share: f64) -> String {
+    if share > 1.0 {
+        format!("{share:.1} times")
+    } else {
+        format!("{:.0}% of", 100.0 * share)
+    }
 }
 
 /// What the intervals of a run with rounds hold, and what they cannot, as the notes say it.
@@ -244,13 +385,18 @@ pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
     })
 }
 
-/// The verdict on a run some of whose scored tests were disturbed.
+/// The verdict on a run some of whose scored tests were disturbed: `All 12 tests were
+/// disturbed, at both copy counts; not fit to publish.`
 pub fn disturbed_verdict(run: &Run) -> Option<String> {
-    match disturbed_count(run) {
-        0 => None,
-        1 => Some("1 test was disturbed; not fit to publish.".to_string()),
-        n => Some(format!("{n} tests were disturbed; not fit to publish.")),
-    }
+    let d = disturbed_tests(run)?;
+    let mut v = format!(
+        "{} {} disturbed, at {}; not fit to publish.",
+        d.which,
+        if d.tests == 1 { "was" } else { "were" },
+        d.at
+    );
+    v[..1].make_ascii_uppercase();
+    Some(v)
 }
 
 /// The note of a run saved while it was going, or stopped before its end.
@@ -292,7 +438,8 @@ pub fn headline(cr: &CopyRun) -> Option<&IndexBlock> {
 }
 
 /// The run in one line, as it ends on the console and in the summary of the JSON and the HTML:
-/// the index at each copy count, the kind of run, the disturbed tests:
+/// the index at each copy count, the kind of run, the disturbed tests (`5 of 12 tests
+/// disturbed, at 1 copy`), or that none finished:
 /// `index 1520.3 at 1 copy, 2780.1 at 2 copies; a standard run; no test disturbed`. No
 /// classic report's words (`Index Score`, a test's message), so no grep for them meets it.
 pub fn summary(run: &Run) -> String {
@@ -316,11 +463,13 @@ pub fn summary(run: &Run) -> String {
             let _ = write!(s, "; a {} run, not standard; ", k.name());
         }
     }
-    match (run.settings.noise, disturbed_count(run)) {
-        (false, _) => s.push_str("noise not read"),
-        (true, 0) => s.push_str("no test disturbed"),
-        (true, n) => {
-            let _ = write!(s, "{} disturbed", fmt::number(Some(n), "test", "tests"));
+    let finished = run.runs.iter().any(|cr| cr.results.iter().any(TestResult::ok));
+    match (finished, run.settings.noise, disturbed_tests(run)) {
+        (false, ..) => s.push_str("no test finished"),
+        (_, false, _) => s.push_str("noise not read"),
+        (_, true, None) => s.push_str("no test disturbed"),
+        (_, true, Some(d)) => {
+            let _ = write!(s, "{} disturbed, at {}", d.which, d.at);
         }
     }
     if run.interrupted {
@@ -388,6 +537,21 @@ pub fn rounds_note(cr: &CopyRun) -> String {
     }
 }
 
+/// How far a copy count's rounds may move (`Rounds::moved`, the fastest round's index over the
+/// slowest's) before its index says little of the host.
+pub const MOVED_TOO_FAR: f64 = 0.20;
+
+/// The warning on a copy count whose rounds moved more than [`MOVED_TOO_FAR`], or None.
+pub fn wander_warning(cr: &CopyRun) -> Option<String> {
+    let m = rounds(cr)?.moved.filter(|&m| m > MOVED_TOO_FAR)?;
+    Some(format!(
+        "the host's speed moved {:.1}% between rounds, over {:.0}%: this index says little of the \
+         host; run again on a quieter host",
+        100.0 * m,
+        100.0 * MOVED_TOO_FAR
+    ))
+}
+
 /// One line of free text (an error that may span lines) for a line-oriented format.
 pub fn one_line(s: &str) -> String {
     let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -416,6 +580,109 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(rounds_note(&cr), "one round: no wander between rounds to see");
+    }
+
+    /// Two tests over two rounds, each round's passes at `a` then `b` times its rate.
+    fn two_rounds(a: f64, b: f64) -> CopyRun {
+        use crate::model::Pass;
+        let pass = |rate: f64, round: usize| Pass {
+            count: rate,
+            time: 1.0,
+            timebase: 1.0,
+            round: Some(round),
+            ..Pass::default()
+        };
+        let r = |name: &str, k: f64| TestResult {
+            name: name.into(),
+            message: name.into(),
+            passes: vec![pass(a * k, 1), pass(b * k, 2)],
+            kept: vec![0, 1],
+            score: (a * b).sqrt() * k,
+            ..TestResult::default()
+        };
+        CopyRun { results: vec![r("pipe", 100.0), r("syscall", 10.0)], ..Default::default() }
+    }
+
+    #[test]
+    fn a_host_that_moved_past_a_fifth_between_rounds_is_warned_of() {
+        let moved = two_rounds(1.0, 2.85);
+        assert_eq!(
+            wander_warning(&moved).as_deref(),
+            Some(
+                "the host's speed moved 185.0% between rounds, over 20%: this index says little of the \
+                 host; run again on a quieter host"
+            )
+        );
+        assert_eq!(wander_warning(&two_rounds(1.0, 1.15)), None, "15% is the host's usual wander");
+        assert_eq!(wander_warning(&CopyRun::default()), None, "no rounds");
+    }
+
+    #[test]
+    fn disturbed_tests_are_counted_by_test_and_copy_count() {
+        let mut run = crate::fixture::noisy();
+        let words = |run: &Run| disturbed_tests(run).map(|d| format!("{}, at {}", d.which, d.at));
+        assert_eq!(words(&run).as_deref(), Some("1 of 12 tests, at 2 copies"));
+        let all = crate::fixture::beside_a_hog();
+        assert_eq!(words(&all).as_deref(), Some("all 12 tests, at both copy counts"));
+        assert!(disturbed_verdict(&all).unwrap().starts_with("All 12 tests were disturbed, at both"));
+        // Five tests at one copy of two; then a run of one test at one copy count.
+        for r in all.runs[0].results.iter().take(5) {
+            run.runs[0].results.iter_mut().find(|t| t.name == r.name).unwrap().passes = r.passes.clone();
+        }
+        run.runs[1].results.retain(|r| r.name != "pipe");
+        assert_eq!(words(&run).as_deref(), Some("5 of 12 tests, at 1 copy"));
+        assert!(summary(&run).ends_with("; a standard run; 5 of 12 tests disturbed, at 1 copy"));
+        let mut one = all.clone();
+        one.runs.truncate(1);
+        one.runs[0].results.truncate(1);
+        assert_eq!(words(&one).as_deref(), Some("the only test, at 1 copy"));
+        assert_eq!(
+            disturbed_verdict(&one).unwrap(),
+            "The only test was disturbed, at 1 copy; not fit to publish."
+        );
+        assert_eq!(copies_list(&[1, 2, 4]), "1, 2 and 4 copies");
+    }
+
+    #[test]
+    fn a_run_with_no_finished_test_says_so() {
+        let mut run = crate::fixture::noisy();
+        run.interrupted = true;
+        for r in run.runs.iter_mut().flat_map(|cr| &mut cr.results) {
+            r.kept.clear();
+        }
+        run.runs[1].results.clear();
+        assert!(
+            summary(&run).ends_with("; a standard run; no test finished; interrupted"),
+            "{}",
+            summary(&run)
+        );
+        run.runs.clear();
+        assert_eq!(summary(&run), "no index score; a standard run; no test finished; interrupted");
+    }
+
+    #[test]
+    fn a_host_whose_steal_took_more_says_to_run_elsewhere() {
+        let mut run = crate::fixture::beside_a_hog();
+        for n in run
+            .runs
+            .iter_mut()
+            .flat_map(|cr| &mut cr.results)
+            .flat_map(|r| &mut r.passes)
+            .flat_map(|p| &mut p.noise)
+        {
+            (n.steal, n.foreign) = (3.0, 0.2);
+        }
+        run.system.cpu_count = None;
+        assert_eq!(
+            busy_line(&run).as_deref(),
+            Some(
+                "busy host: the hypervisor took up to 30% of the tests' CPU time as steal (load 14.2); run \
+                 at another time or on another host"
+            )
+        );
+        assert!(run.runs[0].results.iter().all(|r| r.disturbance() == Some(Disturbance::Steal)));
+        // Noise not read: no busy host.
+        assert_eq!(busy_line(&crate::fixture::reference()), None);
     }
 
     #[test]
