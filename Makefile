@@ -43,7 +43,7 @@ GROUNDS ?= 3
 # rustflags of .cargo/config.toml (cargo joins the arrays).
 remap = --config 'target.$(1).rustflags = ["--remap-path-prefix=$(or $(CARGO_HOME),$(HOME)/.cargo)=/cargo", "--remap-path-prefix=$(or $(RUSTUP_HOME),$(HOME)/.rustup)=/rustup"]'
 
-.PHONY: all run check test test-deps test-i686 twin-deps twin-deps-arm aarch64 i686 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
+.PHONY: all run check test test-lane-stable test-lane-arches test-deps test-i686 twin-deps twin-deps-arm aarch64 i686 install bench clean graphics test-graphics bench-graphics bench-lmbench FORCE
 
 all: unixbench
 
@@ -123,13 +123,14 @@ unixbench-graphics: twin-deps FORCE
 
 graphics: unixbench-graphics
 
-# xvfb-run -a picks a free display and stops the server afterwards.
+# xvfb-run -a picks a free display and stops the server afterwards. The test program is the main
+# phase's (tests/it/graphics.rs tests the build it is given).
 test-graphics: unixbench-graphics
 	$(call need_debs,xvfb xauth libgl1-mesa-dri xfonts-base fonts-dejavu-core)
 	$(CARGO) clippy --locked --workspace --features graphics --all-targets -- -D warnings
 	UNIXBENCH_GRAPHICS_BIN=$(CURDIR)/unixbench-graphics LIBGL_ALWAYS_SOFTWARE=1 \
 		xvfb-run -a -s '-screen 0 1280x1024x24 -nolisten tcp' \
-		$(CARGO) test --locked --features graphics --test it graphics -- --test-threads=1
+		$(CARGO) test --locked --test it graphics -- --test-threads=1
 
 bench-graphics: unixbench-graphics
 	$(call need_debs,xvfb libgl1-mesa-dri xfonts-base fonts-dejavu-core x11-apps)
@@ -155,9 +156,11 @@ i686: unixbench-i686
 
 # The i686 build on this machine: natively where the kernel runs 32-bit binaries (IA32
 # emulation), else skipped with one line. Its unit tests (a debug build: every arithmetic
-# overflow of a 32-bit usize panics) and the integration tests of its kernels and driver,
-# the short index in a BusyBox root included.
-I686_IT := cpu_kernels:: os_kernels:: driver:: shell_tests:: quick:: lmbench:: limits:: rigs::busybox_root
+# overflow of a 32-bit usize panics), and the integration tests where the 32-bit binary can
+# differ from x86_64's: its kernels' counts, lmbench's sizes, the limits, and the short index
+# in a BusyBox root, which takes the driver through a whole run. (The driver's other modules
+# run its same code; the main phase runs them.)
+I686_IT := cpu_kernels:: os_kernels:: lmbench:: limits:: rigs::busybox_root
 test-i686: unixbench-i686
 	@if ./unixbench-i686 --version >/dev/null 2>&1; then \
 		echo "i686: unit tests, then the kernels' and driver's integration tests"; \
@@ -177,20 +180,29 @@ check:
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	$(CARGO) test --locked --workspace
 
-test: unixbench unixbench-aarch64 test-deps $(VENV)/bin/ansible-playbook
+# Two lanes side by side (make -j2; cargo holds a build directory's lock for a whole build, so
+# the pinned nightly's lane builds in target/nightly and test-repro's clone in its own): the
+# stable toolchain's builds and tests, and the other CPUs' with the reproducibility check. Then the
+# tests that need the machine to themselves (a CPU hog beside the copies, then none), one at a
+# time after every other.
+test: test-deps $(VENV)/bin/ansible-playbook
+	$(MAKE) -j2 --output-sync=line test-lane-stable test-lane-arches
+	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_NO_SKIP=1 $(CARGO) test --locked --test it -- --ignored --test-threads=1
+
+test-lane-stable: unixbench unixbench-aarch64
 	$(CARGO) fmt --all --check
 	rustfmt --check --edition 2021 crates/twin/programs/execl.rs crates/twin/programs/spawn.rs
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_AARCH64_BIN=$(CURDIR)/unixbench-aarch64 \
 		UNIXBENCH_ANSIBLE_PLAYBOOK=$(CURDIR)/$(VENV)/bin/ansible-playbook UNIXBENCH_NO_SKIP=1 \
 		$(CARGO) test --locked --workspace -- --skip arches::
-	# The tests that need the machine to themselves (a CPU hog beside the copies, then none),
-	# one at a time after the others.
-	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_NO_SKIP=1 $(CARGO) test --locked --test it -- --ignored --test-threads=1
 	$(MAKE) test-i686
-	$(MAKE) test-arches-part
-	$(MAKE) test-repro
 	$(MAKE) test-graphics
+
+# The reproducibility check compares with the ./unixbench the other lane builds first.
+test-lane-arches: unixbench
+	$(MAKE) test-arches-part
+	$(MAKE) repro-check
 
 # What the rigs of the tests need from the host: a static BusyBox for the minimal-root rig,
 # qemu-user for the aarch64 binary, binfmt_misc so that the emulated driver can exec its

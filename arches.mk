@@ -109,14 +109,17 @@ mips_LINK   = --config 'target.$(mips_TRIPLE).rustflags = [$(NIGHTLY_LLD), "-Cli
 
 empty :=
 space := $(empty) $(empty)
-NCARGO := rustup run $(NIGHTLY) cargo
+# The nightly's builds have a directory of their own: make test runs them beside the stable
+# toolchain's, and cargo locks a build directory for the whole of a build.
+NTARGET := target/nightly
+NCARGO := CARGO_TARGET_DIR=$(NTARGET) rustup run $(NIGHTLY) cargo
 # std is built for the target: aborting, and with its `optimize_for_size` feature, which picks
 # std's smaller implementations (its sorts above all; no timed loop sorts, and every result is
 # the same). That is 90 KB on MIPS and POWER, which the features of this stop had pushed past
 # 1 MiB (mipsel 1,089,156 bytes without it, 993,248 with it).
 BUILD_STD := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
 
-.PHONY: dist test-repro test-arches-part test-arches-deps twin-deps-armv7 twin-deps-riscv64 twin-deps-ppc64le arches test-arches nightly musl-src $(ARCHES) $(addprefix test-,$(ARCHES)) $(addprefix musl-,$(ARCHES))
+.PHONY: dist test-repro repro-check test-arches-part test-arches-deps twin-deps-armv7 twin-deps-riscv64 twin-deps-ppc64le arches test-arches nightly musl-src $(ARCHES) $(addprefix test-,$(ARCHES)) $(addprefix musl-,$(ARCHES))
 
 arches: $(addprefix unixbench-,$(ARCHES))
 
@@ -205,7 +208,7 @@ unixbench-$(1): target/musl/$($(1)_TRIPLE)/libc.a nightly $(if $($(1)_TWINS),$($
 	$(if $(filter src:%,$($(1)_MUSL)),$(if $($(1)_TWINS),UNIXBENCH_TWIN_MUSL_LIB=$(CURDIR)/target/musl/$($(1)_TRIPLE)/so)) \
 		$(NCARGO) build --release --locked --target $($(1)_TRIPLE) $(call std_for_size,$($(1)_TRIPLE)) $(call remap,$($(1)_TRIPLE)) \
 		$$($(1)_LINK)
-	cp target/$($(1)_TRIPLE)/release/unixbench $$@
+	cp $(NTARGET)/$($(1)_TRIPLE)/release/unixbench $$@
 
 $(1): unixbench-$(1)
 endef
@@ -278,6 +281,10 @@ dist: $(DIST_BINS)
 # (The clone is made outside this tree: cargo would also read this tree's .cargo/config.toml
 # from a directory below it, and take every rustflag twice.)
 test-repro: unixbench
+	$(MAKE) repro-check
+
+# test-repro's check, of the ./unixbench already built (make test builds it once, first).
+repro-check:
 	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/unixbench-repro.XXXXXX") || exit 1; trap 'rm -rf "$$d"' EXIT; \
 	git diff --quiet HEAD -- || echo "test-repro: the tree has uncommitted changes; the clone builds HEAD" >&2; \
 	git clone -q --no-hardlinks . "$$d/a-clone-at-another-path" && \
