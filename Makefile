@@ -109,10 +109,14 @@ unixbench: twin-deps FORCE
 	cp target/$(TARGET)/release/unixbench $@
 	@echo "$@: $$(wc -c < $@) bytes"
 
-# Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa).
+# Installs the Debian packages named when any is missing (graphics needs headers, Xvfb, Mesa);
+# not as root, says in one line what is missing.
 define need_debs
 	@missing=; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" != 0 ]; then echo "missing Debian packages:$$missing (as root: apt-get install$$missing)" >&2; exit 1; fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
 endef
 
 unixbench-graphics: twin-deps FORCE
@@ -173,9 +177,12 @@ run: unixbench
 	./unixbench
 
 # The contributor's fast loop: formatting, lints, and every unit and integration test against
-# the debug build, with nothing installed. What needs root, Debian's packages or another CPU says
-# in one line that it skipped; make test, which installs all of it, lets nothing skip.
-check:
+# the debug build. It needs what any build needs, the twins' C compiler and musl (twin-deps,
+# installed as root, else named in one line) and Rust's musl target; what a test needs beyond
+# that (root, Debian's packages, another CPU) it says in one line that it skipped. make test,
+# which installs all of it, lets nothing skip.
+check: twin-deps
+	$(call need_target,$(TARGET))
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	$(CARGO) test --locked --workspace
