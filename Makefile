@@ -193,7 +193,7 @@ check: twin-deps
 # tests that need the machine to themselves (a CPU hog beside the copies, then none), one at a
 # time after every other.
 test: test-deps $(VENV)/bin/ansible-playbook
-	$(MAKE) -j2 --output-sync=line test-lane-stable test-lane-arches
+	$(MAKE) -j2 --output-sync=line --no-print-directory test-lane-stable test-lane-arches
 	UNIXBENCH_BIN=$(CURDIR)/unixbench UNIXBENCH_NO_SKIP=1 $(CARGO) test --locked --test it -- --ignored --test-threads=1
 
 test-lane-stable: unixbench unixbench-aarch64
