@@ -7,6 +7,8 @@ use crate::common::*;
 const CASES: &[(&[&str], &str)] = &[
     // dispatch
     (&["frobnicate"], "unknown program"),
+    (&["help", "frobnicate"], "unknown program 'frobnicate'"),
+    (&["help", "pipe", "10"], "unexpected argument '10' after pipe"),
     (&["--install"], "--install"),
     (&["--install", "-s"], "--install"),
     // counting kernels: duration

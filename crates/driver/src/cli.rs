@@ -1,6 +1,6 @@
-//! The top-level command line's words: the help, the errors for a word that names nothing,
-//! `--list` and `--completions`. Dispatch itself stays in the binary, beside the applet table;
-//! this is cold code, built for size, handed the programs' names.
+//! The top-level command line's words: the help (and `help NAME`), the errors for a word that
+//! names nothing, `--list` and `--completions`. Dispatch itself stays in the binary, beside the
+//! applet table; this is cold code, built for size, handed the programs' names.
 
 use crate::error::{self, Error};
 use crate::{args, manual};
@@ -31,7 +31,8 @@ pub const USAGE: &str = "\
   unixbench --install [-s] DIR           make a link per program in DIR (symbolic with -s)
   unixbench --dropin DIR                 make DIR a UnixBench directory for wrapper scripts:
                                          Run, pgms/ (every program), results/, tmp/
-  unixbench help | version               this help, the version (also --help, -h, --version)
+  unixbench help [NAME] | version        this help (also --help, -h), or what NAME --help
+                                         prints; the version (also --version)
   unixbench --man | --completions SHELL  the manual page unixbench(1); bash, zsh or fish's
                                          completions (make install installs both)
 ";
@@ -100,6 +101,31 @@ pub fn completions(argv: &[OsString], programs: &[&'static str]) -> error::Resul
             args::escaped(&shell)
         ))),
     }
+}
+
+/// `help NAME` made `NAME --help`, which prints a command's, a program's, a test's or a group's
+/// help, and names in one line what names nothing; but `help help`, `help version` and an
+/// option after `help` are left to [`help_for`].
+// Cold text, built for size: never inlined into dispatch, which is built for speed.
+#[inline(never)]
+pub fn help_argv(argv: &mut [OsString]) {
+    if let [help, name] = argv {
+        let name = name.to_str().unwrap_or("-");
+        if matches!(help.to_str(), Some("help" | "--help" | "-h"))
+            && !name.starts_with('-')
+            && !matches!(name, "help" | "version")
+        {
+            argv.swap(0, 1);
+            argv[1] = OsString::from("--help");
+        }
+    }
+}
+
+/// `help` and `help NAME` where NAME is left to it ([`help_argv`]): the top-level help, which is
+/// theirs; one line for a word after NAME.
+#[inline(never)]
+pub fn help_for(argv: &[OsString]) -> error::Result<String> {
+    no_more(argv.get(1..).unwrap_or_default()).map(|()| help())
 }
 
 /// The top-level help: the commands, the options people reach for (from the driver's table of
