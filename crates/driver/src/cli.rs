@@ -12,9 +12,11 @@ unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static b
 Usage:
 ";
 
-/// The commands, which the manual's synopsis shows too.
-pub const USAGE: &str = "\
-  unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
+/// The commands: each usage, then what it does from the 42nd column, beside it or, when the
+/// usage is too long, under it. The manual's SYNOPSIS has the usages, a line each, and its
+/// COMMANDS each with what it does. (No `\` after the quote: it would eat the first indent.)
+pub const USAGE: &str =
+    "  unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
                                          default: about 28 minutes per copy count)
   unixbench run [OPTIONS] [TEST|GROUP ...]
                                          the same, for test names that are also program names
@@ -23,7 +25,8 @@ pub const USAGE: &str = "\
   unixbench ab [--b-wrap CMD|--b-bin PATH|...] [OPTIONS] [TEST|GROUP ...]
                                          A against B on this host in the same rounds, each
                                          ratio with its 95% interval (ab --help)
-  unixbench compare [--format F] FILE... compare results (reports, logs, JSON; ours or C's)
+  unixbench compare [--format F] FILE...
+                                         compare results (reports, logs, JSON; ours or C's)
   unixbench lmbench [-s] [--only ...]    lmbench's latency and bandwidth table for this host
   unixbench PROGRAM [ARGS...]            run one kernel (the programs: --list)
   PROGRAM [ARGS...]                      the same, through a link named PROGRAM
