@@ -3,9 +3,10 @@
 //! Dispatch, BusyBox-style: the basename of argv[0] (a leading `-` dropped) names an applet ->
 //! run it, under that name in the process table. Otherwise the first argument names an applet
 //! or a command (`--list`, `--install`, `--dropin`, `--man`, `--completions`, `--version`,
-//! `--help`, `help`, `version`, `run`, `compare`); anything else that looks like Run's command
-//! line (an option or a test or group name, or nothing at all) goes to the driver. This is the
-//! one place that prints an error and maps it to the exit status.
+//! `--help`, `help`, `version`, `run`, `compare`; `help NAME` is `NAME --help`); anything else
+//! that looks like Run's command line (an option or a test or group name, or nothing at all)
+//! goes to the driver. This is the one place that prints an error and maps it to the exit
+//! status.
 
 mod applets;
 mod kernels;
@@ -88,6 +89,7 @@ fn route(mut argv: Vec<OsString>) -> (&'static str, Do) {
         return (a.name, applet(a, argv, false));
     }
     argv.remove(0);
+    cli::help_argv(&mut argv);
     let first = argv.first().map(|a| a.to_string_lossy().into_owned());
     let names = applets::names();
     let then = |text: fn() -> String| Do::Print(no_more(&argv).map(|()| text()));
@@ -99,7 +101,7 @@ fn route(mut argv: Vec<OsString>) -> (&'static str, Do) {
         Some("--man") => then(|| manual::man(cli::USAGE)),
         Some("--completions") => Do::Done(cli::completions(&argv, &names)),
         Some("--version" | "-V" | "version") => then(base::version::full),
-        Some("--help" | "-h" | "help") => then(cli::help),
+        Some("--help" | "-h" | "help") => Do::Print(cli::help_for(&argv)),
         Some("compare") => Do::Done(compare::main(argv.split_off(1))),
         Some("ab") => Do::Done(driver::ab::main(argv.split_off(1))),
         Some("run") => Do::Driver(argv.split_off(1)),

@@ -7,6 +7,8 @@ use crate::common::*;
 const CASES: &[(&[&str], &str)] = &[
     // dispatch
     (&["frobnicate"], "unknown program"),
+    (&["help", "frobnicate"], "unknown program 'frobnicate'"),
+    (&["help", "pipe", "10"], "unexpected argument '10' after pipe"),
     (&["--install"], "--install"),
     (&["--install", "-s"], "--install"),
     // counting kernels: duration
@@ -67,6 +69,9 @@ const CASES: &[(&[&str], &str)] = &[
     (&["-i", "x", "dhry"], "-i"),
     (&["-t", "0", "dhry"], "-t"),
     (&["--frobnicate"], "--frobnicate"),
+    // an optional value written apart is a test name: the error suggests it attached
+    (&["--quick", "30"], "unknown test or group '30' (did you mean --quick=30?)"),
+    (&["--json", "r.json", "pipe"], "(did you mean --json=r.json?)"),
     (&["--format", "xml", "dhry"], "xml"),
     (&["run", "-q", "index", "bogus"], "bogus"),
     (&["--results", "no/such/results", "-c", "1", "-t", "1", "-i", "1", "pipe"], "only the last component"),

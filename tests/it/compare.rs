@@ -419,6 +419,56 @@ fn help_names_the_formats() {
     assert!(stdout(&o).contains("--format text|tsv|json"));
 }
 
+/// The help opens with its examples (after the usage), and each runs: its files, in order,
+/// stand for three runs of one host.
+#[test]
+fn help_opens_with_examples_that_run() {
+    let help = stdout(&compare(&["--help"]));
+    let mut blocks = help.split("\n\n");
+    assert!(blocks.next().is_some_and(|b| b.starts_with("Usage: ")), "{help}");
+    let examples: Vec<&str> = blocks.next().unwrap().lines().collect();
+    assert_eq!(examples[0], "Examples:", "{help}");
+    assert!((2..=3).contains(&(examples.len() - 1)), "{help}");
+    for example in &examples[1..] {
+        let command = example.split(" # ").next().unwrap();
+        let mut words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words.drain(..2).collect::<Vec<_>>(), ["unixbench", "compare"], "{example}");
+        let mut files = ["pool-1.json", "pool-2.json", "pool-3.json"].into_iter();
+        let args: Vec<&str> =
+            words.iter().map(|w| if w.starts_with('-') { w } else { files.next().unwrap() }).collect();
+        let o = compare(&args);
+        assert!(o.status.success(), "{example}: {}", stderr(&o));
+    }
+}
+
+/// A file given twice, by its name again or by another path to it, is said in one line on
+/// stderr, and the tables follow (a pool refuses it: `a_pool_refuses_what_it_cannot_judge`);
+/// --hosts over one host's runs suggests --pool. Other files, other hosts: nothing is said.
+#[test]
+fn a_file_given_twice_or_one_hosts_runs_are_said_in_a_line() {
+    let s = Scratch::new("cmp-twice");
+    std::fs::copy(fixtures().join("a.json"), s.path().join("x.json")).unwrap();
+    std::os::unix::fs::symlink("x.json", s.path().join("y.json")).unwrap();
+    std::fs::copy(fixtures().join("b.json"), s.path().join("b.json")).unwrap();
+    let one_host = "compare: every file is a run of one host: --pool judges one host's runs together\n";
+    for (args, said) in [
+        (&["x.json", "b.json", "x.json"][..], "compare: x.json is given twice: it is compared with itself\n"),
+        (&["x.json", "y.json"], "compare: y.json is x.json again: it is compared with itself\n"),
+        (
+            &["--hosts", "x.json", "x.json"],
+            &format!("compare: x.json is given twice: its host is listed twice\n{one_host}"),
+        ),
+        (&["--hosts", "b.json", "x.json"], ""),
+        (&["x.json", "b.json"], ""),
+    ] {
+        let o = run(ub(["compare"]).args(args).current_dir(s.path()));
+        assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), said), "{args:?}");
+        assert!(!stdout(&o).is_empty(), "{args:?}");
+    }
+    let o = compare(&["--hosts", "--format", "tsv", "pool-1.json", "pool-2.json"]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), one_host.to_string()));
+}
+
 /// Real short runs, each saved as the driver saves it (report, `.html`, `.log`): `compare` given
 /// a report with its `.log` beside it prints the same tables as given the run's JSON, in every
 /// format, full-precision scores, intervals, marks and the quick tag included; the only
@@ -538,7 +588,8 @@ fn the_c_suites_report_with_its_log() {
     std::fs::copy(fixtures().join("c-unixbench.log"), s.path().join("c.log")).unwrap();
     let o = run(ub(["compare", "--format", "tsv", "c", "c"]).current_dir(s.path()));
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stderr(&o), "");
+    // The file against itself, for its figures in full; the log is read without a word.
+    assert_eq!(stderr(&o), "compare: c is given twice: it is compared with itself\n");
     let tsv = stdout(&o);
     let rows: Vec<Vec<&str>> = tsv.lines().skip(1).map(|l| l.split('\t').collect()).collect();
     // 12 tests and the index, at 1 and 2 copies, for each of the two runs.
@@ -702,6 +753,8 @@ fn what_a_file_says_is_printed_as_data_in_every_format() {
         assert!(o.status.success(), "compare {args:?}: {}", stderr(&o));
         let out = stdout(&o);
         assert!(!out.chars().any(hidden), "compare {args:?} printed a hidden character raw:\n{out:?}");
+        // Nor on stderr (here --hosts' line on one host's runs).
+        assert!(!stderr(&o).chars().any(hidden), "compare {args:?}: {:?}", stderr(&o));
         // The text names hosts and files; of the TSVs, --hosts' both, compare's the files,
         // --pool's neither.
         let file = "\\x1b]0;t\\x07\\u{202e}.json";

@@ -90,6 +90,34 @@ fn man_renders_the_page_with_every_option() {
     assert!(text.contains("UB_RESULTDIR"), "{text}");
 }
 
+/// man at 80 columns (MANWIDTH=80) wraps the page within them, and its SYNOPSIS has each
+/// command's usage on a line of its own.
+#[test]
+fn the_man_page_fits_80_columns_a_usage_a_line() {
+    if !which("man") {
+        return skip("man page width", "no man on PATH (make test installs man-db)");
+    }
+    let s = Scratch::new("man80");
+    let page = s.path().join("unixbench.1");
+    std::fs::write(&page, printed(&["--man"])).unwrap();
+    let text = rendered(&page).unwrap();
+    let wide: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(wide.is_empty(), "lines over 80 columns:\n{}", wide.join("\n"));
+    let synopsis = text.split("\nSYNOPSIS\n").nth(1).and_then(|t| t.split("\n\n").next()).unwrap();
+    let lines: Vec<&str> = synopsis.lines().map(str::trim).collect();
+    // Each command of the help, whose list starts a usage a line at its third column.
+    let usages: Vec<&str> = driver::cli::USAGE
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(' '))
+        .collect();
+    let usages: Vec<&str> = usages.iter().filter_map(|u| u.split("  ").next()).collect();
+    assert_eq!(lines, usages, "{text}");
+    // What each does, under COMMANDS.
+    let commands = text.split("\nCOMMANDS\n").nth(1).unwrap();
+    assert!(commands.contains("\n       unixbench help [NAME] | version\n              this help"), "{text}");
+}
+
 /// `SHELL -n FILE` (fish: `--no-execute`) reads the script without running it.
 fn parses(shell: &str, flag: &str, script: &str) {
     if !which(shell) {

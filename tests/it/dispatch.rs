@@ -52,6 +52,30 @@ fn version_and_help() {
     assert!(stdout(&o).starts_with("Usage: pipe DURATION"));
 }
 
+/// `help NAME` prints what `NAME --help` prints, for a command, a program, a test or a group; the
+/// top-level help for the other commands, whose help it is; one line for a name of nothing.
+#[test]
+fn help_name_prints_what_name_help_prints() {
+    for name in ["compare", "ab", "run", "lmbench", "pipe", "Run", "shell8", "index"] {
+        let help = run(&mut ub(["help", name]));
+        let own = run(&mut ub([name, "--help"]));
+        assert_eq!(help.status.code(), Some(0), "help {name}: {}", stderr(&help));
+        assert_eq!(stdout(&help), stdout(&own), "help {name}");
+        assert!(stdout(&help).starts_with("Usage: "), "help {name}: {}", stdout(&help));
+    }
+    let top = stdout(&run(&mut ub(["help"])));
+    for args in [&["help", "version"][..], &["help", "--list"], &["--help", "help"], &["help", "-h"]] {
+        let o = run(&mut ub(args));
+        assert_eq!((o.status.code(), stdout(&o)), (Some(0), top.clone()), "{args:?}");
+    }
+    assert_eq!(stdout(&run(&mut ub(["-h", "compare"]))), stdout(&run(&mut ub(["compare", "--help"]))));
+    assert_usage_error(
+        &run(&mut ub(["help", "comapre"])),
+        "unknown program 'comapre' (did you mean compare?)",
+    );
+    assert_usage_error(&run(&mut ub(["help", "compare", "ab"])), "unexpected argument 'ab' after compare");
+}
+
 #[test]
 fn install_makes_working_symlinks_and_hard_links() {
     for (flag, tag) in [(Some("-s"), "sym"), (None, "hard")] {

@@ -96,7 +96,11 @@ fn short_run_scores_as_run_and_writes_the_files() {
     let o = run(&mut driver(&s, &["run", "-i", "1", "-t", "1", "-c", "1", "-c", "2", "pipe", "syscall"]));
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
-    // Run's progress, then the report after a rule of '='.
+    // Run's banner names the results directory; Run's progress, then the report after a rule
+    // of '='.
+    let results_line =
+        format!("\n      * Results                      = {}\n", s.path().join("results").display());
+    assert!(out.contains(&results_line), "{out}");
     assert!(out.contains("\n1 x Pipe Throughput  1\n"), "{out}");
     assert!(out.contains("\n2 x System Call Overhead  1\n"), "{out}");
     assert!(out.contains(&format!("\n{}\n", "=".repeat(72))), "{out}");
@@ -176,8 +180,13 @@ fn machine_readable_stdout_and_no_save() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[1].starts_with("1\tsyscall\tSystem Call Overhead\t"), "{out}");
     assert!(lines[2].starts_with("1\tindex:system\tSystem Benchmarks Index Score (Partial Only)\t"), "{out}");
-    // The progress went to stderr, and nothing was saved.
+    // The progress went to stderr, and nothing was saved, as the banner says.
     assert!(stderr(&o).contains("1 x System Call Overhead  1"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("\n      * Results                      = not saved (--no-save)\n"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!s.path().join("results").exists());
     let o = run(&mut driver(
         &s,

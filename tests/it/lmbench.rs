@@ -253,6 +253,20 @@ fn a_short_memory_run_says_so_and_measures_memory_past_the_caches_in_order_and_a
     assert!(stdout(&o).lines().any(|l| l.starts_with("SHORT RUN (-s): ")), "{}", stdout(&o));
 }
 
+/// The help opens with how long a run takes, what a busy host does to it, in a line, and two
+/// or three examples.
+#[test]
+fn help_opens_with_the_time_the_busy_host_and_examples() {
+    let help = stdout(&run(&mut ub(["lmbench", "--help"])));
+    let (head, _) = help.split_once("\n\n  -s, --short").unwrap_or_else(|| panic!("{help}"));
+    let (about, examples) = head.split_once("\n\nExamples:\n").unwrap_or_else(|| panic!("{help}"));
+    assert!(about.lines().any(|l| l.contains("takes about") && l.contains("minutes")), "{about}");
+    assert!(about.lines().any(|l| l.contains("busy host") && l.contains("steal")), "{about}");
+    let examples: Vec<&str> = examples.lines().collect();
+    assert!((2..=3).contains(&examples.len()), "{help}");
+    assert!(examples.iter().all(|e| e.starts_with("  unixbench lmbench ")), "{help}");
+}
+
 #[test]
 fn help_names_and_explains_every_figure() {
     let o = run(&mut ub(["lmbench", "--help"]));

@@ -32,6 +32,11 @@ use std::io::Write as _;
 const HELP: &str = "\
 Usage: unixbench compare [--format text|tsv|json|html|md] [--hosts | --pool] FILE [FILE ...]
 
+Examples:
+  unixbench compare old.json new.json            # new against old, test by test
+  unixbench compare --pool a.json b.json c.json  # three runs of one host, pooled
+  unixbench compare --hosts fleet/*.json         # a fleet: a row per host
+
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where a difference
 is shown: the 95% interval of the ratio (the two runs' standard errors combined, Welch's test on
@@ -158,9 +163,50 @@ pub fn main(args: Vec<OsString>) -> Result {
     let out = if args.pool {
         render_pool(args.format, sources)?
     } else {
+        say_repeats(&args.files, args.hosts);
+        if args.hosts {
+            one_host_note(&sources);
+        }
         render(args.format, args.hosts, sources)?
     };
     crate::error::print_table(&out)
+}
+
+/// A line on stderr: what the output holds that the command line may not have meant.
+fn say(what: &str) {
+    let _ = writeln!(std::io::stderr(), "compare: {what}");
+}
+
+/// `--hosts` over runs of one host: a line pointing to `--pool`, which judges them.
+#[inline(never)]
+fn one_host_note(sources: &[source::Source]) {
+    if sources.len() > 1 && sources.iter().all(|s| s.host == sources[0].host) {
+        say("every file is a run of one host: --pool judges one host's runs together");
+    }
+}
+
+/// Each file given again, by the same name or another (the same device and inode), said in a
+/// line: the output is still right, but one column or row is the other again. (`--pool`
+/// refuses it: a run counted twice would narrow the interval.) An ab file's two arms are two
+/// runs. Each file against those before it: 10,000 files, more than a table can show, take
+/// well under a second.
+#[inline(never)]
+fn say_repeats(files: &[OsString], hosts: bool) {
+    use std::os::unix::fs::MetadataExt as _;
+    let mut ids = Vec::new();
+    for (j, f) in files.iter().enumerate() {
+        // The arm's letter, or 0.
+        let arm = f.as_encoded_bytes()[ab_file(f).len()..].last().map_or(0, |b| b | 0x20);
+        // Inode 0 is no file's: one that cannot be looked at again is no repeat.
+        let id = std::fs::metadata(ab_file(f)).map_or((0, 0, 0), |m| (m.dev(), m.ino(), arm));
+        if let Some(i) = ids.iter().position(|&x| x == id && id.1 != 0) {
+            let name = |k: usize| crate::args::escaped(&files[k].to_string_lossy());
+            let again = if files[i] == files[j] { "given twice".into() } else { name(i) + " again" };
+            let so = if hosts { "its host is listed twice" } else { "it is compared with itself" };
+            say(&format!("{} is {again}: {so}", name(j)));
+        }
+        ids.push(id);
+    }
 }
 
 /// The options and files, or None when help was asked for.

@@ -1,6 +1,6 @@
-//! The top-level command line's words: the help, the errors for a word that names nothing,
-//! `--list` and `--completions`. Dispatch itself stays in the binary, beside the applet table;
-//! this is cold code, built for size, handed the programs' names.
+//! The top-level command line's words: the help (and `help NAME`), the errors for a word that
+//! names nothing, `--list` and `--completions`. Dispatch itself stays in the binary, beside the
+//! applet table; this is cold code, built for size, handed the programs' names.
 
 use crate::error::{self, Error};
 use crate::{args, manual};
@@ -12,9 +12,11 @@ unixbench: the BYTE UNIX Benchmarks (UnixBench 6.0.0-compatible) in one static b
 Usage:
 ";
 
-/// The commands, which the manual's synopsis shows too.
-pub const USAGE: &str = "\
-  unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
+/// The commands: each usage, then what it does from the 42nd column, beside it or, when the
+/// usage is too long, under it. The manual's SYNOPSIS has the usages, a line each, and its
+/// COMMANDS each with what it does. (No `\` after the quote: it would eat the first indent.)
+pub const USAGE: &str =
+    "  unixbench [OPTIONS] [TEST|GROUP ...]   run tests as UnixBench's ./Run does (the index by
                                          default: about 28 minutes per copy count)
   unixbench run [OPTIONS] [TEST|GROUP ...]
                                          the same, for test names that are also program names
@@ -23,7 +25,8 @@ pub const USAGE: &str = "\
   unixbench ab [--b-wrap CMD|--b-bin PATH|...] [OPTIONS] [TEST|GROUP ...]
                                          A against B on this host in the same rounds, each
                                          ratio with its 95% interval (ab --help)
-  unixbench compare [--format F] FILE... compare results (reports, logs, JSON; ours or C's)
+  unixbench compare [--format F] FILE...
+                                         compare results (reports, logs, JSON; ours or C's)
   unixbench lmbench [-s] [--only ...]    lmbench's latency and bandwidth table for this host
   unixbench PROGRAM [ARGS...]            run one kernel (the programs: --list)
   PROGRAM [ARGS...]                      the same, through a link named PROGRAM
@@ -31,7 +34,8 @@ pub const USAGE: &str = "\
   unixbench --install [-s] DIR           make a link per program in DIR (symbolic with -s)
   unixbench --dropin DIR                 make DIR a UnixBench directory for wrapper scripts:
                                          Run, pgms/ (every program), results/, tmp/
-  unixbench help | version               this help, the version (also --help, -h, --version)
+  unixbench help [NAME] | version        this help (also --help, -h), or what NAME --help
+                                         prints; the version (also --version)
   unixbench --man | --completions SHELL  the manual page unixbench(1); bash, zsh or fish's
                                          completions (make install installs both)
 ";
@@ -100,6 +104,31 @@ pub fn completions(argv: &[OsString], programs: &[&'static str]) -> error::Resul
             args::escaped(&shell)
         ))),
     }
+}
+
+/// `help NAME` made `NAME --help`, which prints a command's, a program's, a test's or a group's
+/// help, and names in one line what names nothing; but `help help`, `help version` and an
+/// option after `help` are left to [`help_for`].
+// Cold text, built for size: never inlined into dispatch, which is built for speed.
+#[inline(never)]
+pub fn help_argv(argv: &mut [OsString]) {
+    if let [help, name] = argv {
+        let name = name.to_str().unwrap_or("-");
+        if matches!(help.to_str(), Some("help" | "--help" | "-h"))
+            && !name.starts_with('-')
+            && !matches!(name, "help" | "version")
+        {
+            argv.swap(0, 1);
+            argv[1] = OsString::from("--help");
+        }
+    }
+}
+
+/// `help` and `help NAME` where NAME is left to it ([`help_argv`]): the top-level help, which is
+/// theirs; one line for a word after NAME.
+#[inline(never)]
+pub fn help_for(argv: &[OsString]) -> error::Result<String> {
+    no_more(argv.get(1..).unwrap_or_default()).map(|()| help())
 }
 
 /// The top-level help: the commands, the options people reach for (from the driver's table of

@@ -44,9 +44,22 @@ pub fn man(usage: &str) -> String {
     let n = base::version::NUMBER;
     put(&mut m, &[".TH UNIXBENCH 1 \"\" \"unixbench ", n, "\" \"User Commands\"\n.nh\n.ad l\n"]);
     m += ".SH NAME\nunixbench \\- the BYTE UNIX Benchmarks in one static binary\n.SH SYNOPSIS\n.nf\n";
-    roff(&mut m, usage);
+    // A usage a line, unfilled; what each does under COMMANDS, filled.
+    for (usage, _) in usage.lines().filter_map(usage_of) {
+        roff(&mut m, usage);
+    }
     m += ".fi\n.SH DESCRIPTION\n";
     roff(&mut m, HELP_HEAD);
+    m += ".SH COMMANDS\n";
+    for line in usage.lines() {
+        // A line that starts with a space would break the filled text.
+        let (usage, about) = usage_of(line).unwrap_or(("", line.trim_start()));
+        if !usage.is_empty() {
+            m += ".TP\n";
+            roff(&mut m, usage);
+        }
+        roff(&mut m, about);
+    }
     // Titles in capitals as written: to_uppercase would bring Unicode's case tables in.
     let sections = [("RUN'S OPTIONS", Section::Run), ("OUR OPTIONS", Section::Ours), ("AB", Section::Ab)];
     for (title, section) in sections {
@@ -78,6 +91,13 @@ pub fn man(usage: &str) -> String {
     m += ".SH \"SEE ALSO\"\n\\fBunixbench compare \\-\\-help\\fR, \\fBunixbench lmbench \\-\\-help\\fR, \
           \\fBunixbench\\fR \\fIPROGRAM\\fR \\fB\\-\\-help\\fR, \\fBunixbench \\-\\-list\\fR\n";
     m
+}
+
+/// A line of the help's list of commands that starts a usage (after two spaces; the lines
+/// indented further go on with what it does): the usage, and what it does from there.
+fn usage_of(line: &str) -> Option<(&str, &str)> {
+    let line = line.strip_prefix("  ").filter(|l| !l.starts_with(' '))?;
+    Some(line.split_once("  ").map_or((line, ""), |(usage, about)| (usage, about.trim_start())))
 }
 
 /// An option's forms in the man page's fonts: `\fB\-t\fR, \fB\-\-time\fR \fISECONDS\fR`.

@@ -970,10 +970,13 @@ fn parse_for(args: Vec<OsString>, env: Environment, ab: bool) -> Result<Parsed> 
         asked: None,
     };
     let mut p = lexopt::Parser::from_args(args);
+    // An option of an optional value given without one: the word after it may be its value
+    // written apart (`--quick 30`), which the error for an unknown test then suggests attached.
+    let mut bare = None;
     while let Some(arg) = p.next().map_err(|e| Error::usage(e.to_string()))? {
         let word = match arg {
             lexopt::Arg::Value(v) => {
-                add_tests(&mut o, &v.to_string_lossy())?;
+                add_tests(&mut o, &v.to_string_lossy(), bare.take())?;
                 continue;
             }
             lexopt::Arg::Short(c) => format!("-{c}"),
@@ -987,6 +990,7 @@ fn parse_for(args: Vec<OsString>, env: Environment, ab: bool) -> Result<Parsed> 
             }
             Takes::Optional(_) => p.optional_value(),
         };
+        bare = (v.is_none() && matches!(opt.takes, Takes::Optional(_))).then_some(opt);
         (opt.apply)(&mut o, opt, v)?;
         match o.asked {
             Some(Asked::Help) => return Ok(Parsed::Help),
@@ -1064,20 +1068,24 @@ fn noise_word(v: &OsString) -> Result<bool> {
     }
 }
 
-/// A test or group word: its tests join the list.
-fn add_tests(o: &mut Options, name: &str) -> Result<()> {
+/// A test or group word: its tests join the list. `after` is the option of an optional value
+/// given without one just before it, whose value the word may have been meant as.
+fn add_tests(o: &mut Options, name: &str, after: Option<&Opt>) -> Result<()> {
     match suite::expand(name) {
         Some(t) => {
             o.tests.extend(t);
             Ok(())
         }
         None => {
-            let names = test_and_group_names();
+            let shown = crate::args::escaped(name);
+            let hint = match after {
+                // Both such options are long ones.
+                Some(opt) => format!(" (did you mean --{}={shown}?)", opt.long.unwrap_or_default()),
+                None => base::suggest::did_you_mean(&base::suggest::closest(name, test_and_group_names())),
+            };
             // One short line: the lists are behind `--help`.
             Err(Error::usage(format!(
-                "unknown test or group '{}'{}; 'unixbench run --help' lists them",
-                crate::args::escaped(name),
-                base::suggest::did_you_mean(&base::suggest::closest(name, names)),
+                "unknown test or group '{shown}'{hint}; 'unixbench run --help' lists them"
             )))
         }
     }
@@ -1172,8 +1180,19 @@ mod tests {
         assert_eq!(run(&[]).unwrap().quick, None);
         assert_eq!(run(&["--quick"]).unwrap().quick, Some(Quick::Tenth));
         assert_eq!(run(&["--quick=300", "pipe"]).unwrap().quick, Some(Quick::Seconds(300)));
-        // A separate word is a test name, not the budget.
-        assert!(run(&["--quick", "300"]).unwrap_err().to_string().contains("unknown test or group '300'"));
+        // A separate word is a test name, not the budget; the error suggests it attached, as it
+        // does for the other option of an optional value, and for nothing else.
+        for (args, said) in [
+            (&["--quick", "300"][..], "unknown test or group '300' (did you mean --quick=300?)"),
+            (&["--json", "out.json"], "unknown test or group 'out.json' (did you mean --json=out.json?)"),
+            (&["--quick", "pipe", "300"], "unknown test or group '300'; "),
+            (&["--quick=9", "300"], "unknown test or group '300'; "),
+        ] {
+            let e = run(args).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().starts_with(said) && !e.to_string().contains('\n'), "{args:?}: {e}");
+        }
+        assert_eq!(run(&["--quick", "pipe"]).unwrap().tests, ["pipe"]);
         for (args, needle) in [
             (&["--quick=0"][..], "--quick (seconds for the whole run)"),
             (&["--quick=x"], "--quick (seconds for the whole run)"),

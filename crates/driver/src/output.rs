@@ -239,7 +239,12 @@ impl Console {
     pub fn start(&mut self, run: &Run) {
         let release = base::version::Semantics::of_version(&run.version).release();
         self.progress(&report::text::logo(base::version::NUMBER, release));
-        self.progress(&report::text::directories(&run.settings.tmpdir, &run.settings.resultdir));
+        // The run model records no results directory for a run that saves nothing (--no-save).
+        let results = match run.settings.resultdir.as_str() {
+            "" => "not saved (--no-save)",
+            dir => dir,
+        };
+        self.progress(&report::text::directories(&run.settings.tmpdir, results));
         if self.verbosity == Verbosity::Verbose {
             self.progress(&format!("\nTests to run: {}\n", run.settings.tests.join(", ")));
         }

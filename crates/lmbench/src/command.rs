@@ -31,6 +31,13 @@ const USAGE: &str = "\
 Usage: lmbench [-s|--short] [--only SECTION[,SECTION...]] [--json FILE] [--dir DIR]
        lmbench --summary FILE...
 Measures lmbench's summary figures for this host and prints them in lmbench 3's summary table.
+A run takes about 5 minutes (-s: seconds).
+A busy host skews the figures: stop other work; under steal, run at another time or host.
+
+Examples:
+  unixbench lmbench -s                        # a smoke test, in seconds
+  unixbench lmbench --json a.json             # the whole table, kept as JSON too
+  unixbench lmbench --summary a.json b.json   # saved runs side by side, a row each
 
   -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB
                   bandwidth buffers (a smoke test, and its table says so; the default takes
