@@ -8,8 +8,8 @@
 //! one place that prints an error and maps it to the exit status.
 //!
 //! The binary is its own C `main`, without std's runtime entry (docs/SIZE.md): the arguments
-//! come from `sys::entry`, and the end is `process::exit`, which flushes stdout as std's return
-//! from `main` would.
+//! come from `sys::entry`, and so does the end, which flushes stdout as std's return from `main`
+//! would.
 
 #![cfg_attr(not(test), no_main)]
 
@@ -55,7 +55,7 @@ extern "C" fn main(argc: c_int, argv: sys::entry::Argv) -> c_int {
             e.exit_code().clamp(0, 255)
         }
     };
-    std::process::exit(code)
+    sys::entry::exit(code)
 }
 
 /// What the command line asks for. Each kind is carried out in one place, [`dispatch`].

@@ -1,11 +1,14 @@
-//! The program's entry without std's runtime: the arguments the C runtime hands to `main`.
+//! The program's entry and end without std's runtime: the arguments the C runtime hands to
+//! `main`, and the exit.
 //!
 //! The binary defines the C `main` itself (`#![no_main]`, docs/SIZE.md): std's runtime entry
 //! would set up what the tool does not use (a stack-overflow handler on an alternate signal
 //! stack, the main thread's name) and store argv for `std::env::args_os`, which on musl only it
-//! fills. So argv comes from here, as the C runtime passed it.
+//! fills. So argv comes from here, as the C runtime passed it; and the end is [`exit`], which
+//! does what std's return from `main` does that the tool needs.
 
 use std::ffi::{c_char, c_int, CStr, OsStr, OsString};
+use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
 /// The `argv` the C runtime passes to `main`. Its field is private and it has no constructor:
@@ -30,6 +33,17 @@ pub fn args(argc: c_int, argv: Argv) -> Vec<OsString> {
         out.push(OsStr::from_bytes(arg.to_bytes()).to_os_string());
     }
     out
+}
+
+/// Ends the program with status `code`: what std's stdout holds is written out, then the C
+/// library's `exit`. (std's `process::exit` would also undo its runtime's set-up, which never
+/// ran here, and its code for that is 4 KB.)
+pub fn exit(code: c_int) -> ! {
+    // A stdout that fails now has nobody left to tell, as for std's own flush at exit.
+    let _ = std::io::stdout().flush();
+    // SAFETY: exit runs the C library's exit handlers and ends the process; no Rust state is
+    // used after it.
+    unsafe { libc::exit(code) }
 }
 
 #[cfg(test)]
