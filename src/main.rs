@@ -7,6 +7,12 @@
 //! that looks like Run's command line (an option or a test or group name, or nothing at all)
 //! goes to the driver. This is the one place that prints an error and maps it to the exit
 //! status.
+//!
+//! The binary is its own C `main`, without std's runtime entry (docs/SIZE.md): the arguments
+//! come from `sys::entry`, and so does the end, which flushes stdout as std's return from `main`
+//! would.
+
+#![cfg_attr(not(test), no_main)]
 
 mod applets;
 mod kernels;
@@ -16,13 +22,16 @@ use base::{args, error, protocol, selfexe, sys, timing};
 use driver::cli::{self, no_more};
 use driver::{install, manual};
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::{c_int, OsStr, OsString};
 use std::path::Path;
-use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    // The C programs start with SIGPIPE at its default; Rust's runtime ignores it. Restore it so
-    // kernels and their children behave as the originals, and `unixbench --list | head` is quiet.
+/// The C `main`. (In this crate's tests the harness's `main` takes its place, as it would a
+/// Rust `main`'s.)
+#[cfg_attr(not(test), no_mangle)]
+extern "C" fn main(argc: c_int, argv: sys::entry::Argv) -> c_int {
+    // SIGPIPE at its default, as the C programs run, so that kernels and their children behave
+    // as the originals and `unixbench --list | head` is quiet. std's runtime, which ignored it,
+    // no longer runs, but the parent may have left it ignored.
     let _ = sys::signal::default(libc::SIGPIPE);
     // A closed stdout must stay an error to write to, not become the first file opened.
     let _ = sys::fd::reserve_std_fds();
@@ -30,23 +39,24 @@ fn main() -> ExitCode {
         target: env!("UNIXBENCH_TARGET"),
         commit: env!("UNIXBENCH_COMMIT"),
     });
-    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    let mut argv = sys::entry::args(argc, argv);
     if argv.is_empty() {
         argv.push(OsString::from("unixbench"));
     }
     selfexe::set_argv0(argv[0].clone());
     let (who, result) = dispatch(argv);
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+    let code = match result {
+        Ok(()) => 0,
         Err(e) => {
             if let Some(msg) = e.message() {
                 // One line whatever a name in it holds (a path, a file's string); never held
                 // up by a stderr nobody reads once a stop has begun.
                 let _ = error::write_console(2, format!("{who}: {}\n", args::escaped(msg)).as_bytes());
             }
-            ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+            e.exit_code().clamp(0, 255)
         }
-    }
+    };
+    sys::entry::exit(code)
 }
 
 /// What the command line asks for. Each kind is carried out in one place, [`dispatch`].

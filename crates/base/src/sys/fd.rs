@@ -30,10 +30,11 @@ impl Drop for Fd {
 }
 
 /// Makes each of descriptors 0, 1 and 2 that the caller closed fail as a closed one would. std's
-/// runtime opens /dev/null read-write on a closed standard descriptor before `main` (so that no
+/// runtime, which this binary does without (`sys::entry`) but a Rust program that runs it may
+/// not, opens /dev/null read-write on a closed standard descriptor before `main` (so that no
 /// file lands there), which makes writes to a closed stdout vanish; a read-write /dev/null there
 /// is taken for that and replaced by a read-only one, on which a write fails with EBADF. A
-/// descriptor still closed (no std runtime) gets the same. Returns which were closed.
+/// descriptor still closed gets the same. Returns which were closed.
 pub fn reserve_std_fds() -> [bool; 3] {
     let mut closed = [false; 3];
     let null_rdev = |fd: RawFd| -> Option<u64> {

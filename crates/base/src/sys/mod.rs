@@ -6,11 +6,12 @@
 //! program's does: one call into libc, no allocation, no locking. (The raw reads and writes of
 //! the static builds are that one call without musl under it: `fd::raw`.)
 //!
-//! Submodules by area: `fd` (descriptors and files), `dir` (a directory held by descriptor),
-//! `proc` (fork, exec, wait, limits), `signal` (alarm, handlers, masks), `clock` (time), `info`
-//! (uname, CPUs, utmp, paths), `hint` (optimisation barriers for the CPU kernels), `fma` (code
-//! compiled for the CPU's fused multiply-add, chosen at run time); with the `graphics` feature,
-//! `x11` (Xlib, Render, Xft) and `gl` (GLX, OpenGL 1.x).
+//! Submodules by area: `entry` (the arguments `main` is given), `fd` (descriptors and files),
+//! `dir` (a directory held by descriptor), `proc` (fork, exec, wait, limits), `signal` (alarm,
+//! handlers, masks), `clock` (time), `info` (uname, CPUs, utmp, paths), `hint` (optimisation
+//! barriers for the CPU kernels), `fma` (code compiled for the CPU's fused multiply-add, chosen
+//! at run time); with the `graphics` feature, `x11` (Xlib, Render, Xft) and `gl` (GLX, OpenGL
+//! 1.x).
 
 // The body of an unsafe fn is no unsafe block: each unsafe operation in one is a block of its
 // own, with its SAFETY note (tests/it/tidy.rs).
@@ -19,6 +20,7 @@
 pub mod clock;
 pub mod cpu;
 pub mod dir;
+pub mod entry;
 pub mod fd;
 pub mod fma;
 #[cfg(feature = "graphics")]
