@@ -63,7 +63,7 @@ mod tests {
 
     #[test]
     fn a_null_argument_ends_the_list() {
-        let ptrs = [b"a\0".as_ptr().cast(), std::ptr::null(), b"b\0".as_ptr().cast()];
+        let ptrs = [c"a".as_ptr(), std::ptr::null(), c"b".as_ptr()];
         assert_eq!(args(3, Argv(ptrs.as_ptr())), vec![OsString::from("a")]);
     }
 }
