@@ -29,14 +29,24 @@ impl Drop for Fd {
     }
 }
 
-/// Makes each of descriptors 0, 1 and 2 that the caller closed fail as a closed one would. std's
+/// Makes each of descriptors 0, 1 and 2 that the caller closed fail as a closed one would: a
+/// read-only /dev/null there, on which a write fails with EBADF (without /dev/null, the read end
+/// of a pipe whose write end is closed), so that no file opened later lands on it. std's
 /// runtime, which this binary does without (`sys::entry`) but a Rust program that runs it may
-/// not, opens /dev/null read-write on a closed standard descriptor before `main` (so that no
-/// file lands there), which makes writes to a closed stdout vanish; a read-write /dev/null there
-/// is taken for that and replaced by a read-only one, on which a write fails with EBADF. A
-/// descriptor still closed gets the same. Returns which were closed.
+/// not, opens /dev/null read-write on a closed standard descriptor before `main`, which makes
+/// writes to a closed stdout vanish: a read-write /dev/null there is taken for that and
+/// replaced the same way. Returns which were closed.
 pub fn reserve_std_fds() -> [bool; 3] {
     let mut closed = [false; 3];
+    // The closed ones first, lowest first: an open takes the lowest free descriptor, so each
+    // lands on the one being filled, and nothing opened below can land on a standard one.
+    for (fd, c) in closed.iter_mut().enumerate() {
+        // SAFETY: F_GETFL takes no pointer.
+        *c = unsafe { libc::fcntl(fd as RawFd, libc::F_GETFL) } == -1;
+        if *c {
+            fill_lowest();
+        }
+    }
     let null_rdev = |fd: RawFd| -> Option<u64> {
         // SAFETY: st is plain data the kernel fills; no other pointer is involved.
         unsafe {
@@ -45,25 +55,35 @@ pub fn reserve_std_fds() -> [bool; 3] {
                 .then_some(st.st_rdev as u64)
         }
     };
-    let dev_null = open(OsStr::new("/dev/null"), libc::O_RDONLY, 0).ok();
-    let null = dev_null.as_ref().and_then(|f| null_rdev(f.0));
+    let Some(dev_null) = open(OsStr::new("/dev/null"), libc::O_RDONLY, 0).ok() else { return closed };
+    let null = null_rdev(dev_null.0);
     for (fd, c) in closed.iter_mut().enumerate() {
         let fd = fd as RawFd;
         // SAFETY: F_GETFL takes no pointer.
         let fl = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-        *c = fl == -1 || (fl & libc::O_ACCMODE == libc::O_RDWR && null.is_some() && null_rdev(fd) == null);
-        if *c {
-            match &dev_null {
-                Some(f) => drop(dup2(f.0, fd)),
-                None => {
-                    if let Ok((r, _w)) = pipe() {
-                        let _ = dup2(r.0, fd);
-                    }
-                }
-            }
+        if fl & libc::O_ACCMODE == libc::O_RDWR && null.is_some() && null_rdev(fd) == null {
+            *c = true;
+            let _ = dup2(dev_null.0, fd);
         }
     }
     closed
+}
+
+/// Fills the lowest free descriptor with a read-only /dev/null, or else the read end of a pipe
+/// whose write end is closed; either is left open across exec, as a standard descriptor is.
+fn fill_lowest() {
+    // SAFETY: the path is a NUL-terminated literal.
+    if unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY) } != -1 {
+        return;
+    }
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: fds has room for the two descriptors pipe writes.
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } == 0 {
+        // The read end took the free descriptor; the write end goes, and with it its slot,
+        // should that be a standard one still to fill.
+        // SAFETY: fds[1] was just opened and nothing else holds it.
+        unsafe { libc::close(fds[1]) };
+    }
 }
 
 /// Whether descriptor `fd` is open for writing (a closed standard descriptor is, after
