@@ -178,7 +178,6 @@ fn say(what: &str) {
 }
 
 /// `--hosts` over runs of one host: a line pointing to `--pool`, which judges them.
-#[inline(never)]
 fn one_host_note(sources: &[source::Source]) {
     if sources.len() > 1 && sources.iter().all(|s| s.host == sources[0].host) {
         say("every file is a run of one host: --pool judges one host's runs together");
@@ -190,7 +189,6 @@ fn one_host_note(sources: &[source::Source]) {
 /// refuses it: a run counted twice would narrow the interval.) An ab file's two arms are two
 /// runs. Each file against those before it: 10,000 files, more than a table can show, take
 /// well under a second.
-#[inline(never)]
 fn say_repeats(files: &[OsString], hosts: bool) {
     use std::os::unix::fs::MetadataExt as _;
     let mut ids = Vec::new();

@@ -109,8 +109,6 @@ pub fn completions(argv: &[OsString], programs: &[&'static str]) -> error::Resul
 /// `help NAME` made `NAME --help`, which prints a command's, a program's, a test's or a group's
 /// help, and names in one line what names nothing; but `help help`, `help version` and an
 /// option after `help` are left to [`help_for`].
-// Cold text, built for size: never inlined into dispatch, which is built for speed.
-#[inline(never)]
 pub fn help_argv(argv: &mut [OsString]) {
     if let [help, name] = argv {
         let name = name.to_str().unwrap_or("-");
@@ -126,7 +124,6 @@ pub fn help_argv(argv: &mut [OsString]) {
 
 /// `help` and `help NAME` where NAME is left to it ([`help_argv`]): the top-level help, which is
 /// theirs; one line for a word after NAME.
-#[inline(never)]
 pub fn help_for(argv: &[OsString]) -> error::Result<String> {
     no_more(argv.get(1..).unwrap_or_default()).map(|()| help())
 }
