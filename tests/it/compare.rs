@@ -31,22 +31,22 @@ fn assert_prints(args: &[&str], expected: &str) {
 
 const SCALING_C: &str = r#"Scaling of c-unixbench.txt (standard run): 1 copy against 2 copies
 
-Test                                         1 copy   2 copies     Gain
----------------------------------------- ---------- ---------- --------
-Dhrystone 2 using register variables         6730.1    13711.4     104%
-Double-Precision Whetstone                   1863.0     3689.9      98%
-Execl Throughput                              491.8      951.2      93%
-File Copy 1024 bufsize 2000 maxblocks        2822.0     5502.1      95%
-File Copy 256 bufsize 500 maxblocks          1750.0     3411.6      95%
-File Copy 4096 bufsize 8000 maxblocks        5488.7    11074.4     102%
-Pipe Throughput                              1679.3     3230.1      92%
-Pipe-based Context Switching                   65.0     1175.0    1708%
-Process Creation                              538.2     1199.2     123%
-Shell Scripts (1 concurrent)                 2232.7     3757.9      68%
-Shell Scripts (8 concurrent)                 2986.5     3070.2       3%
-System Call Overhead                         1145.9     2275.1      99%
----------------------------------------- ---------- ---------- --------
-System Benchmarks Index Score                1433.1     3209.6     124%
+Test                                         1 copy    2 copies      Gain
+---------------------------------------- ----------- ----------- --------
+Dhrystone 2 using register variables         6730.1     13711.4      104%
+Double-Precision Whetstone                   1863.0      3689.9       98%
+Execl Throughput                              491.8       951.2       93%
+File Copy 1024 bufsize 2000 maxblocks        2822.0      5502.1       95%
+File Copy 256 bufsize 500 maxblocks          1750.0      3411.6       95%
+File Copy 4096 bufsize 8000 maxblocks        5488.7     11074.4      102%
+Pipe Throughput                              1679.3      3230.1       92%
+Pipe-based Context Switching                   65.0      1175.0     1708%
+Process Creation                              538.2      1199.2      123%
+Shell Scripts (1 concurrent)                 2232.7      3757.9       68%
+Shell Scripts (8 concurrent)                 2986.5      3070.2        3%
+System Call Overhead                         1145.9      2275.1       99%
+---------------------------------------- ----------- ----------- --------
+System Benchmarks Index Score                1433.1      3209.6      124%
 
 Values are test indexes (10 x score / baseline), as in the UnixBench README.
 Gain: the N-copy value over the 1-copy value, less 100%.
@@ -61,33 +61,34 @@ const THREE_WAY: &str = r#"Runs compared:
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44-fc-v657, date 2026-11-30T00:05:42
 ** warning: comparing runs of different kinds (standard, static image): their figures are not comparable
 
-1 parallel copy                                   [1]     95%           [2]     95%   vs [1]           [3]     95%   vs [1]
-Dhrystone 2 using register variables       78540503.4  +-0.6%     79995833.1  +-4.0%    101.9%     78540503.4     ---    100.0%?
-Double-Precision Whetstone                        ---                    ---               ---        10246.7     ---       ---
-Execl Throughput                                  ---                    ---               ---         2114.7     ---       ---
-File Copy 1024 bufsize 2000 maxblocks             ---                    ---               ---      1117517.9     ---       ---
-File Copy 256 bufsize 500 maxblocks               ---                    ---               ---       289627.5     ---       ---
-File Copy 4096 bufsize 8000 maxblocks             ---                    ---               ---      3183417.2     ---       ---
-Pipe Throughput                             2089013.9  +-0.5%      2504995.0     ---    119.9%?     2089013.9     ---    100.0%?
-Pipe-based Context Switching                      ---                    ---               ---        26010.3     ---       ---
-Process Creation                                  ---                 6900.0     ---       ---         6781.8     ---       ---
-Shell Scripts (1 concurrent)                      ---                    ---               ---         9466.7     ---       ---
-Shell Scripts (8 concurrent)                      ---                    ---               ---         1791.9     ---       ---
-System Call Overhead                              ---                    ---               ---      1718780.5     ---       ---
+1 parallel copy                                   [1]        95%           [2]        95%   vs [1]           [3]        95%   vs [1]
+Dhrystone 2 using register variables       78540503.4 -0.7/+0.6%     79995833.1 -3.8/+4.0%    101.9%     78540503.4        ---    100.0%?
+Double-Precision Whetstone                        ---                       ---                  ---        10246.7        ---       ---
+Execl Throughput                                  ---                       ---                  ---         2114.7        ---       ---
+File Copy 1024 bufsize 2000 maxblocks             ---                       ---                  ---      1117517.9        ---       ---
+File Copy 256 bufsize 500 maxblocks               ---                       ---                  ---       289627.5        ---       ---
+File Copy 4096 bufsize 8000 maxblocks             ---                       ---                  ---      3183417.2        ---       ---
+Pipe Throughput                             2089013.9 -0.4/+0.5%      2504995.0        ---    119.9%?     2089013.9        ---    100.0%?
+Pipe-based Context Switching                      ---                       ---                  ---        26010.3        ---       ---
+Process Creation                                  ---                    6900.0        ---       ---         6781.8        ---       ---
+Shell Scripts (1 concurrent)                      ---                       ---                  ---         9466.7        ---       ---
+Shell Scripts (8 concurrent)                      ---                       ---                  ---         1791.9        ---       ---
+System Call Overhead                              ---                       ---                  ---      1718780.5        ---       ---
 
-System Benchmarks Index Score                  3361.8  +-0.4%         1962.5     ---     58.4%?        1433.1     ---     42.6%?
+System Benchmarks Index Score                  3361.8     +-0.4%         1962.5        ---       ---!        1433.1        ---       ---!
 
-[2] against [1]: no test on the index: an interval is unknown
-[3] against [1]: no test on the index: an interval is unknown
+[2] against [1]: not comparable on the index: it covers 3 tests where [1]'s covers 2 tests
+[3] against [1]: not comparable on the index: it covers 12 tests where [1]'s covers 2 tests
 
 Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
 
 Not compared: 2 copies (only in [1], [3]).
 
 vs [1]: the score as a percentage of [1]'s score.
-95%: the half-width of the score's 95% interval (log scale), as a percentage.
+95%: the score's 95% interval, as percentages of the score: +-x% where its two sides agree, else each side.
 *: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.
 ?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).
+!: on an index score: the two cover different tests (a partial index): not comparable.
 Intervals unknown for [3]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 No rounds in [1], [2]: passes ran back to back, so the intervals may miss the host's wander and mark differences that are not real.
@@ -101,7 +102,7 @@ const TSV_AB: &str = r#"copies	test	run	file	score	ci95_low	ci95_high	vs_first_p
 1	Process Creation	1	a.json						standard					
 1	Process Creation	2	b.json	6900					static image	no				
 1	System Benchmarks Index Score	1	a.json	3361.8	3348.435831581553	3375.2175070537087			standard	no				
-1	System Benchmarks Index Score	2	b.json	1962.5			58.38	unknown	static image	no				unknown
+1	System Benchmarks Index Score	2	b.json	1962.5				tests differ	static image	no				unknown
 "#;
 
 const SCALING_JSON_A: &str = r#"{"schema":"unixbench-scaling","schema_version":1,"file":"a.json","run_kind":"standard","copies":[1,2],"rows":[{"test":"Dhrystone 2 using register variables","kind":"index","values":[6730.1,13711.4],"gain_pct":[null,103.73],"disturbed":[false,false]},{"test":"Pipe Throughput","kind":"index","values":[1679.3,3230.1],"gain_pct":[null,92.35],"disturbed":[false,false]},{"test":"System Benchmarks Index Score","kind":"index_score","values":[3361.8,6655],"gain_pct":[null,97.96],"disturbed":[false,false]}]}
@@ -128,18 +129,19 @@ Shell Scripts (1 concurrent)                      ---                 9466.7    
 Shell Scripts (8 concurrent)                      ---                 1791.9     ---       ---
 System Call Overhead                              ---              1718780.5     ---       ---
 
-System Benchmarks Index Score                  1962.5     ---         1433.1     ---     73.0%?
+System Benchmarks Index Score                  1962.5     ---         1433.1     ---       ---!
 
-[2] against [1]: no test on the index: an interval is unknown
+[2] against [1]: not comparable on the index: it covers 12 tests where [1]'s covers 3 tests
 
 Partial index in [1]: not every index test ran, so index scores may cover different tests.
 
 Not compared: 2 copies (only in [2]).
 
 vs [1]: the score as a percentage of [1]'s score.
-95%: the half-width of the score's 95% interval (log scale), as a percentage.
+95%: the score's 95% interval, as percentages of the score: +-x% where its two sides agree, else each side.
 *: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.
 ?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).
+!: on an index score: the two cover different tests (a partial index): not comparable.
 Intervals unknown for [1], [2]: text reports carry none.
 Index intervals are propagated from the tests' on the log scale, assuming the tests are independent.
 "#;
@@ -150,28 +152,28 @@ const QUICK_TXT_JSON: &str = r#"Runs compared:
   [2] quick.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
       host vm, CPU unknown, 2 CPUs, kernel 6.18.44-fc-v857, date 2026-11-30T02:50:59Z
 
-1 parallel copy                                   [1]     95%           [2]     95%   vs [1]
-Dhrystone 2 using register variables       21618447.9     ---     21618447.9  +-7.4%    100.0%?
-Double-Precision Whetstone                     2366.8     ---         2366.8     ---    100.0%?
-System Call Overhead                         313255.1     ---       313255.1  +-4.9%    100.0%?
+1 parallel copy                                   [1]        95%           [2]        95%   vs [1]
+Dhrystone 2 using register variables       21618447.9        ---     21618447.9 -6.9/+7.4%    100.0%?
+Double-Precision Whetstone                     2366.8        ---         2366.8        ---    100.0%?
+System Call Overhead                         313255.1        ---       313255.1 -4.7/+4.9%    100.0%?
 
-System Benchmarks Index Score                   550.1     ---          550.1     ---    100.0%?
+System Benchmarks Index Score                   550.1        ---          550.1        ---    100.0%?
 
 [2] against [1]: no test on the index: an interval is unknown
 
-2 parallel copies                                 [1]     95%           [2]     95%   vs [1]
-Dhrystone 2 using register variables       24344325.6     ---     24344325.6  +-3.1%    100.0%?
-Double-Precision Whetstone                     2470.5     ---         2470.5     ---    100.0%?
-System Call Overhead                         325406.5     ---       325406.5  +-2.8%    100.0%?
+2 parallel copies                                 [1]        95%           [2]        95%   vs [1]
+Dhrystone 2 using register variables       24344325.6        ---     24344325.6 -3.0/+3.1%    100.0%?
+Double-Precision Whetstone                     2470.5        ---         2470.5        ---    100.0%?
+System Call Overhead                         325406.5        ---       325406.5 -2.7/+2.8%    100.0%?
 
-System Benchmarks Index Score                   588.0     ---          588.0     ---    100.0%?
+System Benchmarks Index Score                   588.0        ---          588.0        ---    100.0%?
 
 [2] against [1]: no test on the index: an interval is unknown
 
 Partial index in [1], [2]: not every index test ran, so index scores may cover different tests.
 
 vs [1]: the score as a percentage of [1]'s score.
-95%: the half-width of the score's 95% interval (log scale), as a percentage.
+95%: the score's 95% interval, as percentages of the score: +-x% where its two sides agree, else each side.
 *: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.
 ?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).
 Intervals unknown for [1]: text reports carry none.
@@ -312,16 +314,18 @@ const POOL_TEXT: &str = r#"Runs pooled: 3, of host vm, AMD EPYC, 2 CPUs; from th
   [3] pool-3.json: unixbench results JSON, version 6.0.0-compatible; unixbench 0.1.0, quick run
       host vm, CPU AMD EPYC, 2 CPUs, kernel 6.18.44, date 2026-11-29T01:05:42Z
 
-1 parallel copy                           runs       pooled       95%         lowest      highest
-Dhrystone 2 using register variables         3   88000000.0   +-26.7%     80000000.0   96800000.0
-Pipe Throughput                              3    2100000.0   +-12.9%d     2000000.0    2205000.0
+1 parallel copy                           runs       pooled          95%         lowest      highest
+Dhrystone 2 using register variables         3   88000000.0 -21.1/+26.7%     80000000.0   96800000.0
+Pipe Throughput                              3    2100000.0 -11.4/+12.9%d     2000000.0    2205000.0
 
-System Benchmarks Index Score                3       3567.8   +-19.6%d        3319.8       3834.4
+System Benchmarks Index Score                3       3567.8 -16.4/+19.6%d        3319.8       3834.4
+
+[3] is the run farthest from the others on the index: 11.4% above their mean.
 
 Partial index in [1], [2], [3]: not every index test ran, so index scores may cover different tests.
 
 pooled: the geometric mean of the runs' scores; an index score's, of the runs' index scores.
-95%: the half-width of its 95% interval (log scale, Student t over the runs), from the runs' spread: it holds the host's wander between them, which one run's interval cannot see, over the time they span.
+95%: its 95% interval (log scale, Student t over the runs) as percentages of it, +-x% where its two sides agree, else each side; from the runs' spread, it holds the host's wander between them, which one run's interval cannot see, over the time they span.
 d: disturbed in at least one of the runs: not fit to publish.
 "#;
 
@@ -370,7 +374,10 @@ fn a_pool_of_one_hosts_runs() {
     }
     let json = stdout(&compare(&["--pool", "--format", "json", files[0], files[1], files[2]]));
     assert!(json.starts_with("{\"schema\":\"unixbench-pool\",\"schema_version\":1,\"warning\":null,\"runs\":[{\"run\":1,\"file\":\"pool-1.json\""), "{json}");
-    assert!(json.contains("}],\"span_seconds\":3600,\"tables\":[{\"copies\":1,"), "{json}");
+    assert!(
+        json.contains("}],\"span_seconds\":3600,\"span_warning\":null,\"tables\":[{\"copies\":1,"),
+        "{json}"
+    );
     let pipe = json.split("{\"test\":\"Pipe Throughput\",\"index_score\":false,\"runs\":3,\"score\":").nth(1);
     assert!(pipe.is_some_and(|p| close(p.split(',').next().unwrap(), 2100000.0)), "{json}");
     assert!(json.contains("\"min\":2000000,\"max\":2205000,"), "{json}");
@@ -640,7 +647,7 @@ fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
     };
     let text = cmp(&["d.json", "quick.json"]);
     let pipe = text.lines().find(|l| l.starts_with("Pipe Throughput ")).unwrap();
-    assert!(pipe.contains("  +-0.5%d"), "{pipe}");
+    assert!(pipe.contains(" -0.4/+0.5%d"), "{pipe}");
     assert!(
         text.lines().any(|l| l.starts_with("System Benchmarks Index Score ") && l.contains("%d")),
         "{text}"
@@ -674,6 +681,85 @@ fn a_disturbed_figure_and_the_kind_of_run_in_every_format() {
     let json = cmp(&["--format", "json", "d.json"]);
     assert!(
         json.contains("\"run_kind\":\"standard\"") && json.contains("\"disturbed\":[true,false]"),
+        "{json}"
+    );
+}
+
+/// What compare's pages and pool say reads as their tables do (issue 53 item 6): a disturbed
+/// N-copy figure's `d` beside it in the scaling table; the page's index bars outlined where the
+/// table says `d`, its N-copy legend only where there are N copies, the kernel named as such
+/// and the table against [1] with each file's interval; Markdown's figures to 0.1 as the
+/// text's; a pool of runs minutes apart warned, its run farthest from the others named.
+#[test]
+fn pages_and_pool_read_as_their_tables() {
+    let s = Scratch::new("cmp-pages");
+    let a = std::fs::read_to_string(fixtures().join("a.json")).unwrap();
+    // pipe at 2 copies disturbed (the second of its two results).
+    let tag = "\"name\": \"pipe\", \"message\": \"Pipe Throughput\",";
+    let at = a.rfind(tag).unwrap() + tag.len();
+    let d = format!("{} \"disturbed\": true,{}", &a[..at], &a[at..]);
+    std::fs::write(s.path().join("d.json"), &d).unwrap();
+    for f in ["a.json", "b.json", "quick.json", "pool-1.json", "pool-2.json", "pool-3.json"] {
+        std::fs::copy(fixtures().join(f), s.path().join(f)).unwrap();
+    }
+    let cmp = |args: &[&str]| {
+        let o = run(ub(["compare"]).args(args).current_dir(s.path()));
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let scaling = cmp(&["d.json"]);
+    let pipe = scaling.lines().find(|l| l.starts_with("Pipe Throughput ")).unwrap();
+    assert!(pipe.contains(" 3230.1d ") && !pipe.ends_with('d'), "{pipe}");
+
+    let page = cmp(&["--format", "html", "d.json", "a.json"]);
+    let charts = &page[page.find("<div class=\"charts\">").unwrap()..];
+    let index = &charts[charts.find("aria-label=\"System Benchmarks Index Score\"").unwrap()..];
+    let index = &index[..index.find("</svg>").unwrap()];
+    // d.json's 2-copy bar, where the table says d.
+    assert_eq!(index.matches(" d\" x=").count(), 1, "{index}");
+    assert!(page.contains("more copies (the count is in the bar&#39;s label)"), "{page}");
+    assert!(page.contains("<th align=left>kernel</th>") && !page.contains("OS release"), "{page}");
+    let against = &page[page.find("<h3>Against [1]: 1 parallel copy</h3>").unwrap()..];
+    let against = &against[..against.find("</table>").unwrap()];
+    assert!(against.contains("<tt>3361.8 +-0.4%</tt>"), "each file's interval: {against}");
+    let one = cmp(&["--format", "html", "b.json", "b.json"]);
+    assert!(one.contains("</svg>1 copy</span>") && !one.contains("more copies"), "a 1-copy compare: {one}");
+
+    // Markdown's figures to 0.1, as the text's (and the run's Markdown) print them.
+    let md = cmp(&["--format", "md", "a.json", "b.json"]);
+    let rows: Vec<Vec<&str>> = md.lines().skip(2).map(|l| l.split(" | ").collect()).collect();
+    assert_eq!(rows.len(), 8, "{md}");
+    for r in &rows {
+        for cell in &r[4..7] {
+            let decimals = cell.trim().split_once('.').map_or(0, |(_, f)| f.len());
+            assert!(decimals <= 1, "{cell:?} in {r:?}");
+        }
+    }
+    assert!(md.contains("| 79995833.1 | 76941396.4 | 83171525.5 | 101.9 |"), "{md}");
+
+    // Three runs two minutes apart: the span said, and the run that widens the interval named.
+    for (k, f) in ["pool-1.json", "pool-2.json", "pool-3.json"].iter().enumerate() {
+        let text = std::fs::read_to_string(s.path().join(f)).unwrap();
+        let start = text.split("\"start\": ").nth(1).unwrap().split(',').next().unwrap().to_string();
+        let moved =
+            text.replace(&format!("\"start\": {start}"), &format!("\"start\": {}", 1795910742 + 60 * k));
+        std::fs::write(s.path().join(format!("near-{k}.json")), moved).unwrap();
+    }
+    let pool = cmp(&["--pool", "near-0.json", "near-1.json", "near-2.json"]);
+    assert!(
+        pool.contains(
+            "\n** warning: the runs span 2 min: the interval holds the host's wander over that time only"
+        ),
+        "{pool}"
+    );
+    assert!(
+        pool.contains("\n[3] is the run farthest from the others on the index: 11.4% above their mean."),
+        "{pool}"
+    );
+    assert!(!cmp(&["--pool", "pool-1.json", "pool-2.json", "pool-3.json"]).contains("** warning"));
+    let json = cmp(&["--pool", "--format", "json", "near-0.json", "near-1.json", "near-2.json"]);
+    assert!(
+        json.contains("\"span_warning\":\"the runs span 2 min") && json.contains("\"farthest\":{\"run\":3,"),
         "{json}"
     );
 }

@@ -57,12 +57,12 @@ fn the_playbook_runs_two_hosts_fetches_their_results_and_compares_them() {
         lines[0], "Hosts compared: 2, by System Benchmarks Index Score at 1 copy, highest first",
         "{table}"
     );
-    assert!(lines[2].starts_with("#  host  machine  CPUs  OS release"), "{table}");
+    assert!(lines[2].starts_with("#  host  machine  CPUs  kernel"), "{table}");
     let rows: Vec<&str> = lines.iter().copied().filter(|l| l.contains("/fleet/host-")).collect();
     assert_eq!(rows.len(), 2, "{table}");
     assert!(rows[0].starts_with("1  ") && rows[1].starts_with("2  "), "{table}");
     // The 1-copy index, the sort's key: before the N-copy column (`---`, or the index and its
-    // copy count in brackets), the kind of run and the file; `d` marks a disturbed one.
+    // copy count in parentheses), the kind of run and the file; `d` marks a disturbed one.
     let index = |row: &str| -> f64 {
         let w: Vec<&str> = row.split_whitespace().rev().skip(2).collect();
         let one = if w[0].starts_with('(') { w[2] } else { w[1] };

@@ -5,6 +5,7 @@
 
 use super::source::Source;
 use crate::model::Category;
+use report::markdown::{Readers, Sink};
 use std::fmt::Write as _;
 
 /// One host's row.
@@ -55,7 +56,7 @@ pub(super) const HEAD: [(&str, bool); 10] = [
     ("host", false),
     ("machine", false),
     ("CPUs", true),
-    ("OS release", false),
+    ("kernel", false),
     ("CPU", false),
     ("1 copy ", true),
     ("N copies ", true),
@@ -132,37 +133,34 @@ fn layout(table: &[Vec<String>]) -> String {
     s
 }
 
-/// The table as TSV: one header line, then a row per host; an unknown is empty, and N and
-/// the N-copy index are columns of their own.
-pub fn tsv(sources: &[Source]) -> String {
-    let mut s = String::from(
-        "rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\trun_kind\tdisturbed_1\tdisturbed_n\n",
+/// The table as TSV, or as Markdown: one header line, then a row per host; an unknown is
+/// empty, and N and the N-copy index are columns of their own.
+pub fn tsv(sources: &[Source], readers: Readers) -> String {
+    let mut o = Sink::new(
+        readers,
+        "rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\trun_kind\t\
+         disturbed_1\tdisturbed_n",
     );
+    let yes = |known: bool, d: bool| super::source::yes_no(known.then_some(d));
     for (i, r) in rows(sources).iter().enumerate() {
-        let mut c = cells(i, r);
-        c[6] = r.one.map(|v| v.to_string());
-        c[7] = r.many.map(|m| format!("{}\t{}", m.0, m.1)).or(Some("\t".into()));
-        // The host's names and the file are text a spreadsheet must not take for a formula.
-        for k in [1, 2, 4, 5, 9] {
-            c[k] = c[k].as_deref().map(crate::fmt::text_cell);
-        }
+        let h = &r.src.host;
         // The columns added since the first TSV come last, so that older readers' columns stay.
-        c.swap(8, 9);
-        let yes = |known: bool, d: bool| super::source::yes_no(known.then_some(d));
-        for (k, c) in c.into_iter().enumerate() {
-            if k > 0 {
-                s.push('\t');
-            }
-            s += c.as_deref().unwrap_or("");
-        }
-        let _ = writeln!(
-            s,
-            "\t{}\t{}",
-            yes(r.one.is_some(), r.disturbed[0]),
-            yes(r.many.is_some(), r.disturbed[1])
-        );
+        o.cell(&(i + 1).to_string());
+        o.cell(&readers.text(&h.name));
+        o.cell(&readers.text(&h.machine));
+        o.cell(&h.cpus.map_or(String::new(), |n| n.to_string()));
+        o.cell(&readers.text(&h.os_release));
+        o.cell(&readers.text(&h.cpu));
+        o.cell(&readers.figure(r.one));
+        o.cell(&r.many.map_or(String::new(), |m| m.0.to_string()));
+        o.cell(&readers.figure(r.many.map(|m| m.1)));
+        o.cell(&readers.text(&r.src.file));
+        o.cell(r.src.run_kind().name());
+        o.cell(yes(r.one.is_some(), r.disturbed[0]));
+        o.cell(yes(r.many.is_some(), r.disturbed[1]));
+        o.end();
     }
-    s
+    o.finish()
 }
 
 #[cfg(test)]
@@ -203,23 +201,23 @@ mod tests {
         assert_eq!(lines[0], "Hosts compared: 3, by System Benchmarks Index Score at 1 copy, highest first");
         assert_eq!(
             lines[2],
-            "#  host  machine  CPUs  OS release  CPU       1 copy     N copies   run       file"
+            "#  host  machine  CPUs  kernel  CPU       1 copy     N copies   run       file"
         );
         assert_eq!(
             lines[3],
-            "1  fast  x86_64      2  6.1.0       AMD EPYC   900.0   1700.0 (2)   standard  fast.txt"
+            "1  fast  x86_64      2  6.1.0   AMD EPYC   900.0   1700.0 (2)   standard  fast.txt"
         );
         assert_eq!(
             lines[4],
-            "2  mid   x86_64      2  6.1.0       AMD EPYC   500.0    900.0 (2)d  quick     mid.txt"
+            "2  mid   x86_64      2  6.1.0   AMD EPYC   500.0    900.0 (2)d  quick     mid.txt"
         );
         assert_eq!(
             lines[5],
-            "3  slow  x86_64      2  6.1.0       AMD EPYC   100.0    150.0 (2)   standard  slow.txt"
+            "3  slow  x86_64      2  6.1.0   AMD EPYC   100.0    150.0 (2)   standard  slow.txt"
         );
         assert!(t.contains("\nd: a test of the index was disturbed"), "{t}");
         assert!(t.ends_with("** warning: comparing runs of different kinds (standard, quick): their figures are not comparable\n"), "{t}");
-        let tsv = tsv(&srcs);
+        let tsv = tsv(&srcs, Readers::Programs);
         assert!(tsv.starts_with(
             "rank\thost\tmachine\tcpus\tos_release\tcpu\tindex_1\tcopies_n\tindex_n\tfile\trun_kind\t"
         ));

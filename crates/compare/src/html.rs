@@ -68,7 +68,8 @@ const COLUMNS: &[Column] = &[
     Column { head: "N copies", right: true, cell: |r, _| r.many.map(|(n, v)| format!("{v:.1} ({n})")) },
     Column { head: "machine", right: false, cell: |r, _| Some(r.src.host.machine.clone()) },
     Column { head: "CPUs", right: true, cell: |r, _| r.src.host.cpus.map(|n| n.to_string()) },
-    Column { head: "OS release", right: false, cell: |r, _| Some(r.src.host.os_release.clone()) },
+    // The system block's `OS: name -- release -- version`: the release is the kernel's.
+    Column { head: "kernel", right: false, cell: |r, _| Some(r.src.host.os_release.clone()) },
     Column { head: "CPU", right: false, cell: |r, _| Some(r.src.host.cpu.clone()) },
     Column { head: "date", right: false, cell: |r, _| Some(r.src.date.clone()) },
     Column {
@@ -111,23 +112,27 @@ fn table(sources: &[Source]) -> String {
     }
     s += "</table></p>\n<p class=\"note\">file: the file&#39;s label in the charts, by its place on the \
           command line; run: its kind (standard, quick, or short: -t, -i or a static image); N copies: \
-          the index at the file&#39;s largest copy count, in brackets.</p>\n\n";
+          the index at the file&#39;s largest copy count, the count in parentheses.</p>\n\n";
     s
 }
 
-/// Each file's figures against the first file's, at each copy count they all have: the score
-/// as a percentage of the first's and its mark (`*` a difference shown, `?` unknown, `!` other
-/// exec images), `d` for a disturbed figure, and the ratio's 95% interval; the text table's,
-/// without the scores; then the verdicts in words.
+/// Each file's figures against the first file's, at each copy count they all have: each file's
+/// score with its 95% interval and `d` for a disturbed figure, and for each file after the
+/// first, its score as a percentage of the first's, its mark (`*` a difference shown, `?`
+/// unknown, `!` not comparable) and the ratio's 95% interval; the text table's, in a page's
+/// cells; then the verdicts in words.
 fn against_first(sources: &[Source]) -> String {
     let Some(c) = super::table::compare(sources).ok().filter(|_| sources.len() > 1) else {
         return String::new();
     };
     let mut s = String::new();
+    let mut heads: Vec<String> = vec!["test".into(), key(0)];
+    for k in 1..sources.len() {
+        heads.push(key(k));
+        heads.push(format!("{} vs [1]", key(k)));
+    }
+    let cols: Vec<(&str, bool)> = heads.iter().enumerate().map(|(i, h)| (h.as_str(), i > 0)).collect();
     for t in &c.tables {
-        let heads: Vec<String> = (1..sources.len()).map(|k| format!("{} vs [1]", key(k))).collect();
-        let mut cols: Vec<(&str, bool)> = vec![("test", false)];
-        cols.extend(heads.iter().map(|h| (h.as_str(), true)));
         let _ = write!(
             s,
             "<h3>Against [1]: {}</h3>\n<p><table class=\"stack\">\n",
@@ -137,15 +142,12 @@ fn against_first(sources: &[Source]) -> String {
         for r in &t.rows {
             s += "<tr>\n";
             cell(&mut s, "test", false, &escape(&r.name));
-            for (k, other) in r.cells.iter().enumerate().skip(1) {
-                let d = if other.as_ref().is_some_and(|x| x.disturbed) { "d" } else { "" };
-                // The ratio's 95% interval where it was tested.
-                let ci = super::table::mark(&r.cells[0], other)
-                    .and_then(super::table::Mark::difference)
-                    .map_or(String::new(), |x| format!(" ({:.1}-{:.1}%)", 100.0 * x.low, 100.0 * x.high));
-                let vs = super::table::vs_first(&r.cells[0], other);
-                let v = format!("<tt>{}{d}{ci}</tt>", escape(vs.trim_end()));
-                cell(&mut s, &heads[k - 1], true, &v);
+            for (k, x) in r.cells.iter().enumerate() {
+                // heads: test, [1], then [k] and [k] vs [1] for each other file.
+                cell(&mut s, &heads[if k == 0 { 1 } else { 2 * k }], true, &score_cell(x));
+                if k > 0 {
+                    cell(&mut s, &heads[2 * k + 1], true, &ratio_cell(&r.cells[0], x));
+                }
             }
             s += "</tr>\n";
         }
@@ -157,10 +159,28 @@ fn against_first(sources: &[Source]) -> String {
     }
     let _ = write!(
         s,
-        "<p class=\"note\">*: a difference is shown (the 95% interval of the ratio, by Welch&#39;s test on the log ratio, excludes 100%); ?: an interval is unknown; !: other exec images; d: disturbed. {}</p>\n\n",
+        "<p class=\"note\">Each file&#39;s score with its 95% interval as percentages of it (+-x% where its two sides agree). vs [1]: the score as a percentage of [1]&#39;s, with the ratio&#39;s 95% interval; *: a difference is shown (that interval, by Welch&#39;s test on the log ratio, excludes 100%); ?: an interval is unknown; !: not comparable (other exec images, or index scores over different tests); d: disturbed. {}</p>\n\n",
         escape(&super::table::intervals_note(sources)).replace('\n', " ")
     );
     s
+}
+
+/// A file's score in the table against the first: the figure, its interval and `d`.
+fn score_cell(x: &Option<super::table::Cell>) -> String {
+    let Some(x) = x else { return "---".into() };
+    let ci = x.ci.as_ref().map_or(String::new(), |ci| format!(" {}", super::table::sides(x.score, ci)));
+    let d = if x.disturbed { " d" } else { "" };
+    format!("<tt>{}{}{d}</tt>", escape(&super::table::figure(Some(x.score))), escape(&ci))
+}
+
+/// A file's score against the first's: the percentage, its mark and the ratio's interval where
+/// it was tested.
+fn ratio_cell(first: &Option<super::table::Cell>, x: &Option<super::table::Cell>) -> String {
+    let ci = super::table::mark(first, x)
+        .and_then(super::table::Mark::difference)
+        .map_or(String::new(), |d| format!(" ({:.1}-{:.1}%)", 100.0 * d.low, 100.0 * d.high));
+    let vs = super::table::vs_first(first, x);
+    format!("<tt>{}{ci}</tt>", escape(vs.trim_end()))
 }
 
 /// Which file each label of the charts is, with its host and kind of run.
@@ -221,12 +241,17 @@ fn per_test_chart(sources: &[Source], disturbed: &dyn Fn(&TestResult) -> bool) -
             for i in &r.index {
                 let group = format!("{} Index Score", i.category.display());
                 let key = 10 + i.category as usize;
-                points.push(Point { series: s, key, group, value: i.score, ci: i.ci, disturbed: false });
+                // Outlined as its disturbed tests are, where the table says d.
+                let of = |t: &&TestResult| super::source::category_of(&t.message) == Some(i.category);
+                let disturbed = r.tests.iter().filter(of).any(disturbed);
+                points.push(Point { series: s, key, group, value: i.score, ci: i.ci, disturbed });
             }
         }
     }
-    let legend =
-        vec![(0, "1 copy".to_string()), (1, "more copies (the count is in the bar's label)".to_string())];
+    let mut legend = vec![(0, "1 copy".to_string())];
+    if series.iter().any(|s| s.1 == 1) {
+        legend.push((1, "more copies (the count is in the bar's label)".to_string()));
+    }
     Chart { legend, ..svg::chart(series, &base, &points) }
 }
 
@@ -252,7 +277,10 @@ fn hosts_chart(sources: &[Source]) -> Chart {
         }
     }
     let series = vec![(svg::copies_text(1), 0), ("N copies".to_string(), 1)];
-    let legend = vec![(0, "1 copy".to_string()), (1, "N copies: the file's largest copy count".to_string())];
+    let mut legend = vec![(0, "1 copy".to_string())];
+    if points.iter().any(|p| p.series == 1) {
+        legend.push((1, "N copies: the file's largest copy count".to_string()));
+    }
     Chart { legend, shared: true, ..svg::chart(series, &[None, Some(0)], &points) }
 }
 
@@ -367,7 +395,8 @@ mod tests {
         );
         assert!(!p.contains("Warning"));
         let d = page(&srcs, false, &|t| t.message == "Pipe Throughput");
-        assert_eq!(charts(&d).matches(" d\" x=").count(), 6, "outlined, their colours kept");
+        // Pipe's six bars and the six of the index it is in, as the table marks both d.
+        assert_eq!(charts(&d).matches(" d\" x=").count(), 12, "outlined, their colours kept");
     }
 
     #[test]

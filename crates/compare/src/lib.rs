@@ -25,6 +25,7 @@ mod source;
 mod table;
 
 use crate::error::{Error, Result};
+use report::markdown::Readers;
 use report::Format;
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -55,7 +56,7 @@ Given one FILE holding a 1-copy and an N-copy run, prints the scaling table of t
 README: each test's index at 1 and at N copies, and the gain.
 
 With --hosts (a fleet's results, one file per host), prints one table with a row per file:
-the host as its system block names it (name, machine, CPUs, OS release, CPU model), its System
+the host as its system block names it (name, machine, CPUs, kernel, CPU model), its System
 Benchmarks Index Score at 1 copy and at its largest copy count (d where a test of it was
 disturbed), sorted by the first, highest first, and its kind of run (text, tsv or html).
 
@@ -75,7 +76,8 @@ index, each labelled [k] by its place on the command line, with its host and kin
 chart of each test's index per file and copy count, with its 95% interval and the gain over
 1 copy (for more than 8 files, or with --hosts, each host's index score instead).
 
-With --format md, prints the table tsv prints as a GitHub-flavoured Markdown table.
+With --format md, prints the table tsv prints as a GitHub-flavoured Markdown table, its figures
+to 0.1 as the text prints them.
 
 A FILE must be a regular file of at most 64 MiB (results files are a few KB), and a JSON one's
 values must fit in 128 MiB of memory (each copy's figures, which compare does not use, are not
@@ -255,11 +257,19 @@ fn render_pool(format: Format, sources: Vec<source::Source>) -> Result<String> {
     let p = pool::pool(&sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
     Ok(match format {
         Format::Text => pool::text(&p),
-        Format::Tsv => pool::tsv(&p),
+        Format::Tsv | Format::Markdown => pool::tsv(&p, readers(format)),
         Format::Json => pool::json(&p),
-        Format::Markdown => report::markdown::table(&pool::tsv(&p)),
         Format::Html | Format::Csv => unreachable!("refused with the arguments"),
     })
+}
+
+/// Whom a table is for: Markdown's readers are people, TSV's programs.
+fn readers(format: Format) -> Readers {
+    if format == Format::Markdown {
+        Readers::People
+    } else {
+        Readers::Programs
+    }
 }
 
 /// The page, the fleet table, the scaling table of one file or the comparison of several.
@@ -270,8 +280,7 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
     if hosts {
         return match format {
             Format::Text => Ok(fleet::text(&sources)),
-            Format::Tsv => Ok(fleet::tsv(&sources)),
-            Format::Markdown => Ok(report::markdown::table(&fleet::tsv(&sources))),
+            Format::Tsv | Format::Markdown => Ok(fleet::tsv(&sources, readers(format))),
             Format::Json => Err(Error::usage("compare: --hosts prints text, tsv, md or html, not json")),
             Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         };
@@ -281,18 +290,16 @@ fn render(format: Format, hosts: bool, sources: Vec<source::Source>) -> Result<S
             .map_err(|m| Error::usage(format!("compare: {}: {m}", sources[0].file)))?;
         return Ok(match format {
             Format::Text => table::scaling_text(&s),
-            Format::Tsv => table::scaling_tsv(&s),
+            Format::Tsv | Format::Markdown => table::scaling_tsv(&s, readers(format)),
             Format::Json => table::scaling_json(&s),
-            Format::Markdown => report::markdown::table(&table::scaling_tsv(&s)),
             Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
         });
     }
     let c = table::compare(&sources).map_err(|(f, m)| Error::usage(format!("compare: {f}: {m}")))?;
     Ok(match format {
         Format::Text => table::text(&c),
-        Format::Tsv => table::tsv(&c),
+        Format::Tsv | Format::Markdown => table::tsv(&c, readers(format)),
         Format::Json => table::json(&c),
-        Format::Markdown => report::markdown::table(&table::tsv(&c)),
         Format::Html | Format::Csv => unreachable!("the page above, or refused with the arguments"),
     })
 }

@@ -7,12 +7,13 @@
 //! propagated from the pooled tests': the wander moves every test of a run together, so the
 //! tests' spreads are not independent.
 
-use super::source::{kinds, ByName, Source};
+use super::source::{category_of, kinds, ByName, Source};
 use super::table::{self, Cell, Comparison, Row, Table};
 use crate::json::Writer;
 use crate::model::Category;
-use crate::stats::{self, Stats};
+use crate::stats::{self, Interval, Stats};
 use base::version::Semantics;
+use report::markdown::{Readers, Sink};
 use std::fmt::Write as _;
 
 /// Several runs of one host lined up by copy count, each row pooled.
@@ -224,28 +225,14 @@ fn pool_table(t: &Table) -> Vec<Pooled> {
 /// Why the runs' index scores are not one figure measured again: they cover different tests, or
 /// a test that does not pool. None when they pool.
 fn index_not_pooled(t: &Table, index: &Row, pooled: &[Pooled]) -> Option<NotPooled> {
+    let mut cells = index.cells.iter().flatten();
+    let first = cells.next()?.covers;
+    if cells.any(|c| c.covers != first) {
+        return Some(NotPooled::Tests);
+    }
     let c = Category::ALL.into_iter().find(|&c| table::index_title(c) == index.name)?;
-    let mut tests = Vec::new();
-    for (i, r) in t.rows.iter().enumerate() {
-        if !r.index_score && super::source::category_of(&r.name) == Some(c) && in_index(&r.name) {
-            tests.push(i);
-        }
-    }
-    // Which of the tests a run has.
-    let ran = |run: usize| tests.iter().map(move |&i| t.rows[i].cells[run].is_some());
-    let mut scored = (0..index.cells.len()).filter(|&run| index.cells[run].is_some());
-    if let Some(first) = scored.next() {
-        if !scored.all(|run| ran(run).eq(ran(first))) {
-            return Some(NotPooled::Tests);
-        }
-    }
-    tests.iter().find_map(|&i| pooled[i].not_pooled)
-}
-
-/// Whether the test of report line `message` counts in its category's index: it has a baseline.
-fn in_index(message: &str) -> bool {
-    let test = crate::suite::TESTS.iter().find(|t| t.message == message);
-    test.is_some_and(|t| crate::baselines::lookup(t.name).is_some())
+    let own = |r: &Row| !r.index_score && category_of(&r.name) == Some(c) && table::in_index(&r.name);
+    t.rows.iter().zip(pooled).filter(|(r, _)| own(r)).find_map(|(_, p)| p.not_pooled)
 }
 
 /// A row pooled over the runs that have it, unless `not_pooled` or its own cells say why not.
@@ -283,6 +270,9 @@ pub fn text(p: &Pool) -> String {
         identity(&c.sources[0])
     );
     let mut o = table::sources_list(&first, c.sources);
+    if let Some(w) = span_warning(p.span) {
+        let _ = writeln!(o, "** warning: {w}");
+    }
     for (t, pooled) in c.tables.iter().zip(&p.pooled) {
         o += &table_text(t, pooled);
     }
@@ -292,10 +282,16 @@ pub fn text(p: &Pool) -> String {
 }
 
 /// One copy count's table: a line per row, its runs, the pooled figure and its interval, the
-/// lowest and highest run.
+/// lowest and highest run; then the run farthest from the others on the index.
 fn table_text(t: &Table, pooled: &[Pooled]) -> String {
+    let ci = |p: &Pooled| {
+        let s = p.stats.as_ref();
+        s.and_then(|s| Some(table::sides(s.geomean, s.ci95.as_ref()?))).unwrap_or_else(|| "---".into())
+    };
+    // The interval column as wide as its widest cell, 9 at least.
+    let w = pooled.iter().map(|p| ci(p).len()).fold(9, usize::max);
     let mut o = format!(
-        "\n{:<40} {:>5} {:>12} {:>9}   {:>12} {:>12}\n",
+        "\n{:<40} {:>5} {:>12} {:>w$}   {:>12} {:>12}\n",
         table::table_title(t.copies),
         "runs",
         "pooled",
@@ -310,30 +306,94 @@ fn table_text(t: &Table, pooled: &[Pooled]) -> String {
             gap = true;
         }
         let s = p.stats.as_ref();
-        let ci = s.and_then(|s| s.ci95.as_ref()).map_or("---".to_string(), table::half_width);
         // Both marks can apply: a row not pooled may still have been disturbed.
         let flags = [(p.not_pooled.is_some(), "!"), (p.disturbed > 0, "d")];
         let flags: String = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
         let line = format!(
-            "{:<40} {:>5} {:>12} {ci:>9}{flags:<2} {:>12} {:>12}",
+            "{:<40} {:>5} {:>12} {:>w$}{flags:<2} {:>12} {:>12}",
             r.name,
             p.runs,
             table::figure(s.map(|s| s.geomean)),
+            ci(p),
             table::figure(s.map(|s| s.min)),
             table::figure(s.map(|s| s.max))
         );
         let _ = writeln!(o, "{}", line.trim_end());
     }
+    if let Some(f) = farthest(t, pooled) {
+        let without = f.without.map_or(String::new(), |(score, ci)| {
+            format!("; without it the index is {} {}", table::figure(Some(score)), table::sides(score, &ci))
+        });
+        let _ = writeln!(
+            o,
+            "\n[{}] is the run farthest from the others on the index: {} {} their mean{without}.",
+            f.run + 1,
+            table::percent(f.off.abs(), 1, 7),
+            if f.off < 0.0 { "below" } else { "above" },
+        );
+    }
     o
+}
+
+/// The run that widens a pool's interval on the index most: the one farthest from the
+/// others' geometric mean (log scale), which the others' interval then leaves out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Farthest {
+    /// The file, 0-based.
+    run: usize,
+    /// Its index over the others' geometric mean, less 100%.
+    off: f64,
+    /// The others pooled, where their interval is narrower than the pool's (of fewer runs,
+    /// Student's t may make it wider): their geometric mean and its interval.
+    without: Option<(f64, Interval)>,
+}
+
+/// The farthest run on a table's headline index, for three runs or more (of two, each is as
+/// far from the other); None where the index did not pool.
+fn farthest(t: &Table, pooled: &[Pooled]) -> Option<Farthest> {
+    let k = table::headline_at(t)?;
+    let all = pooled[k].stats?.ci95?;
+    let scores: Vec<f64> = t.rows[k].cells.iter().flatten().map(|c| c.score).collect();
+    if scores.len() < 3 {
+        return None;
+    }
+    // Each run's index over the others' geometric mean, on the log scale.
+    let logs: Vec<f64> = scores.iter().map(|x| x.ln()).collect();
+    let sum: f64 = logs.iter().sum();
+    let n = logs.len() as f64;
+    let mut far = (0, 0.0f64);
+    for (i, l) in logs.iter().enumerate() {
+        let off = l - (sum - l) / (n - 1.0);
+        if off.abs() > far.1.abs() {
+            far = (i, off);
+        }
+    }
+    let mut rest = scores.clone();
+    rest.remove(far.0);
+    let rest = stats::describe(&rest)?;
+    let without = rest.ci95.filter(|ci| ci.log_half < all.log_half).map(|ci| (rest.geomean, ci));
+    // The place among the runs that have the index is the file's where every run has it.
+    let run = t.rows[k].cells.iter().enumerate().filter(|c| c.1.is_some()).nth(far.0)?.0;
+    Some(Farthest { run, off: 100.0 * far.1.exp_m1(), without })
+}
+
+/// The line that says when a pool's runs span less than an hour: its interval holds the host's
+/// wander over that span only.
+fn span_warning(span: Option<i64>) -> Option<String> {
+    let s = span.filter(|&s| s < 3600)?;
+    Some(format!(
+        "the runs span {}: the interval holds the host's wander over that time only; runs spread over an hour or more hold more of it",
+        crate::fmt::duration(s as f64)
+    ))
 }
 
 /// What the columns and marks mean, the marks that appear.
 fn legend(p: &Pool) -> String {
     let mut o = String::from(
         "\npooled: the geometric mean of the runs' scores; an index score's, of the runs' index scores.\n\
-         95%: the half-width of its 95% interval (log scale, Student t over the runs), from the runs' \
-         spread: it holds the host's wander between them, which one run's interval cannot see, over the \
-         time they span.\n",
+         95%: its 95% interval (log scale, Student t over the runs) as percentages of it, +-x% where \
+         its two sides agree, else each side; from the runs' spread, it holds the host's wander between \
+         them, which one run's interval cannot see, over the time they span.\n",
     );
     let any = |f: &dyn Fn(&Pooled) -> bool| p.pooled.iter().any(|t| t.iter().any(f));
     if any(&|x| x.disturbed > 0) {
@@ -347,35 +407,35 @@ fn legend(p: &Pool) -> String {
     o
 }
 
-/// The pool as TSV: one line per row.
-pub fn tsv(p: &Pool) -> String {
+/// The pool as TSV, or as Markdown: one line per row.
+pub fn tsv(p: &Pool, readers: Readers) -> String {
     let kind = kinds(p.cmp.sources).join("+");
     let span = p.span.map_or(String::new(), |s| s.to_string());
-    let mut o = String::from(
-        "copies\ttest\truns\tscore\tci95_low\tci95_high\tmin\tmax\tcv\tspan_s\tkind\tdisturbed_runs\tnot_pooled\n",
+    let mut o = Sink::new(
+        readers,
+        "copies\ttest\truns\tscore\tci95_low\tci95_high\tmin\tmax\tcv\tspan_s\tkind\tdisturbed_runs\tnot_pooled",
     );
     for (t, pooled) in p.cmp.tables.iter().zip(&p.pooled) {
         for (r, x) in t.rows.iter().zip(pooled) {
             let s = x.stats.as_ref();
             let ci = s.and_then(|s| s.ci95);
-            let _ = writeln!(
-                o,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{span}\t{kind}\t{}\t{}",
-                t.copies,
-                crate::fmt::text_cell(&r.name),
-                x.runs,
-                table::opt(s.map(|s| s.geomean)),
-                table::opt(ci.map(|i| i.low)),
-                table::opt(ci.map(|i| i.high)),
-                table::opt(s.map(|s| s.min)),
-                table::opt(s.map(|s| s.max)),
-                table::opt(s.and_then(|s| s.cv)),
-                x.disturbed,
-                x.not_pooled.map_or("", NotPooled::key)
-            );
+            o.cell(&t.copies.to_string());
+            o.cell(&readers.text(&r.name));
+            o.cell(&x.runs.to_string());
+            o.cell(&readers.figure(s.map(|s| s.geomean)));
+            o.cell(&readers.figure(ci.map(|i| i.low)));
+            o.cell(&readers.figure(ci.map(|i| i.high)));
+            o.cell(&readers.figure(s.map(|s| s.min)));
+            o.cell(&readers.figure(s.map(|s| s.max)));
+            o.cell(&readers.ratio(s.and_then(|s| s.cv)));
+            o.cell(&span);
+            o.cell(&kind);
+            o.cell(&x.disturbed.to_string());
+            o.cell(x.not_pooled.map_or("", NotPooled::key));
+            o.end();
         }
     }
-    o
+    o.finish()
 }
 
 /// The pool as JSON (compact).
@@ -384,13 +444,29 @@ pub fn json(p: &Pool) -> String {
     let mut j = Writer::compact();
     table::json_head(&mut j, "unixbench-pool", c.sources);
     j.key("span_seconds").opt_int(p.span);
+    j.key("span_warning");
+    match span_warning(p.span) {
+        Some(w) => j.string(&w),
+        None => j.null(),
+    };
     j.key("tables").begin_array();
     for (t, pooled) in c.tables.iter().zip(&p.pooled) {
         j.begin_object().key("copies").int(t.copies as i64).key("rows").begin_array();
         for (r, x) in t.rows.iter().zip(pooled) {
             row_json(&mut j, r, x);
         }
-        j.end_array().end_object();
+        j.end_array();
+        j.key("farthest");
+        match farthest(t, pooled) {
+            Some(f) => {
+                j.begin_object().key("run").int(f.run as i64 + 1).key("off_pct").number(f.off);
+                j.key("without_ci95_low").opt_number(f.without.map(|w| w.1.low));
+                j.key("without_ci95_high").opt_number(f.without.map(|w| w.1.high));
+                j.end_object()
+            }
+            None => j.null(),
+        };
+        j.end_object();
     }
     j.end_array();
     table::not_compared_json(&mut j, c);
@@ -433,7 +509,9 @@ mod tests {
             index_score: false,
             cells: cells
                 .iter()
-                .map(|&(score, disturbed, image)| Some(Cell { score, ci: None, image, disturbed }))
+                .map(|&(score, disturbed, image)| {
+                    Some(Cell { score, ci: None, image, disturbed, covers: Default::default() })
+                })
                 .collect(),
         }
     }
@@ -536,7 +614,15 @@ mod tests {
     fn table(syscall: &[f64], shell16: &[Option<f64>]) -> Table {
         let cells = |xs: Vec<Option<f64>>| -> Vec<Option<Cell>> {
             xs.into_iter()
-                .map(|x| x.map(|score| Cell { score, ci: None, image: None, disturbed: false }))
+                .map(|x| {
+                    x.map(|score| Cell {
+                        score,
+                        ci: None,
+                        image: None,
+                        disturbed: false,
+                        covers: Default::default(),
+                    })
+                })
                 .collect()
         };
         let row = |name: &str, index_score, xs| Row { name: name.into(), index_score, cells: cells(xs) };

@@ -1,10 +1,11 @@
 //! The tables `compare` prints, built from loaded files and rendered as text, TSV or JSON. Pure
 //! functions from data to text, tested against literal output.
 
-use super::source::{kinds_warning, yes_no, ByName, FileKind, Image, Source};
-use crate::json::{number, Writer};
+use super::source::{category_of, kinds_warning, yes_no, ByName, FileKind, Image, Source};
+use crate::json::Writer;
 use crate::model::Category;
 use crate::stats::{self, Difference, Interval};
+use report::markdown::{Readers, Sink};
 use std::fmt::Write as _;
 
 /// One run's figure in a row: the score and its interval, if known.
@@ -16,6 +17,30 @@ pub struct Cell {
     pub image: Option<Image>,
     /// The test was disturbed; an index score, one of its tests was.
     pub disturbed: bool,
+    /// An index score's tests, as this run has them; a test's cell covers none.
+    pub covers: Covers,
+}
+
+/// The tests an index score is the geometric mean of: how many, and a fingerprint of their
+/// names, so that two runs' indexes over different tests are told apart without a list each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Covers {
+    pub tests: usize,
+    pub fingerprint: u64,
+}
+
+impl Covers {
+    /// The tests of `names` (FNV-1a over each name and a separator).
+    fn of<'a>(names: impl Iterator<Item = &'a str>) -> Covers {
+        let mut c = Covers { tests: 0, fingerprint: 0xcbf2_9ce4_8422_2325 };
+        for n in names {
+            c.tests += 1;
+            for b in n.bytes().chain([0]) {
+                c.fingerprint = (c.fingerprint ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        c
+    }
 }
 
 /// What the test on a run's figure against the first run's shows.
@@ -29,12 +54,18 @@ pub enum Mark {
     Unknown,
     /// The two timed different exec images (static against dynamic): not comparable at all.
     Images,
+    /// Two index scores over different tests (a partial index against a whole one): not
+    /// comparable either.
+    Tests,
 }
 
 impl Mark {
     fn of(first: &Cell, other: &Cell) -> Mark {
         if images_differ(first, other) {
             return Mark::Images;
+        }
+        if first.covers != other.covers {
+            return Mark::Tests;
         }
         let (Some(a), Some(b)) = (first.ci, other.ci) else { return Mark::Unknown };
         match stats::difference(first.score, &a, other.score, &b) {
@@ -48,7 +79,7 @@ impl Mark {
             Mark::Same(_) => ' ',
             Mark::Differs(_) => '*',
             Mark::Unknown => '?',
-            Mark::Images => '!',
+            Mark::Images | Mark::Tests => '!',
         }
     }
     /// The difference tested, where there was one.
@@ -67,11 +98,19 @@ fn images_differ(first: &Cell, other: &Cell) -> bool {
 
 /// The TSV's and JSON's `overlap` of a file's cell against the first's: whether the two 95%
 /// intervals overlap (the mark is the test on the difference, which overlapping intervals can
-/// still pass). None for the first file's cell or a missing one; `Err` for other exec images.
-fn overlap(first: &Option<Cell>, other: &Option<Cell>, j: usize) -> Option<Result<Option<bool>, ()>> {
+/// still pass). None for the first file's cell or a missing one; `Err` says why the two are not
+/// comparable (other exec images, other tests).
+fn overlap(
+    first: &Option<Cell>,
+    other: &Option<Cell>,
+    j: usize,
+) -> Option<Result<Option<bool>, &'static str>> {
     let (a, b) = (first.as_ref()?, other.as_ref().filter(|_| j > 0)?);
     if images_differ(a, b) {
-        return Some(Err(()));
+        return Some(Err("images differ"));
+    }
+    if a.covers != b.covers {
+        return Some(Err("tests differ"));
     }
     Some(Ok(a.ci.zip(b.ci).map(|(x, y)| x.overlaps(&y))))
 }
@@ -141,20 +180,28 @@ fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
                         ci: t.ci,
                         image: t.image,
                         disturbed: t.disturbed,
+                        covers: Covers::default(),
                     })
                 })
                 .collect(),
         })
         .collect();
     for c in Category::ALL {
+        // The tests of the index that each run has, among the rows so far (the tests).
+        let tests: Vec<&Row> =
+            rows.iter().filter(|r| category_of(&r.name) == Some(c) && in_index(&r.name)).collect();
+        let covers =
+            |j: usize| Covers::of(tests.iter().filter(|r| r.cells[j].is_some()).map(|r| r.name.as_str()));
         let cells: Vec<Option<Cell>> = runs
             .iter()
-            .map(|r| {
+            .enumerate()
+            .map(|(j, r)| {
                 r.index.iter().find(|i| i.category == c).map(|i| Cell {
                     score: i.score,
                     ci: i.ci,
                     image: None,
                     disturbed: r.index_disturbed(c),
+                    covers: covers(j),
                 })
             })
             .collect();
@@ -163,6 +210,12 @@ fn rows_for(runs: &[&super::source::CopyRun]) -> Vec<Row> {
         }
     }
     rows
+}
+
+/// Whether the test of report line `message` counts in its category's index: it has a baseline.
+pub(super) fn in_index(message: &str) -> bool {
+    let test = crate::suite::TESTS.iter().find(|t| t.message == message);
+    test.is_some_and(|t| crate::baselines::lookup(t.name).is_some())
 }
 
 /// Lines the files up by copy count. Err names the file that cannot be lined up and why.
@@ -243,9 +296,11 @@ fn nothing_in_common(sources: &[Source]) -> (String, String) {
     (odd.file.clone(), why)
 }
 
+/// `other`'s score as a percentage of `first`'s; None where either is missing, the first is 0,
+/// or they are index scores over different tests.
 fn ratio(first: &Option<Cell>, other: &Option<Cell>) -> Option<f64> {
     match (first, other) {
-        (Some(a), Some(b)) if a.score != 0.0 => Some(100.0 * b.score / a.score),
+        (Some(a), Some(b)) if a.score != 0.0 && a.covers == b.covers => Some(100.0 * b.score / a.score),
         _ => None,
     }
 }
@@ -300,9 +355,16 @@ pub(super) fn sources_list(first_line: &str, sources: &[Source]) -> String {
 /// One copy count's table: a line per row, each file's score with its interval's half-width
 /// (`d` after it when disturbed), and after the first file's, the ratio to it and its mark.
 fn table_text(t: &Table) -> String {
-    let mut head = format!("\n{:<40} {:>12} {:>7}", table_title(t.copies), "[1]", "95%");
+    // The interval column as wide as its widest cell, 7 at least.
+    let w = t
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter().flatten())
+        .map(|x| interval_text(x).len())
+        .fold(7, usize::max);
+    let mut head = format!("\n{:<40} {:>12} {:>w$}", table_title(t.copies), "[1]", "95%");
     for j in 1..t.rows.first().map_or(1, |r| r.cells.len()) {
-        let _ = write!(head, "  {:>12} {:>7} {:>8}", format!("[{}]", j + 1), "95%", "vs [1]");
+        let _ = write!(head, "  {:>12} {:>w$} {:>8}", format!("[{}]", j + 1), "95%", "vs [1]");
     }
     let mut o = format!("{}\n", head.trim_end());
     let mut gap = false;
@@ -316,7 +378,7 @@ fn table_text(t: &Table) -> String {
             if j > 0 {
                 line.push(' ');
             }
-            line += &cell_text(cell);
+            line += &cell_text(cell, w);
             if j > 0 {
                 let _ = write!(line, " {:>9}", vs_first(&r.cells[0], cell));
             }
@@ -349,11 +411,16 @@ pub struct Verdict {
 /// The row a table's verdicts speak of: the System Benchmarks Index Score, else its first
 /// index score; None for a table without one.
 fn headline(t: &Table) -> Option<&Row> {
+    headline_at(t).map(|k| &t.rows[k])
+}
+
+/// [`headline`]'s place in the table's rows.
+pub(super) fn headline_at(t: &Table) -> Option<usize> {
     let system = index_title(Category::System);
     t.rows
         .iter()
-        .find(|r| r.index_score && r.name == system)
-        .or_else(|| t.rows.iter().find(|r| r.index_score))
+        .position(|r| r.index_score && r.name == system)
+        .or_else(|| t.rows.iter().position(|r| r.index_score))
 }
 
 /// What to do for a sharper answer than two runs gave.
@@ -393,6 +460,12 @@ pub fn verdicts(t: &Table) -> Vec<Verdict> {
             ),
             Mark::Unknown => write!(text, "against [1]: no test on {on}: an interval is unknown"),
             Mark::Images => write!(text, "against [1]: not comparable on {on}: other exec images"),
+            Mark::Tests => write!(
+                text,
+                "against [1]: not comparable on {on}: it covers {} where [1]'s covers {}",
+                crate::fmt::number(other.map(|c| c.covers.tests), "test", "tests"),
+                crate::fmt::number(first.map(|c| c.covers.tests), "test", "tests"),
+            ),
         };
         out.push(Verdict { run: j, row: row.name.clone(), marked: matches!(m, Mark::Differs(_)), text });
     }
@@ -419,23 +492,39 @@ pub(super) fn percent(p: f64, prec: usize, width: usize) -> String {
     format!("{}%", crate::fmt::compact(p, prec, width))
 }
 
-/// An interval's half-width on the log scale as a percentage: `+-2.1%`, at most 8 characters;
-/// `>1e308%` beyond what f64 holds.
-pub(super) fn half_width(ci: &Interval) -> String {
-    let p = 100.0 * ci.log_half.exp_m1();
-    if p.is_finite() {
-        format!("+-{}", percent(p, 1, 5))
+/// An interval as percentages of `score`: `+-2.1%` where its two sides round alike, else each
+/// side, `-65.1/+186.9%` (an interval of the log scale is wider above than below, and a wide
+/// one far wider); each number in at most 5 characters, `>1e308%` beyond what f64 holds.
+pub(super) fn sides(score: f64, ci: &Interval) -> String {
+    let (below, above) = if score > 0.0 && score.is_finite() {
+        (100.0 * (ci.low / score - 1.0), 100.0 * (ci.high / score - 1.0))
     } else {
-        percent(p, 1, 5)
+        // No score to measure from: the interval's own half-width.
+        let h = 100.0 * ci.log_half.exp_m1();
+        (-h, h)
+    };
+    let side = |p: f64| crate::fmt::compact(p, 1, 5);
+    if !above.is_finite() {
+        percent(above, 1, 5)
+    } else if side(-below) == side(above) {
+        format!("+-{}%", side(above))
+    } else {
+        let signed = |p: f64| if p < 0.0 { side(p) } else { format!("+{}", side(p)) };
+        format!("{}/{}%", signed(below), signed(above))
     }
 }
 
-/// A file's score in a row, its interval's half-width on the log scale as a percentage, and
-/// `d` when disturbed; `---` where it has none.
-fn cell_text(cell: &Option<Cell>) -> String {
-    let Some(x) = cell else { return format!(" {:>12} {:>7} ", "---", "") };
-    let ci = x.ci.as_ref().map_or("---".to_string(), half_width);
-    format!(" {:>12} {ci:>7}{}", figure(Some(x.score)), if x.disturbed { 'd' } else { ' ' })
+/// A file's score in a row, its interval as [`sides`] gives it in `width` characters, and `d`
+/// when disturbed; `---` where it has none.
+fn cell_text(cell: &Option<Cell>, width: usize) -> String {
+    let Some(x) = cell else { return format!(" {:>12} {:>width$} ", "---", "") };
+    let ci = interval_text(x);
+    format!(" {:>12} {ci:>width$}{}", figure(Some(x.score)), if x.disturbed { 'd' } else { ' ' })
+}
+
+/// A cell's interval, or `---`.
+fn interval_text(x: &Cell) -> String {
+    x.ci.as_ref().map_or("---".to_string(), |ci| sides(x.score, ci))
 }
 
 /// What the tables leave out: partial indexes, copy counts not in every file.
@@ -459,21 +548,26 @@ pub(super) fn notes_text(c: &Comparison) -> String {
 /// The legend of the marks, those that appear.
 fn legend_text(c: &Comparison) -> String {
     let mut o = String::from("\nvs [1]: the score as a percentage of [1]'s score.\n");
-    o.push_str("95%: the half-width of the score's 95% interval (log scale), as a percentage.\n");
+    o.push_str("95%: the score's 95% interval, as percentages of the score: +-x% where its two sides agree, else each side.\n");
     o.push_str("*: a difference is shown: the 95% interval of the ratio (Welch's test on the log ratio) excludes 100%.\n");
     o.push_str("?: an interval is unknown (a text report has none; fewer than three kept passes give none of use).\n");
-    let differ = |a: &Option<Cell>, b: &Option<Cell>| {
-        a.as_ref().zip(b.as_ref()).is_some_and(|(a, b)| images_differ(a, b))
-    };
-    let (mut images, mut disturbed) = (false, false);
+    let (mut images, mut tests, mut disturbed) = (false, false, false);
     for t in &c.tables {
         for r in &t.rows {
-            images |= r.cells.iter().skip(1).any(|x| differ(&r.cells[0], x));
+            for x in r.cells.iter().skip(1) {
+                images |= mark(&r.cells[0], x) == Some(Mark::Images);
+                tests |= mark(&r.cells[0], x) == Some(Mark::Tests);
+            }
             disturbed |= r.cells.iter().flatten().any(|x| x.disturbed);
         }
     }
     if images {
         o.push_str("!: the two timed different exec images (this static binary against a dynamically linked program): not comparable.\n");
+    }
+    if tests {
+        o.push_str(
+            "!: on an index score: the two cover different tests (a partial index): not comparable.\n",
+        );
     }
     if disturbed {
         o.push_str("d: disturbed (steal, other processes, a stop or a CPU quota took its time): not fit to publish.\n");
@@ -516,19 +610,16 @@ pub(super) fn intervals_note(sources: &[Source]) -> String {
     o
 }
 
-pub(super) fn opt(x: Option<f64>) -> String {
-    x.map_or(String::new(), number)
-}
-
 fn pct(x: Option<f64>) -> Option<f64> {
     x.map(|p| (p * 100.0).round() / 100.0)
 }
 
-/// The comparison as TSV: one line per table row and run.
-pub fn tsv(c: &Comparison) -> String {
-    let mut o = String::from(
+/// The comparison as TSV, or as Markdown: one line per table row and run.
+pub fn tsv(c: &Comparison, readers: Readers) -> String {
+    let mut o = Sink::new(
+        readers,
         "copies\ttest\trun\tfile\tscore\tci95_low\tci95_high\tvs_first_pct\toverlap\tkind\tdisturbed\t\
-         ratio_ci95_low\tratio_ci95_high\tdetectable_pct\tmarked\n",
+         ratio_ci95_low\tratio_ci95_high\tdetectable_pct\tmarked",
     );
     // Once per file: a run's kind looks at all its tests.
     let kinds: Vec<&str> = c.sources.iter().map(|s| s.run_kind().name()).collect();
@@ -536,15 +627,14 @@ pub fn tsv(c: &Comparison) -> String {
         for r in &t.rows {
             for (j, cell) in r.cells.iter().enumerate() {
                 let m = if j == 0 { None } else { mark(&r.cells[0], cell) };
-                let vs = if j == 0 { String::new() } else { opt(pct(ratio(&r.cells[0], cell))) };
+                let vs = if j == 0 { None } else { ratio(&r.cells[0], cell) };
                 let overlap = match overlap(&r.cells[0], cell, j) {
-                    Some(Err(())) => "images differ",
+                    Some(Err(why)) => why,
                     Some(Ok(Some(true))) => "yes",
                     Some(Ok(Some(false))) => "no",
                     Some(Ok(None)) => "unknown",
                     None => "",
                 };
-                let disturbed = yes_no(cell.map(|x| x.disturbed));
                 let d = m.and_then(Mark::difference);
                 let marked = match m {
                     Some(Mark::Differs(_)) => "yes",
@@ -552,25 +642,26 @@ pub fn tsv(c: &Comparison) -> String {
                     Some(_) => "unknown",
                     None => "",
                 };
-                let _ = writeln!(
-                    o,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{vs}\t{overlap}\t{}\t{disturbed}\t{}\t{}\t{}\t{marked}",
-                    t.copies,
-                    crate::fmt::text_cell(&r.name),
-                    j + 1,
-                    crate::fmt::text_cell(&c.sources[j].file),
-                    opt(cell.map(|x| x.score)),
-                    opt(cell.and_then(|x| x.ci).map(|i| i.low)),
-                    opt(cell.and_then(|x| x.ci).map(|i| i.high)),
-                    kinds[j],
-                    opt(d.map(|d| d.low)),
-                    opt(d.map(|d| d.high)),
-                    opt(pct(d.map(|d| 100.0 * d.detectable))),
-                );
+                o.cell(&t.copies.to_string());
+                o.cell(&readers.text(&r.name));
+                o.cell(&(j + 1).to_string());
+                o.cell(&readers.text(&c.sources[j].file));
+                o.cell(&readers.figure(cell.map(|x| x.score)));
+                o.cell(&readers.figure(cell.and_then(|x| x.ci).map(|i| i.low)));
+                o.cell(&readers.figure(cell.and_then(|x| x.ci).map(|i| i.high)));
+                o.cell(&readers.pct(vs));
+                o.cell(overlap);
+                o.cell(kinds[j]);
+                o.cell(yes_no(cell.map(|x| x.disturbed)));
+                o.cell(&readers.ratio(d.map(|d| d.low)));
+                o.cell(&readers.ratio(d.map(|d| d.high)));
+                o.cell(&readers.pct(d.map(|d| 100.0 * d.detectable)));
+                o.cell(marked);
+                o.end();
             }
         }
     }
-    o
+    o.finish()
 }
 
 /// The comparison as JSON (compact).
@@ -670,7 +761,7 @@ fn row_json(j: &mut Writer, r: &Row) {
         let m = if k == 0 { None } else { mark(&r.cells[0], cell) };
         j.key("overlap");
         match overlap(&r.cells[0], cell, k) {
-            Some(Err(())) => j.string("images differ"),
+            Some(Err(why)) => j.string(why),
             Some(Ok(Some(o))) => j.bool(o),
             Some(Ok(None)) | None => j.null(),
         };
@@ -791,24 +882,25 @@ pub fn scaling_text(s: &Scaling) -> String {
         multi.iter().map(|&n| copies_text(n)).collect::<Vec<_>>().join(", ")
     );
     let gain_head = |n: usize| if multi.len() == 1 { "Gain".to_string() } else { format!("Gain {n}") };
-    let mut head = format!("{:<40} {:>10}", "Test", "1 copy");
-    let mut rule = format!("{} {}", "-".repeat(40), "-".repeat(10));
+    // Each value's column has a place after it for `d`, where the run found it disturbed.
+    let mut head = format!("{:<40} {:>10} ", "Test", "1 copy");
+    let mut rule = format!("{} {}", "-".repeat(40), "-".repeat(11));
     for &n in multi {
-        let _ = write!(head, " {:>10} {:>8}", copies_text(n), gain_head(n));
-        let _ = write!(rule, " {} {}", "-".repeat(10), "-".repeat(8));
+        let _ = write!(head, " {:>10}  {:>8}", copies_text(n), gain_head(n));
+        let _ = write!(rule, " {} {}", "-".repeat(11), "-".repeat(8));
     }
-    let _ = writeln!(o, "{head}\n{rule}");
+    let _ = writeln!(o, "{}\n{rule}", head.trim_end());
     let mut ruled = false;
     for r in &s.rows {
         if r.kind == ValueKind::IndexScore && !ruled {
             let _ = writeln!(o, "{rule}");
             ruled = true;
         }
-        let d = |k: usize| if r.disturbed[k] { "d" } else { "" };
+        let d = |k: usize| if r.disturbed[k] { 'd' } else { ' ' };
         let mut line = format!("{:<40} {:>10}{}", r.name, figure(r.values[0]), d(0));
         for (k, v) in r.values.iter().enumerate().skip(1) {
             let g = gain(r.values[0], *v).map_or("---".to_string(), |g| percent(g, 0, 7));
-            let _ = write!(line, " {:>10} {g:>8}{}", figure(*v), d(k));
+            let _ = write!(line, " {:>10}{} {g:>8}", figure(*v), d(k));
         }
         let _ = writeln!(o, "{}", line.trim_end());
     }
@@ -831,27 +923,24 @@ fn kind_name(k: ValueKind) -> &'static str {
     }
 }
 
-/// The scaling table as TSV: one line per row and copy count; the kind of run and the
-/// disturbed mark come last, as compare's TSV has them.
-pub fn scaling_tsv(s: &Scaling) -> String {
-    let mut o = String::from("test\tkind\tcopies\tvalue\tgain_pct\trun_kind\tdisturbed\n");
+/// The scaling table as TSV, or as Markdown: one line per row and copy count; the kind of run
+/// and the disturbed mark come last, as compare's TSV has them.
+pub fn scaling_tsv(s: &Scaling, readers: Readers) -> String {
+    let mut o = Sink::new(readers, "test\tkind\tcopies\tvalue\tgain_pct\trun_kind\tdisturbed");
     for r in &s.rows {
         for (j, v) in r.values.iter().enumerate() {
-            let g = if j == 0 { None } else { pct(gain(r.values[0], *v)) };
-            let _ = writeln!(
-                o,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                crate::fmt::text_cell(&r.name),
-                kind_name(r.kind),
-                s.copies[j],
-                opt(*v),
-                opt(g),
-                s.run_kind,
-                yes_no(v.map(|_| r.disturbed[j]))
-            );
+            let g = if j == 0 { None } else { gain(r.values[0], *v) };
+            o.cell(&readers.text(&r.name));
+            o.cell(kind_name(r.kind));
+            o.cell(&s.copies[j].to_string());
+            o.cell(&readers.figure(*v));
+            o.cell(&readers.pct(g));
+            o.cell(s.run_kind);
+            o.cell(yes_no(v.map(|_| r.disturbed[j])));
+            o.end();
         }
     }
-    o
+    o.finish()
 }
 
 /// The scaling table as JSON (compact).
@@ -890,4 +979,57 @@ pub fn scaling_json(s: &Scaling) -> String {
     }
     j.end_array().end_object();
     j.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 95% interval of the log scale is wider above its centre than below: where the two
+    /// sides round alike it reads `+-`, else each side, never `+-` its upper side alone.
+    #[test]
+    fn an_interval_reads_as_its_two_sides() {
+        let ci = |score: f64, half: f64| Interval::of(score, half / 1.96, f64::INFINITY);
+        assert_eq!(sides(100.0, &ci(100.0, 0.02)), "+-2.0%");
+        assert_eq!(sides(100.0, &ci(100.0, 1.05)), "-65.0/+185.8%");
+        // Off its centre (a score of the passes' mean, an interval of their logs').
+        let off = Interval::from_ends(78000000.0, 79000000.0, None).unwrap();
+        assert_eq!(sides(78540503.4, &off), "-0.7/+0.6%");
+        let above = Interval::from_ends(101.0, 110.0, None).unwrap();
+        assert_eq!(sides(100.0, &above), "+1.0/+10.0%");
+        assert_eq!(sides(100.0, &ci(100.0, 800.0)), ">1e308%");
+    }
+
+    /// Two index scores over different tests are not compared: no ratio, a mark of their own,
+    /// and a verdict that says how many tests each covers.
+    #[test]
+    fn indexes_over_different_tests_are_not_compared() {
+        let cell = |score: f64, tests: &[&str]| {
+            Some(Cell {
+                score,
+                ci: Interval::from_ends(score * 0.99, score * 1.01, None),
+                image: None,
+                disturbed: false,
+                covers: Covers::of(tests.iter().copied()),
+            })
+        };
+        let (two, three) = (["Pipe Throughput", "Dhrystone"], ["Pipe Throughput", "Dhrystone", "Execl"]);
+        let row = |b: Option<Cell>| Row {
+            name: index_title(Category::System),
+            index_score: true,
+            cells: vec![cell(100.0, &two), b],
+        };
+        let t = Table { copies: 1, rows: vec![row(cell(50.0, &three))] };
+        assert_eq!(mark(&t.rows[0].cells[0], &t.rows[0].cells[1]), Some(Mark::Tests));
+        assert_eq!(vs_first(&t.rows[0].cells[0], &t.rows[0].cells[1]), "---!");
+        let v = verdicts(&t);
+        assert_eq!(
+            v[0].text,
+            "[2] against [1]: not comparable on the index: it covers 3 tests where [1]'s covers 2 tests"
+        );
+        // The same tests in another order are the same index.
+        let same = Table { copies: 1, rows: vec![row(cell(50.0, &["Pipe Throughput", "Dhrystone"]))] };
+        assert!(matches!(mark(&same.rows[0].cells[0], &same.rows[0].cells[1]), Some(Mark::Differs(_))));
+        assert_ne!(Covers::of(["ab", "c"].into_iter()), Covers::of(["a", "bc"].into_iter()));
+    }
 }
