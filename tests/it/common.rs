@@ -212,7 +212,8 @@ pub fn on_a_terminal_until(
 
 /// The lines a terminal `width` columns wide shows once it has received `out`: a carriage
 /// return goes back to the line's start, a newline to a new line, `ESC[K` erases to the line's
-/// end, and any other escape sequence fails the test (the live line uses no other). A line
+/// end, bold takes no place, and any other escape sequence fails the test (the live line uses
+/// no other). A line
 /// longer than the width is one the terminal wrapped.
 pub fn screen(out: &str) -> Vec<String> {
     let (mut lines, mut col) = (vec![Vec::<char>::new()], 0);
@@ -227,6 +228,12 @@ pub fn screen(out: &str) -> Vec<String> {
             }
             '\x1b' => {
                 let seq: String = chars.by_ref().take(2).collect();
+                // Bold and its end (`ESC[1m`, `ESC[0m`: the index in a person's report) take no
+                // place on the screen.
+                if seq == "[1" || seq == "[0" {
+                    assert_eq!(chars.next(), Some('m'), "{out:?}");
+                    continue;
+                }
                 assert_eq!(seq, "[K", "an escape the live line does not use: {out:?}");
                 line.truncate(col);
             }

@@ -79,6 +79,38 @@ fn on_a_terminal_one_live_line_says_the_test_the_pass_and_the_time_left() {
     assert!(tty.starts_with("unixbench: partial index ") && ours == 2, "-q: {tty:?}");
 }
 
+/// On a terminal the report reads for a person (issue 53 item 5): its index set apart at the
+/// end under a rule, in bold unless NO_COLOR is set; piped, stdout is the file's report.
+#[test]
+fn on_a_terminal_the_report_sets_the_index_apart_in_bold() {
+    let s = Scratch::new("progress-person");
+    let rule = "=".repeat(72);
+    let (tty, code) = on_a_terminal(short_run(&s, &["-q"]), true);
+    assert_eq!(code, Some(0), "{tty}");
+    let head = format!("{rule}\r\n\x1b[1mSystem Benchmarks Index Score (Partial Only): ");
+    let at = tty.find(&head).unwrap_or_else(|| panic!("{tty:?}"));
+    assert!(tty[at..].contains(" (1 copy)\x1b[0m\r\n"), "{tty:?}");
+    assert!(
+        tty.contains("\r\n** Durations set with -t 1") || tty.contains("\r\n** Not a standard run"),
+        "{tty:?}"
+    );
+    let mut c = short_run(&s, &["-q"]);
+    c.env("NO_COLOR", "1");
+    let (plain, _) = on_a_terminal(c, true);
+    assert!(!plain.contains("\x1b[1m"), "NO_COLOR: {plain:?}");
+    assert!(
+        plain.contains(&format!("{rule}\r\nSystem Benchmarks Index Score (Partial Only): ")),
+        "{plain:?}"
+    );
+    // Piped, the report as the file has it, which scripts read.
+    let o = run(&mut short_run(&s, &["-q"]));
+    let out = stdout(&o);
+    assert!(
+        !out.contains(" (1 copy)") && out.contains("\nSystem Benchmarks Index Score (Partial Only)  "),
+        "{out}"
+    );
+}
+
 /// The busy host's line of a run's end, which a host kept busy by other tests adds.
 fn is_busy_line(line: &str) -> bool {
     line.starts_with("unixbench: busy host: ")

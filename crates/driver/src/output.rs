@@ -447,7 +447,11 @@ impl Console {
         self.flush_pending();
         self.clear_status();
         self.status = None;
-        let mut doc = report::render(format, run);
+        let mut doc = if format == Format::Text && sys::fd::isatty(1) {
+            person_report(run)
+        } else {
+            report::render(format, run)
+        };
         if format == Format::Text && !self.quiet() {
             doc = report::text::console_rule() + &doc;
         }
@@ -458,6 +462,16 @@ impl Console {
         }
         note(self.program, saved);
     }
+}
+
+/// The report as a person reads it on the terminal stdout is (the file keeps the classic
+/// one): its notes within the terminal's width, the index in bold unless `NO_COLOR` is set
+/// (no-color.org) or the terminal cannot show it.
+fn person_report(run: &Run) -> String {
+    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    let dumb = std::env::var_os("TERM").map_or(true, |t| t.is_empty() || t == "dumb");
+    let width = sys::fd::columns(1).unwrap_or(DEFAULT_COLUMNS).clamp(40, 100);
+    report::text::for_person(run, crate::fmt::local, width, !set("NO_COLOR") && !dumb)
 }
 
 /// `  kept passes 7, min .., median .., max .., geomean .., cv 0.52%, 95% interval lo - hi

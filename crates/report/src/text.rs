@@ -14,8 +14,9 @@ use super::view::{
     busy_line, disturbed_reason, disturbed_verdict, duration_note, interval, not_standard_note,
     ordered_index, passes_text, remeasure_note, replaced_note, rounds, rounds_note, rounds_settings_note,
     score_title, scored, static_image_note, status_note, unscored_reason, wander_warning, Note, QUICK_LEAD,
+    ROUNDS_LEAD,
 };
-use crate::model::{CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
+use crate::model::{Category, CopyRun, IndexBlock, Run, Settings, SystemInfo, TestResult, Verbosity};
 use std::fmt::Write as _;
 
 /// The ASCII-art "UNIX BENCH", in the style of `banner(1)`.
@@ -101,6 +102,123 @@ pub fn report_in(run: &Run, zone: Zone) -> String {
     }
     s += &footer(run);
     s
+}
+
+/// The report as a person reads it on a terminal; the file and a pipe get [`report`]'s, which
+/// scripts read. The classic blocks as they are, but each note says in a line what it means for
+/// the reader (the method is docs/REPORTS.md's and the HTML's): a quick run's that its figures
+/// are not a standard run's, an interval's where the true index probably is, the disturbed
+/// tests named in one line. Each `** ` line is wrapped at `width`, and the index scores stand
+/// apart at the end, under a rule, in bold where `bold`. Dates in the given zone.
+pub fn for_person(run: &Run, zone: Zone, width: usize, bold: bool) -> String {
+    let mut s = String::new();
+    // The header's notes wrapped, but a quick run's three (not standard, rounds, quick: the
+    // method) said in one line, and the rounds' left to the index's line.
+    let quick = run.settings.quick;
+    let method = |l: &str| quick.is_some() || l[3..].starts_with(ROUNDS_LEAD);
+    rewrapped(&mut s, &header(run), width, &method);
+    if let Some(budget) = quick {
+        let q = format!(
+            "A quick run ({budget:.0} s budget): its passes are shorter than a standard run's, so its \
+             figures are not comparable with a standard run's."
+        );
+        wrapped(&mut s, &q, width);
+        s.push('\n');
+    }
+    for cr in &run.runs {
+        s += &block_body(&run.system, cr, zone);
+        let notes = person_notes(cr);
+        for line in &notes {
+            wrapped(&mut s, line, width);
+        }
+        if !notes.is_empty() {
+            s.push('\n');
+        }
+    }
+    let rule = "=".repeat(width.min(72));
+    let (on, off) = if bold { ("\x1b[1m", "\x1b[0m") } else { ("", "") };
+    let _ = writeln!(s, "{rule}");
+    for cr in &run.runs {
+        for b in ordered_index(cr) {
+            let copies = fmt::number(Some(cr.copies), "copy", "copies");
+            let _ = writeln!(s, "{on}{}: {} ({copies}){off}", score_title(b), fmt::f1(b.score));
+        }
+    }
+    let _ = writeln!(s, "{rule}\n");
+    rewrapped(&mut s, &footer(run), width, &|_| false);
+    s
+}
+
+/// `text`'s lines onto `s`: each `** ` note [`wrapped`], but those `drop` picks left out, with
+/// the blank line after them; every other line as it is.
+fn rewrapped(s: &mut String, text: &str, width: usize, drop: &dyn Fn(&str) -> bool) {
+    let mut dropped = false;
+    for line in text.lines() {
+        if let Some(note) = line.strip_prefix("** ") {
+            dropped = drop(line);
+            if !dropped {
+                wrapped(s, note, width);
+            }
+        } else if !(dropped && line.is_empty()) {
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+}
+
+/// What a copy count's notes mean for a person, a line each: where each index probably is,
+/// the warning of a host that moved too far, the tests disturbed and measured again.
+fn person_notes(cr: &CopyRun) -> Vec<String> {
+    let mut lines = Vec::new();
+    for b in ordered_index(cr) {
+        let Some(ci) = crate::stats::index_interval(b, &cr.results) else { continue };
+        let over = rounds(cr).map_or(String::new(), |r| format!(" over {} rounds", r.count));
+        let partial = if b.partial { "partial " } else { "" };
+        let what = match b.category {
+            Category::System => format!("{partial}index"),
+            c => format!("{partial}{} index", c.display()),
+        };
+        let (low, high) = (fmt::f1(ci.low), fmt::f1(ci.high));
+        let range = if low == high { low } else { format!("between {low} and {high}") };
+        lines.push(format!("The true {what} is probably {range} (its 95% interval{over})."));
+    }
+    lines.extend(wander_warning(cr));
+    let named = |pick: fn(&TestResult) -> bool| {
+        let mut names = String::new();
+        for r in scored(cr) {
+            if pick(r) {
+                names += if names.is_empty() { "" } else { ", " };
+                names += &r.name;
+            }
+        }
+        names
+    };
+    let disturbed = named(|r| disturbed_reason(r).is_some());
+    if !disturbed.is_empty() {
+        lines.push(format!("Disturbed: {disturbed} (other work took their time; the report file says how)."));
+    }
+    let again = named(|r| replaced_note(r).is_some());
+    if !again.is_empty() {
+        lines.push(format!("Measured again, a pass disturbed: {again}."));
+    }
+    lines
+}
+
+/// `text` as `** ` lines of at most `width` characters, wrapped between words, each further
+/// line indented under the first's text.
+fn wrapped(s: &mut String, text: &str, width: usize) {
+    let mut line = String::from("**");
+    for word in text.split(' ') {
+        if line.len() > 3 && line.len() + 1 + word.len() > width {
+            s.push_str(&line);
+            s.push('\n');
+            line = String::from("  ");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    s.push_str(&line);
+    s.push('\n');
 }
 
 /// The report's header: the banner line, the system block (docs/ORIGINAL.md, "Report header")
@@ -196,6 +314,13 @@ pub fn footer(run: &Run) -> String {
 /// One `Benchmark Run:` block (docs/ORIGINAL.md, "Run block" and "Index block"), dates in the given
 /// zone.
 pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
+    let mut s = block_body(sys, cr, zone);
+    disturbed_notes(&mut s, cr);
+    s
+}
+
+/// A block without its disturbed notes, which a person's report says shorter.
+fn block_body(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
     let (start, end): (Tm, Tm) = (zone(cr.start), zone(cr.end));
     let mut s = format!("{}\n", "-".repeat(72));
     let _ = writeln!(s, "Benchmark Run: {} {} - {}", fmt::date(&start), fmt::hms(&start), fmt::hms(&end));
@@ -217,7 +342,6 @@ pub fn block_in(sys: &SystemInfo, cr: &CopyRun, zone: Zone) -> String {
         let _ = writeln!(s, "** {note}\n");
     }
     unscored_notes(&mut s, cr);
-    disturbed_notes(&mut s, cr);
     s
 }
 
@@ -431,6 +555,52 @@ mod tests {
             h.contains("** Disturbed passes measured again (--remeasure): ") && h.contains("still standard"),
             "{h}"
         );
+    }
+
+    #[test]
+    fn a_person_reads_the_notes_for_what_they_mean_and_the_index_set_apart() {
+        let mut quick = super::super::fixture::quick_with_pipe_disturbed();
+        quick.settings.seed = Some(7);
+        let file = report_in(&quick, fmt::utc);
+        let person = for_person(&quick, fmt::utc, 80, true);
+        // Every classic line is there as the file has it; the method's notes are not.
+        let classic = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.starts_with("** ") && !l.starts_with("   ") && !l.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        for l in classic(&file) {
+            assert!(person.lines().any(|p| p == l), "{l:?} missing from:\n{person}");
+        }
+        assert!(
+            !person.contains("95% intervals (geometric mean") && !person.contains("Rounds (seed"),
+            "{person}"
+        );
+        assert!(
+            person.contains("** A quick run (100 s budget): its passes are shorter than a standard run's,"),
+            "{person}"
+        );
+        assert!(person.contains("** The true index is probably "), "{person}");
+        assert!(person.contains("** Disturbed: pipe (other work took their time"), "{person}");
+        // No line wider than the terminal but the classic ones, which keep their shape.
+        let notes = &person[person.find("** A quick run").unwrap()..];
+        for l in notes.lines().filter(|l| l.starts_with("**") || l.starts_with("   ")) {
+            assert!(l.len() <= 80, "{l:?}");
+        }
+        // The index set apart at the end: a rule, then each copy count's score in bold.
+        let at = person.find(&format!("{}\n\x1b[1mSystem Benchmarks Index Score: ", "=".repeat(72)));
+        let end = &person[at.unwrap_or_else(|| panic!("{person}"))..];
+        let scores: Vec<&str> = end.lines().filter(|l| l.starts_with('\x1b')).collect();
+        assert_eq!(scores.len(), quick.runs.len(), "{end}");
+        assert!(
+            scores[0].ends_with(" (1 copy)\x1b[0m") && scores[1].ends_with(" (2 copies)\x1b[0m"),
+            "{end}"
+        );
+        let plain = for_person(&quick, fmt::utc, 80, false);
+        assert!(!plain.contains('\x1b') && plain.contains("\nSystem Benchmarks Index Score: "), "{plain}");
+        // The file as it was.
+        assert_eq!(file, report_in(&quick, fmt::utc));
     }
 
     #[test]
