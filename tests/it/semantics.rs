@@ -266,6 +266,28 @@ fn every_output_names_the_semantics() {
     assert_eq!(tmp.entries(), Vec::<String>::new(), "no file left in the tmp dir");
 }
 
+/// The copies are given the run's semantics as they start, whatever the driver's own
+/// environment says: `--semantics 6.0` under `UB_SEMANTICS=5.1.3` gives them none, so
+/// Whetstone runs the code of 6.0's build, not 5.1.3's baseline.
+#[test]
+fn the_copies_get_the_runs_semantics_not_the_drivers_environment() {
+    let r = Scratch::new("sem-env");
+    let results = r.path().to_str().unwrap();
+    for (flag, baseline) in [("6.0", false), ("5.1.3", true)] {
+        let o = run(ub(["--semantics", flag, "-t", "1", "-i", "1", "-c", "1", "-q", "--results", results])
+            .arg("whetstone-double")
+            .env("UB_SEMANTICS", "5.1.3"));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let logs: Vec<String> = r.entries().into_iter().filter(|n| n.ends_with(".log")).collect();
+        let log = std::fs::read_to_string(r.path().join(logs.last().unwrap())).unwrap();
+        let image = log.lines().find(|l| l.starts_with("# IMAGE0: ")).unwrap_or_else(|| panic!("{log}"));
+        assert_eq!(image == "# IMAGE0: baseline", baseline, "--semantics {flag}: {image}");
+        for f in r.entries() {
+            std::fs::remove_file(r.path().join(f)).unwrap();
+        }
+    }
+}
+
 fn fixture(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compare").join(name);
     std::fs::read_to_string(p).unwrap()

@@ -135,7 +135,6 @@ fn run_arms(
     system: &crate::model::SystemInfo,
     bounds: Bounds,
 ) -> Result {
-    std::env::set_var("LANG", "en_US.utf8");
     let _ = sys::proc::become_subreaper();
     let watch =
         signals::Watch::install().map_err(|e| Error::failed(format!("cannot handle signals: {e}")))?;
@@ -282,8 +281,9 @@ fn programs(
     Ok((bin, Some((s, testdir))))
 }
 
-/// What an arm's copies find in their environment, as a run's find it in theirs: where their
-/// program is, the tmp directory, the semantics (set, or removed for 6.0's), the exec image.
+/// What an arm's copies find in their environment, as a run's find it in theirs: Run's
+/// locale, where their program is, the tmp directory, the semantics (set, or removed for
+/// 6.0's), the exec image.
 fn environment(
     program: &Path,
     tmp: &Path,
@@ -292,6 +292,7 @@ fn environment(
 ) -> Vec<(OsString, Option<OsString>)> {
     let v513 = semantics == Semantics::V513;
     let mut env = vec![
+        ("LANG".into(), Some("en_US.utf8".into())),
         (selfexe::HINT_VAR.into(), Some(program.into())),
         ("UB_TMPDIR".into(), Some(tmp.into())),
         (SEMANTICS_VAR.into(), v513.then(|| semantics.release().into())),

@@ -78,7 +78,6 @@ fn main_in(args: Vec<OsString>, as_invoked: bool) -> Result {
     // EFBIG, and says so. (A closed stdout, `unixbench | head`, is handled with the signals.)
     let _ = sys::signal::ignore(libc::SIGXFSZ);
     check_exec_image(&opts)?;
-    export_semantics(opts.semantics());
     let exe = crate::selfexe::path().map_err(Error::failed)?;
     // Checks both directories; creates nothing (the results directory is made further down,
     // once the work directory exists).
@@ -90,7 +89,7 @@ fn main_in(args: Vec<OsString>, as_invoked: bool) -> Result {
     if opts.dry_run {
         return print_dry_run(&opts, &plan, &dirs);
     }
-    export_environment(&opts, &dirs, &exe);
+    let launch = exec::Launch { env: copies_environment(&opts, &dirs, &exe), ..exec::Launch::default() };
     // The kernels' orphans (context1's partner, spawn's children) become ours to reap at the end
     // of each pass (exec.rs), not init's: some inits reap only every few seconds, and a pass
     // waits until its process group is empty.
@@ -105,7 +104,7 @@ fn main_in(args: Vec<OsString>, as_invoked: bool) -> Result {
     }
     let margin = opts.watchdog_margin.unwrap_or(exec::WATCHDOG_MARGIN);
     let mut processes = Processes { watch: &watch, noise: run.settings.noise, margin };
-    let mut runner = new_runner(&opts, &plan, &run, (&exe, dirs.program), &mut processes, files);
+    let mut runner = new_runner(&opts, &plan, &run, (&exe, dirs.program, &launch), &mut processes, files);
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
     runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
@@ -127,13 +126,13 @@ fn new_runner<'a>(
     opts: &Options,
     plan: &Plan,
     run: &Run,
-    (exe, program): (&'a Path, &'static str),
+    (exe, program, launch): (&'a Path, &'static str, &'a exec::Launch),
     exec: &'a mut Processes,
     files: Option<Files>,
 ) -> Runner<'a> {
     Runner {
         exe,
-        launch: &exec::AS_IT_IS,
+        launch,
         exec,
         policy: plan.policy.clone(),
         console: Console::new(program, opts.verbosity, opts.format),
@@ -146,21 +145,26 @@ fn new_runner<'a>(
     }
 }
 
-/// The environment every copy inherits.
-fn export_environment(opts: &Options, dirs: &Dirs, exe: &Path) {
-    // As Run: the tools of the shell tests see this locale, and the directories are exported.
-    std::env::set_var("LANG", "en_US.utf8");
-    std::env::set_var("UB_TMPDIR", &dirs.tmp);
-    // Kernels run with argv[0] = their name; where /proc is missing this tells them (execl) where
-    // their own file is.
-    std::env::set_var(crate::selfexe::HINT_VAR, exe);
+/// What the copies find in their environment beyond the driver's, given them as they are
+/// started (the driver's own is left as it is): as Run, the locale the shell tests' tools see
+/// and the directories; where their own file is, for execl where /proc is missing (kernels run
+/// with argv[0] = their name); the exec image `--exec-image` asked for; and the semantics,
+/// `UB_SEMANTICS=5.1.3`, or none for 6.0's (whatever the driver's own environment said).
+fn copies_environment(opts: &Options, dirs: &Dirs, exe: &Path) -> Vec<(OsString, Option<OsString>)> {
+    let semantics = opts.semantics();
+    let mut env: Vec<(OsString, Option<OsString>)> = vec![
+        ("LANG".into(), Some("en_US.utf8".into())),
+        ("UB_TMPDIR".into(), Some(dirs.tmp.clone().into())),
+        (crate::selfexe::HINT_VAR.into(), Some(exe.into())),
+        (SEMANTICS_VAR.into(), (semantics == Semantics::V513).then(|| semantics.release().into())),
+    ];
     if let Some(r) = &dirs.results {
-        std::env::set_var("UB_RESULTDIR", r);
+        env.push(("UB_RESULTDIR".into(), Some(r.clone().into())));
     }
-    // The copies' exec image: the applets read `--exec-image` here.
     if let Some(v) = &opts.exec_image {
-        std::env::set_var(exec_image::VAR, v);
+        env.push((exec_image::VAR.into(), Some(v.into())));
     }
+    env
 }
 
 /// The result set, unless `--no-save`; a results directory made for it goes again when the
@@ -259,15 +263,6 @@ fn saved_where(files: Option<&Files>) -> String {
 fn today() -> String {
     let (_, tm) = sys::clock::local_now();
     format!("{:04}-{:02}-{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday)
-}
-
-/// The copies' semantics, through the environment the kernels and the shell scripts read:
-/// `UB_SEMANTICS=5.1.3`, or none for 6.0's (whatever the driver's own environment said).
-fn export_semantics(semantics: Semantics) {
-    match semantics {
-        Semantics::V513 => std::env::set_var(SEMANTICS_VAR, semantics.release()),
-        Semantics::V6 => std::env::remove_var(SEMANTICS_VAR),
-    }
 }
 
 /// Refuses, before anything is created, an exec image the copies could not honour: a bad
