@@ -58,7 +58,7 @@ impl ArmSetup {
 
 /// The seconds of a round at `copies` copies: a pass of each test in each arm.
 fn round_secs(plan: &Plan, arms: &[ArmSetup; 2], copies: usize) -> f64 {
-    plan.tests_at(copies).map(|t| arms.iter().map(|a| a.pass_secs(t, &plan.policy)).sum::<f64>()).sum()
+    plan.tests_at(copies).iter().map(|t| arms.iter().map(|a| a.pass_secs(t, &plan.policy)).sum::<f64>()).sum()
 }
 
 /// `unixbench ab ...`; `args` excludes `ab`.
@@ -415,7 +415,7 @@ impl Rounds<'_> {
         runs: &mut [Run; 2],
         rng: &mut oorandom::Rand64,
     ) -> Option<i32> {
-        let tests: Vec<&'static Test> = self.plan.tests_at(c).collect();
+        let tests = self.plan.tests_at(c);
         let now = sys::clock::time();
         for run in runs.iter_mut() {
             run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
@@ -609,7 +609,7 @@ fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<u
     let each: Vec<(usize, Vec<&str>, f64)> = plan
         .copies
         .iter()
-        .map(|&c| (c, plan.tests_at(c).map(|t| t.name).collect(), round_secs(plan, arms, c)))
+        .map(|&c| (c, plan.tests_at(c).iter().map(|t| t.name).collect(), round_secs(plan, arms, c)))
         .collect();
     if json {
         return plan_json(arms, &each, share, fixed);

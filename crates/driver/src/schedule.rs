@@ -70,7 +70,7 @@ fn run_rounds(
     rng: &mut oorandom::Rand64,
 ) -> bool {
     let c = run.runs.last().unwrap().copies;
-    let planned: Vec<&'static Test> = plan.tests_at(c).collect();
+    let planned = plan.tests_at(c);
     let budgets = runner.policy.begin_rounds(&planned);
     let mut tests: Vec<InRounds> =
         planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
@@ -212,9 +212,8 @@ fn keep_what_was_measured(runner: &Runner, tests: &mut [InRounds]) {
 
 /// One pass of `s` in `round`, with the work directory holding its files while it runs.
 fn round_pass(runner: &mut Runner, workdir: &WorkDir, s: &mut InRounds, round: usize) -> Step {
-    let t = s.test;
-    match with_files(runner, workdir, t, |runner, p| runner.round_pass(s, &p, round)) {
-        Ok(Ok(step)) => step,
+    match with_files(runner, workdir, s.test) {
+        Ok(Ok((p, _files))) => runner.round_pass(s, &p, round),
         Ok(Err(why)) => {
             runner.out_of_rounds(s, None, Some(why));
             Step::Skipped
@@ -286,46 +285,48 @@ fn revisit_test(
     if share < runner.policy.pass_secs(t) {
         return Some(0.0);
     }
-    let visit = |runner: &mut Runner, p: Prepared| runner.revisit(t, &p, r, share);
-    match with_files(runner, workdir, t, visit) {
-        Ok(Ok(spent)) => spent,
+    match with_files(runner, workdir, t) {
+        Ok(Ok((p, _files))) => runner.revisit(t, &p, r, share),
         Ok(Err(_)) | Err(_) => Some(0.0),
     }
 }
 
 /// One test at `copies` copies. None when a signal stopped it.
 fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: usize) -> Option<TestResult> {
-    let run = |runner: &mut Runner, p: Prepared| runner.run_passes(t, copies, &p);
-    match with_files(runner, workdir, t, run) {
-        Ok(Ok(r)) => r,
+    match with_files(runner, workdir, t) {
+        Ok(Ok((p, _files))) => runner.run_passes(t, copies, &p),
         Ok(Err(why)) => Some(runner.not_run(t, copies, None, Some(why))),
         Err(e) => Some(runner.not_run(t, copies, Some(e.to_string()), None)),
     }
 }
 
-/// `visit` of test `t` as prepared, with the work directory holding the files it reads while
-/// it runs (and only then); why it is skipped when it cannot be prepared, or why its files
-/// could not be provided.
-fn with_files<R>(
-    runner: &mut Runner,
-    workdir: &WorkDir,
+/// A test's files in the work directory, removed when this is dropped.
+struct Files<'w>(&'w WorkDir, &'static str);
+
+impl Drop for Files<'_> {
+    fn drop(&mut self) {
+        self.0.release(self.1);
+    }
+}
+
+/// Test `t` as prepared, with the work directory holding the files it reads while the
+/// returned [`Files`] live (and only then); why it is skipped when it cannot be prepared, or why
+/// its files could not be provided.
+fn with_files<'w>(
+    runner: &Runner,
+    workdir: &'w WorkDir,
     t: &Test,
-    visit: impl FnOnce(&mut Runner, Prepared) -> R,
-) -> std::io::Result<std::result::Result<R, String>> {
+) -> std::io::Result<std::result::Result<(Prepared<'w>, Files<'w>), String>> {
     workdir.provide(t.name)?;
+    let files = Files(workdir, t.name);
     // A test that will run has its host programs checked first; one skipped, not.
-    let r = match prepare(t, &runner.policy, runner.semantics, workdir) {
-        Ok(p) => match crate::hostcheck::once(t.name, workdir) {
-            Ok(()) => Ok(visit(runner, p)),
-            Err(e) => {
-                workdir.release(t.name);
-                return Err(e);
-            }
-        },
+    Ok(match prepare(t, &runner.policy, runner.semantics, workdir) {
+        Ok(p) => {
+            crate::hostcheck::once(t.name, workdir)?;
+            Ok((p, files))
+        }
         Err(why) => Err(why),
-    };
-    workdir.release(t.name);
-    Ok(r)
+    })
 }
 
 /// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a
