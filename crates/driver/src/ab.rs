@@ -147,7 +147,8 @@ fn run_arms(
     }
     let workdirs = [own[0].as_ref().unwrap_or(&common), own[1].as_ref().unwrap_or(&common)];
     let seed = opts.seed.unwrap_or_else(schedule::fresh_seed);
-    let mut runs = arms.each_ref().map(|a| arm_run(opts, plan, dirs, system, a, seed));
+    let run_of = |a| arm_run(opts, plan, dirs, system, a, seed);
+    let mut runs = [run_of(&arms[0]), run_of(&arms[1])];
     let margin = opts.watchdog_margin.unwrap_or(exec::WATCHDOG_MARGIN);
     let mut processes = [0, 1].map(|_| Processes { watch: &watch, noise: opts.noise, margin });
     let [pa, pb] = &mut processes;
