@@ -554,8 +554,14 @@ pub fn wander_warning(cr: &CopyRun) -> Option<String> {
 
 /// One line of free text (an error that may span lines) for a line-oriented format.
 pub fn one_line(s: &str) -> String {
-    let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    parts.join(" / ")
+    let mut out = String::new();
+    for l in s.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !out.is_empty() {
+            out += " / ";
+        }
+        out += l;
+    }
+    out
 }
 
 #[cfg(test)]
