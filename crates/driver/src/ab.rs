@@ -427,8 +427,12 @@ impl Rounds<'_> {
         let began = sys::clock::monotonic();
         let mut stopped = None;
         for round in 1.. {
-            let mut order: Vec<usize> =
-                (0..states.len()).filter(|&i| !states[i].iter().any(|s| s.out)).collect();
+            let mut order: Vec<usize> = Vec::new();
+            for (i, s) in states.iter().enumerate() {
+                if !s.iter().any(|s| s.out) {
+                    order.push(i);
+                }
+            }
             if order.is_empty() {
                 break;
             }

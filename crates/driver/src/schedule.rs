@@ -80,7 +80,12 @@ fn run_rounds(
     runner.console.rounds_plan(tests.len(), c, of, budget, runner.estimate.left);
     let mut stopped = false;
     'rounds: for round in 1.. {
-        let mut order: Vec<usize> = (0..tests.len()).filter(|&i| runner.wants_round(&tests[i])).collect();
+        let mut order: Vec<usize> = Vec::new();
+        for (i, s) in tests.iter().enumerate() {
+            if runner.wants_round(s) {
+                order.push(i);
+            }
+        }
         if order.is_empty() {
             break;
         }
@@ -94,7 +99,10 @@ fn run_rounds(
             }
         }
         let spent = runner.exec.now() - began;
-        let running: Vec<&TestResult> = tests.iter().filter(|s| !s.out).map(|s| &s.r).collect();
+        let mut running: Vec<&TestResult> = Vec::new();
+        for s in tests.iter().filter(|s| !s.out) {
+            running.push(&s.r);
+        }
         let done = budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b));
         round_end(runner, &tests, budget, spent, round, done);
         if done {
