@@ -158,11 +158,11 @@ fn parse_mountinfo(text: &str) -> Vec<Mount> {
 
 /// One line of mountinfo, if it is a cgroup or cgroup2 mount.
 fn mount(l: &str) -> Option<Mount> {
-    let (head, tail) = l.split_once(" - ")?;
-    let mut h = head.split(' ');
-    let root = unescape(h.nth(3)?);
-    let point = unescape(h.next()?);
-    let mut t = tail.split(' ');
+    // Paths have their spaces escaped: the fields are the words, the optional ones ended by `-`.
+    let mut w = l.split(' ');
+    let root = unescape(w.nth(3)?);
+    let point = unescape(w.next()?);
+    let mut t = w.skip_while(|&f| f != "-").skip(1);
     let version = match t.next()? {
         "cgroup2" => 2,
         "cgroup" => 1,

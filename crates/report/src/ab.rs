@@ -59,7 +59,10 @@ pub fn render(format: Format, ab: &AbRun) -> String {
 /// The arms, the verdicts and the notes as paragraphs, then the rows as a table.
 fn markdown(ab: &AbRun) -> String {
     let mut s = String::new();
-    for l in arms_lines(ab).into_iter().chain(verdicts(ab)).chain(notes(ab)) {
+    let mut lines = arms_lines(ab);
+    lines.extend(verdicts(ab));
+    lines.extend(notes(ab));
+    for l in lines {
         let _ = writeln!(s, "{}  ", crate::markdown::escaped(&l));
     }
     s.push('\n');

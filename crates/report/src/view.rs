@@ -510,7 +510,13 @@ pub struct Rounds {
 
 /// The rounds of `cr`, when its passes ran in rounds.
 pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
-    let count = cr.results.iter().flat_map(|r| &r.passes).filter_map(|p| p.round).max()?;
+    let mut count = None;
+    for r in &cr.results {
+        for p in &r.passes {
+            count = count.max(p.round);
+        }
+    }
+    let count = count?;
     let factors = crate::stats::round_factors(&cr.results, &|_| true);
     let wander = crate::stats::host_wander(&cr.results, &|_| true).map(|w| w.sd.exp_m1());
     Some(Rounds { count, moved: crate::stats::moved(&factors), wander })
