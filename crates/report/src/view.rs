@@ -27,11 +27,13 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
 /// C program (`twin::exec_image`), the sentence that says so, naming the tests by test name
 /// (as the other notes do, so that no grep for a report name meets it) and the first reason.
 pub fn static_image_note(cr: &CopyRun) -> Option<String> {
-    let on_static: Vec<&TestResult> = twin::exec_image::PROGRAMS
-        .iter()
-        .filter_map(|(name, _)| cr.results.iter().find(|r| r.name == *name))
-        .filter(|r| r.ok() && r.exec_image().is_some_and(|i| i.is_static()))
-        .collect();
+    let mut on_static: Vec<&TestResult> = Vec::new();
+    for (name, _) in twin::exec_image::PROGRAMS {
+        match cr.results.iter().find(|r| r.name == *name) {
+            Some(r) if r.ok() && r.exec_image().is_some_and(|i| i.is_static()) => on_static.push(r),
+            _ => {}
+        }
+    }
     let why = &on_static.first()?.exec_image()?.detail;
     let names: Vec<&str> = on_static.iter().map(|r| r.name.as_str()).collect();
     Some(format!(
