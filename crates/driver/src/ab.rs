@@ -427,12 +427,7 @@ impl Rounds<'_> {
         let began = sys::clock::monotonic();
         let mut stopped = None;
         for round in 1.. {
-            let mut order: Vec<usize> = Vec::new();
-            for (i, s) in states.iter().enumerate() {
-                if !s.iter().any(|s| s.out) {
-                    order.push(i);
-                }
-            }
+            let mut order = in_both(&states);
             if order.is_empty() {
                 break;
             }
@@ -549,6 +544,17 @@ impl Rounds<'_> {
         }
         output::note("unixbench ab", &line);
     }
+}
+
+/// The tests (by index) still in the rounds of both arms.
+fn in_both(states: &[[InRounds; 2]]) -> Vec<usize> {
+    let mut order = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        if !s.iter().any(|s| s.out) {
+            order.push(i);
+        }
+    }
+    order
 }
 
 /// What arm `a` runs for test `t` under `policy`: a C UnixBench program, else this or another

@@ -80,12 +80,7 @@ fn run_rounds(
     runner.console.rounds_plan(tests.len(), c, of, budget, runner.estimate.left);
     let mut stopped = false;
     'rounds: for round in 1.. {
-        let mut order: Vec<usize> = Vec::new();
-        for (i, s) in tests.iter().enumerate() {
-            if runner.wants_round(s) {
-                order.push(i);
-            }
-        }
+        let mut order = wanting_a_round(runner, &tests);
         if order.is_empty() {
             break;
         }
@@ -99,10 +94,7 @@ fn run_rounds(
             }
         }
         let spent = runner.exec.now() - began;
-        let mut running: Vec<&TestResult> = Vec::new();
-        for s in tests.iter().filter(|s| !s.out) {
-            running.push(&s.r);
-        }
+        let running = still_in(&tests);
         let done = budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b));
         round_end(runner, &tests, budget, spent, round, done);
         if done {
@@ -189,6 +181,26 @@ fn round_end(
     }
     runner.estimate.follow(runner.policy.budget_left(spent));
     runner.console.round_end(round, of, (passes, disturbed), runner.estimate.left);
+}
+
+/// The tests (by index) that want another round.
+fn wanting_a_round(runner: &Runner, tests: &[InRounds]) -> Vec<usize> {
+    let mut order = Vec::new();
+    for (i, s) in tests.iter().enumerate() {
+        if runner.wants_round(s) {
+            order.push(i);
+        }
+    }
+    order
+}
+
+/// The results of the tests still in the rounds.
+fn still_in(tests: &[InRounds]) -> Vec<&TestResult> {
+    let mut running = Vec::new();
+    for s in tests.iter().filter(|s| !s.out) {
+        running.push(&s.r);
+    }
+    running
 }
 
 /// A quick run's one budget for its rounds: every test's share, then what the run held back
