@@ -58,7 +58,7 @@ impl ArmSetup {
 
 /// The seconds of a round at `copies` copies: a pass of each test in each arm.
 fn round_secs(plan: &Plan, arms: &[ArmSetup; 2], copies: usize) -> f64 {
-    plan.tests_at(copies).map(|t| arms.iter().map(|a| a.pass_secs(t, &plan.policy)).sum::<f64>()).sum()
+    plan.tests_at(copies).iter().map(|t| arms.iter().map(|a| a.pass_secs(t, &plan.policy)).sum::<f64>()).sum()
 }
 
 /// `unixbench ab ...`; `args` excludes `ab`.
@@ -146,7 +146,8 @@ fn run_arms(
     }
     let workdirs = [own[0].as_ref().unwrap_or(&common), own[1].as_ref().unwrap_or(&common)];
     let seed = opts.seed.unwrap_or_else(schedule::fresh_seed);
-    let mut runs = arms.each_ref().map(|a| arm_run(opts, plan, dirs, system, a, seed));
+    let run_of = |a| arm_run(opts, plan, dirs, system, a, seed);
+    let mut runs = [run_of(&arms[0]), run_of(&arms[1])];
     let margin = opts.watchdog_margin.unwrap_or(exec::WATCHDOG_MARGIN);
     let mut processes = [0, 1].map(|_| Processes { watch: &watch, noise: opts.noise, margin });
     let [pa, pb] = &mut processes;
@@ -416,7 +417,7 @@ impl Rounds<'_> {
         runs: &mut [Run; 2],
         rng: &mut oorandom::Rand64,
     ) -> Option<i32> {
-        let tests: Vec<&'static Test> = self.plan.tests_at(c).collect();
+        let tests = self.plan.tests_at(c);
         let now = sys::clock::time();
         for run in runs.iter_mut() {
             run.runs.push(CopyRun { copies: c, start: now, end: now, ..Default::default() });
@@ -427,8 +428,7 @@ impl Rounds<'_> {
         let began = sys::clock::monotonic();
         let mut stopped = None;
         for round in 1.. {
-            let mut order: Vec<usize> =
-                (0..states.len()).filter(|&i| !states[i].iter().any(|s| s.out)).collect();
+            let mut order = in_both(&states);
             if order.is_empty() {
                 break;
             }
@@ -547,6 +547,17 @@ impl Rounds<'_> {
     }
 }
 
+/// The tests (by index) still in the rounds of both arms.
+fn in_both(states: &[[InRounds; 2]]) -> Vec<usize> {
+    let mut order = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        if !s.iter().any(|s| s.out) {
+            order.push(i);
+        }
+    }
+    order
+}
+
 /// What arm `a` runs for test `t` under `policy`: a C UnixBench program, else this or another
 /// unixbench binary's kernel as a run prepares it; or why the arm cannot run it.
 fn prepare<'w>(
@@ -610,7 +621,7 @@ fn describe_plan(plan: &Plan, arms: &[ArmSetup; 2], budget: f64, fixed: Option<u
     let each: Vec<(usize, Vec<&str>, f64)> = plan
         .copies
         .iter()
-        .map(|&c| (c, plan.tests_at(c).map(|t| t.name).collect(), round_secs(plan, arms, c)))
+        .map(|&c| (c, plan.tests_at(c).iter().map(|t| t.name).collect(), round_secs(plan, arms, c)))
         .collect();
     if json {
         return plan_json(arms, &each, share, fixed);

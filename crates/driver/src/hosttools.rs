@@ -173,11 +173,15 @@ pub fn workdir_main(argv: Vec<OsString>) -> crate::error::Result {
         Some(t) => match secs.or_else(|| default_secs(t)) {
             Some(s) => s,
             None => {
+                let mut names = Vec::new();
+                for n in crate::suite::host_tests() {
+                    names.push(n);
+                }
                 return Err(Error::usage(format!(
                     "unknown test '{}': expected one of {}",
                     crate::args::escaped(t),
-                    crate::suite::host_tests().collect::<Vec<_>>().join(", ")
-                )))
+                    names.join(", ")
+                )));
             }
         },
     };

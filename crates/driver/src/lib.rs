@@ -107,7 +107,7 @@ fn main_in(args: Vec<OsString>, as_invoked: bool) -> Result {
     let mut runner = new_runner(&opts, &plan, &run, (&exe, dirs.program, &launch), &mut processes, files);
     // The result set holds a report (marked incomplete) from the start, never an empty file.
     runner.save(&run);
-    runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).count()).sum());
+    runner.console.plan(plan.copies.iter().map(|&c| plan.tests_at(c).len()).sum());
     runner.console.start(&run);
     if plan.is_full_index() {
         runner.console.forewarn(plan.estimate(), plan.quick_estimate());

@@ -155,7 +155,10 @@ pub fn completions(shell: &str, programs: &[&'static str]) -> Option<String> {
 /// The words `unixbench` takes first that are neither options nor programs: the commands, then
 /// every test and group.
 pub fn first_words() -> Vec<&'static str> {
-    let mut words: Vec<&str> = COMMANDS.iter().copied().filter(|c| !c.starts_with('-')).collect();
+    let mut words: Vec<&str> = Vec::new();
+    for c in COMMANDS.iter().filter(|c| !c.starts_with('-')) {
+        words.push(c);
+    }
     words.extend(test_and_group_names());
     words
 }

@@ -48,8 +48,8 @@ impl Plan {
         };
         let rounds = o.interleave.unwrap_or(o.quick.is_some() || o.seed.is_some());
         let mut plan = Plan { tests, copies, policy, semantics, secs: 0.0, standard: 0.0, rounds };
-        plan.standard = plan.entries().map(|(_, t)| standard_secs(t)).sum();
-        plan.secs = plan.entries().map(|(_, t)| plan.policy.test_secs(t)).sum();
+        plan.standard = plan.entries().iter().map(|(_, t)| standard_secs(t)).sum();
+        plan.secs = plan.entries().iter().map(|(_, t)| plan.policy.test_secs(t)).sum();
         if let Some(q) = o.quick {
             plan.go_quick(q)?;
         }
@@ -60,7 +60,7 @@ impl Plan {
     /// default budget is raised to the smallest one where that is more.
     fn go_quick(&mut self, q: Quick) -> Result<(), Error> {
         let quick = Policy::Quick(Budget::new(0.0, 0.0, self.standard));
-        let floor = quick::min_budget(self.entries().map(|(_, t)| quick.pass_secs(t)));
+        let floor = quick::min_budget(self.entries().iter().map(|(_, t)| quick.pass_secs(t)));
         // Whole seconds, up: a budget of that many seconds is enough.
         let min = floor.ceil();
         let total = match q {
@@ -81,14 +81,21 @@ impl Plan {
 
     /// Each (copies, test) the plan runs, in order: every test at the first copy count, then
     /// at the next. The graphics tests run at one copy only (Run's maxCopies), and under 5.1.3's
-    /// semantics the others at 16 at most.
-    pub fn entries(&self) -> impl Iterator<Item = (usize, &'static Test)> + '_ {
-        self.copies.iter().flat_map(move |&c| self.tests_at(c).map(move |t| (c, t)))
+    /// semantics the others at 16 at most. A list, as [`Plan::tests_at`]'s.
+    pub fn entries(&self) -> Vec<(usize, &'static Test)> {
+        let mut v = Vec::new();
+        for &c in &self.copies {
+            for t in self.tests_at(c) {
+                v.push((c, t));
+            }
+        }
+        v
     }
 
-    /// The tests that run at `copies` copies, in order.
-    pub fn tests_at(&self, copies: usize) -> impl Iterator<Item = &'static Test> + '_ {
-        self.tests.iter().copied().filter(move |t| fits(t, copies, self.semantics))
+    /// The tests that run at `copies` copies, in order: a list, not an iterator, whose every
+    /// caller's chain of adapters would be code of its own.
+    pub fn tests_at(&self, copies: usize) -> Vec<&'static Test> {
+        self.tests.iter().copied().filter(|t| fits(t, copies, self.semantics)).collect()
     }
 
     /// Whether this is UnixBench's full run: the standard index (every test of the `index`
@@ -370,7 +377,7 @@ mod tests {
         // The index at 1 and 2 copies: 24 tests, each 3 quick passes and their settles.
         let p = plan(&["--quick=1000"], Some(2));
         let Policy::Quick(b) = p.policy else { panic!() };
-        let by_hand: f64 = p.entries().map(|(_, t)| 3.0 * p.policy.pass_secs(t)).sum();
+        let by_hand: f64 = p.entries().iter().map(|(_, t)| 3.0 * p.policy.pass_secs(t)).sum();
         assert!((b.floor - by_hand).abs() < 1e-9, "{} {by_hand}", b.floor);
         let min = by_hand.ceil();
         assert!((150.0..400.0).contains(&min), "{min}");
@@ -405,7 +412,7 @@ mod tests {
     #[test]
     fn graphics_run_at_one_copy_only() {
         let p = plan(&["-c", "1", "-c", "2", "2d-rects", "pipe"], None);
-        let e: Vec<(usize, &str)> = p.entries().map(|(c, t)| (c, t.name)).collect();
+        let e: Vec<(usize, &str)> = p.entries().iter().map(|&(c, t)| (c, t.name)).collect();
         assert_eq!(e, [(1, "2d-rects"), (1, "pipe"), (2, "pipe")]);
         assert!(fits(suite::test("pipe").unwrap(), 1000, Semantics::V6));
         assert_eq!(max_copies(Category::TwoD, Semantics::V6), Some(1));
@@ -420,9 +427,9 @@ mod tests {
         assert_eq!(plan(&["--semantics", "5.1.3"], Some(8)).copies, [1, 8]);
         // Asked for 17, 5.1.3 leaves every system and misc test out of that count, as its Run did.
         let p = plan(&["--semantics", "5.1.3", "-c", "16", "-c", "17", "pipe", "arithoh"], None);
-        let e: Vec<(usize, &str)> = p.entries().map(|(c, t)| (c, t.name)).collect();
+        let e: Vec<(usize, &str)> = p.entries().iter().map(|&(c, t)| (c, t.name)).collect();
         assert_eq!(e, [(16, "pipe"), (16, "arithoh")]);
         let p = plan(&["-c", "17", "pipe"], None);
-        assert_eq!(p.entries().count(), 1);
+        assert_eq!(p.entries().len(), 1);
     }
 }

@@ -70,7 +70,7 @@ fn run_rounds(
     rng: &mut oorandom::Rand64,
 ) -> bool {
     let c = run.runs.last().unwrap().copies;
-    let planned: Vec<&'static Test> = plan.tests_at(c).collect();
+    let planned = plan.tests_at(c);
     let budgets = runner.policy.begin_rounds(&planned);
     let mut tests: Vec<InRounds> =
         planned.iter().zip(budgets).map(|(t, b)| runner.open_rounds(t, c, b)).collect();
@@ -80,7 +80,7 @@ fn run_rounds(
     runner.console.rounds_plan(tests.len(), c, of, budget, runner.estimate.left);
     let mut stopped = false;
     'rounds: for round in 1.. {
-        let mut order: Vec<usize> = (0..tests.len()).filter(|&i| runner.wants_round(&tests[i])).collect();
+        let mut order = wanting_a_round(runner, &tests);
         if order.is_empty() {
             break;
         }
@@ -94,7 +94,7 @@ fn run_rounds(
             }
         }
         let spent = runner.exec.now() - began;
-        let running: Vec<&TestResult> = tests.iter().filter(|s| !s.out).map(|s| &s.r).collect();
+        let running = still_in(&tests);
         let done = budget.is_some_and(|b| quick::rounds_done(&running, round, spent, b));
         round_end(runner, &tests, budget, spent, round, done);
         if done {
@@ -183,6 +183,26 @@ fn round_end(
     runner.console.round_end(round, of, (passes, disturbed), runner.estimate.left);
 }
 
+/// The tests (by index) that want another round.
+fn wanting_a_round(runner: &Runner, tests: &[InRounds]) -> Vec<usize> {
+    let mut order = Vec::new();
+    for (i, s) in tests.iter().enumerate() {
+        if runner.wants_round(s) {
+            order.push(i);
+        }
+    }
+    order
+}
+
+/// The results of the tests still in the rounds.
+fn still_in(tests: &[InRounds]) -> Vec<&TestResult> {
+    let mut running = Vec::new();
+    for s in tests.iter().filter(|s| !s.out) {
+        running.push(&s.r);
+    }
+    running
+}
+
 /// A quick run's one budget for its rounds: every test's share, then what the run held back
 /// for second visits; None in the other runs, whose tests have no share.
 fn rounds_budget(runner: &mut Runner, tests: &[InRounds]) -> Option<f64> {
@@ -212,9 +232,8 @@ fn keep_what_was_measured(runner: &Runner, tests: &mut [InRounds]) {
 
 /// One pass of `s` in `round`, with the work directory holding its files while it runs.
 fn round_pass(runner: &mut Runner, workdir: &WorkDir, s: &mut InRounds, round: usize) -> Step {
-    let t = s.test;
-    match with_files(runner, workdir, t, |runner, p| runner.round_pass(s, &p, round)) {
-        Ok(Ok(step)) => step,
+    match with_files(runner, workdir, s.test) {
+        Ok(Ok((p, _files))) => runner.round_pass(s, &p, round),
         Ok(Err(why)) => {
             runner.out_of_rounds(s, None, Some(why));
             Step::Skipped
@@ -286,46 +305,48 @@ fn revisit_test(
     if share < runner.policy.pass_secs(t) {
         return Some(0.0);
     }
-    let visit = |runner: &mut Runner, p: Prepared| runner.revisit(t, &p, r, share);
-    match with_files(runner, workdir, t, visit) {
-        Ok(Ok(spent)) => spent,
+    match with_files(runner, workdir, t) {
+        Ok(Ok((p, _files))) => runner.revisit(t, &p, r, share),
         Ok(Err(_)) | Err(_) => Some(0.0),
     }
 }
 
 /// One test at `copies` copies. None when a signal stopped it.
 fn run_test(runner: &mut Runner, workdir: &WorkDir, t: &'static Test, copies: usize) -> Option<TestResult> {
-    let run = |runner: &mut Runner, p: Prepared| runner.run_passes(t, copies, &p);
-    match with_files(runner, workdir, t, run) {
-        Ok(Ok(r)) => r,
+    match with_files(runner, workdir, t) {
+        Ok(Ok((p, _files))) => runner.run_passes(t, copies, &p),
         Ok(Err(why)) => Some(runner.not_run(t, copies, None, Some(why))),
         Err(e) => Some(runner.not_run(t, copies, Some(e.to_string()), None)),
     }
 }
 
-/// `visit` of test `t` as prepared, with the work directory holding the files it reads while
-/// it runs (and only then); why it is skipped when it cannot be prepared, or why its files
-/// could not be provided.
-fn with_files<R>(
-    runner: &mut Runner,
-    workdir: &WorkDir,
+/// A test's files in the work directory, removed when this is dropped.
+struct Files<'w>(&'w WorkDir, &'static str);
+
+impl Drop for Files<'_> {
+    fn drop(&mut self) {
+        self.0.release(self.1);
+    }
+}
+
+/// Test `t` as prepared, with the work directory holding the files it reads while the
+/// returned [`Files`] live (and only then); why it is skipped when it cannot be prepared, or why
+/// its files could not be provided.
+fn with_files<'w>(
+    runner: &Runner,
+    workdir: &'w WorkDir,
     t: &Test,
-    visit: impl FnOnce(&mut Runner, Prepared) -> R,
-) -> std::io::Result<std::result::Result<R, String>> {
+) -> std::io::Result<std::result::Result<(Prepared<'w>, Files<'w>), String>> {
     workdir.provide(t.name)?;
+    let files = Files(workdir, t.name);
     // A test that will run has its host programs checked first; one skipped, not.
-    let r = match prepare(t, &runner.policy, runner.semantics, workdir) {
-        Ok(p) => match crate::hostcheck::once(t.name, workdir) {
-            Ok(()) => Ok(visit(runner, p)),
-            Err(e) => {
-                workdir.release(t.name);
-                return Err(e);
-            }
-        },
+    Ok(match prepare(t, &runner.policy, runner.semantics, workdir) {
+        Ok(p) => {
+            crate::hostcheck::once(t.name, workdir)?;
+            Ok((p, files))
+        }
         Err(why) => Err(why),
-    };
-    workdir.release(t.name);
-    Ok(r)
+    })
 }
 
 /// What a test runs under `policy`, or why it is skipped. Each kernel copy works in a

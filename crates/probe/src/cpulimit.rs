@@ -82,10 +82,10 @@ fn decide(
     if let Some((set, what, narrowed)) = cpuset {
         // A mask equal to a narrowed cpuset is the cpuset's doing (the kernel sets it so).
         let mask_is_set = narrowed && affinity == Some(&set[..]);
-        let both: Vec<usize> = match affinity {
-            Some(a) if !a.is_empty() => set.iter().copied().filter(|c| a.contains(c)).collect(),
-            _ => set,
-        };
+        let mut both = set;
+        if let Some(a) = affinity.filter(|a| !a.is_empty()) {
+            both.retain(|c| a.contains(c));
+        }
         let tighter = best.as_ref().map_or(true, |b| both.len() < b.cpus || mask_is_set);
         if !both.is_empty() && tighter {
             best = Some(CpuLimit { cpus: both.len(), by: LimitedBy::Cpuset, detail: what });
@@ -149,22 +149,27 @@ impl Mount {
 /// The cgroup and cgroup2 mounts of a mountinfo text (`id parent dev root point opts [tags] -
 /// fstype source superopts`, spaces in paths escaped as `\040`).
 fn parse_mountinfo(text: &str) -> Vec<Mount> {
-    text.lines()
-        .filter_map(|l| {
-            let (head, tail) = l.split_once(" - ")?;
-            let mut h = head.split(' ');
-            let root = unescape(h.nth(3)?);
-            let point = unescape(h.next()?);
-            let mut t = tail.split(' ');
-            let version = match t.next()? {
-                "cgroup2" => 2,
-                "cgroup" => 1,
-                _ => return None,
-            };
-            let options = t.nth(1).unwrap_or("").to_string();
-            Some(Mount { version, root, point, options })
-        })
-        .collect()
+    let mut mounts = Vec::new();
+    for l in text.lines() {
+        mounts.extend(mount(l));
+    }
+    mounts
+}
+
+/// One line of mountinfo, if it is a cgroup or cgroup2 mount.
+fn mount(l: &str) -> Option<Mount> {
+    // Paths have their spaces escaped: the fields are the words, the optional ones ended by `-`.
+    let mut w = l.split(' ');
+    let root = unescape(w.nth(3)?);
+    let point = unescape(w.next()?);
+    let mut t = w.skip_while(|&f| f != "-").skip(1);
+    let version = match t.next()? {
+        "cgroup2" => 2,
+        "cgroup" => 1,
+        _ => return None,
+    };
+    let options = t.nth(1).unwrap_or("").to_string();
+    Some(Mount { version, root, point, options })
 }
 
 fn unescape(s: &str) -> String {

@@ -4,7 +4,7 @@
 //! whole results document, so `compare` reads either) and HTML (with a chart of each ratio
 //! and its interval against a line at 1). Every output says what each arm changed.
 
-use crate::model::{CopyRun, Run};
+use crate::model::Run;
 use crate::svg::{copies_text, Esc};
 use crate::{fmt, Format};
 use base::json::Writer;
@@ -35,14 +35,13 @@ pub struct AbRun {
 /// The rows of each copy count both arms ran.
 pub fn copy_rows(ab: &AbRun) -> Vec<(usize, Vec<Row>)> {
     let [a, b] = &ab.arms;
-    a.run
-        .runs
-        .iter()
-        .filter_map(|ca: &CopyRun| {
-            let cb = b.run.runs.iter().find(|c| c.copies == ca.copies)?;
-            Some((ca.copies, paired::rows(ca, cb)))
-        })
-        .collect()
+    let mut rows = Vec::new();
+    for ca in &a.run.runs {
+        if let Some(cb) = b.run.runs.iter().find(|c| c.copies == ca.copies) {
+            rows.push((ca.copies, paired::rows(ca, cb)));
+        }
+    }
+    rows
 }
 
 /// `ab` as a document of `format`.
@@ -60,7 +59,10 @@ pub fn render(format: Format, ab: &AbRun) -> String {
 /// The arms, the verdicts and the notes as paragraphs, then the rows as a table.
 fn markdown(ab: &AbRun) -> String {
     let mut s = String::new();
-    for l in arms_lines(ab).into_iter().chain(verdicts(ab)).chain(notes(ab)) {
+    let mut lines = arms_lines(ab);
+    lines.extend(verdicts(ab));
+    lines.extend(notes(ab));
+    for l in lines {
         let _ = writeln!(s, "{}  ", crate::markdown::escaped(&l));
     }
     s.push('\n');
@@ -111,8 +113,8 @@ pub fn verdicts(ab: &AbRun) -> Vec<String> {
                 v.push(format!("{head}: {}", verdict(ab, &what, &p)));
             }
             None => {
-                let tests: Vec<&Row> = rows.iter().filter(|r| !r.is_index && r.paired.is_some()).collect();
-                let marked = tests.iter().filter(|r| r.paired.is_some_and(|p| p.marked)).count();
+                let tests = rows.iter().filter(|r| !r.is_index && r.paired.is_some());
+                let marked = tests.clone().filter(|r| r.paired.is_some_and(|p| p.marked)).count();
                 let why = match index {
                     None => "no index test ran in both arms".to_string(),
                     Some(r) => {
@@ -123,7 +125,7 @@ pub fn verdicts(ab: &AbRun) -> Vec<String> {
                     "{head}: no index ratio ({why}); {} differs from {} on {marked} of {} tests",
                     label(ab, 1),
                     label(ab, 0),
-                    tests.len()
+                    tests.count()
                 ));
             }
         }
@@ -194,8 +196,9 @@ fn disturbed_pairs(ab: &AbRun) -> usize {
                     )
                 })
             };
-            let rounds: Vec<usize> = ra.passes.iter().filter_map(|p| p.round).collect();
-            n += rounds.iter().filter(|&&k| busy(ra, k) || rb.is_some_and(|rb| busy(rb, k))).count();
+            for k in ra.passes.iter().filter_map(|p| p.round) {
+                n += usize::from(busy(ra, k) || rb.is_some_and(|rb| busy(rb, k)));
+            }
         }
     }
     n
@@ -382,11 +385,14 @@ fn row_note(r: &Row) -> Option<String> {
     if r.is_index {
         return r.a_why.clone();
     }
-    let each: Vec<String> = [("A", &r.a_why), ("B", &r.b_why)]
-        .iter()
-        .filter_map(|(k, w)| Some(format!("{k}: {}", w.as_ref()?)))
-        .collect();
-    (!each.is_empty()).then(|| each.join("; "))
+    let mut note = String::new();
+    for (k, w) in [("A", &r.a_why), ("B", &r.b_why)] {
+        if let Some(w) = w {
+            let sep = if note.is_empty() { "" } else { "; " };
+            let _ = write!(note, "{sep}{k}: {w}");
+        }
+    }
+    (!note.is_empty()).then_some(note)
 }
 
 /// The JSON: the arms (each with its whole results document), the paired rows, the verdicts.
@@ -505,7 +511,12 @@ pub fn html(ab: &AbRun) -> String {
 
 /// Each row's ratio as a dot, its interval as a bar, against a line at 1.
 fn chart(rows: &[Row]) -> String {
-    let shown: Vec<(&Row, Paired)> = rows.iter().filter_map(|r| Some((r, r.paired?))).collect();
+    let mut shown: Vec<(&Row, Paired)> = Vec::new();
+    for r in rows {
+        if let Some(p) = r.paired {
+            shown.push((r, p));
+        }
+    }
     if shown.is_empty() {
         return String::new();
     }

@@ -93,21 +93,21 @@ struct Figure {
 /// One copy count's row: its scores, the kind of run, each figure's verdict.
 fn row(run: &Run, cr: &CopyRun, cols: &[String], index: &[(Category, String)]) -> String {
     let results = scored(cr);
-    let tests = cols.iter().map(|c| {
-        results.iter().find(|r| &r.message == c).map(|r| Figure {
+    let mut figures: Vec<Option<Figure>> = Vec::new();
+    for c in cols {
+        figures.push(results.iter().find(|r| &r.message == c).map(|r| Figure {
             score: r.score,
             disturbed: r.disturbed(),
             ci: stats::of_result(r).and_then(|s| s.ci95),
-        })
-    });
-    let blocks = index.iter().map(|(c, _)| {
-        cr.index.iter().find(|b| b.category == *c).map(|b| Figure {
+        }));
+    }
+    for (c, _) in index {
+        figures.push(cr.index.iter().find(|b| b.category == *c).map(|b| Figure {
             score: b.score,
             disturbed: results.iter().any(|r| r.category == Some(*c) && r.disturbed()),
             ci: stats::index_interval(b, &cr.results),
-        })
-    });
-    let figures: Vec<Option<Figure>> = tests.chain(blocks).collect();
+        }));
+    }
     let mut s = cr.copies.to_string();
     for f in &figures {
         s.push(',');

@@ -101,7 +101,8 @@ fn system_table(s: &mut String, sys: &SystemInfo, brief: bool) {
 /// (`view::headline`), then the run in one line (`view::summary`). Nothing before a test has
 /// an index.
 pub fn headline(run: &Run) -> String {
-    let mut s = String::from("<div class=\"headline\">\n");
+    let open = "<div class=\"headline\">\n";
+    let mut s = String::from(open);
     for cr in &run.runs {
         if let Some(b) = super::view::headline(cr) {
             let copies = super::svg::copies_text(cr.copies);
@@ -113,7 +114,7 @@ pub fn headline(run: &Run) -> String {
             );
         }
     }
-    if !s.contains("big") {
+    if s.len() == open.len() {
         return String::new();
     }
     let _ = write!(s, "<p>{}</p>\n</div>\n\n", Esc(&super::view::summary(run)));
@@ -153,8 +154,12 @@ pub fn verdict_box(run: &Run) -> String {
 /// The noise measurement's part of the verdict: the disturbed tests, each once with its copy
 /// counts, and the busy host's line; or that none was, or why that is not known.
 fn noise_verdict(s: &mut String, run: &Run, disturbed: Option<&str>) {
-    let results: Vec<(&CopyRun, &TestResult)> =
-        run.runs.iter().flat_map(|cr| cr.results.iter().filter(|r| r.ok()).map(move |r| (cr, r))).collect();
+    let mut results: Vec<(&CopyRun, &TestResult)> = Vec::new();
+    for cr in &run.runs {
+        for r in cr.results.iter().filter(|r| r.ok()) {
+            results.push((cr, r));
+        }
+    }
     if let Some(v) = disturbed {
         let mut listed: Vec<(&str, Vec<usize>)> = Vec::new();
         for (cr, r) in results.iter().filter(|(_, r)| r.disturbed()) {
@@ -370,7 +375,12 @@ pub fn noise_table(s: &mut String, cr: &CopyRun, tried: bool) {
     if results.is_empty() {
         return;
     }
-    let measured: Vec<_> = results.iter().filter_map(|r| Some((r, r.noise()?))).collect();
+    let mut measured = Vec::new();
+    for r in &results {
+        if let Some(n) = r.noise() {
+            measured.push((r, n));
+        }
+    }
     if measured.is_empty() && !tried {
         *s += "<p class=\"note\">Noise: not read (UB_NOISE=off, or a run that did not record it).</p>\n\n";
         return;
@@ -380,7 +390,7 @@ pub fn noise_table(s: &mut String, cr: &CopyRun, tried: bool) {
         return;
     }
     let mhz = measured.iter().any(|(_, n)| n.mhz.is_some());
-    let heads: Vec<(&str, bool)> = [
+    let mut heads = vec![
         ("Test", false),
         ("Steal", true),
         ("Other processes", true),
@@ -388,10 +398,10 @@ pub fn noise_table(s: &mut String, cr: &CopyRun, tried: bool) {
         ("Involuntary switches", true),
         ("MHz", true),
         ("Disturbed", false),
-    ]
-    .into_iter()
-    .filter(|h| mhz || h.0 != "MHz")
-    .collect();
+    ];
+    if !mhz {
+        heads.remove(5);
+    }
     *s += "<h4>Noise: what else the host did</h4>\n<p><table class=\"stack\" width=\"100%\">\n";
     head_row(s, &heads);
     for (r, n) in &measured {

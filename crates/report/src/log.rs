@@ -58,11 +58,8 @@ pub fn pass_footer(pass: &Pass) -> String {
     let mut s = copies_footer(&pass.copies);
     // After the copies' fields, on a line of its own that no reader of fields takes for one.
     if let Some(n) = &pass.noise {
-        let _ = writeln!(
-            s,
-            "#### Noise:{}\n",
-            super::view::noise_line(n).trim_start().trim_start_matches("noise:")
-        );
+        let line = super::view::noise_line(n);
+        let _ = writeln!(s, "#### Noise:{}\n", line.strip_prefix("  noise:").unwrap_or(&line));
     }
     s
 }

@@ -353,9 +353,15 @@ fn legend_of(series: &[(String, usize)]) -> Vec<(usize, String)> {
     // The colours in order, each once: they are the few classes of the CSS (c0, c1), so
     // counting up to the highest finds them without a sort.
     for c in 0..=series.iter().map(|s| s.1).max().unwrap_or(0) {
-        let labels: Vec<&str> = series.iter().filter(|s| s.1 == c).map(|s| s.0.as_str()).collect();
+        let mut labels = String::new();
+        for (label, _) in series.iter().filter(|s| s.1 == c) {
+            if !labels.is_empty() {
+                labels += ", ";
+            }
+            labels += label;
+        }
         if !labels.is_empty() {
-            legend.push((c, labels.join(", ")));
+            legend.push((c, labels));
         }
     }
     legend

@@ -368,8 +368,10 @@ fn disturbed_notes(s: &mut String, cr: &CopyRun) {
 /// second run. Empty otherwise: 4.0 had no partial index.
 pub fn index4_block(cr: &CopyRun) -> String {
     use super::index4;
-    let scores: Vec<(&str, f64)> =
-        cr.results.iter().filter(|r| r.ok()).map(|r| (r.name.as_str(), r.score)).collect();
+    let mut scores: Vec<(&str, f64)> = Vec::new();
+    for r in cr.results.iter().filter(|r| r.ok()) {
+        scores.push((&r.name, r.score));
+    }
     if !index4::INDEX4_TESTS.iter().all(|t| scores.iter().any(|(n, _)| n == t)) {
         return String::new();
     }

@@ -27,11 +27,13 @@ pub fn ordered_index(cr: &CopyRun) -> Vec<&IndexBlock> {
 /// C program (`twin::exec_image`), the sentence that says so, naming the tests by test name
 /// (as the other notes do, so that no grep for a report name meets it) and the first reason.
 pub fn static_image_note(cr: &CopyRun) -> Option<String> {
-    let on_static: Vec<&TestResult> = twin::exec_image::PROGRAMS
-        .iter()
-        .filter_map(|(name, _)| cr.results.iter().find(|r| r.name == *name))
-        .filter(|r| r.ok() && r.exec_image().is_some_and(|i| i.is_static()))
-        .collect();
+    let mut on_static: Vec<&TestResult> = Vec::new();
+    for (name, _) in twin::exec_image::PROGRAMS {
+        match cr.results.iter().find(|r| r.name == *name) {
+            Some(r) if r.ok() && r.exec_image().is_some_and(|i| i.is_static()) => on_static.push(r),
+            _ => {}
+        }
+    }
     let why = &on_static.first()?.exec_image()?.detail;
     let names: Vec<&str> = on_static.iter().map(|r| r.name.as_str()).collect();
     Some(format!(
@@ -510,7 +512,13 @@ pub struct Rounds {
 
 /// The rounds of `cr`, when its passes ran in rounds.
 pub fn rounds(cr: &CopyRun) -> Option<Rounds> {
-    let count = cr.results.iter().flat_map(|r| &r.passes).filter_map(|p| p.round).max()?;
+    let mut count = None;
+    for r in &cr.results {
+        for p in &r.passes {
+            count = count.max(p.round);
+        }
+    }
+    let count = count?;
     let factors = crate::stats::round_factors(&cr.results, &|_| true);
     let wander = crate::stats::host_wander(&cr.results, &|_| true).map(|w| w.sd.exp_m1());
     Some(Rounds { count, moved: crate::stats::moved(&factors), wander })
@@ -554,8 +562,14 @@ pub fn wander_warning(cr: &CopyRun) -> Option<String> {
 
 /// One line of free text (an error that may span lines) for a line-oriented format.
 pub fn one_line(s: &str) -> String {
-    let parts: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    parts.join(" / ")
+    let mut out = String::new();
+    for l in s.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !out.is_empty() {
+            out += " / ";
+        }
+        out += l;
+    }
+    out
 }
 
 #[cfg(test)]

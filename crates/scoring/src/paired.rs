@@ -5,7 +5,7 @@
 //! (it moves A and B alike). An index's ratio is taken the same way from each round's mean log
 //! ratio over the index's tests, which is the log of the round's index of B over A's.
 
-use crate::model::{CopyRun, Pass, TestResult};
+use crate::model::{CopyRun, TestResult};
 
 use crate::stats::{pass_rate, t_quantile};
 
@@ -65,7 +65,13 @@ pub fn round_ratios(a: &TestResult, b: &TestResult) -> Vec<(usize, f64)> {
 /// [`round_ratios`], each with A's log rate in the round (of its last pass there).
 fn round_logs(a: &TestResult, b: &TestResult) -> Vec<(usize, f64, f64)> {
     let by_round = |r: &TestResult| -> Vec<(usize, f64)> {
-        r.passes.iter().filter_map(|p: &Pass| Some((p.round?, pass_rate(p)))).collect()
+        let mut v = Vec::new();
+        for p in &r.passes {
+            if let Some(k) = p.round {
+                v.push((k, pass_rate(p)));
+            }
+        }
+        v
     };
     let last = |v: &[(usize, f64)], round: usize| Some(v.iter().rev().find(|(k, _)| *k == round)?.1);
     let (rates_a, bs) = (by_round(a), by_round(b));
@@ -163,11 +169,18 @@ fn unscored(r: &TestResult) -> Option<String> {
 /// (B's block of that category must exist), each arm's index from its tests' paired figures.
 fn index_row(block: &crate::model::IndexBlock, b: &CopyRun, paired: &[Rounds]) -> Option<Row> {
     let other = b.index.iter().find(|x| x.category == block.category)?;
-    let indexed: Vec<&str> =
-        block.rows.iter().filter(|r| r.index.is_some()).map(|r| r.message.as_str()).collect();
-    let tests: Vec<&Rounds> = paired.iter().filter(|t| indexed.contains(&t.message)).collect();
-    let missing: Vec<&str> =
-        indexed.iter().copied().filter(|m| !tests.iter().any(|t| t.message == *m)).collect();
+    let mut indexed: Vec<&str> = Vec::new();
+    for r in block.rows.iter().filter(|r| r.index.is_some()) {
+        indexed.push(&r.message);
+    }
+    let mut tests: Vec<&Rounds> = Vec::new();
+    for t in paired.iter().filter(|t| indexed.contains(&t.message)) {
+        tests.push(t);
+    }
+    let mut missing: Vec<&str> = Vec::new();
+    for m in indexed.iter().filter(|m| !tests.iter().any(|t| t.message == **m)) {
+        missing.push(m);
+    }
     let partial = block.partial || other.partial || !missing.is_empty();
     // An index is 10 times the geometric mean of its tests' scores over their baselines.
     // Sums start at -0.0, as `Sum` does, so every figure is its bits as before.

@@ -135,7 +135,10 @@ pub fn index_blocks(results: &[TestResult]) -> Vec<IndexBlock> {
 
 /// The results that have a score, sorted by message in byte order, as `Run` lists them.
 pub fn ran(results: &[TestResult]) -> Vec<&TestResult> {
-    let mut v: Vec<&TestResult> = results.iter().filter(|r| r.ok()).collect();
+    let mut v: Vec<&TestResult> = Vec::new();
+    for r in results.iter().filter(|r| r.ok()) {
+        v.push(r);
+    }
     by_message(&mut v);
     v
 }

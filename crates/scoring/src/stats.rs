@@ -333,10 +333,10 @@ pub fn ci95(xs: &[f64]) -> Option<Interval> {
 /// propagated from its tests: Run's standard run keeps two of three passes for six of its
 /// twelve index tests.
 pub fn trimmed_ci95(all: &[f64], kept: &[usize]) -> Option<Interval> {
-    let logs: Vec<f64> = kept
-        .iter()
-        .map(|&i| all.get(i).copied().filter(|&x| positive(x)).map(f64::ln))
-        .collect::<Option<_>>()?;
+    let mut logs = Vec::new();
+    for &i in kept {
+        logs.push(all.get(i).copied().filter(|&x| positive(x))?.ln());
+    }
     if logs.len() < 2 {
         return None;
     }
@@ -385,7 +385,11 @@ pub fn pass_rate(p: &Pass) -> f64 {
 
 /// The kept per-pass rates of a test, in run order.
 pub fn kept_rates(r: &TestResult) -> Vec<f64> {
-    r.kept.iter().filter_map(|&i| r.passes.get(i)).map(pass_rate).collect()
+    let mut rates = Vec::new();
+    for p in r.kept.iter().filter_map(|&i| r.passes.get(i)) {
+        rates.push(pass_rate(p));
+    }
+    rates
 }
 
 /// The interval of the score that `passes` give, kept as Run keeps them ([`trimmed_ci95`]).
@@ -423,8 +427,10 @@ pub fn propagate(parts: &[(f64, Option<Interval>)]) -> Option<Interval> {
     }
     let k = parts.len() as f64;
     let centre = (parts.iter().map(|(v, _)| v.ln()).sum::<f64>() / k).exp();
-    let vars: Vec<(f64, f64)> =
-        parts.iter().filter_map(|(_, ci)| ci.map(|c| ((c.log_se / k).powi(2), c.df))).collect();
+    let mut vars: Vec<(f64, f64)> = Vec::new();
+    for c in parts.iter().filter_map(|p| p.1) {
+        vars.push(((c.log_se / k).powi(2), c.df));
+    }
     let var: f64 = vars.iter().map(|v| v.0).sum();
     Some(Interval::of(centre, var.sqrt(), satterthwaite(&vars)))
 }
@@ -545,15 +551,13 @@ pub fn index_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interval
 
 /// The interval of an index block propagated from its tests' (independence assumed).
 fn propagated_interval(b: &IndexBlock, results: &[TestResult]) -> Option<Interval> {
-    let parts: Vec<(f64, Option<Interval>)> = b
-        .rows
-        .iter()
-        .filter_map(|row| row.index.map(|ix| (ix, row)))
-        .map(|(ix, row)| {
+    let mut parts: Vec<(f64, Option<Interval>)> = Vec::new();
+    for row in &b.rows {
+        if let Some(ix) = row.index {
             let ci = results.iter().find(|r| r.message == row.message && r.ok()).and_then(test_interval);
-            (ix, ci)
-        })
-        .collect();
+            parts.push((ix, ci));
+        }
+    }
     // Centred on the block's own score (the same geometric mean, as Run rounds nothing here).
     propagate(&parts).map(|i| i.recentred(b.score))
 }
