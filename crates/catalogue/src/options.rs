@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Result};
 use std::ffi::OsString;
+use std::fmt::Write as _;
 
 /// How an option takes its argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,8 +26,9 @@ pub enum Values {
     Any,
     Dirs,
     Files,
-    /// One of these words.
-    Words(&'static [&'static str]),
+    /// One of these words (through a reference to the list, not the list's own fat pointer:
+    /// eight bytes less in every option of every table).
+    Words(&'static &'static [&'static str]),
     /// The tests and groups this binary can run.
     Tests,
 }
@@ -39,26 +41,18 @@ pub struct Spec {
     pub takes: Takes,
     /// What a shell offers for its value.
     pub values: Values,
-    /// Its lines in the command's help.
-    pub help: &'static [&'static str],
+    /// Its lines in the command's help (one string, not a list of them: a list costs the
+    /// binary 16 bytes a line).
+    pub help: &'static str,
     /// Its line in the top-level help, for the options people reach for; else what a
     /// completion says of it, before its help's first sentence.
     pub brief: Option<&'static str>,
-    /// Long names it is also parsed by, which no help or completion offers (names it once had).
-    pub hidden: &'static [&'static str],
 }
 
 impl Spec {
     /// An option of nothing, to fill the fields an entry does not name.
-    pub const NONE: Spec = Spec {
-        short: None,
-        long: None,
-        takes: Takes::Nothing,
-        values: Values::Any,
-        help: &[],
-        brief: None,
-        hidden: &[],
-    };
+    pub const NONE: Spec =
+        Spec { short: None, long: None, takes: Takes::Nothing, values: Values::Any, help: "", brief: None };
 
     /// Each word that names it in help and completions: `-t`, `--time`.
     pub fn words(&self) -> Vec<String> {
@@ -72,15 +66,9 @@ impl Spec {
         w
     }
 
-    /// Whether the option word `word` (`-c`, `--time`, a hidden `--quick`) names it.
+    /// Whether the option word `word` (`-c`, `--time`) names it.
     pub fn is(&self, word: &str) -> bool {
-        match word.strip_prefix("--") {
-            Some(l) => self.long == Some(l) || self.hidden.contains(&l),
-            None => {
-                let mut c = word.chars().skip(1);
-                self.short.is_some() && c.next() == self.short && c.next().is_none()
-            }
-        }
+        self.words().iter().any(|w| w == word)
     }
 
     /// How the help writes it: `-t, --time SECONDS`, `--quick[=SECONDS]`, `-c N`.
@@ -104,7 +92,7 @@ impl Spec {
         if let Some(b) = self.brief {
             return b.to_string();
         }
-        let all = self.help.join(" ");
+        let all = self.help.replace('\n', " ");
         let mut depth = 0;
         for (i, c) in all.char_indices() {
             match c {
@@ -118,12 +106,17 @@ impl Spec {
     }
 }
 
-/// A command line's table: its name (as `unixbench NAME --help` names it), its options, and
-/// what its operands are. `spec` gives the option at an index, None past the last: a table of
-/// entries that hold a [`Spec`] and more (the driver's) is read through it without a copy.
+/// A command line's table: its name (as `unixbench NAME --help` names it), its options, its
+/// hidden names, and what its operands are. `spec` gives the option at an index, None past the
+/// last: a table of entries that hold a [`Spec`] and more (the driver's) is read through it
+/// without a copy.
 pub struct Command {
     pub name: &'static str,
     pub spec: fn(usize) -> Option<&'static Spec>,
+    /// Long names that are parsed as the option at that index but offered by no help or
+    /// completion: names an option once had. (Here rather than in each [`Spec`]: two options
+    /// have one, and a field of every entry costs the binary more than this list.)
+    pub hidden: &'static [(&'static str, usize)],
     pub operands: Values,
 }
 
@@ -137,9 +130,11 @@ impl Command {
         all
     }
 
-    /// The index of the option `word` names.
-    pub fn find(&self, word: &str) -> Option<usize> {
-        self.specs().iter().position(|s| s.is(word))
+    /// The option `word` names, by a visible name or a hidden one, and its index.
+    pub fn find(&self, word: &str) -> Option<(usize, &'static Spec)> {
+        let hidden = self.hidden.iter().find(|(h, _)| word.strip_prefix("--") == Some(h));
+        let i = hidden.map(|&(_, i)| i).or_else(|| self.specs().iter().position(|s| s.is(word)))?;
+        Some((i, (self.spec)(i)?))
     }
 }
 
@@ -162,8 +157,7 @@ pub fn next(p: &mut lexopt::Parser, cmd: &Command) -> Result<Option<Arg>> {
         Some(lexopt::Arg::Short(c)) => format!("-{c}"),
         Some(lexopt::Arg::Long(l)) => format!("--{l}"),
     };
-    let Some(i) = cmd.find(&word) else { return Ok(Some(Arg::Unknown(word))) };
-    let spec = (cmd.spec)(i).expect("found");
+    let Some((i, spec)) = cmd.find(&word) else { return Ok(Some(Arg::Unknown(word))) };
     let v = match spec.takes {
         Takes::Nothing => None,
         Takes::Value(_) => {
@@ -198,13 +192,9 @@ pub fn help_lines(h: &mut String, s: &Spec, width: usize) {
         return;
     }
     let pad = if forms.len() < width { width } else { forms.len() + 2 };
-    for (i, line) in s.help.iter().enumerate() {
+    for (i, line) in s.help.lines().enumerate() {
         let head = if i == 0 { forms.as_str() } else { "" };
-        h.push_str("  ");
-        h.push_str(head);
-        h.extend(std::iter::repeat(' ').take(pad - head.len()));
-        h.push_str(line);
-        h.push('\n');
+        let _ = writeln!(h, "  {head:<pad$}{line}");
     }
 }
 
@@ -233,19 +223,24 @@ mod tests {
     use super::*;
 
     static TABLE: &[Spec] = &[
-        Spec { short: Some('s'), long: Some("short"), hidden: &["quick"], help: &["short"], ..Spec::NONE },
+        Spec { short: Some('s'), long: Some("short"), help: "short", ..Spec::NONE },
         Spec {
             long: Some("format"),
             takes: Takes::Value("FORMAT"),
-            values: Values::Words(&["text", "tsv"]),
-            help: &["what is printed: text (the default;", "a table) or tsv; progress on stderr"],
+            values: Values::Words(&(&["text", "tsv"] as &[&str])),
+            help: "what is printed: text (the default;\na table) or tsv; progress on stderr",
             ..Spec::NONE
         },
-        Spec { long: Some("json"), takes: Takes::Optional("FILE"), help: &["also JSON"], ..Spec::NONE },
-        Spec { hidden: &["hello"], ..Spec::NONE },
+        Spec { long: Some("json"), takes: Takes::Optional("FILE"), help: "also JSON", ..Spec::NONE },
+        Spec::NONE,
     ];
 
-    const CMD: Command = Command { name: "test", spec: |i| TABLE.get(i), operands: Values::Files };
+    const CMD: Command = Command {
+        name: "test",
+        spec: |i| TABLE.get(i),
+        hidden: &[("quick", 0), ("hello", 3)],
+        operands: Values::Files,
+    };
 
     fn parse(words: &[&str]) -> Result<Vec<Arg>> {
         let mut p = lexopt::Parser::from_args(words.iter().map(OsString::from));
@@ -305,9 +300,9 @@ mod tests {
     fn about_is_a_whole_sentence() {
         assert_eq!(TABLE[1].about(), "what is printed: text (the default; a table) or tsv");
         assert_eq!(TABLE[0].about(), "short");
-        let b = Spec { brief: Some("brief"), help: &["long. help"], ..Spec::NONE };
+        let b = Spec { brief: Some("brief"), help: "long. help", ..Spec::NONE };
         assert_eq!(b.about(), "brief");
-        assert_eq!(Spec { help: &["a 1.5 b. c"], ..Spec::NONE }.about(), "a 1.5 b");
+        assert_eq!(Spec { help: "a 1.5 b. c", ..Spec::NONE }.about(), "a 1.5 b");
     }
 
     #[test]

@@ -101,17 +101,18 @@ static OPTIONS: &[Spec] = &[
     Spec {
         long: Some("format"),
         takes: Takes::Value("FORMAT"),
-        values: Values::Words(FORMATS),
-        help: &["what is printed: text (the default), tsv, json, html or md"],
+        values: Values::Words(&FORMATS),
+        help: "what is printed: text (the default), tsv, json, html or md",
         ..Spec::NONE
     },
-    Spec { long: Some("hosts"), help: &["a fleet's results, one file per host: a row each"], ..Spec::NONE },
-    Spec { long: Some("pool"), help: &["several runs of one host, judged together"], ..Spec::NONE },
-    Spec { short: Some('h'), long: Some("help"), help: &["this help"], ..Spec::NONE },
+    Spec { long: Some("hosts"), help: "a fleet's results, one file per host: a row each", ..Spec::NONE },
+    Spec { long: Some("pool"), help: "several runs of one host, judged together", ..Spec::NONE },
+    Spec { short: Some('h'), long: Some("help"), help: "this help", ..Spec::NONE },
 ];
 
 /// compare's command line: its options, and files.
-pub const COMMAND: Command = Command { name: "compare", spec: |i| OPTIONS.get(i), operands: Values::Files };
+pub const COMMAND: Command =
+    Command { name: "compare", spec: |i| OPTIONS.get(i), hidden: &[], operands: Values::Files };
 
 /// `compare --help`: the usage and examples, the options from their table, then the prose.
 fn help() -> String {

@@ -117,9 +117,7 @@ fn man_entry(m: &mut String, o: &Spec) {
         Takes::Optional(v) => put(m, &["[=\\fI", v, "\\fR]"]),
     }
     m.push('\n');
-    for l in o.help {
-        roff(m, l);
-    }
+    roff(m, o.help);
 }
 
 /// Appends text made safe for roff: backslashes and minus signs escaped, no line read as a
@@ -237,48 +235,43 @@ fn option_words(specs: &[&Spec]) -> String {
 
 fn bash(s: &mut String, words: &str, commands: &[&Command]) {
     *s += BASH_HEAD;
-    for c in commands.iter().skip(1) {
-        put(s, &["|", c.name]);
-    }
-    *s += BASH_WHICH;
+    let mut body = String::new();
     for (i, c) in commands.iter().enumerate() {
         let specs = c.specs();
-        put(s, &["    ", if i == 0 { "top|" } else { "" }, c.name, ")\n        case $prev in\n"]);
+        put(s, &[if i == 0 { "" } else { "|" }, c.name]);
+        put(&mut body, &["    ", c.name, ")\n        case $prev in\n"]);
         for o in specs.iter().filter(|o| matches!(o.takes, Takes::Value(_))) {
-            put(s, &["            ", &o.words().join("|"), ") "]);
-            let reply = |c| ["COMPREPLY=($(compgen ", c, " -- \"$cur\"))"].concat();
-            let [dirs, files] = [reply("-d"), reply("-f")];
-            offer(s, o.values, [&dirs, &files, "COMPREPLY=($(compgen -W ", " -- \"$cur\"))", ":"], true);
-            *s += "; return ;;\n";
+            put(&mut body, &["            ", &o.words().join("|"), ") "]);
+            let offers = [BASH_DIRS, BASH_FILES, "COMPREPLY=($(compgen -W ", " -- \"$cur\"))", ":"];
+            offer(&mut body, o.values, offers, true);
+            body += "; return ;;\n";
         }
+        let mut w = option_words(&specs);
+        // The run's: also the commands, and the words that may come first.
         if i == 0 {
-            *s += "            --completions) ";
-            compgen(s, &SHELLS.join(" "));
-            *s += "; return ;;\n            --install|--dropin) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n";
-        }
-        *s += "        esac\n        local w=";
-        let mut first = option_words(&specs);
-        if c.operands == Values::Files {
-            quoted(s, &first);
-            *s += "\n        [[ $cur == -* ]] || { COMPREPLY=($(compgen -f -- \"$cur\")); return; }\n";
-        } else {
-            first += &value_words(c.operands);
-            quoted(s, &first);
-            if i == 0 {
-                *s += "\n        [[ $cmd == top ]] && w+=";
-                let mut more = String::new();
-                for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
-                    put(&mut more, &[" ", c]);
-                }
-                put(&mut more, &[" ", words]);
-                quoted(s, &more);
+            body += "            --completions) ";
+            compgen(&mut body, &SHELLS.join(" "));
+            put(&mut body, &["; return ;;\n            --install|--dropin) ", BASH_DIRS, "; return ;;\n"]);
+            for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
+                put(&mut w, &[c, " "]);
             }
-            s.push('\n');
+            w += words;
+        } else {
+            w += &value_words(c.operands);
         }
-        *s += "        COMPREPLY=($(compgen -W \"$w\" -- \"$cur\")) ;;\n";
+        body += "        esac\n        local w=";
+        quoted(&mut body, &w);
+        if c.operands == Values::Files {
+            put(&mut body, &["\n        [[ $cur == -* ]] || { ", BASH_FILES, "; return; }"]);
+        }
+        body += "\n        COMPREPLY=($(compgen -W \"$w\" -- \"$cur\")) ;;\n";
     }
-    *s += BASH_TAIL;
+    put(s, &[BASH_WHICH, &body, BASH_TAIL]);
 }
+
+/// What bash offers for a directory, and for a file.
+const BASH_DIRS: &str = "COMPREPLY=($(compgen -d -- \"$cur\"))";
+const BASH_FILES: &str = "COMPREPLY=($(compgen -f -- \"$cur\"))";
 
 /// `COMPREPLY=($(compgen -W 'WORDS' -- "$cur"))`.
 fn compgen(s: &mut String, words: &str) {
@@ -288,12 +281,12 @@ fn compgen(s: &mut String, words: &str) {
 }
 
 /// The bash script around the commands' cases: the command is the first word where it names
-/// one (`top` where none: a run, or the first word itself).
+/// one, else a run (or the first word itself).
 const BASH_HEAD: &str = r#"# bash completion for unixbench (unixbench --completions bash)
 _unixbench() {
-    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=top
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=run
     if [[ $COMP_CWORD -gt 1 ]]; then
-        case ${COMP_WORDS[1]} in run"#;
+        case ${COMP_WORDS[1]} in "#;
 const BASH_WHICH: &str = r#") cmd=${COMP_WORDS[1]} ;; esac
     fi
     case $cmd in
@@ -331,64 +324,51 @@ fn zsh_specs(s: &mut String, specs: &[&Spec]) {
 
 fn zsh(s: &mut String, words: &str, commands: &[&Command]) {
     *s += "#compdef unixbench\n# zsh completion for unixbench (unixbench --completions zsh)\n\
-           local cmd=top\nif (( CURRENT > 2 )); then\n  case $words[2] in\n  run";
-    for c in commands.iter().skip(1) {
-        put(s, &["|", c.name]);
-    }
-    *s += ") cmd=$words[2]; shift words; (( CURRENT-- )) ;;\n  esac\nfi\n";
-    // What a run takes besides its options: the commands and the first words where it was not
-    // named, else its tests and groups.
-    *s += "local -a top\nif [[ $cmd == top ]]; then\n  top=(";
-    for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
-        let shells =
-            if *c == "--completions" { [":shell:(", &SHELLS.join(" "), ")"].concat() } else { String::new() };
-        quoted(s, &[c, "[command]", &shells].concat());
-        s.push(' ');
-    }
-    quoted(s, &["*:command, test, group or program:(", words, ")"].concat());
-    *s += ")\nelse\n  top=(";
-    quoted(s, &["*:test or group:(", &value_words(Values::Tests), ")"].concat());
-    *s += ")\nfi\ncase $cmd in\n";
+           local cmd=run\nif (( CURRENT > 2 )); then\n  case $words[2] in\n  ";
+    let mut body = String::new();
     for (i, c) in commands.iter().enumerate() {
-        put(s, &[if i == 0 { "top|" } else { "" }, c.name, ")\n  _arguments -s"]);
-        zsh_specs(s, &c.specs());
-        *s += " \\\n    ";
-        match c.operands {
-            _ if i == 0 => *s += "$top",
-            Values::Files => *s += "'*:file:_files'",
-            v => quoted(s, &["*:test or group:(", &value_words(v), ")"].concat()),
+        put(s, &[if i == 0 { "" } else { "|" }, c.name]);
+        put(&mut body, &[c.name, ")\n  _arguments -s"]);
+        zsh_specs(&mut body, &c.specs());
+        body += " \\\n    ";
+        // The run's: also the commands, and the words that may come first.
+        if i == 0 {
+            for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
+                let shells = if *c == "--completions" {
+                    [":shell:(", &SHELLS.join(" "), ")"].concat()
+                } else {
+                    String::new()
+                };
+                quoted(&mut body, &[c, "[command]", &shells].concat());
+                body += " \\\n    ";
+            }
+            quoted(&mut body, &["*:command, test, group or program:(", words, ")"].concat());
+        } else if c.operands == Values::Files {
+            body += "'*:file:_files'";
+        } else {
+            quoted(&mut body, &["*:test or group:(", &value_words(c.operands), ")"].concat());
         }
-        *s += " ;;\n";
+        body += " ;;\n";
     }
-    *s += "esac\n";
+    put(
+        s,
+        &[") cmd=$words[2]; shift words; (( CURRENT-- )) ;;\n  esac\nfi\ncase $cmd in\n", &body, "esac\n"],
+    );
 }
 
 fn fish(s: &mut String, words: &str, commands: &[&Command]) {
     *s += "# fish completion for unixbench (unixbench --completions fish)\n\
            function __unixbench_cmd\n    set -l w (commandline -opc)\n    \
-           if set -q w[2]; and contains -- $w[2] run";
-    for c in commands.iter().skip(1) {
+           if set -q w[2]; and contains -- $w[2]";
+    for c in commands {
         put(s, &[" ", c.name]);
     }
-    *s += "\n        echo $w[2]\n    else\n        echo top\n    end\nend\ncomplete -c unixbench -f\n";
-    let mut done: Vec<&Spec> = Vec::new();
-    for (i, c) in commands.iter().enumerate() {
-        for o in c.specs() {
-            if done.iter().any(|d| std::ptr::eq(*d, o)) {
-                continue;
-            }
-            done.push(o);
-            if o.short.is_none() && o.long.is_none() {
-                continue;
-            }
-            // The commands whose table has it, the run's standing for a line naming none.
-            *s += "complete -c unixbench -n 'contains -- (__unixbench_cmd)";
-            for (j, d) in commands.iter().enumerate().skip(i) {
-                if d.specs().iter().any(|x| std::ptr::eq(*x, o)) {
-                    put(s, &[if j == 0 { " top " } else { " " }, d.name]);
-                }
-            }
-            s.push('\'');
+    *s += "\n        echo $w[2]\n    else\n        echo run\n    end\nend\ncomplete -c unixbench -f\n";
+    for c in commands {
+        // Its lines apply after its name, the run's also where no command was named.
+        let when = ["complete -c unixbench -n 'test (__unixbench_cmd) = ", c.name, "'"].concat();
+        for o in c.specs().into_iter().filter(|o| o.short.is_some() || o.long.is_some()) {
+            *s += &when;
             if let Some(c) = o.short {
                 *s += " -s ";
                 s.push(c);
@@ -405,26 +385,19 @@ fn fish(s: &mut String, words: &str, commands: &[&Command]) {
             quoted(s, &o.about());
             s.push('\n');
         }
-        match c.operands {
-            Values::Files => {
-                put(s, &["complete -c unixbench -n 'test (__unixbench_cmd) = ", c.name, "' -F\n"])
-            }
-            v => {
-                put(s, &["complete -c unixbench -n 'contains -- (__unixbench_cmd) ", c.name, "' -a "]);
-                quoted(s, &value_words(v));
-                s.push('\n');
-            }
-        }
+        *s += &when;
+        offer(s, c.operands, ["", " -F", " -a ", "", ""], true);
+        s.push('\n');
     }
     for c in COMMANDS.iter().filter_map(|c| c.strip_prefix("--")) {
-        put(s, &["complete -c unixbench -n 'test (__unixbench_cmd) = top' -l ", c]);
+        put(s, &["complete -c unixbench -n 'test (__unixbench_cmd) = run' -l ", c]);
         if c == "completions" {
             *s += " -x -a ";
             quoted(s, &SHELLS.join(" "));
         }
         *s += " -d command\n";
     }
-    *s += "complete -c unixbench -n 'test (__unixbench_cmd) = top' -a ";
+    *s += "complete -c unixbench -n 'test (__unixbench_cmd) = run' -a ";
     quoted(s, words);
     s.push('\n');
 }

@@ -97,24 +97,31 @@ pub enum Section {
 pub const RUN: Command = Command {
     name: "run",
     spec: |i| OPTIONS.get(i).filter(|o| o.section != Section::Ab).map(|o| &o.spec),
+    hidden: &[],
     operands: Values::Tests,
 };
 
 /// `unixbench ab`'s: a run's and the arms'.
 pub const AB: Command =
-    Command { name: "ab", spec: |i| OPTIONS.get(i).map(|o| &o.spec), operands: Values::Tests };
+    Command { name: "ab", spec: |i| OPTIONS.get(i).map(|o| &o.spec), hidden: &[], operands: Values::Tests };
 
 /// The value of an option that takes one (the table guarantees it).
 fn value(v: Option<OsString>) -> OsString {
     v.unwrap_or_default()
 }
 
+/// The value lists of `--format`, `--exec-image` and `--semantics`, from the tables that
+/// parse them.
+const FORMATS: &[&str] = &Format::NAMES;
+const IMAGES: &[&str] = &twin::exec_image::NAMES;
+const RELEASES: &[&str] = &SEMANTICS_NAMES;
+
 /// Every option of the driver, in the order of `run --help`.
 pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             short: Some('q'),
-            help: &["quiet: print only the final report (no banner, no progress)"],
+            help: "quiet: print only the final report (no banner, no progress)",
             brief: Some("quiet: only the report"),
             ..Spec::NONE
         },
@@ -127,7 +134,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             short: Some('v'),
-            help: &["verbose: also the test list, each command and its copies"],
+            help: "verbose: also the test list, each command and its copies",
             brief: Some("verbose: each command, the statistics"),
             ..Spec::NONE
         },
@@ -138,7 +145,7 @@ pub static OPTIONS: &[Opt] = &[
         },
     },
     Opt {
-        spec: Spec { short: Some('b'), help: &["brief: no CPU lines in the system block"], ..Spec::NONE },
+        spec: Spec { short: Some('b'), help: "brief: no CPU lines in the system block", ..Spec::NONE },
         section: Section::Run,
         apply: |o, _, _| {
             o.verbosity = Verbosity::Brief;
@@ -149,7 +156,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             short: Some('i'),
             takes: Takes::Value("N"),
-            help: &["N passes for long tests, max(1, (N+1)/3) for short ones"],
+            help: "N passes for long tests, max(1, (N+1)/3) for short ones",
             brief: Some("N passes for long tests, (N+1)/3 for short ones"),
             ..Spec::NONE
         },
@@ -164,7 +171,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             short: Some('c'),
             takes: Takes::Value("N"),
-            help: &["run with N parallel copies (repeat for several runs: -c 1 -c 4)"],
+            help: "run with N parallel copies (repeat for several runs: -c 1 -c 4)",
             brief: Some("one run with N parallel copies (repeat: -c 1 -c 4)"),
             ..Spec::NONE
         },
@@ -179,12 +186,10 @@ pub static OPTIONS: &[Opt] = &[
             short: Some('t'),
             long: Some("time"),
             takes: Takes::Value("SECONDS"),
-            help: &[
-                "a short run: every test runs SECONDS instead of its standard duration,",
-                "Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,",
-                "at least 0.1 s), and the settle between passes is a sync without the",
-                "3 s sleep (not comparable with standard runs; the report says so)",
-            ],
+            help: "a short run: every test runs SECONDS instead of its standard duration,\n\
+                   Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,\n\
+                   at least 0.1 s), and the settle between passes is a sync without the\n\
+                   3 s sleep (not comparable with standard runs; the report says so)",
             brief: Some("a short run: every test SECONDS, shorter settles (not standard)"),
             ..Spec::NONE
         },
@@ -199,14 +204,12 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("quick"),
             takes: Takes::Optional("SECONDS"),
-            help: &[
-                "a quick run: the same tests and copies, each pass shorter, each test",
-                "3 passes, then stopped when its score's 95% interval is within +-1%",
-                "or its share of the time budget is spent; the budget is just under a",
-                "tenth of the standard run's time, or SECONDS for the whole run (at",
-                "least what 3 passes of every test take: -n says); the report gives",
-                "every test's interval and the index's",
-            ],
+            help: "a quick run: the same tests and copies, each pass shorter, each test\n\
+                   3 passes, then stopped when its score's 95% interval is within +-1%\n\
+                   or its share of the time budget is spent; the budget is just under a\n\
+                   tenth of the standard run's time, or SECONDS for the whole run (at\n\
+                   least what 3 passes of every test take: -n says); the report gives\n\
+                   every test's interval and the index's",
             brief: Some("the same tests in about a tenth of the time, each with its interval"),
             ..Spec::NONE
         },
@@ -223,12 +226,10 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("remeasure"),
-            help: &[
-                "measure a pass again when it was disturbed (steal, other processes,",
-                "its copies stopped or throttled), at most 3 times per test; a quick",
-                "run always does; a standard run stays standard, and its report",
-                "says how many passes were measured again and why",
-            ],
+            help: "measure a pass again when it was disturbed (steal, other processes,\n\
+                   its copies stopped or throttled), at most 3 times per test; a quick\n\
+                   run always does; a standard run stays standard, and its report\n\
+                   says how many passes were measured again and why",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -240,10 +241,8 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("interleave"),
-            help: &[
-                "passes in rounds, one of every test per round in a shuffled order (a",
-                "quick run's default); the index's interval is the rounds' spread",
-            ],
+            help: "passes in rounds, one of every test per round in a shuffled order (a\n\
+                   quick run's default); the index's interval is the rounds' spread",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -255,7 +254,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("no-interleave"),
-            help: &["a quick run without rounds: each test's passes back to back"],
+            help: "a quick run without rounds: each test's passes back to back",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -268,7 +267,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("seed"),
             takes: Takes::Value("N"),
-            help: &["the seed of the rounds' orders, to repeat them; implies --interleave"],
+            help: "the seed of the rounds' orders, to repeat them; implies --interleave",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -282,10 +281,8 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("results"),
             takes: Takes::Value("DIR"),
             values: Values::Dirs,
-            help: &[
-                "results directory (default: $UB_RESULTDIR, else ./results; through a",
-                "link named Run, results/ beside it)",
-            ],
+            help: "results directory (default: $UB_RESULTDIR, else ./results; through a\n\
+                   link named Run, results/ beside it)",
             brief: Some("results directory (default ./results)"),
             ..Spec::NONE
         },
@@ -300,12 +297,10 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("tmpdir"),
             takes: Takes::Value("DIR"),
             values: Values::Dirs,
-            help: &[
-                "where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else",
-                "/tmp; it must exist: it is never created; through a link named Run,",
-                "tmp/ beside it, made as Run makes it); the run works in a private",
-                "subdirectory and removes it",
-            ],
+            help: "where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else\n\
+                   /tmp; it must exist: it is never created; through a link named Run,\n\
+                   tmp/ beside it, made as Run makes it); the run works in a private\n\
+                   subdirectory and removes it",
             brief: Some("where the file tests write (default $UB_TMPDIR, $TMPDIR, /tmp)"),
             ..Spec::NONE
         },
@@ -319,12 +314,10 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("format"),
             takes: Takes::Value("FORMAT"),
-            values: Values::Words(&Format::NAMES),
-            help: &[
-                "what the final print on stdout is: text (the report, default), html,",
-                "json, csv, tsv or md (the TSV's table in Markdown); progress then goes",
-                "to stderr",
-            ],
+            values: Values::Words(&FORMATS),
+            help: "what the final print on stdout is: text (the report, default), html,\n\
+                   json, csv, tsv or md (the TSV's table in Markdown); progress then goes\n\
+                   to stderr",
             brief: Some("the final print on stdout: text, html, json, csv, tsv or md"),
             ..Spec::NONE
         },
@@ -343,10 +336,8 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("json"),
             takes: Takes::Optional("FILE"),
             values: Values::Files,
-            help: &[
-                "also write the results JSON: beside the report, or FILE (as",
-                "UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise",
-            ],
+            help: "also write the results JSON: beside the report, or FILE (as\n\
+                   UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise",
             brief: Some("also write the results JSON (beside the report, or FILE)"),
             ..Spec::NONE
         },
@@ -363,7 +354,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("no-save"),
-            help: &["write no files (no results directory, no log)"],
+            help: "write no files (no results directory, no log)",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -376,10 +367,8 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             short: Some('n'),
             long: Some("dry-run"),
-            help: &[
-                "print the plan (tests, copies, passes, durations, settles) and its",
-                "estimated time, and run nothing (as JSON with --format json)",
-            ],
+            help: "print the plan (tests, copies, passes, durations, settles) and its\n\
+                   estimated time, and run nothing (as JSON with --format json)",
             brief: Some("print the plan and its estimated time; run nothing"),
             ..Spec::NONE
         },
@@ -393,14 +382,12 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("exec-image"),
             takes: Takes::Value("IMAGE"),
-            values: Values::Words(&twin::exec_image::NAMES),
-            help: &[
-                "the image Execl Throughput and Process Creation time: auto (default: the",
-                "dynamically linked twin of the C program where this host has its",
-                "loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,",
-                "or static (not comparable with the C suite's figures; Whetstone then",
-                "runs its baseline code, not the code for this CPU)",
-            ],
+            values: Values::Words(&IMAGES),
+            help: "the image Execl Throughput and Process Creation time: auto (default: the\n\
+                   dynamically linked twin of the C program where this host has its\n\
+                   loader, else this static binary), dynamic, dynamic-glibc, dynamic-musl,\n\
+                   or static (not comparable with the C suite's figures; Whetstone then\n\
+                   runs its baseline code, not the code for this CPU)",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -413,13 +400,11 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("semantics"),
             takes: Takes::Value("RELEASE"),
-            values: Values::Words(&SEMANTICS_NAMES),
-            help: &[
-                "whose semantics the tests follow where UnixBench's releases give different",
-                "figures: 6.0 (the default) or 5.1.3, that of most published scores (shared",
-                "fstime files, at most 16 copies of the system tests, ...); every output",
-                "names it, and the copies get it as UB_SEMANTICS",
-            ],
+            values: Values::Words(&RELEASES),
+            help: "whose semantics the tests follow where UnixBench's releases give different\n\
+                   figures: 6.0 (the default) or 5.1.3, that of most published scores (shared\n\
+                   fstime files, at most 16 copies of the system tests, ...); every output\n\
+                   names it, and the copies get it as UB_SEMANTICS",
             ..Spec::NONE
         },
         section: Section::Ours,
@@ -429,7 +414,7 @@ pub static OPTIONS: &[Opt] = &[
         },
     },
     Opt {
-        spec: Spec { short: Some('h'), long: Some("help"), help: &["this help"], ..Spec::NONE },
+        spec: Spec { short: Some('h'), long: Some("help"), help: "this help", ..Spec::NONE },
         section: Section::Ours,
         apply: |o, _, _| {
             o.asked = Some(Asked::Help);
@@ -437,7 +422,7 @@ pub static OPTIONS: &[Opt] = &[
         },
     },
     Opt {
-        spec: Spec { short: Some('V'), long: Some("version"), help: &["the version"], ..Spec::NONE },
+        spec: Spec { short: Some('V'), long: Some("version"), help: "the version", ..Spec::NONE },
         section: Section::Ours,
         apply: |o, _, _| {
             o.asked = Some(Asked::Version);
@@ -448,11 +433,9 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("a-wrap"),
             takes: Takes::Value("CMD"),
-            help: &[
-                "arm A's copies run under this command line (split as the shell splits",
-                "it, quotes kept, nothing expanded, no shell run): taskset -c 1, nice -n 5,",
-                "cgexec -g cpu:half, a script of yours that ends in exec \"$@\"",
-            ],
+            help: "arm A's copies run under this command line (split as the shell splits\n\
+                   it, quotes kept, nothing expanded, no shell run): taskset -c 1, nice -n 5,\n\
+                   cgexec -g cpu:half, a script of yours that ends in exec \"$@\"",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -462,7 +445,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("b-wrap"),
             takes: Takes::Value("CMD"),
-            help: &["as --a-wrap, for arm B"],
+            help: "as --a-wrap, for arm B",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -473,11 +456,9 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("a-bin"),
             takes: Takes::Value("PATH"),
             values: Values::Files,
-            help: &[
-                "arm A runs the kernels of another unixbench binary (an older build), or",
-                "the programs of a built C UnixBench directory (its pgms/, with the",
-                "command lines its Run gives each test)",
-            ],
+            help: "arm A runs the kernels of another unixbench binary (an older build), or\n\
+                   the programs of a built C UnixBench directory (its pgms/, with the\n\
+                   command lines its Run gives each test)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -488,7 +469,7 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("b-bin"),
             takes: Takes::Value("PATH"),
             values: Values::Files,
-            help: &["as --a-bin, for arm B"],
+            help: "as --a-bin, for arm B",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -499,7 +480,7 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("a-tmpdir"),
             takes: Takes::Value("DIR"),
             values: Values::Dirs,
-            help: &["where arm A's file tests write (default: --tmpdir's)"],
+            help: "where arm A's file tests write (default: --tmpdir's)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -510,7 +491,7 @@ pub static OPTIONS: &[Opt] = &[
             long: Some("b-tmpdir"),
             takes: Takes::Value("DIR"),
             values: Values::Dirs,
-            help: &["where arm B's file tests write (default: --tmpdir's)"],
+            help: "where arm B's file tests write (default: --tmpdir's)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -520,8 +501,8 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("a-semantics"),
             takes: Takes::Value("RELEASE"),
-            values: Values::Words(&SEMANTICS_NAMES),
-            help: &["arm A's semantics, 6.0 or 5.1.3 (default: --semantics's)"],
+            values: Values::Words(&RELEASES),
+            help: "arm A's semantics, 6.0 or 5.1.3 (default: --semantics's)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -531,8 +512,8 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("b-semantics"),
             takes: Takes::Value("RELEASE"),
-            values: Values::Words(&SEMANTICS_NAMES),
-            help: &["arm B's semantics, 6.0 or 5.1.3 (default: --semantics's)"],
+            values: Values::Words(&RELEASES),
+            help: "arm B's semantics, 6.0 or 5.1.3 (default: --semantics's)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -542,8 +523,8 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("a-exec-image"),
             takes: Takes::Value("IMAGE"),
-            values: Values::Words(&twin::exec_image::NAMES),
-            help: &["arm A's --exec-image"],
+            values: Values::Words(&IMAGES),
+            help: "arm A's --exec-image",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -553,8 +534,8 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("b-exec-image"),
             takes: Takes::Value("IMAGE"),
-            values: Values::Words(&twin::exec_image::NAMES),
-            help: &["arm B's --exec-image"],
+            values: Values::Words(&IMAGES),
+            help: "arm B's --exec-image",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -564,7 +545,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("a-name"),
             takes: Takes::Value("NAME"),
-            help: &["arm A's label (default: A, or what the arm changes)"],
+            help: "arm A's label (default: A, or what the arm changes)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -574,7 +555,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("b-name"),
             takes: Takes::Value("NAME"),
-            help: &["arm B's label (default: B, or what the arm changes)"],
+            help: "arm B's label (default: B, or what the arm changes)",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -584,10 +565,8 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             long: Some("precision"),
             takes: Takes::Value("PCT"),
-            help: &[
-                "the rounds stop once every test's ratio interval is within +-PCT%",
-                "(default 1), or the budget is spent",
-            ],
+            help: "the rounds stop once every test's ratio interval is within +-PCT%\n\
+                   (default 1), or the budget is spent",
             ..Spec::NONE
         },
         section: Section::Ab,
@@ -1265,7 +1244,7 @@ mod tests {
         for o in OPTIONS {
             let Values::Words(words) = o.values else { continue };
             let ab = o.section == Section::Ab;
-            for w in words {
+            for w in words.iter() {
                 let args = vec![OsString::from(o.name()), OsString::from(*w)];
                 parse_for(args, Environment::default(), ab)
                     .unwrap_or_else(|e| panic!("{} {w}: {e}", o.name()));
@@ -1284,8 +1263,9 @@ mod tests {
             let h = if o.section == Section::Ab { &ab } else { &run };
             assert!(ab.contains(&f), "{f}");
             assert_eq!(run.contains(&format!("  {f} ")), o.section != Section::Ab, "{f}");
-            assert!(h.lines().any(|l| l.trim_start().starts_with(&f) && l.contains(o.help[0])), "{f}");
-            assert!(o.help.iter().all(|l| h.contains(l)), "{f}");
+            let first = o.help.lines().next().unwrap();
+            assert!(h.lines().any(|l| l.trim_start().starts_with(&f) && l.contains(first)), "{f}");
+            assert!(o.help.lines().all(|l| h.contains(l)), "{f}");
             if let Some(b) = o.brief {
                 let f = o.brief_forms();
                 assert!(brief.lines().any(|l| l.trim_start().starts_with(&f) && l.ends_with(b)), "{f}");
@@ -1317,7 +1297,7 @@ mod tests {
     #[test]
     fn the_format_option_names_every_format() {
         let o = OPTIONS.iter().find(|o| o.long == Some("format")).unwrap();
-        let help = o.help.join(" ");
+        let help = o.help.replace('\n', " ");
         let e = run(&["--format", "svg"]).unwrap_err().to_string();
         for (name, _) in Format::ALL {
             assert!(help.contains(name) && o.brief.unwrap().contains(name), "{name}");

@@ -54,59 +54,59 @@ is the latency of memory itself.
 ";
 
 /// lmbench's options, declared once: parsing, the help's option lines, the suggestion for a
-/// misspelt one, the man page and the completions come from here. `--quick` and `--save` are
-/// the names `--short` and `--json` once had; `--hello` is lat_proc's program, no option of a
-/// user's.
+/// misspelt one, the man page and the completions come from here.
 static OPTIONS: &[Spec] = &[
     Spec {
         short: Some('s'),
         long: Some("short"),
-        hidden: &["quick"],
-        help: &[
-            "the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB",
-            "bandwidth buffers (a smoke test, and its table says so; the default takes",
-            "11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP",
-            "and AF_UNIX figures, as lmbench does)",
-        ],
+        help: "the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB\n\
+               bandwidth buffers (a smoke test, and its table says so; the default takes\n\
+               11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP\n\
+               and AF_UNIX figures, as lmbench does)",
         ..Spec::NONE
     },
     Spec {
         long: Some("only"),
         takes: Takes::Value("LIST"),
-        help: &[
-            "measure only these sections, or single figures by their JSON names,",
-            "comma-separated; the sections, and each figure's name, column and program:",
-        ],
+        help: "measure only these sections, or single figures by their JSON names,\n\
+               comma-separated; the sections, and each figure's name, column and program:",
         ..Spec::NONE
     },
     Spec {
         long: Some("json"),
         takes: Takes::Value("FILE"),
         values: Values::Files,
-        hidden: &["save"],
-        help: &["also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)"],
+        help: "also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)",
         ..Spec::NONE
     },
     Spec {
         long: Some("dir"),
         takes: Takes::Value("DIR"),
         values: Values::Dirs,
-        help: &["make scratch files under DIR (default: $TMPDIR, else /tmp)"],
+        help: "make scratch files under DIR (default: $TMPDIR, else /tmp)",
         ..Spec::NONE
     },
     Spec {
         long: Some("summary"),
         takes: Takes::Value("FILE"),
         values: Values::Files,
-        help: &["print one table with a row per saved results file: FILE and those after it"],
+        help: "print one table with a row per saved results file: FILE and those after it",
         ..Spec::NONE
     },
-    Spec { short: Some('h'), long: Some("help"), help: &["this help"], ..Spec::NONE },
-    Spec { hidden: &["hello"], ..Spec::NONE },
+    Spec { short: Some('h'), long: Some("help"), help: "this help", ..Spec::NONE },
+    // lat_proc's program: an entry of a hidden name alone.
+    Spec::NONE,
 ];
 
 /// lmbench's command line: its options, and the files after `--summary`.
-pub const COMMAND: Command = Command { name: "lmbench", spec: |i| OPTIONS.get(i), operands: Values::Files };
+pub const COMMAND: Command = Command {
+    name: "lmbench",
+    spec: |i| OPTIONS.get(i),
+    // The names `--short` and `--json` once had, and `--hello`: lat_proc's program, no option
+    // of a user's.
+    hidden: &[("quick", 0), ("save", 2), ("hello", 6)],
+    operands: Values::Files,
+};
 
 /// `lmbench --help`: the options from their table, `--only`'s followed by the sections and
 /// their figures from the figures table.
@@ -137,7 +137,7 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
     let mut summary = false;
     while let Some(arg) = options::next(&mut p, &COMMAND)? {
         let (name, v) = match arg {
-            Arg::Opt(i, v) => (OPTIONS[i].long.or(OPTIONS[i].hidden.first().copied()), v),
+            Arg::Opt(i, v) => (OPTIONS[i].long, v),
             Arg::Operand(v) if summary => {
                 o.summary.push(v.into());
                 continue;
@@ -157,8 +157,8 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
                 summary = true;
                 o.summary.push(v.into());
             }
-            Some("hello") => o.hello = true,
-            _ => {
+            None => o.hello = true,
+            Some(_) => {
                 crate::error::print(&help())?;
                 return Err(Error::Exit(0));
             }
