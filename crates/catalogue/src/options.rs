@@ -13,10 +13,11 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Takes {
     Nothing,
-    /// A value, `-c N`, `--results DIR` or `--results=DIR`.
-    Value(&'static str),
+    /// A value, `-c N`, `--results DIR` or `--results=DIR`. (Each name through a reference,
+    /// not its own fat pointer: eight bytes less in every option of every table.)
+    Value(&'static &'static str),
     /// An optional value, attached: `--quick` or `--quick=SECONDS`.
-    Optional(&'static str),
+    Optional(&'static &'static str),
 }
 
 /// What a shell's completion offers for an option's value or a command's operands.
@@ -226,12 +227,12 @@ mod tests {
         Spec { short: Some('s'), long: Some("short"), help: "short", ..Spec::NONE },
         Spec {
             long: Some("format"),
-            takes: Takes::Value("FORMAT"),
+            takes: Takes::Value(&"FORMAT"),
             values: Values::Words(&(&["text", "tsv"] as &[&str])),
             help: "what is printed: text (the default;\na table) or tsv; progress on stderr",
             ..Spec::NONE
         },
-        Spec { long: Some("json"), takes: Takes::Optional("FILE"), help: "also JSON", ..Spec::NONE },
+        Spec { long: Some("json"), takes: Takes::Optional(&"FILE"), help: "also JSON", ..Spec::NONE },
         Spec::NONE,
     ];
 

@@ -100,7 +100,7 @@ const FORMATS: &[&str] = &["text", "tsv", "json", "html", "md"];
 static OPTIONS: &[Spec] = &[
     Spec {
         long: Some("format"),
-        takes: Takes::Value("FORMAT"),
+        takes: Takes::Value(&"FORMAT"),
         values: Values::Words(&FORMATS),
         help: "what is printed: text (the default), tsv, json, html or md",
         ..Spec::NONE

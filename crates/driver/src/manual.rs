@@ -302,8 +302,8 @@ fn zsh_specs(s: &mut String, specs: &[&Spec]) {
         let about = o.about().replace('[', "\\[").replace(']', "\\]");
         let (metavar, optional) = match o.takes {
             Takes::Nothing => ("", false),
-            Takes::Value(v) => (v, false),
-            Takes::Optional(v) => (v, true),
+            Takes::Value(v) => (*v, false),
+            Takes::Optional(v) => (*v, true),
         };
         let mut action = String::new();
         offer(&mut action, o.values, ["_files -/", "_files", "(", ")", " "], false);

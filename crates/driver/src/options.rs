@@ -155,7 +155,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             short: Some('i'),
-            takes: Takes::Value("N"),
+            takes: Takes::Value(&"N"),
             help: "N passes for long tests, max(1, (N+1)/3) for short ones",
             brief: Some("N passes for long tests, (N+1)/3 for short ones"),
             ..Spec::NONE
@@ -170,7 +170,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             short: Some('c'),
-            takes: Takes::Value("N"),
+            takes: Takes::Value(&"N"),
             help: "run with N parallel copies (repeat for several runs: -c 1 -c 4)",
             brief: Some("one run with N parallel copies (repeat: -c 1 -c 4)"),
             ..Spec::NONE
@@ -185,7 +185,7 @@ pub static OPTIONS: &[Opt] = &[
         spec: Spec {
             short: Some('t'),
             long: Some("time"),
-            takes: Takes::Value("SECONDS"),
+            takes: Takes::Value(&"SECONDS"),
             help: "a short run: every test runs SECONDS instead of its standard duration,\n\
                    Whetstone too; fstime's settles and priming shrink with it (2 s at 30 s,\n\
                    at least 0.1 s), and the settle between passes is a sync without the\n\
@@ -203,7 +203,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("quick"),
-            takes: Takes::Optional("SECONDS"),
+            takes: Takes::Optional(&"SECONDS"),
             help: "a quick run: the same tests and copies, each pass shorter, each test\n\
                    3 passes, then stopped when its score's 95% interval is within +-1%\n\
                    or its share of the time budget is spent; the budget is just under a\n\
@@ -266,7 +266,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("seed"),
-            takes: Takes::Value("N"),
+            takes: Takes::Value(&"N"),
             help: "the seed of the rounds' orders, to repeat them; implies --interleave",
             ..Spec::NONE
         },
@@ -279,7 +279,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("results"),
-            takes: Takes::Value("DIR"),
+            takes: Takes::Value(&"DIR"),
             values: Values::Dirs,
             help: "results directory (default: $UB_RESULTDIR, else ./results; through a\n\
                    link named Run, results/ beside it)",
@@ -295,7 +295,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("tmpdir"),
-            takes: Takes::Value("DIR"),
+            takes: Takes::Value(&"DIR"),
             values: Values::Dirs,
             help: "where the file tests write (default: $UB_TMPDIR, else $TMPDIR, else\n\
                    /tmp; it must exist: it is never created; through a link named Run,\n\
@@ -313,7 +313,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("format"),
-            takes: Takes::Value("FORMAT"),
+            takes: Takes::Value(&"FORMAT"),
             values: Values::Words(&FORMATS),
             help: "what the final print on stdout is: text (the report, default), html,\n\
                    json, csv, tsv or md (the TSV's table in Markdown); progress then goes\n\
@@ -334,7 +334,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("json"),
-            takes: Takes::Optional("FILE"),
+            takes: Takes::Optional(&"FILE"),
             values: Values::Files,
             help: "also write the results JSON: beside the report, or FILE (as\n\
                    UB_OUTPUT_JSON=true does); results/ holds only what Run writes otherwise",
@@ -381,7 +381,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("exec-image"),
-            takes: Takes::Value("IMAGE"),
+            takes: Takes::Value(&"IMAGE"),
             values: Values::Words(&IMAGES),
             help: "the image Execl Throughput and Process Creation time: auto (default: the\n\
                    dynamically linked twin of the C program where this host has its\n\
@@ -399,7 +399,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("semantics"),
-            takes: Takes::Value("RELEASE"),
+            takes: Takes::Value(&"RELEASE"),
             values: Values::Words(&RELEASES),
             help: "whose semantics the tests follow where UnixBench's releases give different\n\
                    figures: 6.0 (the default) or 5.1.3, that of most published scores (shared\n\
@@ -432,7 +432,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("a-wrap"),
-            takes: Takes::Value("CMD"),
+            takes: Takes::Value(&"CMD"),
             help: "arm A's copies run under this command line (split as the shell splits\n\
                    it, quotes kept, nothing expanded, no shell run): taskset -c 1, nice -n 5,\n\
                    cgexec -g cpu:half, a script of yours that ends in exec \"$@\"",
@@ -444,7 +444,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("b-wrap"),
-            takes: Takes::Value("CMD"),
+            takes: Takes::Value(&"CMD"),
             help: "as --a-wrap, for arm B",
             ..Spec::NONE
         },
@@ -454,7 +454,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("a-bin"),
-            takes: Takes::Value("PATH"),
+            takes: Takes::Value(&"PATH"),
             values: Values::Files,
             help: "arm A runs the kernels of another unixbench binary (an older build), or\n\
                    the programs of a built C UnixBench directory (its pgms/, with the\n\
@@ -467,7 +467,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("b-bin"),
-            takes: Takes::Value("PATH"),
+            takes: Takes::Value(&"PATH"),
             values: Values::Files,
             help: "as --a-bin, for arm B",
             ..Spec::NONE
@@ -478,7 +478,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("a-tmpdir"),
-            takes: Takes::Value("DIR"),
+            takes: Takes::Value(&"DIR"),
             values: Values::Dirs,
             help: "where arm A's file tests write (default: --tmpdir's)",
             ..Spec::NONE
@@ -489,7 +489,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("b-tmpdir"),
-            takes: Takes::Value("DIR"),
+            takes: Takes::Value(&"DIR"),
             values: Values::Dirs,
             help: "where arm B's file tests write (default: --tmpdir's)",
             ..Spec::NONE
@@ -500,7 +500,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("a-semantics"),
-            takes: Takes::Value("RELEASE"),
+            takes: Takes::Value(&"RELEASE"),
             values: Values::Words(&RELEASES),
             help: "arm A's semantics, 6.0 or 5.1.3 (default: --semantics's)",
             ..Spec::NONE
@@ -511,7 +511,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("b-semantics"),
-            takes: Takes::Value("RELEASE"),
+            takes: Takes::Value(&"RELEASE"),
             values: Values::Words(&RELEASES),
             help: "arm B's semantics, 6.0 or 5.1.3 (default: --semantics's)",
             ..Spec::NONE
@@ -522,7 +522,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("a-exec-image"),
-            takes: Takes::Value("IMAGE"),
+            takes: Takes::Value(&"IMAGE"),
             values: Values::Words(&IMAGES),
             help: "arm A's --exec-image",
             ..Spec::NONE
@@ -533,7 +533,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("b-exec-image"),
-            takes: Takes::Value("IMAGE"),
+            takes: Takes::Value(&"IMAGE"),
             values: Values::Words(&IMAGES),
             help: "arm B's --exec-image",
             ..Spec::NONE
@@ -544,7 +544,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("a-name"),
-            takes: Takes::Value("NAME"),
+            takes: Takes::Value(&"NAME"),
             help: "arm A's label (default: A, or what the arm changes)",
             ..Spec::NONE
         },
@@ -554,7 +554,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("b-name"),
-            takes: Takes::Value("NAME"),
+            takes: Takes::Value(&"NAME"),
             help: "arm B's label (default: B, or what the arm changes)",
             ..Spec::NONE
         },
@@ -564,7 +564,7 @@ pub static OPTIONS: &[Opt] = &[
     Opt {
         spec: Spec {
             long: Some("precision"),
-            takes: Takes::Value("PCT"),
+            takes: Takes::Value(&"PCT"),
             help: "the rounds stop once every test's ratio interval is within +-PCT%\n\
                    (default 1), or the budget is spent",
             ..Spec::NONE

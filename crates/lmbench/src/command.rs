@@ -67,28 +67,28 @@ static OPTIONS: &[Spec] = &[
     },
     Spec {
         long: Some("only"),
-        takes: Takes::Value("LIST"),
+        takes: Takes::Value(&"LIST"),
         help: "measure only these sections, or single figures by their JSON names,\n\
                comma-separated; the sections, and each figure's name, column and program:",
         ..Spec::NONE
     },
     Spec {
         long: Some("json"),
-        takes: Takes::Value("FILE"),
+        takes: Takes::Value(&"FILE"),
         values: Values::Files,
         help: "also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)",
         ..Spec::NONE
     },
     Spec {
         long: Some("dir"),
-        takes: Takes::Value("DIR"),
+        takes: Takes::Value(&"DIR"),
         values: Values::Dirs,
         help: "make scratch files under DIR (default: $TMPDIR, else /tmp)",
         ..Spec::NONE
     },
     Spec {
         long: Some("summary"),
-        takes: Takes::Value("FILE"),
+        takes: Takes::Value(&"FILE"),
         values: Values::Files,
         help: "print one table with a row per saved results file: FILE and those after it",
         ..Spec::NONE
