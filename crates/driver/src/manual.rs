@@ -140,8 +140,8 @@ fn roff(m: &mut String, text: &str) {
 
 /// The completion script for `shell`, or None for a shell we do not write for. `programs` are
 /// the applets' names; `commands` every command's table, the run's first: what follows the
-/// first word completes as the command it names, and a line that names none as a run, with the
-/// first words besides.
+/// first word completes as the command it names; a line that names none, or `run`, as a run,
+/// whose completions also offer the commands and the other first words.
 #[inline(never)]
 pub fn completions(shell: &str, programs: &[&'static str], commands: &[&Command]) -> Option<String> {
     let mut words = first_words();
