@@ -108,8 +108,8 @@ fn route(mut argv: Vec<OsString>) -> (&'static str, Do) {
         Some("--list") => Do::Done(no_more(&argv).and_then(|()| cli::list(&names))),
         Some("--install") => Do::Done(install::install(&argv[1..], &names)),
         Some("--dropin") => Do::Done(install::dropin(&argv[1..], &names)),
-        Some("--man") => then(|| manual::man(cli::USAGE)),
-        Some("--completions") => Do::Done(cli::completions(&argv, &names)),
+        Some("--man") => then(|| manual::man(cli::USAGE, &COMMANDS[2..])),
+        Some("--completions") => Do::Done(cli::completions(&argv, &names, &COMMANDS)),
         Some("--version" | "-V" | "version") => then(base::version::full),
         Some("--help" | "-h" | "help") => Do::Print(cli::help_for(&argv)),
         Some("compare") => Do::Done(compare::main(argv.split_off(1))),
@@ -123,6 +123,11 @@ fn route(mut argv: Vec<OsString>) -> (&'static str, Do) {
     };
     ("unixbench", what)
 }
+
+/// Every command's option table, the run's first (the man page and the completions are made of
+/// them; the driver, below compare, sees only its own).
+const COMMANDS: [&base::options::Command; 4] =
+    [&driver::options::RUN, &driver::options::AB, &compare::COMMAND, &lmbench::COMMAND];
 
 fn applet(a: &'static applets::Applet, argv: Vec<OsString>, hint: bool) -> Do {
     // lmbench and Run document their own options; the kernels take the C programs' only.

@@ -299,9 +299,10 @@ fn bad_input_is_one_line_naming_the_file() {
         (&["b.json"], "b.json: holds only a 1-copy run"),
         (&["c2-only.txt"], "c2-only.txt: holds no 1-copy run to scale from (copies: 2)"),
         (&["missing.json", "a.json"], "missing.json: cannot read: No such file or directory"),
-        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv, json, html, md"),
+        (&["--format", "xml", "a.json"], "invalid --format 'xml': expected text, tsv, json, html or md"),
         (&[], "no files given"),
-        (&["--bogus", "a.json"], "invalid option '--bogus'"),
+        (&["--bogus", "a.json"], "unknown option '--bogus'"),
+        (&["--pol", "a.json"], "unknown option '--pol' (did you mean --pool?)"),
     ];
     assert_refused(cases);
 }

@@ -2,7 +2,7 @@
 //! option table; `--format md` as Markdown tables; short error lines; `--install`'s hints.
 
 use crate::common::*;
-use driver::options::OPTIONS;
+use base::options::Command as Table;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,13 +12,16 @@ fn printed(args: &[&str]) -> String {
     stdout(&o)
 }
 
-/// Every option word of the table (`-t`, `--time`).
+/// Every command's table, the run's and ab's in one.
+const TABLES: [&Table; 3] = [&driver::options::AB, &compare::COMMAND, &lmbench::COMMAND];
+
+/// Every option word of every command's table (`-t`, `--time`).
 fn option_words() -> Vec<String> {
-    OPTIONS.iter().flat_map(|o| o.words()).collect()
+    TABLES.iter().flat_map(|t| t.specs()).flat_map(|o| o.words()).collect()
 }
 
 #[test]
-fn the_man_page_and_completions_name_every_option_of_the_table() {
+fn the_man_page_and_completions_name_every_option_of_the_tables() {
     let man = printed(&["--man"]);
     let (bash, zsh, fish) = (
         printed(&["--completions", "bash"]),
@@ -131,6 +134,127 @@ fn parses(shell: &str, flag: &str, script: &str) {
     std::fs::write(&f, script).unwrap();
     let o = Command::new(shell).arg(flag).arg(&f).output().unwrap();
     assert!(o.status.success() && o.stderr.is_empty(), "{shell} {flag}: {}", stderr(&o));
+}
+
+/// What bash's completion offers for the last of `words` (the word being completed), through
+/// the script's own function, as bash calls it on a TAB.
+fn bash_offers(script: &Path, words: &[&str]) -> Vec<String> {
+    let call = format!(
+        "source '{}'; COMP_WORDS=(unixbench{}); COMP_CWORD={}; _unixbench; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        words.iter().map(|w| format!(" '{w}'")).collect::<String>(),
+        words.len()
+    );
+    let o = Command::new("bash").arg("-c").arg(&call).current_dir(script.parent().unwrap()).output().unwrap();
+    assert!(o.status.success(), "{call}: {}", stderr(&o));
+    stdout(&o).lines().map(String::from).collect()
+}
+
+/// What fish's completion offers for the line, by `complete -C`, without descriptions.
+fn fish_offers(script: &Path, line: &str) -> Vec<String> {
+    let call = format!("source '{}'; complete -C 'unixbench {line}'", script.display());
+    let o = Command::new("fish").arg("-c").arg(&call).current_dir(script.parent().unwrap()).output().unwrap();
+    assert!(o.status.success(), "{call}: {}", stderr(&o));
+    stdout(&o).lines().map(|l| l.split('\t').next().unwrap().to_string()).collect()
+}
+
+/// Whether this binary is a graphics build: it has the graphics programs.
+fn graphics_build() -> bool {
+    printed(&["--list"]).lines().any(|l| l == "ubgears")
+}
+
+/// The completions of each shell, per subcommand: after `compare`, compare's options and not a
+/// run's; enumerated values from their tables (compare's --format without csv, --semantics its
+/// releases and no file); a graphics test only from a graphics build; no hidden alias.
+#[test]
+fn completions_know_each_subcommand_and_its_values() {
+    let s = Scratch::new("compl-sub");
+    let (bash, fish) = (s.path().join("bash"), s.path().join("fish"));
+    std::fs::write(&bash, printed(&["--completions", "bash"])).unwrap();
+    std::fs::write(&fish, printed(&["--completions", "fish"])).unwrap();
+    std::fs::write(s.path().join("results.json"), "{}").unwrap();
+    let graphics = graphics_build();
+    for shell in ["bash", "fish"] {
+        if !which(shell) {
+            skip(&format!("{shell} completions"), &format!("no {shell} on PATH (make test installs it)"));
+            continue;
+        }
+        let offers = |line: &str| {
+            let words: Vec<&str> = line.split(' ').collect();
+            let got = if shell == "bash" { bash_offers(&bash, &words) } else { fish_offers(&fish, line) };
+            got.into_iter().collect::<std::collections::BTreeSet<String>>()
+        };
+        let set =
+            |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<std::collections::BTreeSet<String>>();
+        let compare = offers("compare --");
+        assert_eq!(compare, set(&["--format", "--hosts", "--pool", "--help"]), "{shell}");
+        assert_eq!(offers("--semantics "), set(&["6.0", "5.1.3"]), "{shell}");
+        assert_eq!(offers("ab --a-semantics "), set(&["6.0", "5.1.3"]), "{shell}");
+        assert_eq!(offers("compare --format "), set(&["text", "tsv", "json", "html", "md"]), "{shell}");
+        assert_eq!(offers("--format "), set(&["text", "html", "json", "csv", "tsv", "md"]), "{shell}");
+        assert_eq!(offers("--exec-image dynamic-"), set(&["dynamic-glibc", "dynamic-musl"]), "{shell}");
+        assert_eq!(offers("--completions "), set(&["bash", "zsh", "fish"]), "{shell}");
+        let lmbench = offers("lmbench --");
+        assert_eq!(lmbench, set(&["--short", "--only", "--json", "--dir", "--summary", "--help"]), "{shell}");
+        assert!(offers("lmbench --s").iter().all(|w| w != "--save"), "{shell}: a hidden alias offered");
+        // ab's options after ab, with a run's; a run's only.
+        let ab = offers("ab --");
+        assert!(ab.contains("--b-wrap") && ab.contains("--quick"), "{shell}: {ab:?}");
+        assert!(!offers("run --").contains("--b-wrap"), "{shell}");
+        assert!(offers("compare res").contains("results.json"), "{shell}");
+        // The tests of this build, and no other.
+        let tests = offers("run ");
+        assert!(tests.contains("dhry2reg") && tests.contains("index"), "{shell}: {tests:?}");
+        for g in ["2d-rects", "ubgears", "graphics", "gindex"] {
+            assert_eq!(tests.contains(g), graphics, "{shell}: {g} (a graphics build: {graphics})");
+        }
+    }
+}
+
+/// zsh's completion: the script run with `_arguments` standing in as a function that prints
+/// the specs it is given, for a line's words, as zsh's completion system would run it.
+#[test]
+fn zsh_completions_hand_each_subcommand_its_own_specs() {
+    if !which("zsh") {
+        return skip("zsh completions", "no zsh on PATH (make test installs it)");
+    }
+    let s = Scratch::new("compl-zsh");
+    let script = s.path().join("_unixbench");
+    std::fs::write(&script, printed(&["--completions", "zsh"])).unwrap();
+    let specs = |line: &[&str]| -> String {
+        let call = format!(
+            "_arguments() {{ print -rl -- \"$@\" }}; words=(unixbench {}); CURRENT=${{#words}}; source '{}'",
+            line.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
+            script.display()
+        );
+        let o = Command::new("zsh").arg("-fc").arg(&call).output().unwrap();
+        assert!(o.status.success(), "{call}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let compare = specs(&["compare", "--"]);
+    assert!(compare
+        .lines()
+        .any(|l| l.starts_with("*--format[") && l.ends_with(":FORMAT:(text tsv json html md)")));
+    assert!(compare.contains("*--pool[") && compare.contains("*:file:_files"), "{compare}");
+    assert!(!compare.contains("--quick") && !compare.contains("csv"), "{compare}");
+    let run = specs(&["--semantics", ""]);
+    assert!(
+        run.lines().any(|l| l.starts_with("*--semantics[") && l.ends_with(":RELEASE:(6.0 5.1.3)")),
+        "{run}"
+    );
+    assert!(run.contains("--completions[command]:shell:(bash zsh fish)"), "{run}");
+    let lmbench = specs(&["lmbench", "-"]);
+    assert!(lmbench.contains("*--short[") && !lmbench.contains("--quick") && !lmbench.contains("--save"));
+    assert!(!lmbench.contains("--hello") && !lmbench.contains("--results"), "{lmbench}");
+    let ab = specs(&["ab", "--"]);
+    assert!(ab.contains("*--b-wrap[") && ab.contains("*--results[") && !ab.contains("--list["), "{ab}");
+    assert_eq!(specs(&["run", ""]).contains("ubgears"), graphics_build());
+    // Descriptions are whole: none ends inside parentheses or on a comma.
+    for l in specs(&[""]).lines().filter(|l| l.starts_with(['*', '-']) && l.contains('[')) {
+        let about = &l[l.find('[').unwrap() + 1..l.rfind(']').unwrap()];
+        assert_eq!(about.matches('(').count(), about.matches(')').count(), "{l}");
+        assert!(!about.ends_with(','), "{l}");
+    }
 }
 
 #[test]

@@ -423,9 +423,11 @@ const CRATES: &[Crate] = &[
             &["model", "baselines", "selfexe", "suggest"],
             // The catalogue: tests and groups (with their categories and baselines).
             &["suite"],
-            // The error type and formatting, then argument parsing (through both).
+            // The error type and formatting, then argument parsing (through both), then the
+            // option model (through it and `suggest`).
             &["error", "fmt"],
             &["args"],
+            &["options"],
         ],
     },
     // The measuring layer, which re-exports catalogue's modules under their own names.

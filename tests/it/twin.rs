@@ -121,7 +121,7 @@ fn a_bad_exec_image_is_refused_before_anything_is_created() {
     let o = run(ub(["--exec-image", "fast", "execl"]).current_dir(dir.path()));
     assert_usage_error(
         &o,
-        "invalid --exec-image 'fast': expected auto, dynamic, dynamic-glibc, dynamic-musl, static",
+        "invalid --exec-image 'fast': expected auto, dynamic, dynamic-glibc, dynamic-musl or static",
     );
     let o = run(ub(["-t", "1", "execl"]).current_dir(dir.path()).env("UB_EXEC_IMAGE", "fast"));
     assert_usage_error(&o, "UB_EXEC_IMAGE='fast': not one of");

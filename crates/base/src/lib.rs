@@ -8,7 +8,7 @@
 //! Built at opt-level 3: the kernels' timed loops call `sys` and `timing`. What they do not call
 //! is `catalogue`'s, built for size (Cargo.toml).
 
-pub use catalogue::{args, baselines, model, selfexe, suggest, suite, version};
+pub use catalogue::{args, baselines, model, options, selfexe, suggest, suite, version};
 /// The error type, and writing to the console (which waits on `sys`'s descriptors).
 pub mod error;
 /// Formatting, and local time (the C library's, through `sys`).

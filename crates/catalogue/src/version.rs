@@ -27,16 +27,18 @@ pub enum Semantics {
 /// The variable the applets read and the driver sets for its copies (`--semantics`), so that
 /// UnixBench's own Perl `Run` can drive the applets with either.
 pub const SEMANTICS_VAR: &str = "UB_SEMANTICS";
-/// The values it takes, for help and error messages.
-pub const SEMANTICS_CHOICES: &str = "6.0, 5.1.3";
+/// The releases by the names `--semantics` and `UB_SEMANTICS` take (`6.0.0` and empty are
+/// 6.0's too, offered by no list).
+pub const SEMANTICS: [(&str, Semantics); 2] = [("6.0", Semantics::V6), ("5.1.3", Semantics::V513)];
+/// Their names, for help, errors and completions.
+pub const SEMANTICS_NAMES: [&str; 2] = [SEMANTICS[0].0, SEMANTICS[1].0];
 
 impl Semantics {
     /// A value of `--semantics` or `UB_SEMANTICS` (empty: the default).
     pub fn parse(v: &str) -> Option<Semantics> {
         match v {
-            "" | "6.0" | "6.0.0" => Some(Semantics::V6),
-            "5.1.3" => Some(Semantics::V513),
-            _ => None,
+            "" | "6.0.0" => Some(Semantics::V6),
+            _ => SEMANTICS.iter().find(|(n, _)| *n == v).map(|&(_, s)| s),
         }
     }
 
@@ -44,7 +46,7 @@ impl Semantics {
     pub fn from_env() -> Result<Semantics, String> {
         let v = std::env::var_os(SEMANTICS_VAR).unwrap_or_default();
         v.to_str().and_then(Semantics::parse).ok_or_else(|| {
-            format!("{SEMANTICS_VAR}='{}': not one of {SEMANTICS_CHOICES}", v.to_string_lossy())
+            format!("{SEMANTICS_VAR}='{}': not one of {}", v.to_string_lossy(), SEMANTICS_NAMES.join(", "))
         })
     }
 

@@ -25,12 +25,13 @@ mod source;
 mod table;
 
 use crate::error::{Error, Result};
+use base::options::{self, Arg, Command, Spec, Takes, Values};
 use report::markdown::Readers;
 use report::Format;
 use std::ffi::OsString;
 use std::io::Write as _;
 
-const HELP: &str = "\
+const HELP_USAGE: &str = "\
 Usage: unixbench compare [--format text|tsv|json|html|md] [--hosts | --pool] FILE [FILE ...]
 
 Examples:
@@ -38,6 +39,10 @@ Examples:
   unixbench compare --pool a.json b.json c.json  # three runs of one host, pooled
   unixbench compare --hosts fleet/*.json         # a fleet: a row per host
 
+Options:
+";
+
+const HELP: &str = "
 Lines up the runs of results files by copy count and prints one table per copy count: each
 test's score per file, the ratio to the first file in percent, and a mark (*) where a difference
 is shown: the 95% interval of the ratio (the two runs' standard errors combined, Welch's test on
@@ -89,20 +94,43 @@ with = + - or @ gets a ' before it. A figure too long for its column is written 
 notation (1.00e-300, 2e-299%), one beyond what a double holds as >1e308%.
 ";
 
-/// The formats compare prints, of the run's (`report::Format`): every one but CSV. Parsing
-/// and its error come from here.
-const FORMATS: [Format; 5] = [Format::Text, Format::Tsv, Format::Json, Format::Html, Format::Markdown];
+/// The formats compare prints, of the run's (`report::Format`): every one but CSV.
+const FORMATS: &[&str] = &["text", "tsv", "json", "html", "md"];
+
+/// compare's options, declared once: parsing, the help's option lines, the suggestion for a
+/// misspelt one, the man page and the completions come from here.
+static OPTIONS: &[Spec] = &[
+    Spec {
+        long: Some("format"),
+        takes: Takes::Value(&"FORMAT"),
+        values: Values::Words(&FORMATS),
+        help: "what is printed: text (the default), tsv, json, html or md",
+        ..Spec::NONE
+    },
+    Spec { long: Some("hosts"), help: "a fleet's results, one file per host: a row each", ..Spec::NONE },
+    Spec { long: Some("pool"), help: "several runs of one host, judged together", ..Spec::NONE },
+    Spec { short: Some('h'), long: Some("help"), help: "this help", ..Spec::NONE },
+];
+
+/// compare's command line: its options, and files.
+pub const COMMAND: Command =
+    Command { name: "compare", spec: |i| OPTIONS.get(i), hidden: &[], operands: Values::Files };
+
+/// `compare --help`: the usage and examples, the options from their table, then the prose.
+fn help() -> String {
+    let mut h = HELP_USAGE.to_string();
+    for o in OPTIONS {
+        options::help_lines(&mut h, o, 17);
+    }
+    h + HELP
+}
 
 fn parse_format(v: &str) -> Result<Format> {
-    Format::named(v).filter(|f| FORMATS.contains(f)).ok_or_else(|| {
-        let names: Vec<&str> = FORMATS
-            .iter()
-            .filter_map(|f| Format::ALL.iter().find(|(_, g)| g == f).map(|(n, _)| *n))
-            .collect();
+    Format::named(v).filter(|_| FORMATS.contains(&v)).ok_or_else(|| {
         Error::usage(format!(
             "compare: invalid --format '{}': expected {}",
             crate::args::escaped(v),
-            names.join(", ")
+            options::one_of(FORMATS)
         ))
     })
 }
@@ -159,7 +187,7 @@ fn read_source(f: &OsString) -> Result<source::Source> {
 /// `args` excludes the word `compare`.
 pub fn main(args: Vec<OsString>) -> Result {
     let Some(args) = parse_args(args)? else {
-        return crate::error::print(HELP);
+        return crate::error::print(&help());
     };
     let sources = load_all(&args.files)?;
     let out = if args.pool {
@@ -211,20 +239,19 @@ fn say_repeats(files: &[OsString], hosts: bool) {
 
 /// The options and files, or None when help was asked for.
 fn parse_args(args: Vec<OsString>) -> Result<Option<Args>> {
-    use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
     let mut a = Args { format: Format::Text, hosts: false, pool: false, files: Vec::new() };
-    while let Some(arg) = p.next().map_err(|e| Error::usage(format!("compare: {e}")))? {
+    let said = |e: Error| Error::usage(format!("compare: {}", e.message().unwrap_or_default()));
+    while let Some(arg) = options::next(&mut p, &COMMAND).map_err(said)? {
         match arg {
-            Long("format") => {
-                let v = p.value().map_err(|e| Error::usage(format!("compare: {e}")))?;
-                a.format = parse_format(&v.to_string_lossy())?;
-            }
-            Long("hosts") => a.hosts = true,
-            Long("pool") => a.pool = true,
-            Short('h') | Long("help") => return Ok(None),
-            Value(v) => a.files.push(v),
-            other => return Err(Error::usage(format!("compare: {}", other.unexpected()))),
+            Arg::Opt(i, v) => match OPTIONS[i].long {
+                Some("format") => a.format = parse_format(&v.unwrap_or_default().to_string_lossy())?,
+                Some("hosts") => a.hosts = true,
+                Some("pool") => a.pool = true,
+                _ => return Ok(None),
+            },
+            Arg::Operand(v) => a.files.push(v),
+            Arg::Unknown(w) => return Err(said(options::unknown(&w, &COMMAND))),
         }
     }
     if a.files.is_empty() {

@@ -93,10 +93,14 @@ pub fn no_more(argv: &[OsString]) -> error::Result {
     }
 }
 
-/// `--completions SHELL`: the script for one shell.
-pub fn completions(argv: &[OsString], programs: &[&'static str]) -> error::Result {
+/// `--completions SHELL`: the script for one shell, for every command of `commands`.
+pub fn completions(
+    argv: &[OsString],
+    programs: &[&'static str],
+    commands: &[&base::options::Command],
+) -> error::Result {
     let shell = argv.get(1).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    match manual::completions(&shell, programs) {
+    match manual::completions(&shell, programs, commands) {
         Some(script) => no_more(&argv[1..]).and_then(|()| error::print(&script)),
         None => Err(Error::usage(format!(
             "--completions needs a shell: {} (got '{}')",

@@ -1,14 +1,16 @@
 //! `unixbench --man` and `unixbench --completions bash|zsh|fish`: the manual page unixbench(1)
-//! and the shells' completions, generated from the option table ([`OPTIONS`]), the environment
+//! and the shells' completions, generated from every command's option table (the driver's
+//! [`OPTIONS`], and compare's and lmbench's, which dispatch hands in), the environment
 //! table, the catalogue's tests and groups, the program names and the commands of dispatch, so
 //! that none of them can disagree with `--help`. `make install` installs their output; a user
 //! with the binary alone prints them. Here rather than beside dispatch: this crate is built for
 //! size, and this is text.
 
 use crate::options::{
-    test_and_group_names, Opt, Section, Takes, Values, AB_HEAD, ENVIRONMENT, HELP_HEAD, HELP_TAIL, OPTIONS,
+    test_and_group_names, Section, Spec, Takes, Values, AB_HEAD, ENVIRONMENT, HELP_HEAD, HELP_TAIL, OPTIONS,
 };
 use crate::suite;
+use base::options::Command;
 
 /// The words `unixbench` takes first besides options, tests, groups and programs (`dispatch`).
 pub const COMMANDS: &[&str] = &[
@@ -39,7 +41,7 @@ fn put(o: &mut String, parts: &[&str]) {
 /// The manual page, in roff's `man` macros; `usage` is the top-level help's list of commands.
 // Never inlined into dispatch, which is built for speed: this is text, built for size.
 #[inline(never)]
-pub fn man(usage: &str) -> String {
+pub fn man(usage: &str, others: &[&Command]) -> String {
     let mut m = String::new();
     let n = base::version::NUMBER;
     put(&mut m, &[".TH UNIXBENCH 1 \"\" \"unixbench ", n, "\" \"User Commands\"\n.nh\n.ad l\n"]);
@@ -68,11 +70,13 @@ pub fn man(usage: &str) -> String {
             roff(&mut m, AB_HEAD);
         }
         for o in OPTIONS.iter().filter(|o| o.section == section) {
-            m += ".TP\n";
-            man_forms(&mut m, o);
-            for l in o.help {
-                roff(&mut m, l);
-            }
+            man_entry(&mut m, o);
+        }
+    }
+    for c in others {
+        put(&mut m, &[".SH \"", &c.name.to_ascii_uppercase(), "'S OPTIONS\"\n"]);
+        for o in c.specs().into_iter().filter(|o| o.short.is_some() || o.long.is_some()) {
+            man_entry(&mut m, o);
         }
     }
     let mut tagged = |title: &str, rows: &mut dyn Iterator<Item = (&str, &str)>| {
@@ -100,8 +104,10 @@ fn usage_of(line: &str) -> Option<(&str, &str)> {
     Some(line.split_once("  ").map_or((line, ""), |(usage, about)| (usage, about.trim_start())))
 }
 
-/// An option's forms in the man page's fonts: `\fB\-t\fR, \fB\-\-time\fR \fISECONDS\fR`.
-fn man_forms(m: &mut String, o: &Opt) {
+/// An option's entry: its forms in the man page's fonts (`\fB\-t\fR, \fB\-\-time\fR
+/// \fISECONDS\fR`), then its help.
+fn man_entry(m: &mut String, o: &Spec) {
+    *m += ".TP\n";
     for (i, w) in o.words().iter().enumerate() {
         put(m, &[if i > 0 { ", \\fB" } else { "\\fB" }, &w.replace('-', "\\-"), "\\fR"]);
     }
@@ -111,6 +117,7 @@ fn man_forms(m: &mut String, o: &Opt) {
         Takes::Optional(v) => put(m, &["[=\\fI", v, "\\fR]"]),
     }
     m.push('\n');
+    roff(m, o.help);
 }
 
 /// Appends text made safe for roff: backslashes and minus signs escaped, no line read as a
@@ -131,10 +138,12 @@ fn roff(m: &mut String, text: &str) {
     }
 }
 
-/// The completion script for `shell`, or None for a shell we do not write for; `programs` are
-/// the applets' names.
+/// The completion script for `shell`, or None for a shell we do not write for. `programs` are
+/// the applets' names; `commands` every command's table, the run's first: what follows the
+/// first word completes as the command it names; a line that names none, or `run`, as a run,
+/// whose completions also offer the commands and the other first words.
 #[inline(never)]
-pub fn completions(shell: &str, programs: &[&'static str]) -> Option<String> {
+pub fn completions(shell: &str, programs: &[&'static str], commands: &[&Command]) -> Option<String> {
     let mut words = first_words();
     for p in programs {
         if !words.contains(p) {
@@ -144,23 +153,34 @@ pub fn completions(shell: &str, programs: &[&'static str]) -> Option<String> {
     let words = words.join(" ");
     let mut s = String::new();
     match shell {
-        "bash" => bash(&mut s, &words),
-        "zsh" => zsh(&mut s, &words),
-        "fish" => fish(&mut s, &words),
+        "bash" => bash(&mut s, &words, commands),
+        "zsh" => zsh(&mut s, &words, commands),
+        "fish" => fish(&mut s, &words, commands),
         _ => return None,
     }
     Some(s)
 }
 
 /// The words `unixbench` takes first that are neither options nor programs: the commands, then
-/// every test and group.
+/// every test and group this binary runs.
 pub fn first_words() -> Vec<&'static str> {
     let mut words: Vec<&str> = Vec::new();
     for c in COMMANDS.iter().filter(|c| !c.starts_with('-')) {
         words.push(c);
     }
-    words.extend(test_and_group_names());
+    words.extend(runnable_tests());
     words
+}
+
+/// The tests and groups this binary can run: a graphics test, or a group made of them, only in
+/// a graphics build.
+pub fn runnable_tests() -> Vec<&'static str> {
+    let graphics = |t: &str| suite::test(t).is_some_and(|t| matches!(t.kind, suite::Kind::Graphics { .. }));
+    let mut names = test_and_group_names();
+    if !cfg!(feature = "graphics") {
+        names.retain(|n| *n == "all" || !suite::expand(n).unwrap_or_default().iter().any(|t| graphics(t)));
+    }
+    names
 }
 
 /// Appends a shell's single-quoted word.
@@ -175,57 +195,86 @@ fn quoted(s: &mut String, w: &str) {
     s.push('\'');
 }
 
-/// The one line a completion shows for an option.
-fn summary(o: &Opt) -> &'static str {
-    o.brief.unwrap_or(o.help[0])
+/// The words a shell offers for `values`, space-separated: a list's, or the tests'.
+fn value_words(values: Values) -> String {
+    match values {
+        Values::Words(w) => w.join(" "),
+        Values::Tests => runnable_tests().join(" "),
+        _ => String::new(),
+    }
 }
 
-/// Appends what a shell offers for `o`'s value, in that shell's words: for a directory, for a
-/// file, for one of the words the table names (between `before` and `after`, in single quotes
-/// when `quote`), for anything else.
-fn offer(s: &mut String, o: &Opt, [dirs, files, before, after, other]: [&str; 5], quote: bool) {
-    match o.values() {
+/// Appends what a shell offers for `values`, in that shell's words: for a directory, for a
+/// file, for words (between `before` and `after`, in single quotes when `quote`), for anything
+/// else.
+fn offer(s: &mut String, values: Values, [dirs, files, before, after, other]: [&str; 5], quote: bool) {
+    match values {
         Values::Dirs => *s += dirs,
         Values::Files => *s += files,
-        Values::Words(w) => {
+        Values::Words(_) | Values::Tests => {
             *s += before;
+            let w = value_words(values);
             if quote {
-                quoted(s, &w.join(" "));
+                quoted(s, &w);
             } else {
-                *s += &w.join(" ");
+                *s += &w;
             }
             *s += after;
         }
-        _ => *s += other,
+        Values::Any => *s += other,
     }
 }
 
-fn bash(s: &mut String, words: &str) {
-    *s += BASH_HEAD;
-    let shells = SHELLS.join(" ");
-    let cases = OPTIONS.iter().filter(|o| matches!(o.takes, Takes::Value(_)));
-    for o in cases {
-        put(s, &["        ", &o.words().join("|"), ") "]);
-        let reply = |c| ["COMPREPLY=($(compgen ", c, " -- \"$cur\"))"].concat();
-        let [dirs, files] = [reply("-d"), reply("-f")];
-        offer(s, o, [&dirs, &files, "COMPREPLY=($(compgen -W ", " -- \"$cur\"))", ":"], true);
-        *s += "; return ;;\n";
-    }
-    *s += "        --completions) ";
-    compgen(s, &shells);
-    *s += "; return ;;\n";
-    *s += BASH_MIDDLE;
-    for o in OPTIONS {
-        for w in o.words() {
-            put(s, &[&w, " "]);
+/// Each option word of `specs` (`-t --time ...`), space-separated.
+fn option_words(specs: &[&Spec]) -> String {
+    let mut w = String::new();
+    for o in specs {
+        for x in o.words() {
+            put(&mut w, &[&x, " "]);
         }
     }
-    for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
-        put(s, &[c, " "]);
-    }
-    *s += words;
-    *s += BASH_TAIL;
+    w
 }
+
+fn bash(s: &mut String, words: &str, commands: &[&Command]) {
+    *s += BASH_HEAD;
+    let mut body = String::new();
+    for (i, c) in commands.iter().enumerate() {
+        let specs = c.specs();
+        put(s, &[if i == 0 { "" } else { "|" }, c.name]);
+        put(&mut body, &["    ", c.name, ")\n        case $prev in\n"]);
+        for o in specs.iter().filter(|o| matches!(o.takes, Takes::Value(_))) {
+            put(&mut body, &["            ", &o.words().join("|"), ") "]);
+            let offers = [BASH_DIRS, BASH_FILES, "COMPREPLY=($(compgen -W ", " -- \"$cur\"))", ":"];
+            offer(&mut body, o.values, offers, true);
+            body += "; return ;;\n";
+        }
+        let mut w = option_words(&specs);
+        // The run's: also the commands, and the words that may come first.
+        if i == 0 {
+            body += "            --completions) ";
+            compgen(&mut body, &SHELLS.join(" "));
+            put(&mut body, &["; return ;;\n            --install|--dropin) ", BASH_DIRS, "; return ;;\n"]);
+            for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
+                put(&mut w, &[c, " "]);
+            }
+            w += words;
+        } else {
+            w += &value_words(c.operands);
+        }
+        body += "        esac\n        local w=";
+        quoted(&mut body, &w);
+        if c.operands == Values::Files {
+            put(&mut body, &["\n        [[ $cur == -* ]] || { ", BASH_FILES, "; return; }"]);
+        }
+        body += "\n        COMPREPLY=($(compgen -W \"$w\" -- \"$cur\")) ;;\n";
+    }
+    put(s, &[BASH_WHICH, &body, BASH_TAIL]);
+}
+
+/// What bash offers for a directory, and for a file.
+const BASH_DIRS: &str = "COMPREPLY=($(compgen -d -- \"$cur\"))";
+const BASH_FILES: &str = "COMPREPLY=($(compgen -f -- \"$cur\"))";
 
 /// `COMPREPLY=($(compgen -W 'WORDS' -- "$cur"))`.
 fn compgen(s: &mut String, words: &str) {
@@ -234,34 +283,33 @@ fn compgen(s: &mut String, words: &str) {
     *s += " -- \"$cur\"))";
 }
 
-/// The bash script around the option table's cases, then around the words.
+/// The bash script around the commands' cases: the command is the first word where it names
+/// one, else a run (or the first word itself).
 const BASH_HEAD: &str = r#"# bash completion for unixbench (unixbench --completions bash)
 _unixbench() {
-    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    case $prev in
-"#;
-const BASH_MIDDLE: &str = r#"        --install|--dropin) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    esac
-    if [[ $COMP_CWORD -gt 1 && ${COMP_WORDS[1]} == compare ]]; then
-        COMPREPLY=($(compgen -f -- "$cur")); return
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=run
+    if [[ $COMP_CWORD -gt 1 ]]; then
+        case ${COMP_WORDS[1]} in "#;
+const BASH_WHICH: &str = r#") cmd=${COMP_WORDS[1]} ;; esac
     fi
-    COMPREPLY=($(compgen -W '"#;
-const BASH_TAIL: &str = r#"' -- "$cur"))
+    case $cmd in
+"#;
+const BASH_TAIL: &str = r#"    esac
 }
 complete -o default -F _unixbench unixbench
 "#;
 
-fn zsh(s: &mut String, words: &str) {
-    *s += "#compdef unixbench\n# zsh completion for unixbench (unixbench --completions zsh)\n_arguments -s \\\n";
-    for o in OPTIONS {
-        let about = summary(o).replace('[', "\\[").replace(']', "\\]");
+/// Appends a zsh `_arguments` spec for each option of `specs`.
+fn zsh_specs(s: &mut String, specs: &[&Spec]) {
+    for o in specs {
+        let about = o.about().replace('[', "\\[").replace(']', "\\]");
         let (metavar, optional) = match o.takes {
             Takes::Nothing => ("", false),
-            Takes::Value(v) => (v, false),
-            Takes::Optional(v) => (v, true),
+            Takes::Value(v) => (*v, false),
+            Takes::Optional(v) => (*v, true),
         };
         let mut action = String::new();
-        offer(&mut action, o, ["_files -/", "_files", "(", ")", " "], false);
+        offer(&mut action, o.values, ["_files -/", "_files", "(", ")", " "], false);
         for w in o.words() {
             let mut spec = String::new();
             put(
@@ -271,51 +319,88 @@ fn zsh(s: &mut String, words: &str) {
             if !metavar.is_empty() {
                 put(&mut spec, &[":", metavar, ":", &action]);
             }
-            *s += "  ";
+            *s += " \\\n    ";
             quoted(s, &spec);
-            *s += " \\\n";
         }
     }
-    for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
-        let shells =
-            if *c == "--completions" { [":shell:(", &SHELLS.join(" "), ")"].concat() } else { String::new() };
-        *s += "  ";
-        quoted(s, &[c, "[command]", &shells].concat());
-        *s += " \\\n";
-    }
-    *s += "  ";
-    quoted(s, &["*:command, test, group or program:(", words, ")"].concat());
-    s.push('\n');
 }
 
-fn fish(s: &mut String, words: &str) {
-    *s += "# fish completion for unixbench (unixbench --completions fish)\ncomplete -c unixbench -f\n";
-    for o in OPTIONS {
-        *s += "complete -c unixbench";
-        if let Some(c) = o.short {
-            *s += " -s ";
-            s.push(c);
+fn zsh(s: &mut String, words: &str, commands: &[&Command]) {
+    *s += "#compdef unixbench\n# zsh completion for unixbench (unixbench --completions zsh)\n\
+           local cmd=run\nif (( CURRENT > 2 )); then\n  case $words[2] in\n  ";
+    let mut body = String::new();
+    for (i, c) in commands.iter().enumerate() {
+        put(s, &[if i == 0 { "" } else { "|" }, c.name]);
+        put(&mut body, &[c.name, ")\n  _arguments -s"]);
+        zsh_specs(&mut body, &c.specs());
+        body += " \\\n    ";
+        // The run's: also the commands, and the words that may come first.
+        if i == 0 {
+            for c in COMMANDS.iter().filter(|c| c.starts_with('-')) {
+                let shells = if *c == "--completions" {
+                    [":shell:(", &SHELLS.join(" "), ")"].concat()
+                } else {
+                    String::new()
+                };
+                quoted(&mut body, &[c, "[command]", &shells].concat());
+                body += " \\\n    ";
+            }
+            quoted(&mut body, &["*:command, test, group or program:(", words, ")"].concat());
+        } else if c.operands == Values::Files {
+            body += "'*:file:_files'";
+        } else {
+            quoted(&mut body, &["*:test or group:(", &value_words(c.operands), ")"].concat());
         }
-        if let Some(l) = o.long {
-            put(s, &[" -l ", l]);
+        body += " ;;\n";
+    }
+    put(
+        s,
+        &[") cmd=$words[2]; shift words; (( CURRENT-- )) ;;\n  esac\nfi\ncase $cmd in\n", &body, "esac\n"],
+    );
+}
+
+fn fish(s: &mut String, words: &str, commands: &[&Command]) {
+    *s += "# fish completion for unixbench (unixbench --completions fish)\n\
+           function __unixbench_cmd\n    set -l w (commandline -opc)\n    \
+           if set -q w[2]; and contains -- $w[2]";
+    for c in commands {
+        put(s, &[" ", c.name]);
+    }
+    *s += "\n        echo $w[2]\n    else\n        echo run\n    end\nend\ncomplete -c unixbench -f\n";
+    for c in commands {
+        // Its lines apply after its name, the run's also where no command was named.
+        let when = ["complete -c unixbench -n 'test (__unixbench_cmd) = ", c.name, "'"].concat();
+        for o in c.specs().into_iter().filter(|o| o.short.is_some() || o.long.is_some()) {
+            *s += &when;
+            if let Some(c) = o.short {
+                *s += " -s ";
+                s.push(c);
+            }
+            if let Some(l) = o.long {
+                put(s, &[" -l ", l]);
+            }
+            // An optional value is attached (`--quick=300`): a separate word is an operand.
+            if matches!(o.takes, Takes::Value(_)) {
+                let options = [" -x -a '(__fish_complete_directories)'", " -r -F", " -x -a ", "", " -x"];
+                offer(s, o.values, options, true);
+            }
+            *s += " -d ";
+            quoted(s, &o.about());
+            s.push('\n');
         }
-        // An optional value is attached (`--quick=300`): a separate word is a test.
-        if matches!(o.takes, Takes::Value(_)) {
-            offer(s, o, [" -x -a '(__fish_complete_directories)'", " -r -F", " -x -a ", "", " -x"], true);
-        }
-        *s += " -d ";
-        quoted(s, summary(o));
+        *s += &when;
+        offer(s, c.operands, ["", " -F", " -a ", "", ""], true);
         s.push('\n');
     }
     for c in COMMANDS.iter().filter_map(|c| c.strip_prefix("--")) {
-        put(s, &["complete -c unixbench -l ", c]);
+        put(s, &["complete -c unixbench -n 'test (__unixbench_cmd) = run' -l ", c]);
         if c == "completions" {
             *s += " -x -a ";
             quoted(s, &SHELLS.join(" "));
         }
         *s += " -d command\n";
     }
-    *s += "complete -c unixbench -a ";
+    *s += "complete -c unixbench -n 'test (__unixbench_cmd) = run' -a ";
     quoted(s, words);
-    *s += "\ncomplete -c unixbench -n '__fish_seen_subcommand_from compare' -F\n";
+    s.push('\n');
 }

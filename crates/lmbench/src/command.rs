@@ -21,6 +21,7 @@ use crate::results::{from_json, to_json};
 use crate::sys;
 use crate::table;
 use crate::table::HostResults;
+use base::options::{self, Arg, Command, Spec, Takes, Values};
 use harness::{Harness, INTERRUPTED, MEDIUM, SHORT};
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -39,21 +40,10 @@ Examples:
   unixbench lmbench --json a.json             # the whole table, kept as JSON too
   unixbench lmbench --summary a.json b.json   # saved runs side by side, a row each
 
-  -s, --short     the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB
-                  bandwidth buffers (a smoke test, and its table says so; the default takes
-                  11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP
-                  and AF_UNIX figures, as lmbench does)
-  --only LIST     measure only these sections, or single figures by their JSON names,
-                  comma-separated. The sections, and each figure's name, column and program:
 ";
 
-// Not `"\` then a line break: that would eat the first line's indent.
-const OPTIONS: &str =
-    "  --json FILE     also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)
-  --dir DIR       make scratch files under DIR (default: $TMPDIR, else /tmp)
-  --summary FILE...
-                  print one table with a row per saved results file
-
+/// The help after the options.
+const ABOUT: &str = "
 Figures are those of lmbench 3's table: latencies in microseconds, bandwidths in MB/s
 (10^6 bytes), memory latencies in nanoseconds. Memory latency is measured with a 128-byte
 stride at half the L1 and half the L2 size the system reports and at twice the largest
@@ -63,14 +53,73 @@ from a sweep of sizes. \"Main mem\" walks that buffer in order, which a prefetch
 is the latency of memory itself.
 ";
 
-/// The option words, for the suggestion that answers a misspelt one.
-const WORDS: &[&str] = &["-s", "--short", "--only", "--json", "--dir", "--summary", "-h", "--help"];
+/// lmbench's options, declared once: parsing, the help's option lines, the suggestion for a
+/// misspelt one, the man page and the completions come from here.
+static OPTIONS: &[Spec] = &[
+    Spec {
+        short: Some('s'),
+        long: Some("short"),
+        help: "the shortest mode: 3 samples of 5 ms intervals per figure, 8 MiB\n\
+               bandwidth buffers (a smoke test, and its table says so; the default takes\n\
+               11 samples of 100 ms intervals, and of 1 s or 2 s for the pipe, UDP, TCP\n\
+               and AF_UNIX figures, as lmbench does)",
+        ..Spec::NONE
+    },
+    Spec {
+        long: Some("only"),
+        takes: Takes::Value(&"LIST"),
+        help: "measure only these sections, or single figures by their JSON names,\n\
+               comma-separated; the sections, and each figure's name, column and program:",
+        ..Spec::NONE
+    },
+    Spec {
+        long: Some("json"),
+        takes: Takes::Value(&"FILE"),
+        values: Values::Files,
+        help: "also write the figures to FILE (JSON, schema \"unixbench-lmbench\" 1)",
+        ..Spec::NONE
+    },
+    Spec {
+        long: Some("dir"),
+        takes: Takes::Value(&"DIR"),
+        values: Values::Dirs,
+        help: "make scratch files under DIR (default: $TMPDIR, else /tmp)",
+        ..Spec::NONE
+    },
+    Spec {
+        long: Some("summary"),
+        takes: Takes::Value(&"FILE"),
+        values: Values::Files,
+        help: "print one table with a row per saved results file: FILE and those after it",
+        ..Spec::NONE
+    },
+    Spec { short: Some('h'), long: Some("help"), help: "this help", ..Spec::NONE },
+    // lat_proc's program: an entry of a hidden name alone.
+    Spec::NONE,
+];
 
-/// `lmbench --help`: the sections and their figures come from the figures table.
+/// lmbench's command line: its options, and the files after `--summary`.
+pub const COMMAND: Command = Command {
+    name: "lmbench",
+    spec: |i| OPTIONS.get(i),
+    // The names `--short` and `--json` once had, and `--hello`: lat_proc's program, no option
+    // of a user's.
+    hidden: &[("quick", 0), ("save", 2), ("hello", 6)],
+    operands: Values::Files,
+};
+
+/// `lmbench --help`: the options from their table, `--only`'s followed by the sections and
+/// their figures from the figures table.
 fn help() -> String {
-    format!("{USAGE}{}{OPTIONS}", figures::help())
+    let mut h = USAGE.to_string();
+    for o in OPTIONS {
+        options::help_lines(&mut h, o, 16);
+        if o.long == Some("only") {
+            h += &figures::help();
+        }
+    }
+    h + ABOUT
 }
-
 #[derive(Debug, Default)]
 struct Opts {
     short: bool,
@@ -83,38 +132,36 @@ struct Opts {
 
 /// Parses the full argv (argv[0] included, as lexopt expects).
 fn parse(args: Vec<OsString>) -> Result<Opts> {
-    use lexopt::prelude::*;
     let mut o = Opts::default();
     let mut p = lexopt::Parser::from_iter(args);
     let mut summary = false;
-    while let Some(arg) = p.next()? {
-        match arg {
-            Short('s') | Long("short") | Long("quick") => o.short = true,
-            Long("only") => {
-                let v = p.value()?.string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
-                let mut list = Vec::new();
-                for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                    // Every section has figures: a name is known if a figure or its section has it.
-                    if !figures::FIGURES.iter().any(|f| f.key == s || f.section.name() == s) {
-                        return Err(unknown_section(s));
-                    }
-                    list.push(s.to_string());
-                }
-                if list.is_empty() {
-                    return Err(Error::usage("--only: no section named"));
-                }
-                o.only = Some(list);
+    while let Some(arg) = options::next(&mut p, &COMMAND)? {
+        let (name, v) = match arg {
+            Arg::Opt(i, v) => (OPTIONS[i].long, v),
+            Arg::Operand(v) if summary => {
+                o.summary.push(v.into());
+                continue;
             }
-            Long("json") | Long("save") => o.json = Some(p.value()?.into()),
-            Long("dir") => o.dir = Some(p.value()?.into()),
-            Long("summary") => summary = true,
-            Long("hello") => o.hello = true,
-            Value(v) if summary => o.summary.push(v.into()),
-            Long("help") | Short('h') => {
+            Arg::Operand(v) => {
+                return Err(Error::usage(format!("unexpected argument {}", base::args::quoted(&v))))
+            }
+            Arg::Unknown(w) => return Err(options::unknown(&w, &COMMAND)),
+        };
+        let v = v.unwrap_or_default();
+        match name {
+            Some("short") => o.short = true,
+            Some("only") => o.only = Some(only(v)?),
+            Some("json") => o.json = Some(v.into()),
+            Some("dir") => o.dir = Some(v.into()),
+            Some("summary") => {
+                summary = true;
+                o.summary.push(v.into());
+            }
+            None => o.hello = true,
+            Some(_) => {
                 crate::error::print(&help())?;
                 return Err(Error::Exit(0));
             }
-            _ => return Err(unknown_option(arg)),
         }
     }
     if summary && o.summary.is_empty() {
@@ -126,6 +173,23 @@ fn parse(args: Vec<OsString>) -> Result<Opts> {
     Ok(o)
 }
 
+/// `--only`'s list: each a section or a figure.
+fn only(v: OsString) -> Result<Vec<String>> {
+    let v = v.into_string().map_err(|_| Error::usage("--only: not valid UTF-8"))?;
+    let mut list = Vec::new();
+    for s in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        // Every section has figures: a name is known if a figure or its section has it.
+        if !figures::FIGURES.iter().any(|f| f.key == s || f.section.name() == s) {
+            return Err(unknown_section(s));
+        }
+        list.push(s.to_string());
+    }
+    if list.is_empty() {
+        return Err(Error::usage("--only: no section named"));
+    }
+    Ok(list)
+}
+
 /// A word of `--only` that names no section or figure: the closest names, on one short line
 /// (the list is behind `--help`).
 fn unknown_section(s: &str) -> Error {
@@ -135,25 +199,10 @@ fn unknown_section(s: &str) -> Error {
         names.push(f.key);
         names.push(f.section.name());
     }
-    unknown("--only name", s, names)
-}
-
-/// An option lmbench does not take, with the closest it does.
-fn unknown_option(arg: lexopt::Arg) -> Error {
-    let word = match &arg {
-        lexopt::Arg::Short(c) => format!("-{c}"),
-        lexopt::Arg::Long(l) => format!("--{l}"),
-        lexopt::Arg::Value(_) => return arg.unexpected().into(),
-    };
-    unknown("option", &word, WORDS.to_vec())
-}
-
-/// `word`, which names no `what`, with the closest of `names`.
-fn unknown(what: &str, word: &str, names: Vec<&str>) -> Error {
     Error::usage(format!(
-        "unknown {what} '{}'{}; see lmbench --help",
-        base::args::escaped(word),
-        base::suggest::did_you_mean(&base::suggest::closest(word, names))
+        "unknown --only name '{}'{}; see lmbench --help",
+        base::args::escaped(s),
+        base::suggest::did_you_mean(&base::suggest::closest(s, names))
     ))
 }
 
@@ -682,6 +731,27 @@ mod tests {
         assert_eq!(parse(os(&["--summary"])).unwrap_err().exit_code(), 2);
         assert_eq!(parse(os(&["--summary", "a", "b"])).unwrap().summary.len(), 2);
         assert_eq!(parse(os(&["extra"])).unwrap_err().exit_code(), 2);
+    }
+
+    /// `--quick` and `--save`, the names `--short` and `--json` once had, still parse; neither
+    /// help nor the table's visible names offer them.
+    #[test]
+    fn old_names_parse_and_are_not_offered() {
+        let o = parse(os(&["--quick", "--save", "x.json"])).unwrap();
+        assert!(o.short);
+        assert_eq!(o.json, Some(PathBuf::from("x.json")));
+        assert!(parse(os(&["--hello"])).unwrap().hello);
+        let h = help();
+        for old in ["--quick", "--save", "--hello"] {
+            assert!(!h.contains(old), "{old}");
+            assert!(COMMAND.specs().iter().all(|s| !s.words().iter().any(|w| w == old)), "{old}");
+        }
+        assert!(
+            h.contains("\n  -s, --short     the shortest mode")
+                && h.contains("\n  --json FILE     also write")
+        );
+        let e = parse(os(&["--sav"])).unwrap_err().to_string();
+        assert!(e.starts_with("unknown option '--sav'") && !e.contains("--save"), "{e}");
     }
 
     #[test]

@@ -16,4 +16,4 @@ pub mod figures;
 pub mod results;
 pub mod table;
 
-pub use command::main;
+pub use command::{main, COMMAND};

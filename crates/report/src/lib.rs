@@ -55,8 +55,8 @@ impl Format {
         ("md", Format::Markdown),
     ];
 
-    /// The names of [`Format::ALL`] as the error of a bad `--format` lists them.
-    pub const CHOICES: &'static str = "text, html, json, csv, tsv or md";
+    /// The names of [`Format::ALL`], in its order: what a run's `--format` offers.
+    pub const NAMES: [&'static str; 6] = base::options::names(&Self::ALL);
 
     /// By name, as `--format` takes it.
     pub fn named(name: &str) -> Option<Format> {
@@ -129,9 +129,7 @@ mod tests {
 
     #[test]
     fn the_choices_name_every_format_once() {
-        let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
-        let (last, first) = names.split_last().unwrap();
-        assert_eq!(Format::CHOICES, format!("{} or {last}", first.join(", ")));
+        assert_eq!(Format::NAMES, ["text", "html", "json", "csv", "tsv", "md"]);
         for (n, f) in Format::ALL {
             assert_eq!(Format::named(n), Some(f));
             assert_eq!(Format::ALL.iter().filter(|(_, g)| *g == f).count(), 1, "{n}");

@@ -49,18 +49,23 @@ pub enum Request {
 
 /// The variable the applets read and the driver sets for its copies.
 pub const VAR: &str = "UB_EXEC_IMAGE";
-/// The values it takes, for help and error messages.
-pub const CHOICES: &str = "auto, dynamic, dynamic-glibc, dynamic-musl, static";
+/// The requests by the names it takes (empty is `auto` too, offered by no list).
+pub const REQUESTS: [(&str, Request); 5] = [
+    ("auto", Request::Auto),
+    ("dynamic", Request::Dynamic(None)),
+    ("dynamic-glibc", Request::Dynamic(Some("glibc"))),
+    ("dynamic-musl", Request::Dynamic(Some("musl"))),
+    ("static", Request::Static),
+];
+
+/// Their names, for help, errors and completions.
+pub const NAMES: [&str; 5] = base::options::names(&REQUESTS);
 
 pub fn parse_request(v: &str) -> Option<Request> {
-    Some(match v {
-        "" | "auto" => Request::Auto,
-        "dynamic" => Request::Dynamic(None),
-        "dynamic-glibc" => Request::Dynamic(Some("glibc")),
-        "dynamic-musl" => Request::Dynamic(Some("musl")),
-        "static" => Request::Static,
-        _ => return None,
-    })
+    match v {
+        "" => Some(Request::Auto),
+        _ => REQUESTS.iter().find(|(n, _)| *n == v).map(|&(_, r)| r),
+    }
 }
 
 /// The request in the environment, or a message naming the bad value.
@@ -68,7 +73,7 @@ pub fn request() -> Result<Request, String> {
     let v = std::env::var_os(VAR).unwrap_or_default();
     v.to_str()
         .and_then(parse_request)
-        .ok_or_else(|| format!("{VAR}='{}': not one of {CHOICES}", v.to_string_lossy()))
+        .ok_or_else(|| format!("{VAR}='{}': not one of {}", v.to_string_lossy(), NAMES.join(", ")))
 }
 
 /// The twins of `program` that `req` allows and whose loader this host has, the family of the
@@ -121,7 +126,7 @@ mod tests {
         assert_eq!(parse_request("dynamic-musl"), Some(Request::Dynamic(Some("musl"))));
         assert_eq!(parse_request("static"), Some(Request::Static));
         assert_eq!(parse_request("Static"), None);
-        for c in CHOICES.split(", ") {
+        for c in NAMES {
             assert!(parse_request(c).is_some(), "{c}");
         }
     }
