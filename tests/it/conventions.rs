@@ -197,6 +197,7 @@ fn completions_know_each_subcommand_and_its_values() {
         let lmbench = offers("lmbench --");
         assert_eq!(lmbench, set(&["--short", "--only", "--json", "--dir", "--summary", "--help"]), "{shell}");
         assert!(offers("lmbench --s").iter().all(|w| w != "--save"), "{shell}: a hidden alias offered");
+        assert_eq!(offers("lmbench --only "), set(&["proc", "ctx", "lat", "fs", "bw", "mem"]), "{shell}");
         // ab's options after ab, with a run's; a run's only.
         let ab = offers("ab --");
         assert!(ab.contains("--b-wrap") && ab.contains("--quick"), "{shell}: {ab:?}");

@@ -68,6 +68,8 @@ static OPTIONS: &[Spec] = &[
     Spec {
         long: Some("only"),
         takes: Takes::Value(&"LIST"),
+        // The sections; a figure's own name is taken too, but a shell offers the six.
+        values: Values::Words(&figures::Section::NAMES),
         help: "measure only these sections, or single figures by their JSON names,\n\
                comma-separated; the sections, and each figure's name, column and program:",
         ..Spec::NONE

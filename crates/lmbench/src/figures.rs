@@ -20,15 +20,11 @@ impl Section {
     pub const ALL: [Section; 6] =
         [Section::Proc, Section::Ctx, Section::Lat, Section::Fs, Section::Bw, Section::Mem];
 
+    /// Each section's name, in [`Section::ALL`]'s order: what `--only` takes and a shell offers.
+    pub const NAMES: &'static [&'static str] = &["proc", "ctx", "lat", "fs", "bw", "mem"];
+
     pub fn name(self) -> &'static str {
-        match self {
-            Section::Proc => "proc",
-            Section::Ctx => "ctx",
-            Section::Lat => "lat",
-            Section::Fs => "fs",
-            Section::Bw => "bw",
-            Section::Mem => "mem",
-        }
+        Section::NAMES[self as usize]
     }
 
     /// What the section's columns are, for the help.
