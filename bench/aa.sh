@@ -1,6 +1,6 @@
 #!/bin/sh
 # A/A test of compare's marks: on one host, quick runs with rounds and quick runs without
-# (`--no-interleave`), alternating, then every pair of runs within each series through
+# (`--no-rounds`), alternating, then every pair of runs within each series through
 # `unixbench compare`. Identical runs should seldom be marked different (`*`), and a run's
 # index interval should hold the series' median.
 #
@@ -50,7 +50,7 @@ one() {
     series=$1 i=$2
     shift 2
     flag=
-    [ "$series" = flat ] && flag=--no-interleave
+    [ "$series" = flat ] && flag=--no-rounds
     settle aa.sh "$series $i" >&2
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086 # flag is one word or none
@@ -83,7 +83,7 @@ done
 json() { ls "$work/$1-$2"/*.json; }
 
 for series in rounds flat; do
-    echo "== $series: $n runs, -c $copies $quick$([ "$series" = flat ] && echo ' --no-interleave')"
+    echo "== $series: $n runs, -c $copies $quick$([ "$series" = flat ] && echo ' --no-rounds')"
     # Every pair through compare: the second file's rows, test and overlap (yes/no).
     : > "$work/$series.pairs"
     a=1

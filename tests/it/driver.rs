@@ -452,12 +452,12 @@ fn sigint_stops_cleanly_and_keeps_finished_results() {
 
 #[test]
 fn a_stop_during_rounds_keeps_every_pass_finished_in_every_file() {
-    // A run in rounds (--interleave, and a quick run's) stopped by INT, TERM or HUP once its
+    // A run in rounds (--rounds, and a quick run's) stopped by INT, TERM or HUP once its
     // first round is done: each test keeps the passes it finished, scored, in every file.
     let runs: [(&[&str], &str, i32); 3] = [
-        (&["--interleave", "-t", "1", "-i", "6"], "-INT", 130),
+        (&["--rounds", "-t", "1", "-i", "6"], "-INT", 130),
         (&["--quick"], "-TERM", 143),
-        (&["--interleave", "-t", "1", "-i", "6"], "-HUP", 129),
+        (&["--rounds", "-t", "1", "-i", "6"], "-HUP", 129),
     ];
     for (kind, sig, code) in runs {
         let s = Scratch::new("drv-stop-rounds");

@@ -282,7 +282,7 @@ fn a_quick_run_measures_again_what_a_hog_disturbed_and_nothing_when_alone() {
 fn a_test_disturbed_past_its_share_is_measured_again_after_the_others() {
     // syscall's first visit has about 9 s of the 30: the hog outlasts it. Back to back: in
     // rounds (a quick run's default) a later round replaces a disturbed pass instead.
-    let args = ["--quick=30", "--no-interleave", "-c", "1", "syscall", "pipe"];
+    let args = ["--quick=30", "--no-rounds", "-c", "1", "syscall", "pipe"];
     let hog = timed_hog("12");
     let s = Scratch::new("noise-hog-again");
     let (json, _, report, _) = short_run(&s, &args, Some("0"));

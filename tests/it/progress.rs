@@ -125,7 +125,7 @@ fn on_an_80_column_terminal_the_live_line_never_wraps_nor_leaves_fragments() {
     let s = Scratch::new("progress-80");
     for both in [true, false] {
         // Back to back, whose live line (with its place and pass numbers) is the longest.
-        let mut c = ub(["--quick=8", "--no-interleave", "-c", "1", "--no-save", "--tmpdir"]);
+        let mut c = ub(["--quick=8", "--no-rounds", "-c", "1", "--no-save", "--tmpdir"]);
         c.arg(s.path()).args(["dhry2reg", "syscall"]).current_dir(s.path());
         let (tty, code) = on_a_terminal(c, both);
         assert_eq!(code, Some(0), "{tty}");

@@ -172,7 +172,7 @@ fn a_quick_run_counts_its_passes_alike_everywhere() {
     let s = Scratch::new("quick-passes");
     let results = s.path().join("results");
     // Back to back, where a test's passes and its second visit follow each other.
-    let args = ["--quick=16", "--no-interleave", "-c", "1", "syscall", "pipe"];
+    let args = ["--quick=16", "--no-rounds", "-c", "1", "syscall", "pipe"];
     let plan = stdout(&run(ub(["-n"]).args(args)));
     let mut c = ub(args);
     c.args(["--json", "--results"]).arg(&results).arg("--tmpdir").arg(s.path()).current_dir(s.path());

@@ -40,9 +40,8 @@ fn numbers(json: &str, key: &str) -> Vec<f64> {
 }
 
 #[test]
-fn an_interleaved_run_records_its_order_and_its_seed_replays_it() {
-    let args =
-        ["-t", "1", "-i", "3", "-c", "1", "--interleave", "--seed", "5", "syscall", "pipe", "dhry2reg"];
+fn a_run_in_rounds_records_its_order_and_its_seed_replays_it() {
+    let args = ["-t", "1", "-i", "3", "-c", "1", "--rounds", "--seed", "5", "syscall", "pipe", "dhry2reg"];
     let (a, b) = (Scratch::new("rounds-a"), Scratch::new("rounds-b"));
     let (out, json, log) = rounds_run(&a, &args);
     let order = round_lines(&log);
@@ -86,7 +85,7 @@ fn a_standard_run_keeps_its_order_and_says_its_intervals_cannot_see_the_wander()
     assert!(json.contains("\"round\": null"), "{json}");
     assert!(!out.contains("** Rounds"), "{out}");
     let o = run(&mut ub(["--seed", "1", "--no-interleave", "pipe"]));
-    assert_usage_error(&o, "--seed and --no-interleave exclude each other");
+    assert_usage_error(&o, "--seed and --no-rounds exclude each other");
 }
 
 /// A results JSON with rounds, one copy, two tests: scores `scale` x fixed ones, every

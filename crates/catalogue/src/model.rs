@@ -553,7 +553,7 @@ pub struct Settings {
     /// Whether a disturbed pass was measured again (`--remeasure`, and every quick run).
     pub remeasure: bool,
     /// The seed of the rounds' shuffled orders, in a run with rounds (every quick run, and a
-    /// standard one with `--interleave`); None in one without.
+    /// standard one with `--rounds`); None in one without.
     pub seed: Option<u64>,
     pub verbosity: Verbosity,
     pub tmpdir: String,

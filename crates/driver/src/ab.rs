@@ -182,8 +182,8 @@ fn check_labels(o: &Options) -> Result<()> {
 fn refuse_run_only(o: &Options) -> Result<()> {
     let why = if o.duration.is_some() {
         Some("-t: ab's passes are a quick run's; --quick=SECONDS sets its budget")
-    } else if o.interleave.is_some() {
-        Some("--interleave and --no-interleave: ab always runs in rounds")
+    } else if o.rounds.is_some() {
+        Some("--rounds and --no-rounds: ab always runs in rounds")
     } else if o.remeasure {
         Some("--remeasure: ab always measures a disturbed pair again")
     } else if o.results.is_some() || !o.save {

@@ -23,7 +23,7 @@ pub struct Plan {
     pub secs: f64,
     /// The standard time of the plan's tests, which a quick run's budget is shared out by.
     pub standard: f64,
-    /// Whether the passes run in rounds (`--interleave`, `--seed`; a quick run's default).
+    /// Whether the passes run in rounds (`--rounds`, `--seed`; a quick run's default).
     pub rounds: bool,
 }
 
@@ -46,7 +46,7 @@ impl Plan {
             Some(secs) => Policy::Short { secs, iterations: o.iterations },
             None => Policy::Standard { iterations: o.iterations },
         };
-        let rounds = o.interleave.unwrap_or(o.quick.is_some() || o.seed.is_some());
+        let rounds = o.rounds.unwrap_or(o.quick.is_some() || o.seed.is_some());
         let mut plan = Plan { tests, copies, policy, semantics, secs: 0.0, standard: 0.0, rounds };
         plan.standard = plan.entries().iter().map(|(_, t)| standard_secs(t)).sum();
         plan.secs = plan.entries().iter().map(|(_, t)| plan.policy.test_secs(t)).sum();

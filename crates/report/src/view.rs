@@ -370,7 +370,7 @@ pub const WANDER: &str = "every interval holds the host's wander between rounds,
      slower than the run (pool runs spread over time for that: unixbench compare --pool)";
 
 /// The note of a run with rounds (every quick run by default, a standard one with
-/// `--interleave`): its seed, and for a standard run that it is still standard.
+/// `--rounds`): its seed, and for a standard run that it is still standard.
 pub fn rounds_settings_note(settings: &Settings) -> Option<Note> {
     let seed = settings.seed?;
     let standard = if settings.quick.is_none() && settings.duration.is_none() {
