@@ -174,7 +174,7 @@ pub fn compact(v: f64, prec: usize, width: usize) -> String {
     // The most decimals, of two down to none, that fit; none when nothing does.
     let mut p = 2;
     loop {
-        let sci = format!("{v:.p$e}");
+        let sci = json::exponent(v, Some(p));
         if sci.len() <= width || p == 0 {
             return sci;
         }
@@ -192,7 +192,7 @@ pub fn general(v: f64, prec: usize) -> String {
         return if v.is_sign_negative() { "-0" } else { "0" }.to_string();
     }
     // Round to p significant digits first: the exponent of the rounded value decides the style.
-    let sci = format!("{:.*e}", p - 1, v);
+    let sci = json::exponent(v, Some(p - 1));
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     if exp < -4 || exp >= p as i32 {

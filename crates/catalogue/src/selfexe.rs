@@ -35,14 +35,14 @@ pub fn path() -> Result<PathBuf, String> {
     let a = Path::new(&argv0);
     if argv0.as_encoded_bytes().contains(&b'/') {
         if a.is_file() {
-            return std::path::absolute(a).map_err(|e| e.to_string());
+            return absolute(a).map_err(|e| e.to_string());
         }
     } else if !argv0.is_empty() {
         if let Some(path) = std::env::var_os("PATH") {
             for dir in std::env::split_paths(&path) {
                 let c = dir.join(a);
                 if c.is_file() {
-                    return std::path::absolute(&c).map_err(|e| e.to_string());
+                    return absolute(&c).map_err(|e| e.to_string());
                 }
             }
         }
@@ -54,7 +54,65 @@ pub fn path() -> Result<PathBuf, String> {
     ))
 }
 
+/// `std::path::absolute` as it is on Unix: `p` on the current directory (on `/`, or on `//` as
+/// POSIX lets a path begin), without its `.` components and repeated slashes, its `..` and a
+/// trailing slash kept. Spelled out, since std's goes through `Path::components` and
+/// `strip_prefix` (1.5 KB).
+pub fn absolute(p: &Path) -> std::io::Result<PathBuf> {
+    use std::os::unix::ffi::OsStringExt as _;
+    let b = p.as_os_str().as_encoded_bytes();
+    let mut out = match b {
+        [] => {
+            let why = "cannot make an empty path absolute";
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, why));
+        }
+        [b'/', b'/', c, ..] if *c != b'/' => b"//".to_vec(),
+        [b'/', b'/'] => b"//".to_vec(),
+        [b'/', ..] => b"/".to_vec(),
+        _ => std::env::current_dir()?.into_os_string().into_vec(),
+    };
+    for part in b.split(|&c| c == b'/') {
+        if part.is_empty() || part == b"." {
+            continue;
+        }
+        if !out.ends_with(b"/") {
+            out.push(b'/');
+        }
+        out.extend_from_slice(part);
+    }
+    if b.ends_with(b"/") && !out.ends_with(b"/") {
+        out.push(b'/');
+    }
+    Ok(PathBuf::from(OsString::from_vec(out)))
+}
+
 /// argv[0] as this process received it, if `main` recorded one.
 pub fn argv0() -> Option<&'static OsString> {
     ARGV0.get()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absolute_is_std_s() {
+        let parts = ["", "/", "//", "///", ".", "..", "a", "b.c", "./", "../", "a/", "x//y", "/./", "..."];
+        let mut paths = Vec::new();
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    paths.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for p in paths {
+            let (mine, std) = (absolute(Path::new(&p)), std::path::absolute(&p));
+            match (mine, std) {
+                (Ok(m), Ok(s)) => assert_eq!(m.as_os_str(), s.as_os_str(), "{p:?}"),
+                (Err(m), Err(s)) => assert_eq!((m.kind(), m.to_string()), (s.kind(), s.to_string())),
+                (m, s) => panic!("{p:?}: {m:?} against {s:?}"),
+            }
+        }
+    }
 }

@@ -45,9 +45,10 @@ pub fn bounded(src: &mut Source) -> Result<Vec<&'static str>, String> {
             let beyond = |x: &f64| !(x.is_finite() && (0.0..MAX_FIGURE).contains(x));
             if let Some(x) = figures.into_iter().flatten().find(beyond) {
                 return Err(format!(
-                    "the {}-copy run's '{}' reads {x:e}, beyond any machine's figures (the bound is 1e15)",
+                    "the {}-copy run's '{}' reads {}, beyond any machine's figures (the bound is 1e15)",
                     r.copies,
-                    crate::args::escaped(&crate::fmt::cut_chars(what, MAX_TEXT))
+                    crate::args::escaped(&crate::fmt::cut_chars(what, MAX_TEXT)),
+                    crate::json::exponent(x, None)
                 ));
             }
         }

@@ -334,7 +334,7 @@ fn find_program(name: &str) -> Option<PathBuf> {
         let path = std::env::var_os("PATH")?;
         std::env::split_paths(&path).map(|d| d.join(name)).find(|p| runnable(p))
     };
-    found.and_then(|p| std::path::absolute(p).ok())
+    found.and_then(|p| crate::selfexe::absolute(&p).ok())
 }
 
 /// Whether `bin` is a unixbench binary: its `--version` says so within a few seconds. Its

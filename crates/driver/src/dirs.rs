@@ -30,7 +30,7 @@ pub(crate) fn run_home(argv0: &Path) -> PathBuf {
             .unwrap_or_else(|| PathBuf::from(".")),
     };
     // As FindBin's: the directory made absolute, `..` and links resolved.
-    std::fs::canonicalize(&dir).or_else(|_| std::path::absolute(&dir)).unwrap_or(dir)
+    std::fs::canonicalize(&dir).or_else(|_| crate::selfexe::absolute(&dir)).unwrap_or(dir)
 }
 
 /// The tmp directory (beside Run, when it is made), the run's private work directory in it
@@ -243,7 +243,7 @@ pub fn on_path_elsewhere<'a>(dir: &Path, names: &[&'a str], ours: &dyn Fn(&Path)
 
 /// `dir` made absolute (the tests run in another working directory); an empty one is refused.
 pub(crate) fn absolute(dir: &Path, what: &str, from: &str) -> Result<PathBuf> {
-    std::path::absolute(dir).map_err(|e| {
+    crate::selfexe::absolute(dir).map_err(|e| {
         Error::usage(format!("invalid {what} {} (from {from}): {e}", crate::args::quoted(dir.as_os_str())))
     })
 }

@@ -570,11 +570,11 @@ impl Writer {
         // digits.
         let a = v.abs();
         self.member();
-        let _ = if a != 0.0 && !(1e-6..1e21).contains(&a) {
-            write!(self.out, "{v:e}")
+        if a != 0.0 && !(1e-6..1e21).contains(&a) {
+            self.out.push_str(&exponent(v, None));
         } else {
-            write!(self.out, "{v}")
-        };
+            let _ = write!(self.out, "{v}");
+        }
         self
     }
 
@@ -650,9 +650,92 @@ pub fn number(x: f64) -> String {
     w.into_string()
 }
 
+/// `v` as `format!("{v:e}")` writes it (`1.5e300`, `-2e-7`), or with `prec` decimals as
+/// `format!("{v:.prec$e}")` does (rounded as it rounds: to nearest, ties to even, on the exact
+/// value), made from Display's digits: LowerExp's code (2 KB) is then not in the binary.
+pub fn exponent(v: f64, prec: Option<usize>) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    // Display's shortest digits, which are LowerExp's, or every digit: any finite f64 is exact
+    // in 1074 decimals.
+    let plain = match prec {
+        None => format!("{}", v.abs()),
+        Some(_) => format!("{:.1074}", v.abs()),
+    };
+    let point = plain.find('.').unwrap_or(plain.len());
+    let digits = plain.replace('.', "").into_bytes();
+    let first = digits.iter().position(|&b| b != b'0');
+    let mut exp = first.map_or(0, |f| point as i64 - 1 - f as i64);
+    let first = first.unwrap_or(digits.len() - 1);
+    let mut kept = match prec {
+        None => {
+            let last = digits.iter().rposition(|&b| b != b'0').unwrap_or(first);
+            digits[first..=last].to_vec()
+        }
+        Some(p) if first + p < digits.len() => digits[first..=first + p].to_vec(),
+        Some(p) => vec![b'0'; p + 1],
+    };
+    let rest = digits.get(first + kept.len()..).filter(|_| prec.is_some()).unwrap_or(&[]);
+    let up = match rest.first() {
+        Some(b'6'..=b'9') => true,
+        Some(b'5') => rest[1..].iter().any(|&b| b != b'0') || kept[kept.len() - 1] % 2 == 1,
+        _ => false,
+    };
+    if up {
+        let mut k = kept.len();
+        while k > 0 && kept[k - 1] == b'9' {
+            kept[k - 1] = b'0';
+            k -= 1;
+        }
+        if k == 0 {
+            // 9.99 up to 10.0: one digit more before the point.
+            kept.insert(0, b'1');
+            kept.pop();
+            exp += 1;
+        } else {
+            kept[k - 1] += 1;
+        }
+    }
+    let mut out = String::from(if v.is_sign_negative() { "-" } else { "" });
+    out.push(kept[0] as char);
+    if kept.len() > 1 {
+        out.push('.');
+        out.push_str(std::str::from_utf8(&kept[1..]).unwrap_or(""));
+    }
+    let _ = write!(out, "e{exp}");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_exponent_form_is_lower_exp_s() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut values =
+            vec![0.0, -0.0, 1.0, -1.0, 10.0, 0.1, 1e21, 1e-7, 5e-324, f64::MAX, f64::MIN_POSITIVE];
+        values.extend([0.125, 2.5, 9.995, 9.5, 1e23, -1234.5, 99999.0]);
+        values.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 123456789.0, 1.5e300, -2.5e-300]);
+        for _ in 0..5_000 {
+            // xorshift64: bit patterns of every exponent and sign.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push(f64::from_bits(x));
+        }
+        for k in 0..5_000 {
+            // Short decimals: ties among them.
+            values.push(k as f64 / [1.0, 8.0, 1000.0, 1e7][k % 4]);
+        }
+        for v in values {
+            assert_eq!(exponent(v, None), format!("{v:e}"), "{:#x}", v.to_bits());
+            for prec in 0..18 {
+                assert_eq!(exponent(v, Some(prec)), format!("{v:.prec$e}"), "{v:e} {prec}");
+            }
+        }
+    }
 
     #[test]
     fn numbers_at_both_ends_are_short() {

@@ -138,7 +138,7 @@ fn sci(val: f64, len: usize) -> String {
         return "#".repeat(len);
     }
     let c_e = |prec: usize| {
-        let e = format!("{val:.prec$e}");
+        let e = crate::json::exponent(val, Some(prec));
         let (m, x) = e.split_once('e').unwrap_or((&e, "0"));
         let (sign, x) = x.strip_prefix('-').map_or(('+', x), |x| ('-', x));
         format!("{m}e{sign}{x:0>2}")
