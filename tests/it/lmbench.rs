@@ -151,7 +151,7 @@ fn unquote(s: &str) -> String {
 fn bad_input_is_one_line_and_exit_2() {
     assert_usage_error(&run(&mut ub(["lmbench", "--only", "proc,disk"])), "unknown --only name 'disk'");
     assert_usage_error(&run(&mut ub(["lmbench", "--frobnicate"])), "frobnicate");
-    assert_usage_error(&run(&mut ub(["lmbench", "--summary"])), "at least one results file");
+    assert_usage_error(&run(&mut ub(["lmbench", "--summary"])), "option --summary needs a value (FILE)");
     assert_usage_error(&run(&mut ub(["lmbench", "--summary", "/nonexistent/x.json"])), "cannot read");
     let dir = Scratch::new("lmbench-bad");
     let f = dir.path().join("x.json");

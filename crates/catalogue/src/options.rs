@@ -161,8 +161,9 @@ pub fn next(p: &mut lexopt::Parser, cmd: &Command) -> Result<Option<Arg>> {
     let Some((i, spec)) = cmd.find(&word) else { return Ok(Some(Arg::Unknown(word))) };
     let v = match spec.takes {
         Takes::Nothing => None,
-        Takes::Value(_) => {
-            Some(p.value().map_err(|_| Error::usage(format!("option {} needs a value", spec.name())))?)
+        Takes::Value(what) => {
+            let missing = |_| Error::usage(format!("option {} needs a value ({what})", spec.name()));
+            Some(p.value().map_err(missing)?)
         }
         Takes::Optional(_) => p.optional_value(),
     };
@@ -268,7 +269,7 @@ mod tests {
                 Arg::Unknown("--x".into()),
             ]
         );
-        assert_eq!(parse(&["--format"]).unwrap_err().to_string(), "option --format needs a value");
+        assert_eq!(parse(&["--format"]).unwrap_err().to_string(), "option --format needs a value (FORMAT)");
     }
 
     #[test]
