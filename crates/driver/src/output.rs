@@ -87,9 +87,8 @@ const DEFAULT_COLUMNS: usize = 80;
 impl Console {
     pub fn new(program: &'static str, verbosity: Verbosity, format: Format) -> Console {
         let progress_on_stderr = format != Format::Text;
-        // A terminal that cannot move its cursor (TERM=dumb, or none named: a serial console,
-        // an editor's shell buffer) gets plain lines, as a pipe does.
-        let dumb = std::env::var_os("TERM").map_or(true, |t| t.is_empty() || t == "dumb");
+        // A terminal that cannot move its cursor gets plain lines, as a pipe does.
+        let dumb = dumb_terminal();
         let live = match (verbosity, sys::fd::isatty(2) && !dumb) {
             (Verbosity::Quiet, _) => Live::Off,
             (_, true) => Live::Line,
@@ -464,12 +463,18 @@ impl Console {
     }
 }
 
+/// A terminal that cannot move its cursor nor show bold: TERM=dumb, or none named (a serial
+/// console, an editor's shell buffer).
+fn dumb_terminal() -> bool {
+    std::env::var_os("TERM").map_or(true, |t| t.is_empty() || t == "dumb")
+}
+
 /// The report as a person reads it on the terminal stdout is (the file keeps the classic
 /// one): its notes within the terminal's width, the index in bold unless `NO_COLOR` is set
 /// (no-color.org) or the terminal cannot show it.
 fn person_report(run: &Run) -> String {
     let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
-    let dumb = std::env::var_os("TERM").map_or(true, |t| t.is_empty() || t == "dumb");
+    let dumb = dumb_terminal();
     let width = sys::fd::columns(1).unwrap_or(DEFAULT_COLUMNS).clamp(40, 100);
     report::text::for_person(run, crate::fmt::local, width, !set("NO_COLOR") && !dumb)
 }

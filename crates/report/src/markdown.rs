@@ -60,7 +60,7 @@ impl Readers {
     pub fn pct(self, x: Option<f64>) -> String {
         match self {
             Readers::Programs => x.map_or(String::new(), |p| base::json::number((p * 100.0).round() / 100.0)),
-            Readers::People => x.map_or(String::new(), |v| crate::fmt::compact(v, 1, 12)),
+            Readers::People => self.figure(x),
         }
     }
     /// A ratio: in full for programs, to 0.001 for people.
